@@ -1,0 +1,97 @@
+//===- SdyDialect.cpp - sdy dialect registration and attr verifiers -------===//
+
+#include "mpmd/Dialect/Sdy/IR/SdyDialect.h"
+#include "mpmd/Dialect/Sdy/IR/SdyOps.h"
+
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::sdy;
+
+#include "mpmd/Dialect/Sdy/IR/SdyDialect.cpp.inc"
+
+void SdyDialect::initialize() {
+  registerAttributes();
+  addOperations<
+#define GET_OP_LIST
+#include "mpmd/Dialect/Sdy/IR/SdyOps.cpp.inc"
+      >();
+}
+
+namespace {
+
+/// Verifies `sharding` for a value of `type` against the mesh it names,
+/// resolved from `op`.
+LogicalResult verifyShardingOfValue(Operation *op, TensorShardingAttr sharding,
+                                    Type type, StringRef what) {
+  auto emitError = [&]() {
+    return op->emitOpError() << "- " << what << " has an invalid sharding "
+                             << sharding << ": ";
+  };
+  MeshAttr mesh = sharding.getMesh(op);
+  if (!mesh)
+    return op->emitOpError() << "- " << what << " has a sharding on unknown mesh @"
+                             << sharding.getMeshName();
+  return sharding.verifyForMesh(mesh, type, emitError,
+                                /*checkDivisibility=*/false);
+}
+
+} // namespace
+
+LogicalResult SdyDialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attr) {
+  if (attr.getName() != kShardingAttrName)
+    return success();
+  auto perValue = dyn_cast<TensorShardingPerValueAttr>(attr.getValue());
+  if (!perValue)
+    return op->emitOpError() << "should have a sharding attribute of type "
+                                "TensorShardingPerValueAttr";
+  if (perValue.getShardings().size() != op->getNumResults())
+    return op->emitOpError()
+           << "sharding doesn't match number of results: "
+           << perValue.getShardings().size() << " != " << op->getNumResults();
+  for (auto [index, sharding] : llvm::enumerate(perValue.getShardings()))
+    if (failed(verifyShardingOfValue(op, sharding,
+                                     op->getResult(index).getType(),
+                                     "result " + std::to_string(index))))
+      return failure();
+  return success();
+}
+
+LogicalResult SdyDialect::verifyRegionArgAttribute(Operation *op,
+                                                   unsigned regionIndex,
+                                                   unsigned argIndex,
+                                                   NamedAttribute attr) {
+  if (attr.getName() != kShardingAttrName)
+    return success();
+  auto sharding = dyn_cast<TensorShardingAttr>(attr.getValue());
+  if (!sharding)
+    return op->emitOpError() << "should have a sharding attribute of type "
+                                "TensorShardingAttr on argument "
+                             << argIndex;
+  Region &region = op->getRegion(regionIndex);
+  if (region.empty())
+    return success(); // A declaration: nothing to check the type against.
+  return verifyShardingOfValue(op, sharding,
+                               region.getArgument(argIndex).getType(),
+                               "argument " + std::to_string(argIndex));
+}
+
+LogicalResult SdyDialect::verifyRegionResultAttribute(Operation *op,
+                                                      unsigned,
+                                                      unsigned resultIndex,
+                                                      NamedAttribute attr) {
+  if (attr.getName() != kShardingAttrName)
+    return success();
+  auto sharding = dyn_cast<TensorShardingAttr>(attr.getValue());
+  if (!sharding)
+    return op->emitOpError() << "should have a sharding attribute of type "
+                                "TensorShardingAttr on result "
+                             << resultIndex;
+  auto function = dyn_cast<FunctionOpInterface>(op);
+  if (!function)
+    return success();
+  return verifyShardingOfValue(op, sharding,
+                               function.getResultTypes()[resultIndex],
+                               "result " + std::to_string(resultIndex));
+}
