@@ -2,6 +2,7 @@
 
 #include "mpmd/InitAllDialects.h"
 
+#include "mpmd/Dialect/Mpmd/IR/MpmdDialect.h"
 #include "mpmd/Dialect/Sdy/IR/SdyDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -12,6 +13,7 @@
 #include "mlir/Transforms/Passes.h"
 
 void mpmd::registerAllDialects(mlir::DialectRegistry &registry) {
+  registry.insert<mlir::mpmd::MpmdDialect>();
   registry.insert<mlir::sdy::SdyDialect>();
   registry.insert<mlir::func::FuncDialect, mlir::arith::ArithDialect,
                   mlir::tensor::TensorDialect>();
