@@ -46,7 +46,7 @@ LogicalResult MpmdDialect::verifyOperationAttribute(Operation *op,
   if (attr.getName() == kUseSetAttrName || attr.getName() == kSrcSetAttrName) {
     if (!isa<MeshesWithOriginsAttr>(attr.getValue()))
       return op->emitOpError()
-             << "expects '" << attr.getName()
+             << "expects '" << attr.getName().getValue()
              << "' to be a #mpmd.meshes_with_origins attribute";
   }
   return success();
