@@ -12,7 +12,7 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
-void mpmd::registerAllDialects(mlir::DialectRegistry &registry) {
+void mlir::mpmd::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::mpmd::MpmdDialect>();
   registry.insert<mlir::sdy::SdyDialect>();
   registry.insert<mlir::func::FuncDialect, mlir::arith::ArithDialect,
@@ -20,7 +20,7 @@ void mpmd::registerAllDialects(mlir::DialectRegistry &registry) {
   mlir::func::registerInlinerExtension(registry);
 }
 
-void mpmd::registerAllPasses() {
+void mlir::mpmd::registerAllPasses() {
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerInlinerPass();

@@ -7,8 +7,8 @@
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  mpmd::registerAllDialects(registry);
-  mpmd::registerAllPasses();
+  mlir::mpmd::registerAllDialects(registry);
+  mlir::mpmd::registerAllPasses();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "mpmd optimizer driver: mpmd, sdy and stablehlo IR\n",
       registry));

@@ -17,7 +17,7 @@ class SdyAttrsTest : public ::testing::Test {
 protected:
   SdyAttrsTest() {
     DialectRegistry registry;
-    mpmd::registerAllDialects(registry);
+    mlir::mpmd::registerAllDialects(registry);
     context.appendDialectRegistry(registry);
     context.loadAllAvailableDialects();
   }
