@@ -140,6 +140,46 @@ LogicalResult verifyMeshTensor(Operation *op, Type type, StringRef meshName,
   return meshTensor.verifyForTopology(op);
 }
 
+/// Checks that every mesh-tensor operand and result of `op` is on `meshName`
+/// and valid for the topology.
+LogicalResult verifyOperandsAndResultsOnMesh(Operation *op,
+                                             StringRef meshName) {
+  for (auto [index, type] : llvm::enumerate(op->getOperandTypes()))
+    if (failed(verifyMeshTensor(op, type, meshName,
+                                "operand " + std::to_string(index))))
+      return failure();
+  for (auto [index, type] : llvm::enumerate(op->getResultTypes()))
+    if (failed(verifyMeshTensor(op, type, meshName,
+                                "result " + std::to_string(index))))
+      return failure();
+  return success();
+}
+
+/// `<mesh="m1", origin=[...]` (without the closing `>`), the prefix shared by
+/// fragments and fragment calls.
+ParseResult parseMeshAndOrigin(OpAsmParser &parser, OperationState &result,
+                               StringAttr meshAttrName,
+                               StringAttr originAttrName) {
+  std::string mesh;
+  ArrayAttr origin;
+  if (parser.parseLess() || parser.parseKeyword("mesh") ||
+      parser.parseEqual() || parser.parseString(&mesh) ||
+      parser.parseComma() || parser.parseKeyword("origin") ||
+      parser.parseEqual() || parseOriginList(parser, origin))
+    return failure();
+  result.addAttribute(meshAttrName, parser.getBuilder().getStringAttr(mesh));
+  result.addAttribute(originAttrName, origin);
+  return success();
+}
+
+void printMeshAndOrigin(OpAsmPrinter &printer, StringRef mesh,
+                        ArrayAttr origin) {
+  printer << "<mesh=";
+  printer.printString(mesh);
+  printer << ", origin=";
+  printOriginList(printer, origin);
+}
+
 /// Checks the leading block arguments and the terminator of a single-block
 /// region op against its operand and result types (mapped through
 /// `toBodyType`). Block arguments after the operands' were checked by the
@@ -253,16 +293,9 @@ void NamedTensorOp::print(OpAsmPrinter &printer) {
 //  out_shardings=[...]> (%operands) {attrs} (%args: T) {...} : (...) -> ...`
 ParseResult FragmentOp::parse(OpAsmParser &parser, OperationState &result) {
   Builder &builder = parser.getBuilder();
-  std::string mesh;
-  ArrayAttr origin;
-  if (parser.parseLess() || parser.parseKeyword("mesh") ||
-      parser.parseEqual() || parser.parseString(&mesh) ||
-      parser.parseComma() || parser.parseKeyword("origin") ||
-      parser.parseEqual() || parseOriginList(parser, origin))
+  if (parseMeshAndOrigin(parser, result, getMeshNameAttrName(result.name),
+                         getOriginAttrName(result.name)))
     return failure();
-  result.addAttribute(getMeshNameAttrName(result.name),
-                      builder.getStringAttr(mesh));
-  result.addAttribute(getOriginAttrName(result.name), origin);
   while (succeeded(parser.parseOptionalComma())) {
     StringRef keyword;
     SMLoc keywordLoc = parser.getCurrentLocation();
@@ -301,10 +334,7 @@ ParseResult FragmentOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 
 void FragmentOp::print(OpAsmPrinter &printer) {
-  printer << "<mesh=";
-  printer.printString(getMeshName());
-  printer << ", origin=";
-  printOriginList(printer, getOrigin());
+  printMeshAndOrigin(printer, getMeshName(), getOrigin());
   if (std::optional<int64_t> stage = getStageId())
     printer << ", stage=" << *stage;
   if (sdy::TensorShardingPerValueAttr in = getInShardingsAttr()) {
@@ -322,14 +352,8 @@ void FragmentOp::print(OpAsmPrinter &printer) {
 }
 
 LogicalResult FragmentOp::verify() {
-  for (auto [index, type] : llvm::enumerate(getOperandTypes()))
-    if (failed(verifyMeshTensor(*this, type, getMeshName(),
-                                "operand " + std::to_string(index))))
-      return failure();
-  for (auto [index, type] : llvm::enumerate(getResultTypes()))
-    if (failed(verifyMeshTensor(*this, type, getMeshName(),
-                                "result " + std::to_string(index))))
-      return failure();
+  if (failed(verifyOperandsAndResultsOnMesh(*this, getMeshName())))
+    return failure();
   if (getStageId() && !isUserFragment())
     return emitOpError("only user fragments (non-empty origin) can have a "
                        "stage");
@@ -390,16 +414,12 @@ void FragmentOp::getCanonicalizationPatterns(RewritePatternSet &results,
 
 // `mpmd.fragment_call<mesh="m1", origin=[...]> @callee(%a) {attrs} : (...) -> ...`
 ParseResult FragmentCallOp::parse(OpAsmParser &parser, OperationState &result) {
-  std::string mesh;
-  ArrayAttr origin;
   FlatSymbolRefAttr callee;
   SmallVector<OpAsmParser::UnresolvedOperand> operands;
   FunctionType type;
   SMLoc loc;
-  if (parser.parseLess() || parser.parseKeyword("mesh") ||
-      parser.parseEqual() || parser.parseString(&mesh) ||
-      parser.parseComma() || parser.parseKeyword("origin") ||
-      parser.parseEqual() || parseOriginList(parser, origin) ||
+  if (parseMeshAndOrigin(parser, result, getMeshNameAttrName(result.name),
+                         getOriginAttrName(result.name)) ||
       parser.parseGreater() || parser.parseAttribute(callee))
     return failure();
   loc = parser.getCurrentLocation();
@@ -408,19 +428,13 @@ ParseResult FragmentCallOp::parse(OpAsmParser &parser, OperationState &result) {
       parser.parseColonType(type) ||
       parser.resolveOperands(operands, type.getInputs(), loc, result.operands))
     return failure();
-  result.addAttribute(getMeshNameAttrName(result.name),
-                      parser.getBuilder().getStringAttr(mesh));
-  result.addAttribute(getOriginAttrName(result.name), origin);
   result.addAttribute(getCalleeAttrName(result.name), callee);
   result.addTypes(type.getResults());
   return success();
 }
 
 void FragmentCallOp::print(OpAsmPrinter &printer) {
-  printer << "<mesh=";
-  printer.printString(getMeshName());
-  printer << ", origin=";
-  printOriginList(printer, getOrigin());
+  printMeshAndOrigin(printer, getMeshName(), getOrigin());
   printer << "> ";
   printer.printAttributeWithoutType(getCalleeAttr());
   printer << "(";
@@ -434,15 +448,7 @@ void FragmentCallOp::print(OpAsmPrinter &printer) {
 }
 
 LogicalResult FragmentCallOp::verify() {
-  for (auto [index, type] : llvm::enumerate(getOperandTypes()))
-    if (failed(verifyMeshTensor(*this, type, getMeshName(),
-                                "operand " + std::to_string(index))))
-      return failure();
-  for (auto [index, type] : llvm::enumerate(getResultTypes()))
-    if (failed(verifyMeshTensor(*this, type, getMeshName(),
-                                "result " + std::to_string(index))))
-      return failure();
-  return success();
+  return verifyOperandsAndResultsOnMesh(*this, getMeshName());
 }
 
 LogicalResult
