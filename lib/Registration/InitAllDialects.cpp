@@ -3,6 +3,8 @@
 #include "mpmd/InitAllDialects.h"
 
 #include "mpmd/Dialect/Sdy/IR/SdyDialect.h"
+#include "mpmd/Dialect/Chlo/IR/ChloOps.h"
+#include "mpmd/Dialect/Check/IR/CheckOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
@@ -13,6 +15,8 @@
 
 void mpmd::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::sdy::SdyDialect>();
+  registry.insert<mlir::chlo::ChloDialect>();
+  registry.insert<mlir::check::CheckDialect>();
   registry.insert<mlir::func::FuncDialect, mlir::arith::ArithDialect,
                   mlir::tensor::TensorDialect>();
   mlir::func::registerInlinerExtension(registry);
