@@ -110,15 +110,21 @@ TensorShardingAttr mlir::sdy::getSharding(Value value) {
 
 namespace {
 
+/// `"a"` or `"b":(1)2` for diagnostics.
+std::string formatAxis(AxisRefAttr axis) {
+  std::string text = "\"" + axis.getName().str() + "\"";
+  if (SubAxisInfoAttr sub = axis.getSubAxisInfo())
+    text += ":(" + std::to_string(sub.getPreSize()) + ")" +
+            std::to_string(sub.getSize());
+  return text;
+}
+
 /// `{"a", "b":(1)2}` for diagnostics.
 std::string formatAxes(ArrayRef<AxisRefAttr> axes) {
   std::string text = "{";
   llvm::raw_string_ostream os(text);
-  llvm::interleaveComma(axes, os, [&](AxisRefAttr axis) {
-    os << '"' << axis.getName() << '"';
-    if (SubAxisInfoAttr sub = axis.getSubAxisInfo())
-      os << ":(" << sub.getPreSize() << ")" << sub.getSize();
-  });
+  llvm::interleaveComma(axes, os,
+                        [&](AxisRefAttr axis) { os << formatAxis(axis); });
   os << "}";
   return text;
 }
@@ -432,22 +438,24 @@ LogicalResult ManualComputationOp::verifyRegions() {
 
 LogicalResult NamedComputationOp::verify() {
   auto check = [&](TensorShardingPerValueAttr shardings, TypeRange types,
-                   StringRef what) -> LogicalResult {
+                   StringRef attrName, StringRef valueKind) -> LogicalResult {
     if (!shardings)
       return success();
     if (shardings.getShardings().size() != types.size())
       return emitOpError() << "has " << shardings.getShardings().size() << " "
-                           << what << "_shardings but " << types.size() << " "
-                           << what << "s";
+                           << attrName << " but " << types.size() << " "
+                           << valueKind << "s";
     for (auto [index, sharding, type] :
          llvm::enumerate(shardings.getShardings(), types))
       if (failed(verifyShardingOfValue(*this, sharding, type,
-                                       what + " " + Twine(index))))
+                                       valueKind + " " + Twine(index))))
         return failure();
     return success();
   };
-  if (failed(check(getInShardingsAttr(), getOperandTypes(), "in")) ||
-      failed(check(getOutShardingsAttr(), getResultTypes(), "out")))
+  if (failed(check(getInShardingsAttr(), getOperandTypes(), "in_shardings",
+                   "operand")) ||
+      failed(check(getOutShardingsAttr(), getResultTypes(), "out_shardings",
+                   "result")))
     return failure();
   return success();
 }
@@ -481,7 +489,7 @@ LogicalResult AllGatherOp::verify() {
   for (auto [index, dim] : llvm::enumerate(getOutSharding().getDimShardings()))
     for (AxisRefAttr axis : dim.getAxes())
       if (llvm::is_contained(all, axis))
-        return emitOpError() << "gathered axis " << formatAxes(axis)
+        return emitOpError() << "gathered axis " << formatAxis(axis)
                              << " still shards dim " << index
                              << " of out_sharding";
   if (!*in)
@@ -521,7 +529,7 @@ LogicalResult AllReduceOp::verify() {
   for (auto [index, dim] : llvm::enumerate(getOutSharding().getDimShardings()))
     for (AxisRefAttr axis : dim.getAxes())
       if (llvm::is_contained(reduction, axis))
-        return emitOpError() << "reduction axis " << formatAxes(axis)
+        return emitOpError() << "reduction axis " << formatAxis(axis)
                              << " shards dim " << index << " of out_sharding";
   if (!*in)
     return success();
