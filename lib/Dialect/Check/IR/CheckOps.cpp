@@ -21,8 +21,8 @@ void CheckDialect::initialize() {
 
 static LogicalResult verifyTolerance(Operation *op, double tolerance) {
   if (!(tolerance >= 0.0))
-    return op->emitOpError() << "tolerance must be non-negative, got "
-                             << tolerance;
+    return op->emitOpError()
+           << "tolerance must be non-negative, got " << tolerance;
   return success();
 }
 

@@ -49,14 +49,14 @@ LogicalResult TopKOp::verify() {
                          << ")";
   SmallVector<int64_t> shape(operandType.getShape());
   shape.back() = k;
-  auto expectedValues = RankedTensorType::get(shape,
-                                              operandType.getElementType());
+  auto expectedValues =
+      RankedTensorType::get(shape, operandType.getElementType());
   if (getValues().getType() != expectedValues)
     return emitOpError() << "values must have type " << expectedValues
                          << ", got " << getValues().getType();
   auto indicesType = dyn_cast<RankedTensorType>(getIndices().getType());
   if (!indicesType || indicesType.getShape() != ArrayRef<int64_t>(shape))
-    return emitOpError() << "indices must have shape of the values, got "
+    return emitOpError() << "indices must have the shape of the values, got "
                          << getIndices().getType();
   return success();
 }

@@ -37,8 +37,9 @@ parseStrippedTensorShardingPerValueAttr(OpAsmParser &parser,
   return success();
 }
 
-static void printStrippedTensorShardingPerValueAttr(
-    OpAsmPrinter &printer, Operation *, TensorShardingPerValueAttr shardings) {
+static void
+printStrippedTensorShardingPerValueAttr(OpAsmPrinter &printer, Operation *,
+                                        TensorShardingPerValueAttr shardings) {
   printer << "[";
   llvm::interleaveComma(shardings.getShardings(), printer,
                         [&](TensorShardingAttr s) { s.print(printer); });
@@ -96,8 +97,7 @@ TensorShardingAttr mlir::sdy::getSharding(Value value) {
       .Case<ShardingConstraintOp, ReshardOp>(
           [](auto op) { return op.getSharding(); })
       .Case<DataFlowEdgeOp>([](auto op) { return op.getShardingAttr(); })
-      .Case<CollectiveOpInterface>(
-          [](auto op) { return op.getOutSharding(); })
+      .Case<CollectiveOpInterface>([](auto op) { return op.getOutSharding(); })
       .Case<ManualComputationOp>(
           [&](auto op) { return fromPerValue(op.getOutShardings()); })
       .Case<NamedComputationOp>(
@@ -151,9 +151,8 @@ LogicalResult verifyBody(Operation *op, Region &body, TypeRange argTypes,
   for (auto [index, arg, expected] :
        llvm::enumerate(block.getArguments(), argTypes))
     if (arg.getType() != expected)
-      return op->emitOpError()
-             << "body argument " << index << " has type " << arg.getType()
-             << ", expected " << expected;
+      return op->emitOpError() << "body argument " << index << " has type "
+                               << arg.getType() << ", expected " << expected;
   auto terminator = dyn_cast<ReturnOp>(block.getTerminator());
   if (!terminator)
     return op->emitOpError() << "body must end with sdy.return";
@@ -163,9 +162,8 @@ LogicalResult verifyBody(Operation *op, Region &body, TypeRange argTypes,
   for (auto [index, returned, expected] :
        llvm::enumerate(terminator.getOperandTypes(), resultTypes))
     if (returned != expected)
-      return op->emitOpError() << "body returns value " << index
-                               << " of type " << returned << ", expected "
-                               << expected;
+      return op->emitOpError() << "body returns value " << index << " of type "
+                               << returned << ", expected " << expected;
   return success();
 }
 
@@ -211,10 +209,9 @@ LogicalResult verifyExpectedDims(Operation *op, TensorShardingAttr out,
                                  StringRef how) {
   for (auto [index, dim] : llvm::enumerate(out.getDimShardings()))
     if (dim.getAxes() != ArrayRef<AxisRefAttr>(expected[index]))
-      return op->emitOpError()
-             << "out_sharding dim " << index << " is "
-             << formatAxes(dim.getAxes()) << ", but " << how << " gives "
-             << formatAxes(expected[index]);
+      return op->emitOpError() << "out_sharding dim " << index << " is "
+                               << formatAxes(dim.getAxes()) << ", but " << how
+                               << " gives " << formatAxes(expected[index]);
   return success();
 }
 
@@ -230,9 +227,9 @@ LogicalResult verifyAppendAxes(Operation *op, Value tensor,
     return failure();
   int64_t rank = cast<RankedTensorType>(tensor.getType()).getRank();
   if (static_cast<int64_t>(perDim.getValue().size()) != rank)
-    return op->emitOpError() << "expected " << rank << " " << what
-                             << " lists (one per dimension), got "
-                             << perDim.getValue().size();
+    return op->emitOpError()
+           << "expected " << rank << " " << what
+           << " lists (one per dimension), got " << perDim.getValue().size();
   SmallVector<AxisRefAttr> all;
   for (AxisRefListAttr list : perDim.getValue())
     llvm::append_range(all, list.getValue());
@@ -244,8 +241,8 @@ LogicalResult verifyAppendAxes(Operation *op, Value tensor,
       if (!endsWith(dim.getAxes(), list.getValue()))
         return op->emitOpError()
                << "out_sharding dim " << index << " "
-               << formatAxes(dim.getAxes()) << " does not end with the "
-               << what << " " << formatAxes(list.getValue());
+               << formatAxes(dim.getAxes()) << " does not end with the " << what
+               << " " << formatAxes(list.getValue());
     return success();
   }
   SmallVector<SmallVector<AxisRefAttr>> expected = getDimAxes(*in);
@@ -261,9 +258,8 @@ LogicalResult verifyAppendAxes(Operation *op, Value tensor,
 Type getLocalType(Type type, TensorShardingAttr sharding, MeshAttr mesh,
                   const llvm::SmallSet<StringRef, 4> &manual) {
   auto tensorType = dyn_cast<RankedTensorType>(type);
-  if (!tensorType ||
-      static_cast<int64_t>(sharding.getDimShardings().size()) !=
-          tensorType.getRank())
+  if (!tensorType || static_cast<int64_t>(sharding.getDimShardings().size()) !=
+                         tensorType.getRank())
     return type;
   SmallVector<int64_t> shape(tensorType.getShape());
   for (auto [size, dim] : llvm::zip(shape, sharding.getDimShardings())) {
@@ -366,18 +362,16 @@ LogicalResult verifyManualSharding(Operation *op, TensorShardingAttr sharding,
         return op->emitOpError()
                << what << ": manual axis \"" << axis.getName()
                << "\" comes after free axis \"" << firstFree->getName()
-               << "\" in dim " << index
-               << " (manual axes must come first)";
+               << "\" in dim " << index << " (manual axes must come first)";
       manualSize *= axis.getSize(mesh);
     }
     if (!tensorType)
       continue;
     int64_t size = tensorType.getDimSize(index);
     if (!ShapedType::isDynamic(size) && size % manualSize != 0)
-      return op->emitOpError()
-             << what << ": dim " << index << " of size " << size
-             << " is not divisible by the size " << manualSize
-             << " of its manual axes";
+      return op->emitOpError() << what << ": dim " << index << " of size "
+                               << size << " is not divisible by the size "
+                               << manualSize << " of its manual axes";
   }
   return success();
 }
@@ -394,9 +388,8 @@ LogicalResult ManualComputationOp::verify() {
   ArrayRef<TensorShardingAttr> inShardings = getInShardings().getShardings();
   ArrayRef<TensorShardingAttr> outShardings = getOutShardings().getShardings();
   if (inShardings.size() != getNumOperands())
-    return emitOpError() << "has " << inShardings.size()
-                         << " in_shardings but " << getNumOperands()
-                         << " operands";
+    return emitOpError() << "has " << inShardings.size() << " in_shardings but "
+                         << getNumOperands() << " operands";
   if (outShardings.size() != getNumResults())
     return emitOpError() << "has " << outShardings.size()
                          << " out_shardings but " << getNumResults()
@@ -489,9 +482,9 @@ LogicalResult AllGatherOp::verify() {
   for (auto [index, dim] : llvm::enumerate(getOutSharding().getDimShardings()))
     for (AxisRefAttr axis : dim.getAxes())
       if (llvm::is_contained(all, axis))
-        return emitOpError() << "gathered axis " << formatAxis(axis)
-                             << " still shards dim " << index
-                             << " of out_sharding";
+        return emitOpError()
+               << "gathered axis " << formatAxis(axis) << " still shards dim "
+               << index << " of out_sharding";
   if (!*in)
     return success();
   SmallVector<SmallVector<AxisRefAttr>> expected = getDimAxes(*in);
@@ -568,8 +561,7 @@ LogicalResult AllToAllOp::verify() {
   }
   for (int64_t dim : srcDims)
     if (tgtDims.contains(dim))
-      return emitOpError() << "dim " << dim
-                           << " is both a source and a target";
+      return emitOpError() << "dim " << dim << " is both a source and a target";
   if (failed(verifyAxes(*this, mesh, all, "all-to-all axes")))
     return failure();
 
@@ -581,11 +573,10 @@ LogicalResult AllToAllOp::verify() {
     for (auto [index, dim] :
          llvm::enumerate(getOutSharding().getDimShardings()))
       if (!endsWith(dim.getAxes(), appended[index]))
-        return emitOpError()
-               << "out_sharding dim " << index << " "
-               << formatAxes(dim.getAxes())
-               << " does not end with the axes moved to it "
-               << formatAxes(appended[index]);
+        return emitOpError() << "out_sharding dim " << index << " "
+                             << formatAxes(dim.getAxes())
+                             << " does not end with the axes moved to it "
+                             << formatAxes(appended[index]);
     return success();
   }
   SmallVector<SmallVector<AxisRefAttr>> expected = getDimAxes(*in);
@@ -611,14 +602,12 @@ LogicalResult CollectivePermuteOp::verify() {
       verifyCollectiveShardings(*this, getTensor(), getOutSharding(), mesh);
   if (failed(in) || !*in)
     return failure(failed(in));
-  for (auto [index, before, after] :
-       llvm::enumerate((*in).getDimShardings(),
-                       getOutSharding().getDimShardings()))
+  for (auto [index, before, after] : llvm::enumerate(
+           (*in).getDimShardings(), getOutSharding().getDimShardings()))
     if (before.getShardedSize(mesh) != after.getShardedSize(mesh))
       return emitOpError() << "dim " << index << " has "
                            << before.getShardedSize(mesh)
                            << " shards in the operand sharding but "
-                           << after.getShardedSize(mesh)
-                           << " in out_sharding";
+                           << after.getShardedSize(mesh) << " in out_sharding";
   return success();
 }
