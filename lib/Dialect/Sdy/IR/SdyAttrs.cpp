@@ -193,7 +193,12 @@ Attribute MeshAttr::parse(AsmParser &parser, Type) {
   if (parser.parseGreater())
     return {};
   // Iota device ids are the default: dropping them keeps equal meshes equal.
-  if (!deviceIds.empty() && !axes.empty() && isIota(deviceIds))
+  // (Only a full iota: a wrong count must still reach the verifier.)
+  int64_t total = 1;
+  for (MeshAxisAttr axis : axes)
+    total *= axis.getSize();
+  if (!deviceIds.empty() && !axes.empty() && isIota(deviceIds) &&
+      static_cast<int64_t>(deviceIds.size()) == total)
     deviceIds.clear();
   return MeshAttr::getChecked([&] { return parser.emitError(loc); }, ctx, axes,
                               deviceIds);

@@ -18,25 +18,20 @@ void SdyDialect::initialize() {
       >();
 }
 
-namespace {
-
-/// Verifies `sharding` for a value of `type` against the mesh it names,
-/// resolved from `op`.
-LogicalResult verifyShardingOfValue(Operation *op, TensorShardingAttr sharding,
-                                    Type type, StringRef what) {
-  auto emitError = [&]() {
-    return op->emitOpError() << "- " << what << " has an invalid sharding "
-                             << sharding << ": ";
-  };
+LogicalResult mlir::sdy::verifyShardingOfValue(Operation *op,
+                                               TensorShardingAttr sharding,
+                                               Type type, const Twine &what) {
   MeshAttr mesh = sharding.getMesh(op);
   if (!mesh)
-    return op->emitOpError() << "- " << what << " has a sharding on unknown mesh @"
+    return op->emitOpError() << what << " has a sharding on unknown mesh @"
                              << sharding.getMeshName();
+  auto emitError = [&]() {
+    return op->emitOpError() << what << " has an invalid sharding " << sharding
+                             << ": ";
+  };
   return sharding.verifyForMesh(mesh, type, emitError,
                                 /*checkDivisibility=*/false);
 }
-
-} // namespace
 
 LogicalResult SdyDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attr) {

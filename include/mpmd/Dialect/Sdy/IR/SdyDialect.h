@@ -22,4 +22,15 @@
 #define GET_ATTRDEF_CLASSES
 #include "mpmd/Dialect/Sdy/IR/SdyAttrs.h.inc"
 
+namespace mlir::sdy {
+
+/// Verifies `sharding` for a value of `type`: its mesh (resolved from `op`)
+/// must exist and the sharding must be valid for it (axis names, rank, no
+/// axis used twice). Errors are reported on `op` as
+/// "<what> has an invalid sharding <sharding>: <reason>".
+LogicalResult verifyShardingOfValue(Operation *op, TensorShardingAttr sharding,
+                                    Type type, const Twine &what);
+
+} // namespace mlir::sdy
+
 #endif // MPMD_DIALECT_SDY_IR_SDYDIALECT_H
