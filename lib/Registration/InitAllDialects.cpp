@@ -3,6 +3,7 @@
 #include "mpmd/InitAllDialects.h"
 
 #include "mpmd/Dialect/Sdy/IR/SdyDialect.h"
+#include "mpmd/Dialect/StableHLO/IR/StablehloDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
@@ -13,6 +14,7 @@
 
 void mpmd::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::sdy::SdyDialect>();
+  registry.insert<mlir::stablehlo::StablehloDialect>();
   registry.insert<mlir::func::FuncDialect, mlir::arith::ArithDialect,
                   mlir::tensor::TensorDialect>();
   mlir::func::registerInlinerExtension(registry);
