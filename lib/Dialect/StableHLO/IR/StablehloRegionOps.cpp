@@ -169,6 +169,8 @@ void ReduceOp::print(OpAsmPrinter &p) {
     return;
   p.printNewline();
   p << " reducer";
+  if (getBody().empty())
+    return;
   Block &block = getBody().front();
   unsigned n = getInputs().size();
   for (unsigned i = 0; i < n && i + n < block.getNumArguments(); ++i) {
@@ -540,14 +542,21 @@ void WhileOp::getAsmBlockArgumentNames(Region &region,
 
 void WhileOp::print(OpAsmPrinter &p) {
   p << '(';
+  if (getCond().empty() || getBody().empty()) {
+    p << ')'; // Unverified op: nothing sensible to print.
+    return;
+  }
   Block &cond = getCond().front();
   llvm::interleaveComma(llvm::enumerate(getOperand()), p, [&](auto it) {
     if (it.index() < cond.getNumArguments())
       p << cond.getArgument(it.index()) << " = ";
     p << it.value();
   });
-  p << ") : ";
-  llvm::interleaveComma(getOperand().getTypes(), p);
+  p << ')';
+  if (!getOperand().empty()) {
+    p << " : ";
+    llvm::interleaveComma(getOperand().getTypes(), p);
+  }
   p.printOptionalAttrDictWithKeyword((*this)->getAttrs());
   p.printNewline();
   p << " cond ";
