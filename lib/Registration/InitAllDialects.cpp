@@ -2,10 +2,11 @@
 
 #include "mpmd/InitAllDialects.h"
 
+#include "mpmd/Dialect/Check/IR/CheckOps.h"
+#include "mpmd/Dialect/Chlo/IR/ChloOps.h"
 #include "mpmd/Dialect/Mpmd/IR/MpmdDialect.h"
 #include "mpmd/Dialect/Sdy/IR/SdyDialect.h"
-#include "mpmd/Dialect/Chlo/IR/ChloOps.h"
-#include "mpmd/Dialect/Check/IR/CheckOps.h"
+#include "mpmd/Dialect/StableHLO/IR/StablehloDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
@@ -15,10 +16,9 @@
 #include "mlir/Transforms/Passes.h"
 
 void mlir::mpmd::registerAllDialects(mlir::DialectRegistry &registry) {
-  registry.insert<mlir::mpmd::MpmdDialect>();
-  registry.insert<mlir::sdy::SdyDialect>();
-  registry.insert<mlir::chlo::ChloDialect>();
-  registry.insert<mlir::check::CheckDialect>();
+  registry.insert<mlir::mpmd::MpmdDialect, mlir::sdy::SdyDialect,
+                  mlir::stablehlo::StablehloDialect, mlir::chlo::ChloDialect,
+                  mlir::check::CheckDialect>();
   registry.insert<mlir::func::FuncDialect, mlir::arith::ArithDialect,
                   mlir::tensor::TensorDialect>();
   mlir::func::registerInlinerExtension(registry);

@@ -1,0 +1,479 @@
+//===- StablehloAsm.cpp - custom directives of the op formats -------------===//
+
+#include "StablehloAsm.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallSet.h"
+
+namespace mlir::stablehlo {
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+ParseResult parseSameTypes(OpAsmParser &parser, ArrayRef<Type *> operands,
+                           Type &result) {
+  SMLoc loc = parser.getCurrentLocation();
+  Type type;
+  if (parser.parseType(type))
+    return failure();
+  if (auto fn = dyn_cast<FunctionType>(type)) {
+    if (fn.getNumInputs() != operands.size())
+      return parser.emitError(loc)
+             << "expected " << operands.size() << " operand type(s), got "
+             << fn.getNumInputs();
+    if (fn.getNumResults() != 1)
+      return parser.emitError(loc)
+             << "expected 1 result type, got " << fn.getNumResults();
+    for (auto [slot, input] : llvm::zip(operands, fn.getInputs()))
+      *slot = input;
+    result = fn.getResult(0);
+    return success();
+  }
+  for (Type *slot : operands)
+    *slot = type;
+  result = type;
+  return success();
+}
+
+void printSameTypes(OpAsmPrinter &p, ArrayRef<Type> operands, Type result) {
+  if (llvm::all_of(operands, [&](Type t) { return t == result; })) {
+    p << result;
+    return;
+  }
+  p.printFunctionalType(TypeRange(operands), TypeRange(result));
+}
+
+} // namespace
+
+ParseResult parseSameOperandsAndResultType(OpAsmParser &parser, Type &operand,
+                                           Type &result) {
+  return parseSameTypes(parser, {&operand}, result);
+}
+ParseResult parseSameOperandsAndResultType(OpAsmParser &parser, Type &lhs,
+                                           Type &rhs, Type &result) {
+  return parseSameTypes(parser, {&lhs, &rhs}, result);
+}
+ParseResult parseSameOperandsAndResultType(OpAsmParser &parser, Type &a,
+                                           Type &b, Type &c, Type &result) {
+  return parseSameTypes(parser, {&a, &b, &c}, result);
+}
+void printSameOperandsAndResultType(OpAsmPrinter &p, Operation *,
+                                    Type operand, Type result) {
+  printSameTypes(p, {operand}, result);
+}
+void printSameOperandsAndResultType(OpAsmPrinter &p, Operation *, Type lhs,
+                                    Type rhs, Type result) {
+  printSameTypes(p, {lhs, rhs}, result);
+}
+void printSameOperandsAndResultType(OpAsmPrinter &p, Operation *, Type a,
+                                    Type b, Type c, Type result) {
+  printSameTypes(p, {a, b, c}, result);
+}
+
+ParseResult parseSelectOpType(OpAsmParser &parser, Type &pred, Type &onTrue,
+                              Type &onFalse, Type &result) {
+  SMLoc loc = parser.getCurrentLocation();
+  Type first;
+  if (parser.parseType(first))
+    return failure();
+  if (auto fn = dyn_cast<FunctionType>(first)) {
+    if (fn.getNumInputs() != 3 || fn.getNumResults() != 1)
+      return parser.emitError(loc)
+             << "expected a functional type with 3 inputs and 1 result";
+    pred = fn.getInput(0);
+    onTrue = fn.getInput(1);
+    onFalse = fn.getInput(2);
+    result = fn.getResult(0);
+    return success();
+  }
+  Type value;
+  if (parser.parseComma() || parser.parseType(value))
+    return failure();
+  pred = first;
+  onTrue = onFalse = result = value;
+  return success();
+}
+
+void printSelectOpType(OpAsmPrinter &p, Operation *, Type pred, Type onTrue,
+                       Type onFalse, Type result) {
+  if (onTrue == result && onFalse == result) {
+    p << pred << ", " << result;
+    return;
+  }
+  p.printFunctionalType(TypeRange({pred, onTrue, onFalse}), TypeRange(result));
+}
+
+ParseResult parsePairwiseOpType(OpAsmParser &parser,
+                                SmallVectorImpl<Type> &operands,
+                                SmallVectorImpl<Type> &results) {
+  if (parser.parseTypeList(operands))
+    return failure();
+  results.assign(operands.begin(), operands.end());
+  return success();
+}
+
+void printPairwiseOpType(OpAsmPrinter &p, Operation *, TypeRange operands,
+                         TypeRange) {
+  llvm::interleaveComma(operands, p);
+}
+
+//===----------------------------------------------------------------------===//
+// Enum keywords
+//===----------------------------------------------------------------------===//
+
+ParseResult parseComparisonDirection(OpAsmParser &parser,
+                                     ComparisonDirectionAttr &attr) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<ComparisonDirection> value =
+      symbolizeComparisonDirection(keyword);
+  if (!value)
+    return parser.emitError(loc)
+           << "expected EQ, NE, LT, LE, GT or GE, got '" << keyword << "'";
+  attr = ComparisonDirectionAttr::get(parser.getContext(), *value);
+  return success();
+}
+
+void printComparisonDirection(OpAsmPrinter &p, Operation *,
+                              ComparisonDirectionAttr attr) {
+  p << stringifyComparisonDirection(attr.getValue());
+}
+
+ParseResult parseComparisonType(OpAsmParser &parser,
+                                ComparisonTypeAttr &attr) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<ComparisonType> value = symbolizeComparisonType(keyword);
+  if (!value)
+    return parser.emitError(loc) << "expected NOTYPE, FLOAT, TOTALORDER, "
+                                    "SIGNED or UNSIGNED, got '"
+                                 << keyword << "'";
+  attr = ComparisonTypeAttr::get(parser.getContext(), *value);
+  return success();
+}
+
+void printComparisonType(OpAsmPrinter &p, Operation *,
+                         ComparisonTypeAttr attr) {
+  p << stringifyComparisonType(attr.getValue());
+}
+
+ParseResult parseRngAlgorithm(OpAsmParser &parser, RngAlgorithmAttr &attr) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<RngAlgorithm> value = symbolizeRngAlgorithm(keyword);
+  if (!value)
+    return parser.emitError(loc)
+           << "expected DEFAULT, THREE_FRY or PHILOX, got '" << keyword << "'";
+  attr = RngAlgorithmAttr::get(parser.getContext(), *value);
+  return success();
+}
+
+void printRngAlgorithm(OpAsmPrinter &p, Operation *, RngAlgorithmAttr attr) {
+  p << stringifyRngAlgorithm(attr.getValue());
+}
+
+//===----------------------------------------------------------------------===//
+// Integer lists
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+ParseResult parseIntList(OpAsmParser &parser, SmallVectorImpl<int64_t> &out) {
+  return parser.parseCommaSeparatedList(
+      AsmParser::Delimiter::Square, [&]() -> ParseResult {
+        int64_t value;
+        if (parser.parseInteger(value))
+          return failure();
+        out.push_back(value);
+        return success();
+      });
+}
+
+void printIntList(OpAsmPrinter &p, ArrayRef<int64_t> values) {
+  p << '[';
+  llvm::interleaveComma(values, p);
+  p << ']';
+}
+
+} // namespace
+
+ParseResult parseDims(OpAsmParser &parser, DenseI64ArrayAttr &dims) {
+  SmallVector<int64_t> values;
+  if (parseIntList(parser, values))
+    return failure();
+  dims = DenseI64ArrayAttr::get(parser.getContext(), values);
+  return success();
+}
+
+void printDims(OpAsmPrinter &p, Operation *, DenseI64ArrayAttr dims) {
+  printIntList(p, dims ? dims.asArrayRef() : ArrayRef<int64_t>());
+}
+
+ParseResult parseSliceRanges(OpAsmParser &parser, DenseI64ArrayAttr &start,
+                             DenseI64ArrayAttr &limit,
+                             DenseI64ArrayAttr &strides) {
+  SmallVector<int64_t> starts, limits, steps;
+  if (parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Square, [&]() -> ParseResult {
+            int64_t s, l, st = 1;
+            if (parser.parseInteger(s) || parser.parseColon() ||
+                parser.parseInteger(l))
+              return failure();
+            if (succeeded(parser.parseOptionalColon()) &&
+                parser.parseInteger(st))
+              return failure();
+            starts.push_back(s);
+            limits.push_back(l);
+            steps.push_back(st);
+            return success();
+          }))
+    return failure();
+  MLIRContext *ctx = parser.getContext();
+  start = DenseI64ArrayAttr::get(ctx, starts);
+  limit = DenseI64ArrayAttr::get(ctx, limits);
+  strides = DenseI64ArrayAttr::get(ctx, steps);
+  return success();
+}
+
+void printSliceRanges(OpAsmPrinter &p, Operation *, DenseI64ArrayAttr start,
+                      DenseI64ArrayAttr limit, DenseI64ArrayAttr strides) {
+  p << '[';
+  int64_t n = start.size();
+  for (int64_t i = 0; i < n; ++i) {
+    if (i)
+      p << ", ";
+    p << start[i] << ':' << (i < limit.size() ? limit[i] : 0);
+    int64_t stride = i < strides.size() ? strides[i] : 1;
+    if (stride != 1)
+      p << ':' << stride;
+  }
+  p << ']';
+}
+
+ParseResult parseVariadicOperandWithAttribute(
+    OpAsmParser &parser,
+    SmallVectorImpl<OpAsmParser::UnresolvedOperand> &operands) {
+  while (true) {
+    OpAsmParser::UnresolvedOperand operand;
+    OptionalParseResult result = parser.parseOptionalOperand(operand);
+    if (!result.has_value())
+      return success();
+    if (failed(*result) || parser.parseComma())
+      return failure();
+    operands.push_back(operand);
+  }
+}
+
+void printVariadicOperandWithAttribute(OpAsmPrinter &p, Operation *,
+                                       OperandRange operands) {
+  llvm::interleaveComma(operands, p);
+  if (!operands.empty())
+    p << ',';
+}
+
+//===----------------------------------------------------------------------===//
+// Dot attributes
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+ParseResult parseDimsPair(OpAsmParser &parser, SmallVectorImpl<int64_t> &lhs,
+                          SmallVectorImpl<int64_t> &rhs) {
+  if (parser.parseEqual() || parseIntList(parser, lhs) ||
+      parser.parseKeyword("x") || parseIntList(parser, rhs))
+    return failure();
+  return success();
+}
+
+} // namespace
+
+ParseResult parseDotDimensionNumbers(OpAsmParser &parser,
+                                     DotDimensionNumbersAttr &dims) {
+  SmallVector<int64_t> lhsBatch, rhsBatch, lhsContract, rhsContract;
+  if (succeeded(parser.parseOptionalKeyword("batching_dims"))) {
+    if (parseDimsPair(parser, lhsBatch, rhsBatch) || parser.parseComma())
+      return failure();
+  }
+  if (parser.parseKeyword("contracting_dims") ||
+      parseDimsPair(parser, lhsContract, rhsContract))
+    return failure();
+  dims = DotDimensionNumbersAttr::get(parser.getContext(), lhsBatch, rhsBatch,
+                                      lhsContract, rhsContract);
+  return success();
+}
+
+void printDotDimensionNumbers(OpAsmPrinter &p, Operation *,
+                              DotDimensionNumbersAttr dims) {
+  if (!dims.getLhsBatchingDimensions().empty() ||
+      !dims.getRhsBatchingDimensions().empty()) {
+    p << "batching_dims = ";
+    printIntList(p, dims.getLhsBatchingDimensions());
+    p << " x ";
+    printIntList(p, dims.getRhsBatchingDimensions());
+    p << ", ";
+  }
+  p << "contracting_dims = ";
+  printIntList(p, dims.getLhsContractingDimensions());
+  p << " x ";
+  printIntList(p, dims.getRhsContractingDimensions());
+}
+
+namespace {
+
+ParseResult parsePrecisionList(OpAsmParser &parser, ArrayAttr &precision) {
+  SmallVector<Attribute> values;
+  if (parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Square, [&]() -> ParseResult {
+            SMLoc loc = parser.getCurrentLocation();
+            StringRef keyword;
+            if (parser.parseKeyword(&keyword))
+              return failure();
+            std::optional<Precision> value = symbolizePrecision(keyword);
+            if (!value)
+              return parser.emitError(loc)
+                     << "expected DEFAULT, HIGH or HIGHEST, got '" << keyword
+                     << "'";
+            values.push_back(PrecisionAttr::get(parser.getContext(), *value));
+            return success();
+          }))
+    return failure();
+  precision = ArrayAttr::get(parser.getContext(), values);
+  return success();
+}
+
+void printPrecisionList(OpAsmPrinter &p, ArrayAttr precision) {
+  p << '[';
+  llvm::interleaveComma(precision, p, [&](Attribute attr) {
+    if (auto value = dyn_cast<PrecisionAttr>(attr))
+      p << stringifyPrecision(value.getValue());
+    else
+      p << attr;
+  });
+  p << ']';
+}
+
+} // namespace
+
+ParseResult parsePrecisionConfig(OpAsmParser &parser, ArrayAttr &precision) {
+  if (failed(parser.parseOptionalComma()))
+    return success();
+  if (parser.parseKeyword("precision") || parser.parseEqual())
+    return failure();
+  return parsePrecisionList(parser, precision);
+}
+
+void printPrecisionConfig(OpAsmPrinter &p, Operation *, ArrayAttr precision) {
+  if (!precision)
+    return;
+  p << ", precision = ";
+  printPrecisionList(p, precision);
+}
+
+ParseResult parsePrecisionAndAlgorithm(OpAsmParser &parser,
+                                       ArrayAttr &precision,
+                                       DotAlgorithmAttr &algorithm) {
+  while (succeeded(parser.parseOptionalComma())) {
+    SMLoc loc = parser.getCurrentLocation();
+    StringRef keyword;
+    if (parser.parseKeyword(&keyword) || parser.parseEqual())
+      return failure();
+    if (keyword == "precision" && !precision) {
+      if (parsePrecisionList(parser, precision))
+        return failure();
+    } else if (keyword == "algorithm" && !algorithm) {
+      Attribute attr = DotAlgorithmAttr::parse(parser, Type());
+      if (!attr)
+        return failure();
+      algorithm = cast<DotAlgorithmAttr>(attr);
+    } else {
+      return parser.emitError(loc)
+             << "expected 'precision' or 'algorithm', got '" << keyword << "'";
+    }
+  }
+  return success();
+}
+
+void printPrecisionAndAlgorithm(OpAsmPrinter &p, Operation *op,
+                                ArrayAttr precision,
+                                DotAlgorithmAttr algorithm) {
+  printPrecisionConfig(p, op, precision);
+  if (algorithm) {
+    p << ", algorithm = ";
+    algorithm.print(p);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Custom call target
+//===----------------------------------------------------------------------===//
+
+ParseResult parseCustomCallTarget(OpAsmParser &parser, StringAttr &target) {
+  return parser.parseSymbolName(target);
+}
+
+void printCustomCallTarget(OpAsmPrinter &p, Operation *, StringAttr target) {
+  p.printSymbolName(target.getValue());
+}
+
+//===----------------------------------------------------------------------===//
+// Verifier helpers
+//===----------------------------------------------------------------------===//
+
+std::string shapeToString(ArrayRef<int64_t> shape) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  os << '[';
+  llvm::interleaveComma(shape, os, [&](int64_t d) {
+    if (ShapedType::isDynamic(d))
+      os << '?';
+    else
+      os << d;
+  });
+  os << ']';
+  return out;
+}
+
+LogicalResult verifyDimsInRange(Operation *op, ArrayRef<int64_t> dims,
+                                int64_t rank, StringRef what) {
+  llvm::SmallSet<int64_t, 8> seen;
+  for (int64_t dim : dims) {
+    if (dim < 0 || dim >= rank)
+      return op->emitOpError() << what << " value " << dim
+                               << " is out of range [0, " << rank << ")";
+    if (!seen.insert(dim).second)
+      return op->emitOpError() << what << " has duplicate value " << dim;
+  }
+  return success();
+}
+
+LogicalResult verifyResultShape(Operation *op, Type type,
+                                ArrayRef<int64_t> expectedShape,
+                                StringRef what) {
+  auto tensor = cast<RankedTensorType>(type);
+  if (tensor.getRank() != static_cast<int64_t>(expectedShape.size()))
+    return op->emitOpError()
+           << what << " rank " << tensor.getRank() << " does not match expected rank "
+           << expectedShape.size() << " (expected shape "
+           << shapeToString(expectedShape) << ")";
+  for (auto [i, pair] :
+       llvm::enumerate(llvm::zip(tensor.getShape(), expectedShape))) {
+    auto [actual, expected] = pair;
+    if (!isCompatibleDim(actual, expected))
+      return op->emitOpError()
+             << what << " dimension " << i << " has size " << actual
+             << " but expected " << expected << " (expected shape "
+             << shapeToString(expectedShape) << ")";
+  }
+  return success();
+}
+
+} // namespace mlir::stablehlo

@@ -1,0 +1,846 @@
+//===- StablehloRegionOps.cpp - region, control and comm ops --------------===//
+
+#include "StablehloAsm.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::stablehlo;
+
+#define GET_OP_CLASSES
+#include "mpmd/Dialect/StableHLO/IR/StablehloRegionOps.cpp.inc"
+
+void mlir::stablehlo::registerRegionOps(StablehloDialect &dialect) {
+  insertOps<
+#define GET_OP_LIST
+#include "mpmd/Dialect/StableHLO/IR/StablehloRegionOps.cpp.inc"
+      >(dialect);
+}
+
+//===----------------------------------------------------------------------===//
+// Shared region checks
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The `stablehlo.return` ending `region`, or an error naming the region.
+FailureOr<ReturnOp> getReturn(Operation *op, Region &region, StringRef name) {
+  if (region.empty() || region.front().empty())
+    return op->emitOpError() << name << " region must not be empty";
+  auto ret = dyn_cast<ReturnOp>(region.front().back());
+  if (!ret)
+    return op->emitOpError() << name
+                             << " region must end with stablehlo.return";
+  return ret;
+}
+
+/// Checks that `region` returns exactly `expected`.
+LogicalResult verifyRegionReturns(Operation *op, Region &region,
+                                  StringRef name, TypeRange expected) {
+  FailureOr<ReturnOp> ret = getReturn(op, region, name);
+  if (failed(ret))
+    return failure();
+  TypeRange actual = ret->getResults().getTypes();
+  if (actual.size() != expected.size())
+    return op->emitOpError() << name << " region returns " << actual.size()
+                             << " values but " << expected.size()
+                             << " are expected";
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(actual, expected))) {
+    auto [a, e] = pair;
+    if (a != e)
+      return op->emitOpError() << name << " region return value #" << i
+                               << " has type " << a << " but expected " << e;
+  }
+  return success();
+}
+
+/// Checks that the arguments of `region` have types `expected`.
+LogicalResult verifyRegionArgs(Operation *op, Region &region, StringRef name,
+                               TypeRange expected) {
+  TypeRange actual = region.front().getArgumentTypes();
+  if (actual.size() != expected.size())
+    return op->emitOpError() << name << " region has " << actual.size()
+                             << " arguments but " << expected.size()
+                             << " are expected";
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(actual, expected))) {
+    auto [a, e] = pair;
+    if (a != e)
+      return op->emitOpError() << name << " region argument #" << i
+                               << " has type " << a << " but expected " << e;
+  }
+  return success();
+}
+
+/// Reducer bodies: for N accumulators of types `accTypes` (rank-0 tensors),
+/// takes (acc..., elem...) and returns N values of the same types.
+LogicalResult verifyReducerBody(Operation *op, Region &region, StringRef name,
+                                TypeRange accTypes) {
+  for (auto [i, type] : llvm::enumerate(accTypes)) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || tensor.getRank() != 0)
+      return op->emitOpError() << "init value #" << i
+                               << " must be a rank-0 tensor, got " << type;
+  }
+  SmallVector<Type> args(accTypes);
+  llvm::append_range(args, accTypes);
+  if (failed(verifyRegionArgs(op, region, name, args)))
+    return failure();
+  return verifyRegionReturns(op, region, name, accTypes);
+}
+
+/// Scalar (rank-0) tensor of the element type of `type`.
+Type scalarOf(Type type) {
+  return RankedTensorType::get({}, getElementTypeOrSelf(type));
+}
+
+/// Binary reducer over the element types of `values` (all-reduce etc.).
+LogicalResult verifyScalarReducer(Operation *op, Region &region,
+                                  TypeRange valueTypes) {
+  SmallVector<Type> accTypes;
+  for (Type type : valueTypes)
+    accTypes.push_back(scalarOf(type));
+  return verifyReducerBody(op, region, "computation", accTypes);
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// ReduceOp
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+void printIntList(OpAsmPrinter &p, ArrayRef<int64_t> values) {
+  p << '[';
+  llvm::interleaveComma(values, p);
+  p << ']';
+}
+
+/// The single binary op of a reduce body that can print as
+/// `applies stablehlo.add`, or null.
+Operation *getCompactReducer(ReduceOp op) {
+  if (op.getInputs().size() != 1 || op.getBody().empty())
+    return nullptr;
+  Block &block = op.getBody().front();
+  if (block.getNumArguments() != 2 || !llvm::hasSingleElement(
+                                          block.without_terminator()))
+    return nullptr;
+  Operation &inner = block.front();
+  auto ret = dyn_cast<ReturnOp>(block.back());
+  Type initType = op.getInitValues().front().getType();
+  if (!ret || inner.getDialect() != op->getDialect() ||
+      inner.getNumOperands() != 2 || inner.getNumResults() != 1 ||
+      inner.getNumRegions() != 0 || !inner.getAttrs().empty() ||
+      inner.getPropertiesStorageSize() != 0 ||
+      inner.getOperand(0) != block.getArgument(0) ||
+      inner.getOperand(1) != block.getArgument(1) ||
+      inner.getResult(0).getType() != initType ||
+      block.getArgument(0).getType() != initType ||
+      block.getArgument(1).getType() != initType ||
+      ret->getNumOperands() != 1 || ret->getOperand(0) != inner.getResult(0) ||
+      !ret->getAttrs().empty())
+    return nullptr;
+  auto tensor = dyn_cast<RankedTensorType>(initType);
+  if (!tensor || tensor.getRank() != 0)
+    return nullptr;
+  return &inner;
+}
+
+} // namespace
+
+void ReduceOp::print(OpAsmPrinter &p) {
+  llvm::interleave(
+      llvm::zip(getInputs(), getInitValues()), p,
+      [&](auto pair) {
+        p << '(' << std::get<0>(pair) << " init: " << std::get<1>(pair) << ')';
+      },
+      ", ");
+  Operation *compact = getCompactReducer(*this);
+  if (compact)
+    p << " applies " << compact->getName().getStringRef();
+  p << " across dimensions = ";
+  printIntList(p, getDimensions());
+  p.printOptionalAttrDict((*this)->getAttrs(), {"dimensions"});
+  p << " : ";
+  p.printFunctionalType(getOperandTypes(), getResultTypes());
+  if (compact)
+    return;
+  p.printNewline();
+  p << " reducer";
+  if (getBody().empty())
+    return;
+  Block &block = getBody().front();
+  unsigned n = getInputs().size();
+  for (unsigned i = 0; i < n && i + n < block.getNumArguments(); ++i) {
+    p << '(';
+    p.printRegionArgument(block.getArgument(i));
+    p << ", ";
+    p.printRegionArgument(block.getArgument(i + n));
+    p << ") ";
+  }
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+}
+
+ParseResult ReduceOp::parse(OpAsmParser &parser, OperationState &result) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<OpAsmParser::UnresolvedOperand> inputs, inits;
+  do {
+    OpAsmParser::UnresolvedOperand input, init;
+    if (parser.parseLParen() || parser.parseOperand(input) ||
+        parser.parseKeyword("init") || parser.parseColon() ||
+        parser.parseOperand(init) || parser.parseRParen())
+      return failure();
+    inputs.push_back(input);
+    inits.push_back(init);
+  } while (succeeded(parser.parseOptionalComma()));
+
+  std::string reducerName;
+  SMLoc reducerLoc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalKeyword("applies"))) {
+    reducerLoc = parser.getCurrentLocation();
+    if (parser.parseKeywordOrString(&reducerName))
+      return failure();
+  }
+  SmallVector<int64_t> dims;
+  if (parser.parseKeyword("across") || parser.parseKeyword("dimensions") ||
+      parser.parseEqual() ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                     [&]() -> ParseResult {
+                                       int64_t d;
+                                       if (parser.parseInteger(d))
+                                         return failure();
+                                       dims.push_back(d);
+                                       return success();
+                                     }) ||
+      parser.parseOptionalAttrDict(result.attributes) || parser.parseColon())
+    return failure();
+  SMLoc typeLoc = parser.getCurrentLocation();
+  FunctionType fn;
+  if (parser.parseType(fn))
+    return failure();
+  size_t n = inputs.size();
+  if (fn.getNumInputs() != 2 * n)
+    return parser.emitError(typeLoc)
+           << "expected " << 2 * n << " operand types, got "
+           << fn.getNumInputs();
+  if (parser.resolveOperands(inputs, fn.getInputs().take_front(n), loc,
+                             result.operands) ||
+      parser.resolveOperands(inits, fn.getInputs().drop_front(n), loc,
+                             result.operands))
+    return failure();
+  result.addTypes(fn.getResults());
+  result.getOrAddProperties<Properties>().dimensions =
+      DenseI64ArrayAttr::get(parser.getContext(), dims);
+  Region *body = result.addRegion();
+
+  if (!reducerName.empty()) {
+    if (n != 1)
+      return parser.emitError(reducerLoc)
+             << "'applies' needs exactly one input, got " << n;
+    OperationName name(reducerName, parser.getContext());
+    if (!name.isRegistered())
+      return parser.emitError(reducerLoc)
+             << "unknown reducer operation '" << reducerName << "'";
+    auto initType = dyn_cast<RankedTensorType>(fn.getInput(1));
+    if (!initType)
+      return parser.emitError(typeLoc) << "init value must be a ranked tensor";
+    // The state's own location is not usable yet while parsing.
+    Location bodyLoc = parser.getEncodedSourceLoc(reducerLoc);
+    Type argType = RankedTensorType::get({}, initType.getElementType());
+    Block *block = new Block();
+    body->push_back(block);
+    Value lhs = block->addArgument(argType, bodyLoc);
+    Value rhs = block->addArgument(argType, bodyLoc);
+    OpBuilder builder(parser.getContext());
+    builder.setInsertionPointToEnd(block);
+    OperationState innerState(bodyLoc, name);
+    innerState.addOperands({lhs, rhs});
+    innerState.addTypes(argType);
+    Operation *inner = builder.create(innerState);
+    ReturnOp::create(builder, bodyLoc, inner->getResults());
+    return success();
+  }
+
+  if (parser.parseKeyword("reducer"))
+    return failure();
+  SmallVector<OpAsmParser::Argument> accs, elems;
+  for (size_t i = 0; i < n; ++i) {
+    OpAsmParser::Argument acc, elem;
+    if (parser.parseLParen() ||
+        parser.parseArgument(acc, /*allowType=*/true) || parser.parseComma() ||
+        parser.parseArgument(elem, /*allowType=*/true) || parser.parseRParen())
+      return failure();
+    accs.push_back(acc);
+    elems.push_back(elem);
+  }
+  llvm::append_range(accs, elems);
+  return parser.parseRegion(*body, accs);
+}
+
+LogicalResult ReduceOp::verifyRegions() {
+  size_t n = getInputs().size();
+  if (n == 0)
+    return emitOpError() << "expects at least one input";
+  auto firstType = cast<RankedTensorType>(getInputs().front().getType());
+  for (auto [i, input] : llvm::enumerate(getInputs()))
+    if (failed(verifyCompatibleShape(input.getType(), firstType)))
+      return emitOpError() << "input #" << i << " shape does not match input #0";
+  if (failed(verifyDimsInRange(*this, getDimensions(), firstType.getRank(),
+                               "dimensions")))
+    return failure();
+  SmallVector<int64_t> expected;
+  for (int64_t d = 0; d < firstType.getRank(); ++d)
+    if (!llvm::is_contained(getDimensions(), d))
+      expected.push_back(firstType.getDimSize(d));
+  SmallVector<Type> accTypes;
+  for (auto [i, pair] :
+       llvm::enumerate(llvm::zip(getInputs(), getInitValues()))) {
+    auto [input, init] = pair;
+    Type inputElement = getElementTypeOrSelf(input.getType());
+    Type initElement = getElementTypeOrSelf(init.getType());
+    if (inputElement != initElement)
+      return emitOpError() << "input #" << i << " element type "
+                           << inputElement << " does not match init value "
+                           << "element type " << initElement;
+    accTypes.push_back(init.getType());
+  }
+  if (failed(verifyReducerBody(*this, getBody(), "body", accTypes)))
+    return failure();
+  if (getNumResults() != n)
+    return emitOpError() << "has " << getNumResults() << " results but "
+                         << n << " inputs";
+  for (auto [i, result] : llvm::enumerate(getResults())) {
+    if (getElementTypeOrSelf(result.getType()) !=
+        getElementTypeOrSelf(accTypes[i]))
+      return emitOpError() << "result #" << i << " element type "
+                           << getElementTypeOrSelf(result.getType())
+                           << " does not match init value element type "
+                           << getElementTypeOrSelf(accTypes[i]);
+    if (failed(verifyResultShape(*this, result.getType(), expected,
+                                 "result #" + std::to_string(i))))
+      return failure();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ReduceWindowOp, SelectAndScatterOp
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyWindowAttr(Operation *op,
+                                      std::optional<ArrayRef<int64_t>> values,
+                                      int64_t rank, StringRef name,
+                                      bool positive) {
+  if (!values)
+    return success();
+  if (static_cast<int64_t>(values->size()) != rank)
+    return op->emitOpError() << name << " has " << values->size()
+                             << " entries but the operand rank is " << rank;
+  for (int64_t v : *values)
+    if (positive ? v <= 0 : v < 0)
+      return op->emitOpError() << name << " must be positive, got " << v;
+  return success();
+}
+
+static LogicalResult verifyPadding(Operation *op,
+                                   std::optional<DenseIntElementsAttr> padding,
+                                   int64_t rank) {
+  if (!padding)
+    return success();
+  auto type = cast<ShapedType>(padding->getType());
+  if (type.getRank() != 2 || type.getDimSize(0) != rank ||
+      type.getDimSize(1) != 2)
+    return op->emitOpError() << "padding must have shape [" << rank
+                             << ", 2], got "
+                             << shapeToString(type.getShape());
+  return success();
+}
+
+LogicalResult ReduceWindowOp::verifyRegions() {
+  size_t n = getInputs().size();
+  if (n == 0)
+    return emitOpError() << "expects at least one input";
+  auto firstType = cast<RankedTensorType>(getInputs().front().getType());
+  int64_t rank = firstType.getRank();
+  if (failed(verifyWindowAttr(*this, getWindowDimensions(), rank,
+                              "window_dimensions", true)) ||
+      failed(verifyWindowAttr(*this, getWindowStrides(), rank,
+                              "window_strides", true)) ||
+      failed(verifyWindowAttr(*this, getBaseDilations(), rank,
+                              "base_dilations", true)) ||
+      failed(verifyWindowAttr(*this, getWindowDilations(), rank,
+                              "window_dilations", true)) ||
+      failed(verifyPadding(*this, getPadding(), rank)))
+    return failure();
+  SmallVector<Type> accTypes(getInitValues().getTypes());
+  if (failed(verifyReducerBody(*this, getBody(), "body", accTypes)))
+    return failure();
+  if (getNumResults() != n)
+    return emitOpError() << "has " << getNumResults() << " results but "
+                         << n << " inputs";
+  // Expected result shape.
+  SmallVector<int64_t> padding(2 * rank, 0);
+  if (auto pad = getPadding())
+    padding.assign(pad->getValues<int64_t>().begin(),
+                   pad->getValues<int64_t>().end());
+  SmallVector<int64_t> expected;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = firstType.getDimSize(d);
+    if (ShapedType::isDynamic(size)) {
+      expected.push_back(ShapedType::kDynamic);
+      continue;
+    }
+    int64_t base = getBaseDilations() ? (*getBaseDilations())[d] : 1;
+    int64_t stride = getWindowStrides() ? (*getWindowStrides())[d] : 1;
+    int64_t wdil = getWindowDilations() ? (*getWindowDilations())[d] : 1;
+    int64_t padded = (size == 0 ? 0 : (size - 1) * base + 1) +
+                     padding[2 * d] + padding[2 * d + 1];
+    int64_t window = (getWindowDimensions()[d] - 1) * wdil + 1;
+    expected.push_back(padded < window ? 0 : (padded - window) / stride + 1);
+  }
+  for (auto [i, result] : llvm::enumerate(getResults()))
+    if (failed(verifyResultShape(*this, result.getType(), expected,
+                                 "result #" + std::to_string(i))))
+      return failure();
+  return success();
+}
+
+LogicalResult SelectAndScatterOp::verifyRegions() {
+  auto operandType = getOperand().getType();
+  int64_t rank = operandType.getRank();
+  if (failed(verifyWindowAttr(*this, getWindowDimensions(), rank,
+                              "window_dimensions", true)) ||
+      failed(verifyWindowAttr(*this, getWindowStrides(), rank,
+                              "window_strides", true)) ||
+      failed(verifyPadding(*this, getPadding(), rank)))
+    return failure();
+  Type scalar = scalarOf(operandType);
+  Type pred = RankedTensorType::get({}, IntegerType::get(getContext(), 1));
+  if (failed(verifyRegionArgs(*this, getSelect(), "select", {scalar, scalar})) ||
+      failed(verifyRegionReturns(*this, getSelect(), "select", {pred})))
+    return failure();
+  Type initType = getInitValue().getType();
+  if (failed(verifyReducerBody(*this, getScatter(), "scatter", {initType})))
+    return failure();
+  if (getType() != operandType)
+    return emitOpError() << "result type " << getType()
+                         << " does not match operand type " << operandType;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ScatterOp, SortOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ScatterOp::verifyRegions() {
+  size_t n = getInputs().size();
+  if (n == 0)
+    return emitOpError() << "expects at least one input";
+  if (getNumResults() != n)
+    return emitOpError() << "has " << getNumResults() << " results but " << n
+                         << " inputs";
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(getInputs(), getResults()))) {
+    auto [input, result] = pair;
+    if (input.getType() != result.getType())
+      return emitOpError() << "result #" << i << " type " << result.getType()
+                           << " does not match input type " << input.getType();
+  }
+  auto inputType = cast<RankedTensorType>(getInputs().front().getType());
+  auto indicesType = getScatterIndices().getType();
+  auto updateType = cast<RankedTensorType>(getUpdates().front().getType());
+  ScatterDimensionNumbersAttr dims = getScatterDimensionNumbers();
+  int64_t indicesRank = indicesType.getRank();
+  int64_t indexVectorDim = dims.getIndexVectorDim();
+  if (indexVectorDim < 0 || indexVectorDim > indicesRank)
+    return emitOpError() << "index_vector_dim " << indexVectorDim
+                         << " is out of range [0, " << indicesRank << "]";
+  int64_t indexVectorSize =
+      indexVectorDim < indicesRank ? indicesType.getDimSize(indexVectorDim) : 1;
+  ArrayRef<int64_t> toOperand = dims.getScatterDimsToOperandDims();
+  if (!isCompatibleDim(indexVectorSize, static_cast<int64_t>(toOperand.size())))
+    return emitOpError() << "scatter_dims_to_operand_dims size "
+                         << toOperand.size()
+                         << " does not match index vector size "
+                         << indexVectorSize;
+  if (failed(verifyDimsInRange(*this, toOperand, inputType.getRank(),
+                               "scatter_dims_to_operand_dims")))
+    return failure();
+  SmallVector<int64_t> removed(dims.getInsertedWindowDims());
+  llvm::append_range(removed, dims.getInputBatchingDims());
+  if (failed(verifyDimsInRange(*this, removed, inputType.getRank(),
+                               "inserted_window_dims/input_batching_dims")))
+    return failure();
+  if (dims.getInputBatchingDims().size() !=
+      dims.getScatterIndicesBatchingDims().size())
+    return emitOpError() << "input_batching_dims and "
+                            "scatter_indices_batching_dims have different "
+                            "sizes";
+  if (failed(verifyDimsInRange(*this, dims.getScatterIndicesBatchingDims(),
+                               indicesRank, "scatter_indices_batching_dims")))
+    return failure();
+  int64_t scatterRank = indicesRank - (indexVectorDim < indicesRank ? 1 : 0);
+  int64_t windowRank = dims.getUpdateWindowDims().size();
+  if (inputType.getRank() != windowRank + static_cast<int64_t>(removed.size()))
+    return emitOpError() << "input rank " << inputType.getRank()
+                         << " does not match update_window_dims + "
+                            "inserted_window_dims + input_batching_dims ("
+                         << windowRank + removed.size() << ")";
+  for (auto [i, update] : llvm::enumerate(getUpdates())) {
+    auto type = cast<RankedTensorType>(update.getType());
+    if (type.getRank() != scatterRank + windowRank)
+      return emitOpError() << "updates #" << i << " has rank "
+                           << type.getRank() << " but expected "
+                           << scatterRank + windowRank;
+  }
+  if (failed(verifyDimsInRange(*this, dims.getUpdateWindowDims(),
+                               updateType.getRank(), "update_window_dims")))
+    return failure();
+  SmallVector<Type> accTypes;
+  for (Value input : getInputs())
+    accTypes.push_back(scalarOf(input.getType()));
+  return verifyReducerBody(*this, getUpdateComputation(), "update_computation",
+                           accTypes);
+}
+
+LogicalResult SortOp::verifyRegions() {
+  if (getInputs().empty())
+    return emitOpError() << "expects at least one input";
+  int64_t rank = cast<RankedTensorType>(getInputs().front().getType()).getRank();
+  int64_t dim = getDimension();
+  if (dim < -rank || dim >= std::max<int64_t>(rank, 1))
+    return emitOpError() << "dimension " << dim << " is out of range [" << -rank
+                         << ", " << rank << ")";
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(getInputs(), getResults()))) {
+    auto [input, result] = pair;
+    if (input.getType() != result.getType())
+      return emitOpError() << "result #" << i << " type " << result.getType()
+                           << " does not match input type " << input.getType();
+  }
+  SmallVector<Type> args;
+  for (Value input : getInputs()) {
+    args.push_back(scalarOf(input.getType()));
+    args.push_back(scalarOf(input.getType()));
+  }
+  Type pred = RankedTensorType::get({}, IntegerType::get(getContext(), 1));
+  if (failed(verifyRegionArgs(*this, getComparator(), "comparator", args)))
+    return failure();
+  return verifyRegionReturns(*this, getComparator(), "comparator", {pred});
+}
+
+//===----------------------------------------------------------------------===//
+// WhileOp, IfOp, CaseOp
+//===----------------------------------------------------------------------===//
+
+void WhileOp::getAsmBlockArgumentNames(Region &region,
+                                       OpAsmSetValueNameFn setNameFn) {
+  for (BlockArgument arg : region.getArguments())
+    setNameFn(arg, "iterArg");
+}
+
+void WhileOp::print(OpAsmPrinter &p) {
+  p << '(';
+  if (getCond().empty() || getBody().empty()) {
+    p << ')'; // Unverified op: nothing sensible to print.
+    return;
+  }
+  Block &cond = getCond().front();
+  llvm::interleaveComma(llvm::enumerate(getOperand()), p, [&](auto it) {
+    if (it.index() < cond.getNumArguments())
+      p << cond.getArgument(it.index()) << " = ";
+    p << it.value();
+  });
+  p << ')';
+  if (!getOperand().empty()) {
+    p << " : ";
+    llvm::interleaveComma(getOperand().getTypes(), p);
+  }
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs());
+  p.printNewline();
+  p << " cond ";
+  p.printRegion(getCond(), /*printEntryBlockArgs=*/false);
+  p << " do ";
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+}
+
+ParseResult WhileOp::parse(OpAsmParser &parser, OperationState &result) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<OpAsmParser::Argument> args;
+  SmallVector<OpAsmParser::UnresolvedOperand> operands;
+  if (parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Paren, [&]() -> ParseResult {
+            OpAsmParser::Argument arg;
+            OpAsmParser::UnresolvedOperand operand;
+            if (parser.parseArgument(arg) || parser.parseEqual() ||
+                parser.parseOperand(operand))
+              return failure();
+            args.push_back(arg);
+            operands.push_back(operand);
+            return success();
+          }))
+    return failure();
+  SmallVector<Type> types;
+  if (!operands.empty()) {
+    if (parser.parseColon() || parser.parseTypeList(types))
+      return failure();
+  }
+  if (types.size() != operands.size())
+    return parser.emitError(loc) << "expected " << operands.size()
+                                 << " types, got " << types.size();
+  for (auto [arg, type] : llvm::zip(args, types))
+    arg.type = type;
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes) ||
+      parser.resolveOperands(operands, types, loc, result.operands))
+    return failure();
+  result.addTypes(types);
+  Region *cond = result.addRegion();
+  Region *body = result.addRegion();
+  if (parser.parseKeyword("cond") || parser.parseRegion(*cond, args) ||
+      parser.parseKeyword("do") || parser.parseRegion(*body, args))
+    return failure();
+  return success();
+}
+
+/// Result i must have the type of operand i.
+static LogicalResult verifyPairwiseTypes(Operation *op) {
+  if (op->getNumOperands() != op->getNumResults())
+    return op->emitOpError() << "has " << op->getNumResults()
+                             << " results but " << op->getNumOperands()
+                             << " operands";
+  for (auto [i, pair] : llvm::enumerate(
+           llvm::zip(op->getOperandTypes(), op->getResultTypes()))) {
+    auto [operand, result] = pair;
+    if (operand != result)
+      return op->emitOpError() << "result #" << i << " type " << result
+                               << " does not match operand type " << operand;
+  }
+  return success();
+}
+
+LogicalResult OptimizationBarrierOp::verify() {
+  return verifyPairwiseTypes(*this);
+}
+
+LogicalResult WhileOp::verifyRegions() {
+  if (failed(verifyPairwiseTypes(*this)))
+    return failure();
+  TypeRange types = getOperand().getTypes();
+  Type pred = RankedTensorType::get({}, IntegerType::get(getContext(), 1));
+  if (failed(verifyRegionArgs(*this, getCond(), "cond", types)) ||
+      failed(verifyRegionReturns(*this, getCond(), "cond", {pred})) ||
+      failed(verifyRegionArgs(*this, getBody(), "body", types)) ||
+      failed(verifyRegionReturns(*this, getBody(), "body", types)))
+    return failure();
+  return success();
+}
+
+LogicalResult IfOp::verifyRegions() {
+  for (auto [name, region] :
+       {std::pair<StringRef, Region *>{"true_branch", &getTrueBranch()},
+        {"false_branch", &getFalseBranch()}}) {
+    if (failed(verifyRegionArgs(*this, *region, name, {})) ||
+        failed(verifyRegionReturns(*this, *region, name, getResultTypes())))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult CaseOp::verifyRegions() {
+  if (getBranches().empty())
+    return emitOpError() << "expects at least one branch";
+  for (auto [i, region] : llvm::enumerate(getBranches())) {
+    std::string name = "branch #" + std::to_string(i);
+    if (failed(verifyRegionArgs(*this, region, name, {})) ||
+        failed(verifyRegionReturns(*this, region, name, getResultTypes())))
+      return failure();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CustomCallOp, RecvOp, RngBitGeneratorOp
+//===----------------------------------------------------------------------===//
+
+void CustomCallOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (!getHasSideEffect())
+    return;
+  effects.emplace_back(MemoryEffects::Allocate::get());
+  effects.emplace_back(MemoryEffects::Free::get());
+  effects.emplace_back(MemoryEffects::Write::get());
+  effects.emplace_back(MemoryEffects::Read::get());
+}
+
+LogicalResult CustomCallOp::verify() {
+  if (auto layouts = getOperandLayouts();
+      layouts && layouts->size() != getInputs().size())
+    return emitOpError() << "has " << layouts->size()
+                         << " operand layouts but " << getInputs().size()
+                         << " operands";
+  if (auto layouts = getResultLayouts();
+      layouts && layouts->size() != getNumResults())
+    return emitOpError() << "has " << layouts->size() << " result layouts but "
+                         << getNumResults() << " results";
+  for (auto alias : getOutputOperandAliases()) {
+    auto attr = cast<OutputOperandAliasAttr>(alias);
+    int64_t index = attr.getOperandIndex();
+    if (index < 0 || index >= static_cast<int64_t>(getInputs().size()))
+      return emitOpError() << "output_operand_aliases operand_index " << index
+                           << " is out of range [0, " << getInputs().size()
+                           << ")";
+  }
+  return success();
+}
+
+LogicalResult RecvOp::verify() {
+  if (getNumResults() == 0 || !isa<TokenType>(getResults().back().getType()))
+    return emitOpError() << "last result must be a !stablehlo.token";
+  for (Type type : TypeRange(getResultTypes()).drop_back())
+    if (isa<TokenType>(type))
+      return emitOpError() << "only the last result may be a token";
+  return success();
+}
+
+LogicalResult RngBitGeneratorOp::verify() {
+  if (getInitialState().getType() != getOutputState().getType())
+    return emitOpError() << "output_state type " << getOutputState().getType()
+                         << " does not match initial_state type "
+                         << getInitialState().getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Collectives
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyReplicaGroups(Operation *op,
+                                         DenseIntElementsAttr groups) {
+  auto type = cast<ShapedType>(groups.getType());
+  if (type.getRank() != 2)
+    return op->emitOpError() << "replica_groups must be a rank-2 tensor, got "
+                                "rank "
+                             << type.getRank();
+  llvm::SmallDenseSet<int64_t> seen;
+  for (int64_t id : groups.getValues<int64_t>()) {
+    if (id == -1)
+      continue; // Padding of uneven groups.
+    if (id < 0)
+      return op->emitOpError() << "replica_groups has negative id " << id;
+    if (!seen.insert(id).second)
+      return op->emitOpError() << "replica_groups repeats id " << id;
+  }
+  return success();
+}
+
+LogicalResult AllGatherOp::verify() {
+  if (failed(verifyReplicaGroups(*this, getReplicaGroups())))
+    return failure();
+  if (getOperands().size() != getNumResults())
+    return emitOpError() << "has " << getNumResults() << " results but "
+                         << getOperands().size() << " operands";
+  int64_t dim = getAllGatherDim();
+  for (auto [i, pair] :
+       llvm::enumerate(llvm::zip(getOperands(), getResults()))) {
+    auto [operand, result] = pair;
+    auto inType = cast<RankedTensorType>(operand.getType());
+    auto outType = cast<RankedTensorType>(result.getType());
+    if (dim < 0 || dim >= inType.getRank())
+      return emitOpError() << "all_gather_dim " << dim
+                           << " is out of range [0, " << inType.getRank()
+                           << ")";
+    if (inType.getRank() != outType.getRank() ||
+        inType.getElementType() != outType.getElementType())
+      return emitOpError() << "result #" << i << " type " << outType
+                           << " is incompatible with operand type " << inType;
+    int64_t in = inType.getDimSize(dim), out = outType.getDimSize(dim);
+    if (!ShapedType::isDynamic(in) && !ShapedType::isDynamic(out) &&
+        (in == 0 ? out != 0 : out % in != 0))
+      return emitOpError() << "result dimension " << dim << " of size " << out
+                           << " is not a multiple of operand size " << in;
+  }
+  return success();
+}
+
+LogicalResult AllReduceOp::verifyRegions() {
+  if (failed(verifyReplicaGroups(*this, getReplicaGroups())))
+    return failure();
+  if (getOperands().size() != getNumResults())
+    return emitOpError() << "has " << getNumResults() << " results but "
+                         << getOperands().size() << " operands";
+  for (auto [i, pair] :
+       llvm::enumerate(llvm::zip(getOperands(), getResults()))) {
+    auto [operand, result] = pair;
+    if (operand.getType() != result.getType())
+      return emitOpError() << "result #" << i << " type " << result.getType()
+                           << " does not match operand type "
+                           << operand.getType();
+  }
+  return verifyScalarReducer(*this, getComputation(),
+                             getOperands().getTypes());
+}
+
+LogicalResult ReduceScatterOp::verifyRegions() {
+  if (failed(verifyReplicaGroups(*this, getReplicaGroups())))
+    return failure();
+  auto inType = getOperand().getType();
+  auto outType = cast<RankedTensorType>(getType());
+  int64_t dim = getScatterDimension();
+  if (dim < 0 || dim >= inType.getRank())
+    return emitOpError() << "scatter_dimension " << dim
+                         << " is out of range [0, " << inType.getRank() << ")";
+  if (inType.getRank() != outType.getRank() ||
+      inType.getElementType() != outType.getElementType())
+    return emitOpError() << "result type " << outType
+                         << " is incompatible with operand type " << inType;
+  return verifyScalarReducer(*this, getComputation(), {inType});
+}
+
+LogicalResult AllToAllOp::verify() {
+  if (failed(verifyReplicaGroups(*this, getReplicaGroups())))
+    return failure();
+  int64_t count = getSplitCount();
+  if (count <= 0)
+    return emitOpError() << "split_count must be positive, got " << count;
+  if (getOperands().size() != getNumResults())
+    return emitOpError() << "has " << getNumResults() << " results but "
+                         << getOperands().size() << " operands";
+  for (Value operand : getOperands()) {
+    auto type = cast<RankedTensorType>(operand.getType());
+    for (auto [name, dim] : {std::pair<StringRef, int64_t>{
+                                 "split_dimension", getSplitDimension()},
+                             {"concat_dimension", getConcatDimension()}})
+      if (dim < 0 || dim >= type.getRank())
+        return emitOpError() << name << " " << dim << " is out of range [0, "
+                             << type.getRank() << ")";
+    int64_t size = type.getDimSize(getSplitDimension());
+    if (!ShapedType::isDynamic(size) && size % count != 0)
+      return emitOpError() << "split dimension size " << size
+                           << " is not divisible by split_count " << count;
+  }
+  return success();
+}
+
+LogicalResult CollectivePermuteOp::verify() {
+  auto type = cast<ShapedType>(getSourceTargetPairs().getType());
+  if (type.getRank() != 2 || type.getDimSize(1) != 2)
+    return emitOpError() << "source_target_pairs must have shape [N, 2], got "
+                         << shapeToString(type.getShape());
+  if (getOperand().getType() != getType())
+    return emitOpError() << "result type " << getType()
+                         << " does not match operand type "
+                         << getOperand().getType();
+  return success();
+}
+
+LogicalResult CollectiveBroadcastOp::verify() {
+  if (failed(verifyReplicaGroups(*this, getReplicaGroups())))
+    return failure();
+  if (getOperand().getType() != getType())
+    return emitOpError() << "result type " << getType()
+                         << " does not match operand type "
+                         << getOperand().getType();
+  return success();
+}
