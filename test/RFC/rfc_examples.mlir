@@ -40,6 +40,13 @@ func.func @main(%arg0: !t, %arg1: !t) -> (!t, !t)
   func.return %3, %4  : !t, !t
 }
 
+// CHECK: func.func @main(%arg0: tensor<4xf32>, %arg1: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) attributes {topology = #mpmd.topology<<"m1" : <["x"=2]>>, <"m2" : <["x"=2]>>>}
+// CHECK: %[[L1:.*]] = mpmd.named_computation<"layer1"> (%arg0, %arg1)
+// CHECK: %[[C:.*]] = stablehlo.constant dense<0.000000e+00> : tensor<4xf32>
+// CHECK: %[[L2:.*]] = mpmd.named_computation<"layer2"> (%[[L1]], %[[C]])
+// CHECK: stablehlo.multiply %[[L1]], %[[L1]] : tensor<4xf32>
+// CHECK: stablehlo.divide %[[L2]], %[[L2]] : tensor<4xf32>
+
 // -----
 
 // Simple example: Mesh assignment
@@ -75,6 +82,13 @@ module {
   }
 }
 
+// CHECK: // -----
+// CHECK: %[[A:.*]] = mpmd.assign %arg0 : (tensor<4xf32>) -> !mpmd.mesh_tensor<"m1", tensor<4xf32>>
+// CHECK: %[[F1:.*]] = mpmd.fragment<mesh="m1", origin=["layer1"], stage=1> (%[[A]])
+// CHECK: mpmd.unassign %[[F1]]
+// CHECK: %[[T:.*]] = mpmd.transfer %[[F1]] : (!mpmd.mesh_tensor<"m1", tensor<4xf32>>) -> !mpmd.mesh_tensor<"m2", tensor<4xf32>>
+// CHECK: mpmd.fragment<mesh="m2", origin=["layer2"], stage=2> (%[[T]])
+
 // -----
 
 // Simple example: Mesh inference
@@ -105,6 +119,13 @@ module {
     return %0#1, %2 : !m1_t, !m2_t
   }
 }
+
+// CHECK: // -----
+// CHECK: %[[F:.*]]:2 = mpmd.fragment<mesh="m1", origin=["layer1"], stage=1> (%arg0)
+// CHECK: stablehlo.multiply
+// CHECK: mpmd.transfer %[[F]]#0
+// CHECK: stablehlo.divide
+// CHECK: return %[[F]]#1
 
 // -----
 
@@ -175,6 +196,11 @@ module attributes {mpmd.fragments.global_view} {
   }
 }
 
+// CHECK: // -----
+// CHECK: module attributes {mpmd.fragments.global_view}
+// CHECK: func.func @main(%arg0: !mpmd.mesh_tensor<"m1", tensor<4xf32>> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>})
+// CHECK-COUNT-2: mpmd.fragment<mesh="m2", origin=["layer2"(1)], stage=2>
+
 // -----
 
 // 1F1B example: After scheduling
@@ -234,6 +260,10 @@ func.func @main(%arg0: !m1_t {sdy.sharding = #batch_shard}) -> (!m1_t, !m1_t) at
   return %10, %11 : !m1_t, !m1_t
 }
 
+// CHECK: // -----
+// CHECK: mpmd.fragment<mesh="m1", origin=["layer1"], stage=1> (%arg0) {call_counter = 1 : ui32}
+// CHECK: mpmd.fragment<mesh="m1", origin=["layer1"(1)], stage=1> (%{{.*}}) {call_counter = 0 : ui32}
+
 // -----
 
 // 1F1B example: After merging
@@ -290,6 +320,9 @@ module attributes {mpmd.fragments.global_view} {
   }
 }
 
+// CHECK: // -----
+// CHECK-COUNT-2: mpmd.fragment<mesh="m2", origin=["layer2", "layer2"(1)], stage=2>
+
 // -----
 
 // 1F1B example: After sharding propagation
@@ -343,6 +376,10 @@ module attributes {mpmd.fragments.global_view} {
   }
 }
 
+// CHECK: // -----
+// CHECK: func.func @main(%arg0: !mpmd.mesh_tensor<"m1", tensor<4xf32>, sharding=<@mesh, [{"x"}]>>)
+// CHECK: mpmd.transfer %{{.*}} : (!mpmd.mesh_tensor<"m1", tensor<4xf32>, sharding=<@mesh, [{"x"}]>>) -> !mpmd.mesh_tensor<"m2", tensor<4xf32>, sharding=<@mesh, [{"x"}]>>
+
 // -----
 
 // 1F1B example: Export
@@ -388,3 +425,9 @@ module attributes {mpmd.fragments.global_view} {
     return %0 : !t
   }
 }
+
+// CHECK: // -----
+// CHECK-COUNT-2: mpmd.fragment_call<mesh="m1", origin=["layer1"]> @p0_stage1_fwd_calls0to1.main(%arg0)
+// CHECK: mpmd.fragment_call<mesh="m1", origin=["layer1"(1)]> @p2_stage1_bwd_calls0to1.main
+// CHECK: func.func @p0_stage1_fwd_calls0to1.main(%arg0: tensor<4xf32>) -> tensor<4xf32> attributes {mesh_shape = #sdy.mesh<["x"=2]>}
+// CHECK: func.func @p1_stage2_fwd_bwd_calls0to1.main(%arg0: tensor<4xf32> {tf.aliasing_output = 0 : i32})
