@@ -68,3 +68,13 @@ func.func @f() {
   mpmd.frgment
   return
 }
+
+// -----
+
+// expected-error @+1 {{mesh tensor needs a statically shaped tensor, got 'tensor<?x4xf32>'}}
+func.func private @f(%arg0: !mpmd.mesh_tensor<"m1", tensor<?x4xf32>>)
+
+// -----
+
+// expected-error @+1 {{mesh tensor needs a non-empty mesh name}}
+func.func private @f(%arg0: !mpmd.mesh_tensor<"", tensor<4xf32>>)

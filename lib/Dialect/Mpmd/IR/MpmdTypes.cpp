@@ -34,6 +34,7 @@ bool mlir::mpmd::isTokenType(Type type) {
 
 // `<"m1", tensor<4x8xf32>(, sharding=<...>)?(, memory_kind="...")?>`
 Type MeshTensorType::parse(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
   std::string meshName;
   RankedTensorType tensorType;
   if (parser.parseLess() || parser.parseString(&meshName) ||
@@ -62,8 +63,21 @@ Type MeshTensorType::parse(AsmParser &parser) {
   }
   if (parser.parseGreater())
     return {};
-  return MeshTensorType::get(parser.getContext(), meshName, tensorType,
-                             sharding, memoryKind);
+  return MeshTensorType::getChecked([&] { return parser.emitError(loc); },
+                                    parser.getContext(), meshName, tensorType,
+                                    sharding, memoryKind);
+}
+
+LogicalResult
+MeshTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
+                       StringRef meshName, RankedTensorType rankedTensorType,
+                       sdy::TensorShardingAttr, StringAttr) {
+  if (meshName.empty())
+    return emitError() << "mesh tensor needs a non-empty mesh name";
+  if (!rankedTensorType.hasStaticShape())
+    return emitError() << "mesh tensor needs a statically shaped tensor, got "
+                       << rankedTensorType;
+  return success();
 }
 
 void MeshTensorType::print(AsmPrinter &printer) const {

@@ -30,6 +30,7 @@ def Mpmd_MeshTensor : Mpmd_Type<"MeshTensor", "mesh_tensor",
     }]>
   ];
   let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     static constexpr ::llvm::StringLiteral kMemoryKindDevice = "device";
     static constexpr ::llvm::StringLiteral kMemoryKindPinnedHost = "pinned_host";
