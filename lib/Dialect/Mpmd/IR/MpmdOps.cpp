@@ -58,32 +58,6 @@ void printOriginList(AsmPrinter &printer, ArrayAttr origins) {
   printer << "]";
 }
 
-/// `[<@mesh, [{"x"}]>, ...]`: the shardings of a sharding_per_value.
-ParseResult parseShardingList(AsmParser &parser,
-                              sdy::TensorShardingPerValueAttr &result) {
-  SmallVector<sdy::TensorShardingAttr> shardings;
-  auto parseOne = [&]() -> ParseResult {
-    auto sharding = dyn_cast_or_null<sdy::TensorShardingAttr>(
-        sdy::TensorShardingAttr::parse(parser, {}));
-    if (!sharding)
-      return failure();
-    shardings.push_back(sharding);
-    return success();
-  };
-  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseOne))
-    return failure();
-  result = sdy::TensorShardingPerValueAttr::get(parser.getContext(), shardings);
-  return success();
-}
-
-void printShardingList(AsmPrinter &printer,
-                       sdy::TensorShardingPerValueAttr shardings) {
-  printer << "[";
-  llvm::interleaveComma(shardings.getShardings(), printer,
-                        [&](sdy::TensorShardingAttr s) { s.print(printer); });
-  printer << "]";
-}
-
 /// `(%operands) {attr-dict} (%args: types) { body }`: the shape shared by
 /// single-block region ops (named_computation, fragment, for).
 ParseResult
@@ -309,7 +283,7 @@ ParseResult FragmentOp::parse(OpAsmParser &parser, OperationState &result) {
                           builder.getI64IntegerAttr(stage));
     } else if (keyword == "in_shardings" || keyword == "out_shardings") {
       sdy::TensorShardingPerValueAttr shardings;
-      if (parseShardingList(parser, shardings))
+      if (sdy::parseStrippedTensorShardingPerValueAttr(parser, shardings))
         return failure();
       result.addAttribute(keyword == "in_shardings"
                               ? getInShardingsAttrName(result.name)
@@ -339,11 +313,11 @@ void FragmentOp::print(OpAsmPrinter &printer) {
     printer << ", stage=" << *stage;
   if (sdy::TensorShardingPerValueAttr in = getInShardingsAttr()) {
     printer << ", in_shardings=";
-    printShardingList(printer, in);
+    sdy::printStrippedTensorShardingPerValueAttr(printer, in);
   }
   if (sdy::TensorShardingPerValueAttr out = getOutShardingsAttr()) {
     printer << ", out_shardings=";
-    printShardingList(printer, out);
+    sdy::printStrippedTensorShardingPerValueAttr(printer, out);
   }
   printer << ">";
   printOperandsAttrsAndBody(printer, *this, getAttributeNames());

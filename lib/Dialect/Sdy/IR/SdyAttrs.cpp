@@ -579,7 +579,8 @@ LogicalResult TensorShardingAttr::verifyForMesh(
 // TensorShardingPerValueAttr and all-to-all params
 //===----------------------------------------------------------------------===//
 
-Attribute TensorShardingPerValueAttr::parse(AsmParser &parser, Type) {
+ParseResult mlir::sdy::parseStrippedTensorShardingPerValueAttr(
+    AsmParser &parser, TensorShardingPerValueAttr &result) {
   SmallVector<TensorShardingAttr> shardings;
   auto parseOne = [&]() -> ParseResult {
     auto sharding = dyn_cast_or_null<TensorShardingAttr>(
@@ -589,18 +590,33 @@ Attribute TensorShardingPerValueAttr::parse(AsmParser &parser, Type) {
     shardings.push_back(sharding);
     return success();
   };
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseOne))
+    return failure();
+  result = TensorShardingPerValueAttr::get(parser.getContext(), shardings);
+  return success();
+}
+
+void mlir::sdy::printStrippedTensorShardingPerValueAttr(
+    AsmPrinter &printer, TensorShardingPerValueAttr shardings) {
+  printer << "[";
+  llvm::interleaveComma(shardings.getShardings(), printer,
+                        [&](TensorShardingAttr s) { s.print(printer); });
+  printer << "]";
+}
+
+Attribute TensorShardingPerValueAttr::parse(AsmParser &parser, Type) {
+  TensorShardingPerValueAttr result;
   if (parser.parseLess() ||
-      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseOne) ||
+      parseStrippedTensorShardingPerValueAttr(parser, result) ||
       parser.parseGreater())
     return {};
-  return TensorShardingPerValueAttr::get(parser.getContext(), shardings);
+  return result;
 }
 
 void TensorShardingPerValueAttr::print(AsmPrinter &printer) const {
-  printer << "<[";
-  llvm::interleaveComma(getShardings(), printer,
-                        [&](TensorShardingAttr s) { s.print(printer); });
-  printer << "]>";
+  printer << "<";
+  printStrippedTensorShardingPerValueAttr(printer, *this);
+  printer << ">";
 }
 
 Attribute AllToAllParamAttr::parse(AsmParser &parser, Type) {

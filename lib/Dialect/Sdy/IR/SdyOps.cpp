@@ -17,33 +17,15 @@ using namespace mlir::sdy;
 // Custom directives
 //===----------------------------------------------------------------------===//
 
-/// `[<@mesh, [{"x"}]>, <@mesh, []>]`: shardings without the `#sdy.sharding`
-/// prefix, as in_shardings/out_shardings are written.
-static ParseResult
-parseStrippedTensorShardingPerValueAttr(OpAsmParser &parser,
-                                        TensorShardingPerValueAttr &result) {
-  SmallVector<TensorShardingAttr> shardings;
-  auto parseOne = [&]() -> ParseResult {
-    auto sharding = dyn_cast_or_null<TensorShardingAttr>(
-        TensorShardingAttr::parse(parser, Type()));
-    if (!sharding)
-      return failure();
-    shardings.push_back(sharding);
-    return success();
-  };
-  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseOne))
-    return failure();
-  result = TensorShardingPerValueAttr::get(parser.getContext(), shardings);
-  return success();
+// Adapters from the generic helpers to the custom directive signatures.
+static ParseResult parseStrippedShardings(OpAsmParser &parser,
+                                          TensorShardingPerValueAttr &result) {
+  return sdy::parseStrippedTensorShardingPerValueAttr(parser, result);
 }
 
-static void
-printStrippedTensorShardingPerValueAttr(OpAsmPrinter &printer, Operation *,
-                                        TensorShardingPerValueAttr shardings) {
-  printer << "[";
-  llvm::interleaveComma(shardings.getShardings(), printer,
-                        [&](TensorShardingAttr s) { s.print(printer); });
-  printer << "]";
+static void printStrippedShardings(OpAsmPrinter &printer, Operation *,
+                                   TensorShardingPerValueAttr shardings) {
+  sdy::printStrippedTensorShardingPerValueAttr(printer, shardings);
 }
 
 /// `(%arg0: tensor<8xf32>) { ... }`: the block arguments in parentheses and

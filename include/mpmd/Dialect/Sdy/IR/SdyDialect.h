@@ -31,6 +31,13 @@ namespace mlir::sdy {
 LogicalResult verifyShardingOfValue(Operation *op, TensorShardingAttr sharding,
                                     Type type, const Twine &what);
 
+/// `[<@mesh, [{"x"}]>, <@mesh, []>]`: the shardings of a sharding_per_value
+/// without the `#sdy.sharding` prefix, as op in/out shardings are written.
+ParseResult parseStrippedTensorShardingPerValueAttr(
+    AsmParser &parser, TensorShardingPerValueAttr &result);
+void printStrippedTensorShardingPerValueAttr(
+    AsmPrinter &printer, TensorShardingPerValueAttr shardings);
+
 } // namespace mlir::sdy
 
 #endif // MPMD_DIALECT_SDY_IR_SDYDIALECT_H

@@ -159,8 +159,8 @@ def Sdy_ManualComputationOp : Sdy_Op<"manual_computation",
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     `(` operands `)`
-    `in_shardings` `` `=` `` custom<StrippedTensorShardingPerValueAttr>($in_shardings)
-    `out_shardings` `` `=` `` custom<StrippedTensorShardingPerValueAttr>($out_shardings)
+    `in_shardings` `` `=` `` custom<StrippedShardings>($in_shardings)
+    `out_shardings` `` `=` `` custom<StrippedShardings>($out_shardings)
     `manual_axes` `` `=` `` $manual_axes
     custom<SingleBlockRegionNoBlockId>($body)
     attr-dict `:` functional-type(operands, results)
@@ -190,8 +190,8 @@ def Sdy_NamedComputationOp : Sdy_Op<"named_computation",
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     `<` $name `>` `` `(` $operands `)`
-    (`in_shardings` `` `=` `` custom<StrippedTensorShardingPerValueAttr>($in_shardings)^)?
-    (`out_shardings` `` `=` `` custom<StrippedTensorShardingPerValueAttr>($out_shardings)^)?
+    (`in_shardings` `` `=` `` custom<StrippedShardings>($in_shardings)^)?
+    (`out_shardings` `` `=` `` custom<StrippedShardings>($out_shardings)^)?
     custom<SingleBlockRegionNoBlockId>($body)
     attr-dict `:` functional-type($operands, results)
   }];
