@@ -252,3 +252,16 @@ sdy.mesh @mesh = <["x"=2]>
 func.func @unquoted_axis(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{x}]>}) {
   return
 }
+
+// -----
+
+// Declarations are checked against their signature too.
+sdy.mesh @mesh = <["x"=2]>
+// expected-error @+1 {{'func.func' op argument 0 has an invalid sharding #sdy.sharding<@mesh, [{"x"}]>: sharding doesn't match tensor rank: 1 != 2}}
+func.func private @declaration_arg(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>})
+
+// -----
+
+sdy.mesh @mesh = <["x"=2]>
+// expected-error @+1 {{'func.func' op result 0 has an invalid sharding #sdy.sharding<@mesh, [{"y"}]>: unknown axis name: "y"}}
+func.func private @declaration_result() -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}]>})

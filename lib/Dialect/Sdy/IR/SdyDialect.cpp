@@ -53,23 +53,37 @@ LogicalResult SdyDialect::verifyOperationAttribute(Operation *op,
   return success();
 }
 
+namespace {
+
+/// Verifies a `sdy.sharding` attribute on a function argument or result
+/// (`what`) whose type is `type`; null when unknown.
+LogicalResult verifySignatureSharding(Operation *op, NamedAttribute attr,
+                                      Type type, const Twine &what) {
+  auto sharding = dyn_cast<TensorShardingAttr>(attr.getValue());
+  if (!sharding)
+    return op->emitOpError() << "should have a sharding attribute of type "
+                                "TensorShardingAttr on "
+                             << what;
+  if (!type)
+    return success();
+  return verifyShardingOfValue(op, sharding, type, what);
+}
+
+} // namespace
+
 LogicalResult SdyDialect::verifyRegionArgAttribute(Operation *op,
                                                    unsigned regionIndex,
                                                    unsigned argIndex,
                                                    NamedAttribute attr) {
   if (attr.getName() != kShardingAttrName)
     return success();
-  auto sharding = dyn_cast<TensorShardingAttr>(attr.getValue());
-  if (!sharding)
-    return op->emitOpError() << "should have a sharding attribute of type "
-                                "TensorShardingAttr on argument "
-                             << argIndex;
-  Region &region = op->getRegion(regionIndex);
-  if (region.empty())
-    return success(); // A declaration: nothing to check the type against.
-  return verifyShardingOfValue(op, sharding,
-                               region.getArgument(argIndex).getType(),
-                               "argument " + std::to_string(argIndex));
+  Type type;
+  if (auto function = dyn_cast<FunctionOpInterface>(op))
+    type = function.getArgumentTypes()[argIndex];
+  else if (!op->getRegion(regionIndex).empty())
+    type = op->getRegion(regionIndex).getArgument(argIndex).getType();
+  return verifySignatureSharding(op, attr, type,
+                                 "argument " + Twine(argIndex));
 }
 
 LogicalResult SdyDialect::verifyRegionResultAttribute(Operation *op,
@@ -78,15 +92,8 @@ LogicalResult SdyDialect::verifyRegionResultAttribute(Operation *op,
                                                       NamedAttribute attr) {
   if (attr.getName() != kShardingAttrName)
     return success();
-  auto sharding = dyn_cast<TensorShardingAttr>(attr.getValue());
-  if (!sharding)
-    return op->emitOpError() << "should have a sharding attribute of type "
-                                "TensorShardingAttr on result "
-                             << resultIndex;
-  auto function = dyn_cast<FunctionOpInterface>(op);
-  if (!function)
-    return success();
-  return verifyShardingOfValue(op, sharding,
-                               function.getResultTypes()[resultIndex],
-                               "result " + std::to_string(resultIndex));
+  Type type;
+  if (auto function = dyn_cast<FunctionOpInterface>(op))
+    type = function.getResultTypes()[resultIndex];
+  return verifySignatureSharding(op, attr, type, "result " + Twine(resultIndex));
 }
