@@ -7,6 +7,8 @@
 #include "mpmd/Dialect/Mpmd/IR/MpmdDialect.h"
 #include "mpmd/Dialect/Sdy/IR/SdyDialect.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloDialect.h"
+#include "mpmd/Transforms/Common/Passes.h"
+#include "mpmd/Transforms/Import/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
@@ -29,4 +31,6 @@ void mlir::mpmd::registerAllPasses() {
   mlir::registerCSEPass();
   mlir::registerInlinerPass();
   mlir::registerSymbolDCEPass();
+  registerMpmdCommonPasses();
+  registerMpmdImportPasses();
 }

@@ -1,6 +1,7 @@
 //===- MpmdOps.cpp - mpmd operations: syntax, verifiers, canonicalizers ---===//
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
+#include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
@@ -567,20 +568,6 @@ LogicalResult UnassignOp::inferReturnTypes(
 // CallOp
 //===----------------------------------------------------------------------===//
 
-namespace {
-
-bool isMpmdFunction(Operation *op) {
-  return op->hasAttr(MpmdDialect::kTopologyAttrName);
-}
-
-/// Entry point: a public distributed (MPMD or SPMD) function.
-bool isEntryPointFunction(func::FuncOp function) {
-  return function.isPublic() &&
-         (isMpmdFunction(function) ||
-          function->hasAttr(MpmdDialect::kMeshShapeAttrName));
-}
-
-} // namespace
 
 LogicalResult CallOp::verify() {
   if (Attribute counter = (*this)->getAttr(MpmdDialect::kCallCounterAttrName)) {

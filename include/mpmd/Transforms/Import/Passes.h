@@ -1,0 +1,21 @@
+//===- Passes.h - Import passes -------------------------------*- C++ -*-===//
+
+#ifndef MPMD_TRANSFORMS_IMPORT_PASSES_H
+#define MPMD_TRANSFORMS_IMPORT_PASSES_H
+
+#include "mpmd/Dialect/Mpmd/IR/MpmdDialect.h"
+#include "mpmd/Transforms/Common/PassOptions.h"
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::mpmd {
+
+#define GEN_PASS_DECL
+#include "mpmd/Transforms/Import/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "mpmd/Transforms/Import/Passes.h.inc"
+
+} // namespace mlir::mpmd
+
+#endif // MPMD_TRANSFORMS_IMPORT_PASSES_H
