@@ -16,8 +16,11 @@ namespace {
 /// in nested regions are defined before the op holding the region), so one
 /// sweep frees whole dead chains.
 void eraseDeadOps(Block &block, RewriterBase &rewriter) {
-  for (Operation &op :
-       llvm::make_early_inc_range(llvm::reverse(block.without_terminator()))) {
+  // Reverse ilist iterators point at their op, so erasing the current op
+  // keeps the early-incremented one valid.
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block))) {
+    if (op.hasTrait<OpTrait::IsTerminator>())
+      continue;
     if (isOpTriviallyDead(&op)) {
       rewriter.eraseOp(&op);
       continue;
