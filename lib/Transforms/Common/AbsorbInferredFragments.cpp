@@ -52,10 +52,9 @@ FragmentOp absorbOne(FragmentOp root, RewriterBase &rewriter,
       return *merged;
   }
   // Consumers whose closest producer is the root.
-  for (Operation *user : root->getUsers()) {
-    auto consumer = dyn_cast<FragmentOp>(user);
-    if (!consumer || consumer->getBlock() != block ||
-        consumer.isUserFragment() || !tried.insert(consumer).second)
+  // In block order, for a natural order of the merged bodies.
+  for (FragmentOp consumer : getFragmentConsumers(root)) {
+    if (consumer.isUserFragment() || !tried.insert(consumer).second)
       continue;
     if (getClosestFragmentProducer(consumer) != root)
       continue;
