@@ -1,8 +1,16 @@
 //===- RemoveTransferCycles.cpp - -mpmd-remove-transfer-cycles ------------===//
+//
+// Values connected by device-only transfers hold the same data. They form
+// classes keyed by the first value (the chain root); per class the first value
+// of each type is remembered, and a later transfer producing a type the class
+// already has is replaced by that value.
+//
+//===----------------------------------------------------------------------===//
 
 #include "mpmd/Transforms/Common/Passes.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "mlir/IR/Dominance.h"
 
 namespace mlir::mpmd {
 #define GEN_PASS_DEF_REMOVETRANSFERCYCLESPASS
@@ -18,37 +26,38 @@ bool isOnHost(Type type) {
 class RemoveTransferCyclesPass
     : public impl::RemoveTransferCyclesPassBase<RemoveTransferCyclesPass> {
   void runOnOperation() override {
-    // For each transfer result in a device-only chain, the value it was
-    // transferred from. Chains start at a non-transfer value or at a transfer
-    // to or from host memory.
-    llvm::DenseMap<Value, Value> parentOf;
+    DominanceInfo &dominance = getAnalysis<DominanceInfo>();
+    llvm::DenseMap<Value, Value> rootOf;
+    llvm::DenseMap<std::pair<Value, Type>, Value> valueOfType;
     SmallVector<TransferOp> transfers;
-    getOperation()->walk([&](TransferOp transfer) {
-      transfers.push_back(transfer);
-    });
-    // Walk order is program order within each block, and transfers only live
-    // directly in function blocks, so an ancestor is always visited first.
+    getOperation()->walk(
+        [&](TransferOp transfer) { transfers.push_back(transfer); });
+    bool changed = false;
     for (TransferOp transfer : transfers) {
       Value source = transfer.getTensor();
       Value result = transfer.getResult();
       Type type = result.getType();
+      // A transfer to or from host memory starts a new class.
       if (isOnHost(type) || isOnHost(source.getType()))
         continue;
-      Value reuse;
-      for (Value ancestor = source; ancestor;
-           ancestor = parentOf.lookup(ancestor)) {
-        if (ancestor.getType() == type) {
-          reuse = ancestor;
-          break;
-        }
+      Value root = rootOf.lookup(source);
+      if (!root) {
+        root = source;
+        rootOf[source] = source;
+        valueOfType.try_emplace({root, source.getType()}, source);
       }
-      if (!reuse) {
-        parentOf[result] = source;
+      Value existing = valueOfType.lookup({root, type});
+      if (existing && dominance.properlyDominates(existing, transfer)) {
+        result.replaceAllUsesWith(existing);
+        transfer.erase();
+        changed = true;
         continue;
       }
-      result.replaceAllUsesWith(reuse);
-      transfer.erase();
+      rootOf[result] = root;
+      valueOfType.try_emplace({root, type}, result);
     }
+    if (!changed)
+      markAllAnalysesPreserved();
   }
 };
 

@@ -150,16 +150,16 @@ def RemoveTransferCyclesPass
   let summary = "Breaks device-only transfer cycles by reusing existing "
                 "values.";
   let description = [{
-    Follows chains of transfers `x -> t1 -> t2 -> ...`: when a transfer
-    produces the exact type (mesh, sharding, memory kind) of a value earlier
-    in its own chain (its operand, or an ancestor transfer result or the
-    chain's root), its uses take that value and the transfer is erased, e.g.
-    `x(m0) -> m1 -> m2 -> m0 -> m1` keeps only the first two transfers. A
-    transfer to or from `pinned_host` memory starts a new chain, so cycles
-    through host memory (deliberate offloading) are kept.
+    Values connected by device-only transfers hold the same data. When a
+    transfer produces the exact type (mesh, sharding, memory kind) of a value
+    of its chain that dominates it (the chain's first value, or an earlier
+    transfer result), its uses take that value and the transfer is erased:
+    `x(m0) -> m1 -> m2 -> m0 -> m1` keeps only the first two transfers, the
+    value back on m0 being `x` and the one back on m1 the first transfer's
+    result. A transfer to or from `pinned_host` memory starts a new chain, so
+    cycles through host memory (deliberate offloading) are kept.
 
-    Complexity: O(T · chain depth), chains being bounded by the number of
-    distinct types on them.
+    Complexity: O(T), one pass over the transfers with hash maps.
   }];
   let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
 }
