@@ -14,7 +14,7 @@
 #include "mpmd/Transforms/Common/Passes.h"
 
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::mpmd {
 #define GEN_PASS_DEF_ABSORBINFERREDFRAGMENTSPASS
@@ -27,46 +27,50 @@ bool isRoot(FragmentOp fragment) {
          !hasFragmentProducer(fragment);
 }
 
-/// Absorbs one inferred neighbour into `root`; returns the merged fragment,
-/// or null when there is nothing to absorb. `absorbed` is set to the (now
-/// erased) neighbour.
-FragmentOp absorbOne(FragmentOp root, RewriterBase &rewriter,
-                     Operation *&absorbed) {
+/// One sweep over the current neighbours of `root`: each inferred producer
+/// whose closest consumer is the root, then each inferred consumer (in block
+/// order) whose closest producer is the root, is merged in. Candidates are
+/// snapshotted once per sweep and only erased when merged, so a sweep costs
+/// O(neighbours · log + merges). Returns the (possibly new) root; absorbed
+/// fragments leave `pending`.
+FragmentOp absorbSweep(FragmentOp root, RewriterBase &rewriter,
+                       llvm::DenseSet<Operation *> &pending, bool &merged) {
   Block *block = root->getBlock();
-  llvm::SmallPtrSet<Operation *, 8> tried;
-  // Producers whose closest consumer is the root.
-  for (Value operand : root->getOperands()) {
-    auto producer = operand.getDefiningOp<FragmentOp>();
-    if (!producer || producer->getBlock() != block ||
-        producer.isUserFragment() || !tried.insert(producer).second)
-      continue;
+  llvm::SetVector<FragmentOp> producers;
+  for (Value operand : root->getOperands())
+    if (auto producer = operand.getDefiningOp<FragmentOp>();
+        producer && producer->getBlock() == block && !producer.isUserFragment())
+      producers.insert(producer);
+  for (FragmentOp producer : producers) {
     if (getClosestFragmentConsumer(producer) != root)
       continue;
     // The root accumulates merges: keep its body, splice the other one.
-    absorbed = producer;
-    FailureOr<FragmentOp> merged =
+    FailureOr<FragmentOp> result =
         tryMergeFragments(producer, root, rewriter,
                           /*allowMovingTransfers=*/true,
                           /*keepProducerBody=*/false);
-    if (succeeded(merged))
-      return *merged;
+    if (failed(result))
+      continue;
+    pending.erase(producer);
+    root = *result;
+    merged = true;
   }
-  // Consumers whose closest producer is the root.
   // In block order, for a natural order of the merged bodies.
   for (FragmentOp consumer : getFragmentConsumers(root)) {
-    if (consumer.isUserFragment() || !tried.insert(consumer).second)
+    if (consumer.isUserFragment() ||
+        getClosestFragmentProducer(consumer) != root)
       continue;
-    if (getClosestFragmentProducer(consumer) != root)
-      continue;
-    absorbed = consumer;
-    FailureOr<FragmentOp> merged =
+    FailureOr<FragmentOp> result =
         tryMergeFragments(root, consumer, rewriter,
                           /*allowMovingTransfers=*/true,
                           /*keepProducerBody=*/true);
-    if (succeeded(merged))
-      return *merged;
+    if (failed(result))
+      continue;
+    pending.erase(consumer);
+    root = *result;
+    merged = true;
   }
-  return nullptr;
+  return root;
 }
 
 void absorbInBlock(Block &block, RewriterBase &rewriter) {
@@ -79,18 +83,15 @@ void absorbInBlock(Block &block, RewriterBase &rewriter) {
   std::reverse(worklist.begin(), worklist.end());
   while (!worklist.empty()) {
     Operation *op = worklist.pop_back_val();
+    // Skip roots absorbed meanwhile (pointers of erased ops stay out of
+    // `pending`, so a reused address is never mistaken for a root).
     if (!pending.erase(op))
-      continue; // Erased by a merge, or already processed.
+      continue;
     auto root = cast<FragmentOp>(op);
-    while (true) {
-      Operation *absorbed = nullptr;
-      FragmentOp merged = absorbOne(root, rewriter, absorbed);
-      if (!merged)
-        break;
-      // The absorbed fragment is gone: forget it before its memory can be
-      // reused by a new op. (The root itself already left `pending`.)
-      pending.erase(absorbed);
-      root = merged;
+    // Sweep again while merges bring new neighbours (fixed point).
+    for (bool merged = true; merged;) {
+      merged = false;
+      root = absorbSweep(root, rewriter, pending, merged);
     }
   }
 }

@@ -11,11 +11,11 @@
 // CHECK-NEXT: %[[F:.*]]:2 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0) {call_counter = 0 : ui32} (%[[A:.*]]: tensor<4x8xf32>) {
 // CHECK-NEXT:   %[[X:.*]] = stablehlo.add %[[A]], %[[A]]
 // CHECK-NEXT:   %[[Y:.*]] = stablehlo.negate %[[X]]
-// CHECK-NEXT:   %[[Z:.*]] = stablehlo.abs %[[Y]]
 // CHECK-NEXT:   %[[W:.*]] = stablehlo.multiply %[[X]], %[[X]]
-// CHECK-NEXT:   mpmd.return %[[Z]], %[[W]]
+// CHECK-NEXT:   %[[Z:.*]] = stablehlo.abs %[[Y]]
+// CHECK-NEXT:   mpmd.return %[[W]], %[[Z]]
 // CHECK-NEXT: }
-// CHECK-NEXT: return %[[F]]#0, %[[F]]#1
+// CHECK-NEXT: return %[[F]]#1, %[[F]]#0
 func.func private @consumers(%arg0: !m1) -> (!m1, !m1) attributes {topology = #topology} {
   %0 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0) {call_counter = 0 : ui32} (%a: !t) {
     %1 = stablehlo.add %a, %a : !t

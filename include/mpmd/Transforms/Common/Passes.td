@@ -131,11 +131,15 @@ def AbsorbInferredFragmentsPass
     `mpmd.call`) are processed; `absorb-on-entry-point-function` also
     processes entry points.
 
-    Complexity: a worklist of roots; each root is scanned once and again
-    after each of its merges, a scan costing O(its signature + the uses of
-    its neighbours), and a merge O(absorbed body + merged signature): about
-    O(N + merges·signature), no quadratic rescans of the function. (Block
-    order queries use MLIR's incremental op order.)
+    Complexity: a worklist of roots, each processed once in program order;
+    a root is swept over a snapshot of its current neighbours (absorbing all
+    eligible ones in one sweep) and swept again only while a sweep merged
+    something (fixed point). A sweep costs O(neighbours · log), a merge
+    O(absorbed body + merged signature); no rescans of the function. Total
+    about O(N + merges · signature), i.e. linear unless a single root
+    absorbs thousands of fragments and grows a signature of that size
+    (4000 inferred consumers of one root: ~0.6 s). Block order queries use
+    MLIR's incremental op order.
   }];
   let options = [
     Option<"absorbOnEntryPointFunction", "absorb-on-entry-point-function",
