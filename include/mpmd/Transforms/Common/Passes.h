@@ -4,8 +4,10 @@
 #define MPMD_TRANSFORMS_COMMON_PASSES_H
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdDialect.h"
+#include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
 #include "mpmd/Transforms/Common/PassOptions.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::mpmd {

@@ -1,0 +1,74 @@
+//===- FragmentUtils.h - Fragment surgery shared by the passes --*- C++ -*-===//
+//
+// Names of the discardable attributes that passes put on fragments, and
+// helpers to query the fragments around a fragment and to rebuild a fragment
+// with fewer operands or results.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPMD_TRANSFORMS_COMMON_FRAGMENTUTILS_H
+#define MPMD_TRANSFORMS_COMMON_FRAGMENTUTILS_H
+
+#include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
+
+#include "llvm/ADT/BitVector.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::mpmd {
+
+/// Discardable attributes of fragments (see the upstream notes §1.5).
+inline constexpr StringLiteral kInferredByAttrName = "mpmd.inferred_by";
+inline constexpr StringLiteral kSplitKeepTransferredAttrName =
+    "split_keep_transferred";
+inline constexpr StringLiteral kSplitDropTransferredAttrName =
+    "split_drop_transferred";
+inline constexpr StringLiteral kRematAttrName = "remat";
+inline constexpr StringLiteral kUnrollCounterAttrName = "unroll_counter";
+inline constexpr StringLiteral kControlOperandStartIdxAttrName =
+    "mpmd.control_operand_start_idx";
+inline constexpr StringLiteral kArgAttrsAttrName = "arg_attrs";
+inline constexpr StringLiteral kResAttrsAttrName = "res_attrs";
+
+/// The number of data operands of `fragment`: the operands before
+/// `mpmd.control_operand_start_idx` (all operands without the attribute).
+unsigned getNumDataOperands(FragmentOp fragment);
+
+/// The `mpmd.inferred_by` names of `fragment` (empty if none).
+SmallVector<StringRef> getInferredBy(FragmentOp fragment);
+/// Adds `name` to `mpmd.inferred_by` of `fragment` unless already there.
+void addInferredBy(FragmentOp fragment, StringRef name);
+
+/// Fragments that use a result of `fragment`, in the same block, in block
+/// order, each once.
+SmallVector<FragmentOp> getFragmentConsumers(FragmentOp fragment);
+/// The first fragment (in block order) using a result of `fragment`, or null.
+FragmentOp getClosestFragmentConsumer(FragmentOp fragment);
+/// The last fragment (in block order) defining an operand of `fragment`, or
+/// null.
+FragmentOp getClosestFragmentProducer(FragmentOp fragment);
+/// True if some operand of `fragment` is a result of a fragment of its block.
+bool hasFragmentProducer(FragmentOp fragment);
+/// The next fragment after `fragment` in its block on the same mesh, or
+/// null. O(distance).
+FragmentOp getNextFragmentOnMesh(FragmentOp fragment);
+
+/// The blocks of `function` that can hold fragments: its body blocks and the
+/// bodies of its (nested) `mpmd.for` ops, outer blocks first. Fragment bodies
+/// are not visited.
+SmallVector<Block *> getBlocksWithFragments(func::FuncOp function);
+
+/// Rebuilds `fragment` without the operands set in `erasedOperands` and the
+/// results set in `erasedResults` (bit vectors sized like the operand and
+/// result lists), moving its body. The erased block arguments and results
+/// must have no uses. `in_shardings`, `out_shardings`, `arg_attrs`,
+/// `res_attrs` and `mpmd.control_operand_start_idx` are updated; other
+/// attributes are kept. Returns the new fragment (or `fragment` itself when
+/// nothing is erased).
+FragmentOp eraseFragmentOperandsAndResults(FragmentOp fragment,
+                                           const llvm::BitVector &erasedOperands,
+                                           const llvm::BitVector &erasedResults,
+                                           RewriterBase &rewriter);
+
+} // namespace mlir::mpmd
+
+#endif // MPMD_TRANSFORMS_COMMON_FRAGMENTUTILS_H

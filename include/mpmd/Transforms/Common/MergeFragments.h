@@ -1,0 +1,150 @@
+//===- MergeFragments.h - Merging fragments, and the merge traversal -*- C++ -*-===//
+//
+// The shared machinery of the fragment-merging passes (merge of inferred
+// fragments, absorb, scheduling units, rule-based merge, remat, fwd/bwd):
+//
+// * `mergeFragments(producer, consumer, rewriter)` fuses two fragments of one
+//   mesh and one block into one fragment;
+// * `findMergePlacement` / `tryMergeFragments` decide where the merged
+//   fragment can go without breaking dominance;
+// * `mergeFragmentsInBlock` / `mergeFragmentsInFunction` run the upstream
+//   merge-base traversal with a caller-given policy.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPMD_TRANSFORMS_COMMON_MERGEFRAGMENTS_H
+#define MPMD_TRANSFORMS_COMMON_MERGEFRAGMENTS_H
+
+#include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+#include <optional>
+
+namespace mlir::mpmd {
+
+/// Where the merged fragment is created.
+enum class MergePlacement {
+  /// Right before the consumer (where the consumer was).
+  kAtConsumer,
+  /// Right before the producer (where the producer was).
+  kAtProducer,
+};
+
+struct MergeFragmentsOptions {
+  MergePlacement placement = MergePlacement::kAtConsumer;
+  /// Whose body block the merged fragment reuses; the other body's ops are
+  /// spliced into it. Only the cost differs: O(ops of the other body). Keep
+  /// the body of the fragment that accumulates merges.
+  bool keepProducerBody = false;
+};
+
+/// The union of two origin lists in order of first appearance (`lhs` first),
+/// without duplicates.
+ArrayAttr mergeOrigins(ArrayAttr lhs, ArrayAttr rhs);
+
+/// The discardable attributes of the fragment that merges `producer` and
+/// `consumer`, except `arg_attrs`, `res_attrs` and
+/// `mpmd.control_operand_start_idx` (which depend on the merged operands and
+/// results):
+/// * `call_counter`: kept if only one side has it or both agree; if they
+///   differ, the user fragment's when exactly one side is a user fragment,
+///   otherwise dropped;
+/// * `mpmd.inferred_by`: the ordered union when both sides are inferred
+///   fragments, dropped otherwise (the merge is a user fragment);
+/// * any other attribute: kept; when both sides have it with different
+///   values, the user fragment's value if exactly one side is a user
+///   fragment, else the consumer's.
+NamedAttrList mergeFragmentAttributes(FragmentOp producer, FragmentOp consumer);
+
+/// Merges `producer` and `consumer` into one fragment and returns it; both are
+/// erased.
+///
+/// Preconditions (programming errors, asserted): distinct fragments on the
+/// same mesh in the same block, `producer` before `consumer`, and the chosen
+/// placement valid (see `canMergeAt`). The consumer need not use the
+/// producer (sideways merges).
+///
+/// Semantics:
+/// * operands: the producer's data operands, then the consumer's data operands
+///   that are not producer results, deduplicated; then the control operands
+///   of both (those not pointing at the partner fragment and not already data
+///   operands), with `mpmd.control_operand_start_idx` updated;
+/// * body: the producer's body, then the consumer's; consumer block arguments
+///   fed by producer results are rewired to the values the producer returns;
+/// * results: the producer results used by something other than the consumer
+///   (in their order), then all consumer results; producer results only used
+///   by the consumer (or unused) are dropped;
+/// * origin: `mergeOrigins(producer, consumer)`; mesh: the common mesh;
+///   stage: the producer's if set, else the consumer's;
+/// * in/out shardings and arg/res attrs follow their operands/results (a side
+///   lacking them contributes fully open shardings / empty dictionaries);
+/// * other attributes: `mergeFragmentAttributes`.
+FragmentOp mergeFragments(FragmentOp producer, FragmentOp consumer,
+                          RewriterBase &rewriter,
+                          MergeFragmentsOptions options = {});
+
+/// True if the merged fragment can be created at `placement`:
+/// * kAtConsumer: no user of a producer result other than the consumer lies
+///   between the two (block order, users nested in ops included);
+/// * kAtProducer: every operand of the consumer that is not a producer result
+///   is defined before the producer.
+bool canMergeAt(FragmentOp producer, FragmentOp consumer,
+                MergePlacement placement);
+
+/// kAtConsumer if possible, else kAtProducer if possible, else nullopt.
+std::optional<MergePlacement> findMergePlacement(FragmentOp producer,
+                                                 FragmentOp consumer);
+
+/// Like `findMergePlacement` followed by `mergeFragments`, returning failure
+/// (and changing nothing) when no placement works. With
+/// `allowMovingTransfers`, transfers that block a placement are moved out of
+/// the way when that is valid: for kAtConsumer, transfers of producer results
+/// between the two whose users all come after the consumer move to right
+/// after the consumer; for kAtProducer, transfers between the two that feed
+/// the consumer and whose operand is defined before the producer move to
+/// right before the producer.
+FailureOr<FragmentOp> tryMergeFragments(FragmentOp producer,
+                                        FragmentOp consumer,
+                                        RewriterBase &rewriter,
+                                        bool allowMovingTransfers = false,
+                                        bool keepProducerBody = false);
+
+/// How the merge traversal picks the consumer of a producer.
+enum class ConsumerSelection {
+  /// The closest fragment using a producer result, if merging is allowed.
+  kClosestConsumer,
+  /// The closest fragment using a producer result for which merging is
+  /// allowed.
+  kClosestMergeableConsumer,
+  /// The next fragment on the same mesh (data dependency or not), if merging
+  /// is allowed.
+  kNextOnSameMesh,
+};
+
+struct FragmentMergeTraversalOptions {
+  ConsumerSelection selection = ConsumerSelection::kClosestConsumer;
+  /// Whether `producer` may be merged with `consumer`. Required.
+  function_ref<bool(FragmentOp producer, FragmentOp consumer)> allowMerging;
+  /// Erase fragments without uses and without side effects when visited.
+  bool eraseUnusedPureFragments = true;
+};
+
+/// The merge-base traversal: visits the fragments of `block` in reverse
+/// order; an unused pure fragment is erased; otherwise the fragment is
+/// merged with its selected consumer (at `findMergePlacement`) as long as
+/// one is found and placeable, the merged fragment taking its place.
+/// Returns true if anything changed.
+bool mergeFragmentsInBlock(Block &block,
+                           const FragmentMergeTraversalOptions &options,
+                           RewriterBase &rewriter);
+
+/// `mergeFragmentsInBlock` on every block of `function` that holds fragments
+/// (the body and the bodies of `mpmd.for` ops).
+bool mergeFragmentsInFunction(func::FuncOp function,
+                              const FragmentMergeTraversalOptions &options,
+                              RewriterBase &rewriter);
+
+} // namespace mlir::mpmd
+
+#endif // MPMD_TRANSFORMS_COMMON_MERGEFRAGMENTS_H

@@ -1,0 +1,204 @@
+//===- FragmentUtils.cpp - Fragment surgery shared by the passes ----------===//
+
+#include "mpmd/Transforms/Common/FragmentUtils.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace mlir::mpmd;
+
+unsigned mlir::mpmd::getNumDataOperands(FragmentOp fragment) {
+  unsigned numOperands = fragment->getNumOperands();
+  if (auto start = fragment->getAttrOfType<IntegerAttr>(
+          kControlOperandStartIdxAttrName)) {
+    int64_t index = start.getInt();
+    if (index >= 0 && static_cast<uint64_t>(index) <= numOperands)
+      return static_cast<unsigned>(index);
+  }
+  return numOperands;
+}
+
+SmallVector<StringRef> mlir::mpmd::getInferredBy(FragmentOp fragment) {
+  SmallVector<StringRef> names;
+  if (auto array = fragment->getAttrOfType<ArrayAttr>(kInferredByAttrName))
+    for (Attribute name : array)
+      if (auto string = dyn_cast<StringAttr>(name))
+        names.push_back(string.getValue());
+  return names;
+}
+
+void mlir::mpmd::addInferredBy(FragmentOp fragment, StringRef name) {
+  SmallVector<Attribute> names;
+  if (auto array = fragment->getAttrOfType<ArrayAttr>(kInferredByAttrName))
+    names.append(array.begin(), array.end());
+  Builder builder(fragment->getContext());
+  StringAttr nameAttr = builder.getStringAttr(name);
+  if (llvm::is_contained(names, nameAttr))
+    return;
+  names.push_back(nameAttr);
+  fragment->setAttr(kInferredByAttrName, builder.getArrayAttr(names));
+}
+
+SmallVector<FragmentOp> mlir::mpmd::getFragmentConsumers(FragmentOp fragment) {
+  SmallVector<FragmentOp> consumers;
+  llvm::SmallPtrSet<Operation *, 8> seen;
+  Block *block = fragment->getBlock();
+  for (Operation *user : fragment->getUsers()) {
+    auto consumer = dyn_cast<FragmentOp>(user);
+    if (consumer && consumer->getBlock() == block &&
+        seen.insert(consumer).second)
+      consumers.push_back(consumer);
+  }
+  llvm::sort(consumers, [](FragmentOp lhs, FragmentOp rhs) {
+    return lhs->isBeforeInBlock(rhs);
+  });
+  return consumers;
+}
+
+FragmentOp mlir::mpmd::getClosestFragmentConsumer(FragmentOp fragment) {
+  FragmentOp closest;
+  Block *block = fragment->getBlock();
+  for (Operation *user : fragment->getUsers()) {
+    auto consumer = dyn_cast<FragmentOp>(user);
+    if (!consumer || consumer->getBlock() != block)
+      continue;
+    if (!closest || consumer->isBeforeInBlock(closest))
+      closest = consumer;
+  }
+  return closest;
+}
+
+FragmentOp mlir::mpmd::getClosestFragmentProducer(FragmentOp fragment) {
+  FragmentOp closest;
+  Block *block = fragment->getBlock();
+  for (Value operand : fragment->getOperands()) {
+    auto producer = operand.getDefiningOp<FragmentOp>();
+    if (!producer || producer->getBlock() != block)
+      continue;
+    if (!closest || closest->isBeforeInBlock(producer))
+      closest = producer;
+  }
+  return closest;
+}
+
+bool mlir::mpmd::hasFragmentProducer(FragmentOp fragment) {
+  Block *block = fragment->getBlock();
+  return llvm::any_of(fragment->getOperands(), [&](Value operand) {
+    auto producer = operand.getDefiningOp<FragmentOp>();
+    return producer && producer->getBlock() == block;
+  });
+}
+
+FragmentOp mlir::mpmd::getNextFragmentOnMesh(FragmentOp fragment) {
+  for (Operation *op = fragment->getNextNode(); op; op = op->getNextNode())
+    if (auto next = dyn_cast<FragmentOp>(op);
+        next && next.getMeshName() == fragment.getMeshName())
+      return next;
+  return nullptr;
+}
+
+SmallVector<Block *> mlir::mpmd::getBlocksWithFragments(func::FuncOp function) {
+  SmallVector<Block *> blocks;
+  function->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<FragmentOp>(op))
+      return WalkResult::skip();
+    if (isa<func::FuncOp, ForOp>(op))
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          blocks.push_back(&block);
+    return WalkResult::advance();
+  });
+  return blocks;
+}
+
+namespace {
+
+/// The elements of `array` whose index is not set in `erased`; null stays
+/// null, and an array of the wrong size is dropped.
+ArrayAttr filterArray(ArrayAttr array, const llvm::BitVector &erased) {
+  if (!array || array.size() != erased.size())
+    return nullptr;
+  SmallVector<Attribute> kept;
+  for (auto [index, element] : llvm::enumerate(array))
+    if (!erased.test(index))
+      kept.push_back(element);
+  return ArrayAttr::get(array.getContext(), kept);
+}
+
+sdy::TensorShardingPerValueAttr
+filterShardings(sdy::TensorShardingPerValueAttr shardings,
+                const llvm::BitVector &erased) {
+  if (!shardings || shardings.getShardings().size() != erased.size())
+    return nullptr;
+  SmallVector<sdy::TensorShardingAttr> kept;
+  for (auto [index, sharding] : llvm::enumerate(shardings.getShardings()))
+    if (!erased.test(index))
+      kept.push_back(sharding);
+  return sdy::TensorShardingPerValueAttr::get(shardings.getContext(), kept);
+}
+
+} // namespace
+
+FragmentOp mlir::mpmd::eraseFragmentOperandsAndResults(
+    FragmentOp fragment, const llvm::BitVector &erasedOperands,
+    const llvm::BitVector &erasedResults, RewriterBase &rewriter) {
+  if (erasedOperands.none() && erasedResults.none())
+    return fragment;
+  Block &body = fragment.getRegion().front();
+  SmallVector<Value> operands;
+  for (auto [index, operand] : llvm::enumerate(fragment->getOperands()))
+    if (!erasedOperands.test(index))
+      operands.push_back(operand);
+  SmallVector<Type> resultTypes;
+  for (auto [index, type] : llvm::enumerate(fragment->getResultTypes()))
+    if (!erasedResults.test(index))
+      resultTypes.push_back(type);
+
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(fragment);
+  auto newFragment = FragmentOp::create(
+      rewriter, fragment.getLoc(), resultTypes, operands,
+      fragment.getOriginAttr(), fragment.getMeshNameAttr(),
+      fragment.getStageIdAttr(),
+      filterShardings(fragment.getInShardingsAttr(), erasedOperands),
+      filterShardings(fragment.getOutShardingsAttr(), erasedResults));
+  for (NamedAttribute attr : fragment->getDiscardableAttrs()) {
+    StringRef name = attr.getName().getValue();
+    if (name == kArgAttrsAttrName) {
+      if (ArrayAttr kept = filterArray(dyn_cast<ArrayAttr>(attr.getValue()),
+                                       erasedOperands))
+        newFragment->setAttr(name, kept);
+    } else if (name == kResAttrsAttrName) {
+      if (ArrayAttr kept = filterArray(dyn_cast<ArrayAttr>(attr.getValue()),
+                                       erasedResults))
+        newFragment->setAttr(name, kept);
+    } else if (name == kControlOperandStartIdxAttrName) {
+      unsigned start = getNumDataOperands(fragment);
+      unsigned erasedBefore = 0;
+      for (unsigned i = 0; i < start; ++i)
+        erasedBefore += erasedOperands.test(i);
+      unsigned newStart = start - erasedBefore;
+      if (newStart < operands.size())
+        newFragment->setAttr(name, rewriter.getI64IntegerAttr(newStart));
+    } else {
+      newFragment->setAttr(attr.getName(), attr.getValue());
+    }
+  }
+
+  rewriter.inlineRegionBefore(fragment.getRegion(), newFragment.getRegion(),
+                              newFragment.getRegion().end());
+  body.eraseArguments(erasedOperands);
+  Operation *terminator = body.getTerminator();
+  rewriter.modifyOpInPlace(terminator,
+                           [&] { terminator->eraseOperands(erasedResults); });
+
+  unsigned newIndex = 0;
+  for (auto [index, result] : llvm::enumerate(fragment->getResults())) {
+    if (erasedResults.test(index))
+      continue;
+    rewriter.replaceAllUsesWith(result, newFragment->getResult(newIndex++));
+  }
+  rewriter.eraseOp(fragment);
+  return newFragment;
+}

@@ -1,0 +1,221 @@
+// RUN: mpmd-opt %s -mpmd-merge-inferred-fragments -split-input-file -verify-diagnostics | FileCheck %s
+// RUN: mpmd-opt %s -mpmd-merge-inferred-fragments=merge-any-consumer=true -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=ANY
+// RUN: mpmd-opt %s -mpmd-merge-inferred-fragments=merge-sideways=true -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=SIDE
+// RUN: not mpmd-opt %s -mpmd-merge-inferred-fragments='merge-any-consumer=true merge-sideways=true' -split-input-file 2>&1 | FileCheck %s --check-prefix=ERR
+
+// The two modes are exclusive: an error on each function.
+// ERR: merge_inferred_fragments.mlir:{{[0-9]+}}:1: error: mpmd-merge-inferred-fragments: merge-any-consumer and merge-sideways are mutually exclusive
+
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+!m2 = !mpmd.mesh_tensor<"m2", tensor<4x8xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// An inferred consumer of a user fragment merges into it although a transfer
+// of another result lies in between: the merge goes where the producer was.
+// The user fragment's call_counter wins.
+// CHECK-LABEL: func.func @inferred_consumer_after_transfer
+// CHECK-NEXT: %[[F:.*]]:2 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0) {call_counter = 1 : ui32} (%[[A:.*]]: tensor<4x8xf32>) {
+// CHECK-NEXT:   %[[X:.*]] = stablehlo.add %[[A]], %[[A]]
+// CHECK-NEXT:   %[[Y:.*]] = stablehlo.multiply %[[A]], %[[A]]
+// CHECK-NEXT:   %[[Z:.*]] = stablehlo.negate %[[Y]]
+// CHECK-NEXT:   mpmd.return %[[X]], %[[Z]]
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[T:.*]] = mpmd.transfer %[[F]]#0
+// CHECK-NEXT: return %[[T]], %[[F]]#1
+func.func @inferred_consumer_after_transfer(%arg0: !m1) -> (!m2, !m1) attributes {topology = #topology} {
+  %0:2 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0) {call_counter = 1 : ui32} (%a: !t) {
+    %1 = stablehlo.add %a, %a : !t
+    %2 = stablehlo.multiply %a, %a : !t
+    mpmd.return %1, %2 : !t, !t
+  } : (!m1) -> (!m1, !m1)
+  %3 = mpmd.transfer %0#0 : (!m1) -> !m2
+  %4 = mpmd.fragment<mesh="m1", origin=[]> (%0#1) {call_counter = 2 : ui32, mpmd.inferred_by = ["a"]} (%a: !t) {
+    %5 = stablehlo.negate %a : !t
+    mpmd.return %5 : !t
+  } : (!m1) -> !m1
+  return %3, %4 : !m2, !m1
+}
+
+// -----
+
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// An inferred producer merges into its user consumer (at the consumer); its
+// result also used by the return is kept, first. Operands are deduplicated.
+// CHECK-LABEL: func.func @inferred_producer
+// CHECK-NEXT: %[[F:.*]]:2 = mpmd.fragment<mesh="m1", origin=["g"], stage=3> (%arg0, %arg1) (%[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<4x8xf32>) {
+// CHECK-NEXT:   %[[X:.*]] = stablehlo.add %[[A]], %[[A]]
+// CHECK-NEXT:   %[[Y:.*]] = stablehlo.multiply %[[X]], %[[B]]
+// CHECK-NEXT:   %[[Z:.*]] = stablehlo.subtract %[[Y]], %[[A]]
+// CHECK-NEXT:   mpmd.return %[[X]], %[[Z]]
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[F]]#1, %[[F]]#0
+func.func @inferred_producer(%arg0: !m1, %arg1: !m1) -> (!m1, !m1) attributes {topology = #topology} {
+  %0 = mpmd.fragment<mesh="m1", origin=[]> (%arg0) (%a: !t) {
+    %1 = stablehlo.add %a, %a : !t
+    mpmd.return %1 : !t
+  } : (!m1) -> !m1
+  %2 = mpmd.fragment<mesh="m1", origin=["g"], stage=3> (%0, %arg1, %arg0) (%a: !t, %b: !t, %c: !t) {
+    %3 = stablehlo.multiply %a, %b : !t
+    %4 = stablehlo.subtract %3, %c : !t
+    mpmd.return %4 : !t
+  } : (!m1, !m1, !m1) -> !m1
+  return %2, %0 : !m1, !m1
+}
+
+// -----
+
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// A no-op inferred fragment merges away; a chain of inferred fragments merges
+// into one, unioning `mpmd.inferred_by`; an unused pure fragment is erased.
+// CHECK-LABEL: func.func @noop_and_chain
+// CHECK-NEXT: %[[F:.*]] = mpmd.fragment<mesh="m1", origin=[]> (%arg0) {mpmd.inferred_by = ["a", "b"]} (%[[A:.*]]: tensor<4x8xf32>) {
+// CHECK-NEXT:   %[[X:.*]] = stablehlo.negate %[[A]]
+// CHECK-NEXT:   mpmd.return %[[X]]
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[F]]
+func.func @noop_and_chain(%arg0: !m1) -> !m1 attributes {topology = #topology} {
+  %0 = mpmd.fragment<mesh="m1", origin=[]> (%arg0) {mpmd.inferred_by = ["a"]} (%a: !t) {
+    mpmd.return %a : !t
+  } : (!m1) -> !m1
+  %unused = mpmd.fragment<mesh="m1", origin=["u"]> (%arg0) (%a: !t) {
+    mpmd.return %a : !t
+  } : (!m1) -> !m1
+  %1 = mpmd.fragment<mesh="m1", origin=[]> (%0) {mpmd.inferred_by = ["b", "a"]} (%a: !t) {
+    %2 = stablehlo.negate %a : !t
+    mpmd.return %2 : !t
+  } : (!m1) -> !m1
+  return %1 : !m1
+}
+
+// -----
+
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// Two user fragments are never merged, nor a keep_transferred producer with
+// a drop_transferred consumer.
+// CHECK-LABEL: func.func @not_mergeable
+// CHECK-COUNT-4: mpmd.fragment
+func.func @not_mergeable(%arg0: !m1) -> (!m1, !m1) attributes {topology = #topology} {
+  %0 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0) (%a: !t) {
+    mpmd.return %a : !t
+  } : (!m1) -> !m1
+  %1 = mpmd.fragment<mesh="m1", origin=["g"]> (%0) (%a: !t) {
+    mpmd.return %a : !t
+  } : (!m1) -> !m1
+  %2 = mpmd.fragment<mesh="m1", origin=[]> (%arg0) {split_keep_transferred} (%a: !t) {
+    mpmd.return %a : !t
+  } : (!m1) -> !m1
+  %3 = mpmd.fragment<mesh="m1", origin=["h"(1)]> (%2) {split_drop_transferred} (%a: !t) {
+    mpmd.return %a : !t
+  } : (!m1) -> !m1
+  return %1, %3 : !m1, !m1
+}
+
+// -----
+
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// The closest consumer of the user fragment is another user fragment: no
+// merge by default; with merge-any-consumer the inferred consumer further
+// down is merged. Neither placement works for the second pair (the consumer
+// uses a value computed between the two from another result of the
+// producer), so it is never merged.
+// CHECK-LABEL: func.func @any_consumer
+// CHECK-COUNT-3: mpmd.fragment
+// CHECK-NOT: mpmd.fragment
+// ANY-LABEL: func.func @any_consumer
+// ANY-NEXT: %[[F:.*]]:2 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0)
+// ANY-NEXT:   stablehlo.negate
+// ANY-NEXT:   stablehlo.abs
+// ANY-NEXT:   mpmd.return
+// ANY-NEXT: }
+// ANY-NEXT: %[[G:.*]] = mpmd.fragment<mesh="m1", origin=["g"]> (%[[F]]#0)
+// ANY: return %[[G]], %[[F]]#1
+func.func @any_consumer(%arg0: !m1) -> (!m1, !m1) attributes {topology = #topology} {
+  %0 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0) (%a: !t) {
+    %n = stablehlo.negate %a : !t
+    mpmd.return %n : !t
+  } : (!m1) -> !m1
+  %1 = mpmd.fragment<mesh="m1", origin=["g"]> (%0) (%a: !t) {
+    mpmd.return %a : !t
+  } : (!m1) -> !m1
+  %2 = mpmd.fragment<mesh="m1", origin=[]> (%0) (%a: !t) {
+    %3 = stablehlo.abs %a : !t
+    mpmd.return %3 : !t
+  } : (!m1) -> !m1
+  return %1, %2 : !m1, !m1
+}
+
+// -----
+
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+!m2 = !mpmd.mesh_tensor<"m2", tensor<4x8xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// Independent fragments: only merge-sideways merges an inferred fragment with
+// the next fragment on the same mesh (skipping the m2 one), at the position
+// of the second.
+// CHECK-LABEL: func.func @sideways
+// CHECK-COUNT-3: mpmd.fragment
+// ANY-LABEL: func.func @sideways
+// ANY-COUNT-3: mpmd.fragment
+// SIDE-LABEL: func.func @sideways
+// SIDE-NEXT: %[[G:.*]] = mpmd.fragment<mesh="m2", origin=[]> (%arg1)
+// SIDE:      %[[F:.*]]:2 = mpmd.fragment<mesh="m1", origin=["h"]> (%arg0) {call_counter = 0 : ui32}
+// SIDE-NEXT:   stablehlo.abs
+// SIDE-NEXT:   stablehlo.negate
+// SIDE-NEXT:   mpmd.return
+// SIDE: return %[[F]]#0, %[[G]], %[[F]]#1
+func.func @sideways(%arg0: !m1, %arg1: !m2) -> (!m1, !m2, !m1) attributes {topology = #topology} {
+  %0 = mpmd.fragment<mesh="m1", origin=[]> (%arg0) {call_counter = 0 : ui32} (%a: !t) {
+    %1 = stablehlo.abs %a : !t
+    mpmd.return %1 : !t
+  } : (!m1) -> !m1
+  %2 = mpmd.fragment<mesh="m2", origin=[]> (%arg1) (%a: !t) {
+    mpmd.return %a : !t
+  } : (!m2) -> !m2
+  %3 = mpmd.fragment<mesh="m1", origin=["h"]> (%arg0) {call_counter = 0 : ui32} (%a: !t) {
+    %4 = stablehlo.negate %a : !t
+    mpmd.return %4 : !t
+  } : (!m1) -> !m1
+  return %0, %2, %3 : !m1, !m2, !m1
+}
+
+// -----
+
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+!m2 = !mpmd.mesh_tensor<"m2", tensor<4x8xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// No placement keeps the program valid: the consumer needs a value that is
+// computed between the two from another result of the producer.
+// CHECK-LABEL: func.func @no_placement
+// CHECK-COUNT-3: mpmd.fragment
+func.func @no_placement(%arg0: !m1) -> !m1 attributes {topology = #topology} {
+  %0:2 = mpmd.fragment<mesh="m1", origin=[]> (%arg0) (%a: !t) {
+    mpmd.return %a, %a : !t, !t
+  } : (!m1) -> (!m1, !m1)
+  %1 = mpmd.transfer %0#0 : (!m1) -> !m2
+  %2 = mpmd.fragment<mesh="m2", origin=["x"]> (%1) (%a: !t) {
+    mpmd.return %a : !t
+  } : (!m2) -> !m2
+  %3 = mpmd.transfer %2 : (!m2) -> !m1
+  %4 = mpmd.fragment<mesh="m1", origin=["y"]> (%0#1, %3) (%a: !t, %b: !t) {
+    %5 = stablehlo.add %a, %b : !t
+    mpmd.return %5 : !t
+  } : (!m1, !m1) -> !m1
+  return %4 : !m1
+}
