@@ -201,8 +201,12 @@ private:
   }
 
   void lowerBroadcastsAndReduces(Block &block) {
-    for (Operation &op : llvm::make_early_inc_range(block)) {
-      if (auto broadcast = dyn_cast<BroadcastOp>(&op)) {
+    SmallVector<Operation *> ops;
+    for (Operation &op : block)
+      if (isa<BroadcastOp, ReduceOp>(op))
+        ops.push_back(&op);
+    for (Operation *op : ops) {
+      if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
         auto unassign = broadcast.getTensor().getDefiningOp<UnassignOp>();
         if (!unassign)
           continue;
@@ -213,8 +217,7 @@ private:
           broadcast->erase();
         continue;
       }
-      if (auto reduce = dyn_cast<ReduceOp>(&op))
-        lowerReduce(reduce);
+      lowerReduce(cast<ReduceOp>(op));
     }
   }
 

@@ -796,7 +796,8 @@ private:
         allNonEmpty = false;
       if (kind)
         if (Operation *def = input.getDefiningOp())
-          if (reductions.lookup(def) == kind)
+          if (input.hasOneUse() && reductions.contains(def) &&
+              reductions.lookup(def) == *kind)
             operandIsSameReduction = true;
       meet = intersectSrc(meet, s);
     }
