@@ -1,7 +1,7 @@
 // RUN: mpmd-opt %s -split-input-file -verify-diagnostics -mpmd-infer-mesh-validate-src-set-not-empty
 // RUN: mpmd-opt %s -split-input-file -verify-diagnostics -mpmd-infer-mesh-validate-src-set-not-empty='error-limit=-1'
 // RUN: not mpmd-opt %s -split-input-file -mpmd-infer-mesh-validate-src-set-not-empty='error-limit=1' 2>&1 | FileCheck %s --check-prefix=LIMIT
-// RUN: not mpmd-opt %s -mpmd-infer-mesh-validate-src-set-not-empty='error-limit=0' 2>&1 | FileCheck %s --check-prefix=ZERO
+// RUN: not mpmd-opt %s -split-input-file -mpmd-infer-mesh-validate-src-set-not-empty='error-limit=0' 2>&1 | FileCheck %s --check-prefix=ZERO
 
 // Hand-written src_sets. Only the ops where the conflict arises are
 // reported (the abs of an empty divide is not), each on its own location.
