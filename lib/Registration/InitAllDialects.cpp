@@ -9,6 +9,7 @@
 #include "mpmd/Dialect/StableHLO/IR/StablehloDialect.h"
 #include "mpmd/Transforms/Common/Passes.h"
 #include "mpmd/Transforms/Import/Passes.h"
+#include "mpmd/Transforms/Import/Pipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
@@ -33,4 +34,5 @@ void mlir::mpmd::registerAllPasses() {
   mlir::registerSymbolDCEPass();
   registerMpmdCommonPasses();
   registerMpmdImportPasses();
+  registerInferMeshPipeline();
 }

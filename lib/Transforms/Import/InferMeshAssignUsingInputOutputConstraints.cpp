@@ -1,0 +1,105 @@
+//===- InferMeshAssignUsingInputOutputConstraints.cpp ---------------------===//
+//
+// -mpmd-infer-mesh-assign-using-input-output-constraints
+//
+//===----------------------------------------------------------------------===//
+
+#include "MeshInferenceUtils.h"
+#include "mpmd/Transforms/Import/Passes.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::mpmd {
+#define GEN_PASS_DEF_INFERMESHASSIGNUSINGINPUTOUTPUTCONSTRAINTSPASS
+#include "mpmd/Transforms/Import/Passes.h.inc"
+
+namespace {
+
+using namespace infer;
+
+std::optional<unsigned> firstCommon(const MeshSet &lhs, const MeshSet &rhs) {
+  for (const MeshSet::Entry &e : lhs.getEntries())
+    if (rhs.contains(e.mesh))
+      return e.mesh;
+  return std::nullopt;
+}
+
+class InferMeshAssignUsingInputOutputConstraintsPass
+    : public impl::InferMeshAssignUsingInputOutputConstraintsPassBase<
+          InferMeshAssignUsingInputOutputConstraintsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    FailureOr<Program> program = Program::build(getOperation());
+    if (failed(program))
+      return signalPassFailure();
+    const MeshIndex &meshes = program->meshes;
+    MLIRContext *ctx = &getContext();
+    for (func::FuncOp f : program->functions) {
+      if (!program->isEntry(f))
+        continue;
+      Operation *ret = f.getBody().front().getTerminator();
+      for (const InputOutputEquishardingConstraint &c : constraints) {
+        if (c.input < 0 || c.input >= f.getNumArguments() || c.output < 0 ||
+            c.output >= f.getNumResults()) {
+          f.emitError("input/output constraint ")
+              << c.input << ":" << c.output << " is out of range";
+          return signalPassFailure();
+        }
+        BlockArgument arg = f.getArgument(c.input);
+        Value out = ret->getOperand(c.output);
+        std::optional<unsigned> mesh;
+        if (auto name = getMeshName(out.getType()); !name.empty())
+          mesh = meshes.lookup(name);
+        else if (auto name = getMeshName(arg.getType()); !name.empty())
+          mesh = meshes.lookup(name);
+        MeshSet argUse = getArgUseSet(f, c.input, meshes);
+        if (!mesh)
+          mesh = firstCommon(getValueUseSet(out, *program), argUse);
+        if (!mesh) {
+          SrcSet outSrc = getValueSrcSet(out, *program);
+          mesh = outSrc ? firstCommon(argUse, *outSrc)
+                        : (argUse.empty()
+                               ? std::nullopt
+                               : std::optional(argUse.meshes().front()));
+        }
+        if (!mesh) {
+          if (verboseLogging)
+            f.emitRemark("no common mesh for input ")
+                << c.input << " and output " << c.output;
+          continue;
+        }
+        StringRef name = meshes.name(*mesh);
+        if (verboseLogging)
+          f.emitRemark("input ") << c.input << " and output " << c.output
+                                 << " assigned to mesh \"" << name << "\"";
+        if (isa<RankedTensorType>(arg.getType())) {
+          Type local = arg.getType();
+          arg.setType(getMeshType(local, name));
+          OpBuilder builder = OpBuilder::atBlockBegin(arg.getOwner());
+          auto unassign = UnassignOp::create(builder, arg.getLoc(), arg,
+                                             builder.getStringAttr(kIoConstraintIn));
+          arg.replaceAllUsesExcept(unassign.getResult(), unassign);
+          MeshSet src;
+          src.insert(*mesh, builder.getStringAttr(kIoConstraintIn));
+          for (unsigned m : argUse.meshes())
+            src.insert(m, builder.getStringAttr(kInferredIn));
+          setOpSrcSet(unassign, src, meshes);
+          setOpUseSet(unassign, argUse, meshes);
+        }
+        if (isa<RankedTensorType>(out.getType())) {
+          OpBuilder builder(ret);
+          auto assign = AssignOp::create(
+              builder, out.getLoc(), getMeshType(out.getType(), name), out,
+              builder.getStringAttr(kIoConstraintOut));
+          ret->setOperand(c.output, assign.getResult());
+        }
+      }
+      f.setType(FunctionType::get(ctx, f.getBody().front().getArgumentTypes(),
+                                  ret->getOperandTypes()));
+    }
+  }
+};
+
+} // namespace
+} // namespace mlir::mpmd

@@ -1,0 +1,376 @@
+//===- InferMeshFinalize.cpp - -mpmd-infer-mesh-finalize ------------------===//
+
+#include "MeshInferenceUtils.h"
+#include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
+#include "mpmd/Transforms/Import/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace mlir::mpmd {
+#define GEN_PASS_DEF_INFERMESHFINALIZEPASS
+#include "mpmd/Transforms/Import/Passes.h.inc"
+
+namespace {
+
+using namespace infer;
+
+StringRef reductionOpName(ReductionType kind) {
+  switch (kind) {
+  case ReductionType::kAdd:
+    return "stablehlo.add";
+  case ReductionType::kMul:
+    return "stablehlo.multiply";
+  case ReductionType::kMax:
+    return "stablehlo.maximum";
+  case ReductionType::kMin:
+    return "stablehlo.minimum";
+  case ReductionType::kOr:
+    return "stablehlo.or";
+  case ReductionType::kAnd:
+    return "stablehlo.and";
+  case ReductionType::kNone:
+    break;
+  }
+  return {};
+}
+
+bool isEntryArgument(Value value, const Program &program) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg)
+    return false;
+  auto f = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+  return f && program.isEntry(f);
+}
+
+class Finalizer {
+public:
+  Finalizer(Program &program, bool inferTransfers)
+      : program(program), inferTransfers(inferTransfers) {}
+
+  LogicalResult run() {
+    for (func::FuncOp f : program.functions) {
+      if (program.isEntry(f))
+        typeEntryArguments(f);
+      SmallVector<Block *> blocks{&f.getBody().front()};
+      f.walk([&](ForOp loop) { blocks.push_back(&loop.getRegion().front()); });
+      for (Block *block : blocks) {
+        foldSameMeshAssigns(*block);
+        lowerBroadcastsAndReduces(*block);
+        lowerCrossMeshAssigns(*block);
+        eraseDeadUnassigns(*block);
+      }
+      Block &body = f.getBody().front();
+      f.setType(FunctionType::get(f.getContext(), body.getArgumentTypes(),
+                                  body.getTerminator()->getOperandTypes()));
+    }
+    return verify();
+  }
+
+private:
+  /// Entry arguments take the type of their assign users (the first mesh if
+  /// they go to several; the others are reached by transfers).
+  void typeEntryArguments(func::FuncOp f) {
+    const MeshIndex &meshes = program.meshes;
+    Block &body = f.getBody().front();
+    for (BlockArgument arg : body.getArguments()) {
+      if (!isa<RankedTensorType>(arg.getType()))
+        continue;
+      Type chosen;
+      unsigned best = ~0u;
+      for (Operation *user : arg.getUsers())
+        if (auto assign = dyn_cast<AssignOp>(user)) {
+          unsigned index = meshes.lookup(getMeshName(assign.getType()))
+                               .value_or(~0u - 1);
+          if (!chosen || index < best) {
+            chosen = assign.getType();
+            best = index;
+          }
+        }
+      if (!chosen)
+        continue;
+      Type local = arg.getType();
+      arg.setType(chosen);
+      UnassignOp unassign;
+      for (OpOperand &use : llvm::make_early_inc_range(arg.getUses())) {
+        auto assign = dyn_cast<AssignOp>(use.getOwner());
+        if (assign && assign.getType() == chosen) {
+          assign.getResult().replaceAllUsesWith(arg);
+          assign->erase();
+          continue;
+        }
+        if (!unassign) {
+          OpBuilder b = OpBuilder::atBlockBegin(&body);
+          unassign = UnassignOp::create(b, arg.getLoc(), local, arg,
+                                        StringAttr());
+        }
+        use.set(unassign.getResult());
+      }
+    }
+  }
+
+  void foldSameMeshAssigns(Block &block) {
+    for (Operation &op : llvm::make_early_inc_range(block)) {
+      auto assign = dyn_cast<AssignOp>(&op);
+      if (!assign)
+        continue;
+      auto unassign = assign.getTensor().getDefiningOp<UnassignOp>();
+      if (unassign && unassign.getTensor().getType() == assign.getType()) {
+        assign.getResult().replaceAllUsesWith(unassign.getTensor());
+        assign->erase();
+      }
+    }
+  }
+
+  /// Transfers of `source` to each of `types` (in mesh order), reusing
+  /// existing transfers and chaining new ones m1 -> m2 -> m3.
+  DenseMap<Type, Value> transferChain(Value source, ArrayRef<Type> types) {
+    const MeshIndex &meshes = program.meshes;
+    SmallVector<Type> sorted(types.begin(), types.end());
+    llvm::sort(sorted, [&](Type a, Type b) {
+      return meshes.lookup(getMeshName(a)).value_or(0) <
+             meshes.lookup(getMeshName(b)).value_or(0);
+    });
+    DenseMap<Type, Value> result;
+    result[source.getType()] = source;
+    for (Operation *user : source.getUsers())
+      if (auto transfer = dyn_cast<TransferOp>(user))
+        result.try_emplace(transfer.getType(), transfer.getResult());
+    Value previous = source;
+    for (Type type : sorted) {
+      if (Value existing = result.lookup(type)) {
+        previous = existing;
+        continue;
+      }
+      OpBuilder builder(source.getContext());
+      if (Operation *def = previous.getDefiningOp())
+        builder.setInsertionPointAfter(def);
+      else
+        builder.setInsertionPointToStart(cast<BlockArgument>(previous).getOwner());
+      auto transfer =
+          TransferOp::create(builder, previous.getLoc(), type, previous);
+      result[type] = transfer.getResult();
+      previous = transfer.getResult();
+    }
+    return result;
+  }
+
+  /// Assign users of `value`, grouped by type.
+  llvm::MapVector<Type, SmallVector<AssignOp>> assignUsers(Value value) {
+    llvm::MapVector<Type, SmallVector<AssignOp>> groups;
+    for (Operation *user : value.getUsers())
+      if (auto assign = dyn_cast<AssignOp>(user))
+        groups[assign.getType()].push_back(assign);
+    return groups;
+  }
+
+  void replaceAssigns(llvm::MapVector<Type, SmallVector<AssignOp>> &groups,
+                      const DenseMap<Type, Value> &values) {
+    for (auto &[type, assigns] : groups) {
+      Value value = values.lookup(type);
+      if (!value)
+        continue;
+      for (AssignOp assign : assigns) {
+        assign.getResult().replaceAllUsesWith(value);
+        assign->erase();
+      }
+    }
+  }
+
+  void lowerCrossMeshAssigns(Block &block) {
+    llvm::SetVector<UnassignOp> unassigns;
+    for (Operation &op : block)
+      if (auto assign = dyn_cast<AssignOp>(&op))
+        if (auto unassign = assign.getTensor().getDefiningOp<UnassignOp>())
+          unassigns.insert(unassign);
+    for (UnassignOp unassign : unassigns) {
+      Value source = unassign.getTensor();
+      auto groups = assignUsers(unassign.getResult());
+      bool allowed = inferTransfers || isEntryArgument(source, program);
+      DenseMap<Type, Value> existing;
+      for (Operation *user : source.getUsers())
+        if (auto transfer = dyn_cast<TransferOp>(user))
+          existing.try_emplace(transfer.getType(), transfer.getResult());
+      if (!allowed) {
+        replaceAssigns(groups, existing);
+        continue;
+      }
+      SmallVector<Type> types = llvm::to_vector(llvm::make_first_range(groups));
+      replaceAssigns(groups, transferChain(source, types));
+    }
+  }
+
+  void lowerBroadcastsAndReduces(Block &block) {
+    SmallVector<Operation *> ops;
+    for (Operation &op : block)
+      if (isa<BroadcastOp, ReduceOp>(op))
+        ops.push_back(&op);
+    for (Operation *op : ops) {
+      if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
+        auto unassign = broadcast.getTensor().getDefiningOp<UnassignOp>();
+        if (!unassign)
+          continue;
+        auto groups = assignUsers(broadcast.getResult());
+        SmallVector<Type> types = llvm::to_vector(llvm::make_first_range(groups));
+        replaceAssigns(groups, transferChain(unassign.getTensor(), types));
+        if (broadcast->use_empty())
+          broadcast->erase();
+        continue;
+      }
+      lowerReduce(cast<ReduceOp>(op));
+    }
+  }
+
+  Value combine(OpBuilder &builder, Location loc, StringRef mesh,
+                ReductionType kind, ArrayRef<Value> values) {
+    if (values.size() == 1)
+      return values.front();
+    Type local = getLocalType(values.front().getType());
+    FragmentOp fragment = createFragment(
+        builder, loc, mesh, builder.getArrayAttr({}), values,
+        {values.front().getType()}, [&](OpBuilder &b, ValueRange args) {
+          Value acc = args.front();
+          for (Value next : args.drop_front()) {
+            OperationState state(loc, reductionOpName(kind));
+            state.addOperands({acc, next});
+            state.addTypes(local);
+            acc = b.create(state)->getResult(0);
+          }
+          return SmallVector<Value>{acc};
+        });
+    setInferredBy(fragment, kConvertReduceOps);
+    return fragment->getResult(0);
+  }
+
+  /// reduce(unassign(x_i)) -> a local reduce per source mesh, transfers to
+  /// each destination mesh, and a final reduce there.
+  void lowerReduce(ReduceOp reduce) {
+    const MeshIndex &meshes = program.meshes;
+    std::map<unsigned, SmallVector<Value>> bySource;
+    for (Value operand : reduce.getTensors()) {
+      auto unassign = operand.getDefiningOp<UnassignOp>();
+      if (!unassign)
+        return; // Reported by verification.
+      Value source = unassign.getTensor();
+      bySource[meshes.lookup(getMeshName(source.getType())).value_or(0)]
+          .push_back(source);
+    }
+    if (reduce.getReduction() == ReductionType::kNone && bySource.size() != 1)
+      return;
+    OpBuilder builder(reduce);
+    SmallVector<Value> partials;
+    for (auto &[mesh, values] : bySource)
+      partials.push_back(combine(builder, reduce.getLoc(), meshes.name(mesh),
+                                 reduce.getReduction(), values));
+    auto groups = assignUsers(reduce.getResult());
+    DenseMap<Type, Value> finals;
+    for (auto &[type, assigns] : groups) {
+      SmallVector<Value> operands;
+      for (Value partial : partials) {
+        if (partial.getType() == type) {
+          operands.push_back(partial);
+          continue;
+        }
+        Value found;
+        for (Operation *user : partial.getUsers())
+          if (auto transfer = dyn_cast<TransferOp>(user))
+            if (transfer.getType() == type)
+              found = transfer.getResult();
+        if (!found)
+          found = TransferOp::create(builder, reduce.getLoc(), type, partial);
+        operands.push_back(found);
+      }
+      finals[type] = combine(builder, reduce.getLoc(), getMeshName(type),
+                             reduce.getReduction(), operands);
+    }
+    replaceAssigns(groups, finals);
+    if (reduce->use_empty())
+      reduce->erase();
+  }
+
+  void eraseDeadUnassigns(Block &block) {
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
+      if (isa<UnassignOp, AssignOp>(op) && op.use_empty())
+        op.erase();
+  }
+
+  LogicalResult verify() {
+    bool failed = false;
+    for (func::FuncOp f : program.functions) {
+      for (auto [i, type] : llvm::enumerate(f.getArgumentTypes()))
+        if (isa<RankedTensorType>(type)) {
+          f.emitError("mesh inference left function input ")
+              << i << " without a mesh";
+          failed = true;
+        }
+      for (auto [i, type] : llvm::enumerate(f.getResultTypes()))
+        if (isa<RankedTensorType>(type)) {
+          f.emitError("mesh inference left function output ")
+              << i << " without a mesh";
+          failed = true;
+        }
+      SmallVector<Block *> blocks{&f.getBody().front()};
+      f.walk([&](ForOp loop) { blocks.push_back(&loop.getRegion().front()); });
+      for (Block *block : blocks)
+        for (Operation &op : *block) {
+          if (auto assign = dyn_cast<AssignOp>(&op)) {
+            auto unassign = assign.getTensor().getDefiningOp<UnassignOp>();
+            if (unassign) {
+              op.emitError("Mesh assignment is not possible: the value on "
+                           "mesh \"")
+                  << getMeshName(unassign.getTensor().getType())
+                  << "\" is needed on mesh \"" << getMeshName(assign.getType())
+                  << "\" and no transfer exists. Add an explicit transfer "
+                     "to fix this, or set `mpmd_infer_transfers=True`.";
+            } else {
+              op.emitError("mesh inference could not remove this assign");
+            }
+            failed = true;
+          } else if (isa<UnassignOp, BroadcastOp, ReduceOp>(op) ||
+                     isMeshlessOp(&op)) {
+            op.emitError("mesh inference could not assign this op to a mesh");
+            failed = true;
+          }
+        }
+    }
+    // The analysis attributes are temporary.
+    MLIRContext *ctx = program.module.getContext();
+    for (func::FuncOp f : program.functions) {
+      f.walk([&](Operation *op) {
+        op->removeAttr(kUseSetAttr);
+        op->removeAttr(kSrcSetAttr);
+        op->removeAttr(kReduceAttr);
+      });
+      for (unsigned i = 0; i < f.getNumArguments(); ++i) {
+        f.removeArgAttr(i, StringAttr::get(ctx, kUseSetAttr));
+        f.removeArgAttr(i, StringAttr::get(ctx, kSrcSetAttr));
+      }
+      for (unsigned i = 0; i < f.getNumResults(); ++i) {
+        f.removeResultAttr(i, StringAttr::get(ctx, kUseSetAttr));
+        f.removeResultAttr(i, StringAttr::get(ctx, kSrcSetAttr));
+      }
+    }
+    return llvm::failure(failed);
+  }
+
+  Program &program;
+  bool inferTransfers;
+};
+
+class InferMeshFinalizePass
+    : public impl::InferMeshFinalizePassBase<InferMeshFinalizePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    FailureOr<Program> program = Program::build(getOperation());
+    if (failed(program))
+      return signalPassFailure();
+    if (program->functions.empty())
+      return;
+    if (failed(Finalizer(*program, inferTransfers).run()))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace mlir::mpmd

@@ -1,0 +1,377 @@
+//===- InferMeshRewriteUsingAnalysis.cpp ----------------------------------===//
+//
+// -mpmd-infer-mesh-rewrite-using-analysis
+//
+//===----------------------------------------------------------------------===//
+
+#include "MeshInferenceUtils.h"
+#include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
+#include "mpmd/Transforms/Import/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::mpmd {
+#define GEN_PASS_DEF_INFERMESHREWRITEUSINGANALYSISPASS
+#include "mpmd/Transforms/Import/Passes.h.inc"
+
+namespace {
+
+using namespace infer;
+
+/// Pure, one result, at most one operand, no regions: cheap to duplicate.
+bool isTrivial(Operation *op) {
+  return op->getNumOperands() <= 1 && op->getNumResults() == 1 &&
+         op->getNumRegions() == 0 && isPure(op);
+}
+
+class Rewriter {
+public:
+  Rewriter(Program &program, int maxClones)
+      : program(program), maxClones(maxClones) {}
+
+  LogicalResult run() {
+    for (func::FuncOp f : program.functions)
+      if (!program.isEntry(f) && failed(rewriteCallee(f)))
+        return failure();
+    for (func::FuncOp f : program.functions)
+      if (program.isEntry(f) && failed(rewriteBlock(f.getBody().front())))
+        return failure();
+    return success();
+  }
+
+private:
+  /// Callee signature: result j of the old callee -> (new index, mesh) list.
+  struct CalleeSignature {
+    SmallVector<SmallVector<std::pair<unsigned, StringRef>>> results;
+  };
+
+  LogicalResult rewriteCallee(func::FuncOp f) {
+    const MeshIndex &meshes = program.meshes;
+    Block &body = f.getBody().front();
+    Operation *ret = body.getTerminator();
+    CalleeSignature &signature = signatures[f];
+    SmallVector<Value> newReturned;
+    OpBuilder builder(ret);
+    for (unsigned j = 0; j < ret->getNumOperands(); ++j) {
+      Value value = ret->getOperand(j);
+      auto &entry = signature.results.emplace_back();
+      if (!isa<RankedTensorType>(value.getType())) {
+        entry.push_back({newReturned.size(), getMeshName(value.getType())});
+        newReturned.push_back(value);
+        continue;
+      }
+      SmallVector<unsigned> targets =
+          getResultUseSet(f, j, meshes).meshes();
+      if (targets.empty())
+        targets.push_back(0);
+      for (unsigned mesh : targets) {
+        StringRef name = meshes.name(mesh);
+        entry.push_back({newReturned.size(), name});
+        newReturned.push_back(AssignOp::create(builder, value.getLoc(),
+                                               getMeshType(value.getType(),
+                                                           name),
+                                               value, StringAttr()));
+      }
+      if (targets.size() > 1)
+        duplicated.insert(f);
+    }
+    ret->setOperands(newReturned);
+    if (failed(rewriteBlock(body)))
+      return failure();
+    // Arguments: typed onto the mesh of their assign users.
+    for (BlockArgument arg : body.getArguments()) {
+      if (!isa<RankedTensorType>(arg.getType()))
+        continue;
+      MeshSet use = getArgUseSet(f, arg.getArgNumber(), meshes);
+      SrcSet src = getArgSrcSet(f, arg.getArgNumber(), meshes);
+      std::optional<unsigned> mesh = pickMesh(src, use, meshes);
+      if (!use.empty() && (!mesh || !use.contains(*mesh)))
+        mesh = use.meshes().front();
+      Type meshType = getMeshType(arg.getType(), meshes.name(mesh.value_or(0)));
+      Type local = arg.getType();
+      arg.setType(meshType);
+      UnassignOp unassign;
+      for (OpOperand &use : llvm::make_early_inc_range(arg.getUses())) {
+        auto assign = dyn_cast<AssignOp>(use.getOwner());
+        if (assign && assign.getType() == meshType) {
+          assign.getResult().replaceAllUsesWith(arg);
+          assign->erase();
+          continue;
+        }
+        if (!unassign) {
+          OpBuilder b = OpBuilder::atBlockBegin(&body);
+          unassign = UnassignOp::create(b, arg.getLoc(), local, arg,
+                                        StringAttr());
+        }
+        use.set(unassign.getResult());
+      }
+    }
+    f.setType(FunctionType::get(f.getContext(), body.getArgumentTypes(),
+                                ret->getOperandTypes()));
+    return success();
+  }
+
+  LogicalResult rewriteBlock(Block &block) {
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block))) {
+      if (auto call = dyn_cast<CallOp>(&op)) {
+        rewriteCall(call);
+        continue;
+      }
+      if (auto loop = dyn_cast<ForOp>(&op)) {
+        if (llvm::any_of(loop->getOperandTypes(),
+                         [](Type t) { return isa<RankedTensorType>(t); }))
+          return loop.emitError(
+              "mesh inference does not support mpmd.for loops over local "
+              "tensors; unroll the loop first (-mpmd-unroll-for-loops)");
+        continue;
+      }
+      if (isMeshlessOp(&op))
+        rewriteOp(&op);
+    }
+    return success();
+  }
+
+  void rewriteCall(CallOp call) {
+    func::FuncOp callee = program.getCallee(call);
+    auto it = signatures.find(callee);
+    if (!callee || it == signatures.end())
+      return;
+    const CalleeSignature &signature = it->second;
+    OpBuilder builder(call);
+    SmallVector<Value> operands;
+    for (auto [operand, argType] :
+         llvm::zip(call->getOperands(), callee.getArgumentTypes())) {
+      if (operand.getType() == argType) {
+        operands.push_back(operand);
+        continue;
+      }
+      Value local = operand;
+      if (isa<MeshTensorType>(local.getType()))
+        local = UnassignOp::create(builder, call.getLoc(), local, StringAttr());
+      operands.push_back(
+          AssignOp::create(builder, call.getLoc(), argType, local, StringAttr()));
+    }
+    auto newCall = CallOp::create(builder, call.getLoc(),
+                                  callee.getResultTypes(),
+                                  call.getCalleeAttr(), operands,
+                                  call.getArgAttrsAttr(), call.getResAttrsAttr());
+    for (NamedAttribute attr : call->getDiscardableAttrs())
+      newCall->setAttr(attr.getName(), attr.getValue());
+    if (duplicated.contains(callee))
+      newCall->setAttr(kCopiesAttr, builder.getUnitAttr());
+    builder.setInsertionPointAfter(newCall);
+    for (auto [j, result] : llvm::enumerate(call->getResults())) {
+      const auto &entries = signature.results[j];
+      UnassignOp unassign;
+      for (OpOperand &use : llvm::make_early_inc_range(result.getUses())) {
+        auto assign = dyn_cast<AssignOp>(use.getOwner());
+        if (assign) {
+          auto match = llvm::find_if(entries, [&](const auto &e) {
+            return newCall->getResult(e.first).getType() == assign.getType();
+          });
+          if (match != entries.end()) {
+            assign.getResult().replaceAllUsesWith(
+                newCall->getResult(match->first));
+            assign->erase();
+            continue;
+          }
+        }
+        Value first = newCall->getResult(entries.front().first);
+        if (!isa<MeshTensorType>(first.getType())) {
+          use.set(first);
+          continue;
+        }
+        if (!unassign)
+          unassign = UnassignOp::create(builder, call.getLoc(), first,
+                                        StringAttr());
+        use.set(unassign.getResult());
+      }
+    }
+    call->erase();
+  }
+
+  /// Moves (clones) `op` into `fragment`: the fragment operands that are
+  /// assigns of op's results are replaced by the clone's results, and op's
+  /// inputs become fragment operands.
+  void absorbInto(Operation *op, FragmentOp fragment) {
+    StringRef mesh = fragment.getMeshName();
+    Block &body = fragment.getRegion().front();
+    OpBuilder builder(fragment);
+    IRMapping mapping;
+    for (Value input : getInputs(op)) {
+      Type meshType = getMeshType(input.getType(), mesh);
+      // Reuse an existing operand that assigns the same value.
+      BlockArgument arg;
+      for (OpOperand &operand : fragment->getOpOperands()) {
+        auto assign = operand.get().getDefiningOp<AssignOp>();
+        if (assign && assign.getTensor() == input &&
+            assign.getType() == meshType) {
+          arg = body.getArgument(operand.getOperandNumber());
+          break;
+        }
+      }
+      if (!arg) {
+        Value assign = AssignOp::create(builder, input.getLoc(), meshType,
+                                        input, StringAttr());
+        fragment->insertOperands(fragment->getNumOperands(), assign);
+        arg = body.addArgument(input.getType(), input.getLoc());
+      }
+      mapping.map(input, arg);
+    }
+    OpBuilder inner = OpBuilder::atBlockBegin(&body);
+    Operation *clone = inner.clone(*op, mapping);
+    SmallVector<AssignOp> deadAssigns;
+    for (int k = fragment->getNumOperands() - 1; k >= 0; --k) {
+      auto assign = fragment->getOperand(k).getDefiningOp<AssignOp>();
+      if (!assign)
+        continue;
+      auto result = dyn_cast<OpResult>(assign.getTensor());
+      if (!result || result.getOwner() != op)
+        continue;
+      body.getArgument(k).replaceAllUsesWith(
+          clone->getResult(result.getResultNumber()));
+      fragment->eraseOperand(k);
+      body.eraseArgument(k);
+      if (assign->use_empty())
+        assign->erase();
+    }
+  }
+
+  void rewriteOp(Operation *op) {
+    SmallVector<AssignOp> assigns;
+    llvm::SetVector<Operation *> consumers;
+    bool hasNonFragmentConsumer = false;
+    for (Operation *user : op->getUsers()) {
+      auto assign = dyn_cast<AssignOp>(user);
+      if (!assign) {
+        // Left for finalize to report.
+        return;
+      }
+      if (!llvm::is_contained(assigns, assign))
+        assigns.push_back(assign);
+      for (Operation *consumer : assign->getUsers()) {
+        consumers.insert(consumer);
+        if (!isa<FragmentOp>(consumer))
+          hasNonFragmentConsumer = true;
+      }
+    }
+    if (assigns.empty()) {
+      if (isOpTriviallyDead(op))
+        op->erase();
+      return;
+    }
+    if (!hasNonFragmentConsumer && !consumers.empty()) {
+      bool clone = consumers.size() == 1 ||
+                   static_cast<int>(consumers.size()) <= maxClones ||
+                   op->getNumOperands() == 0 || isTrivial(op);
+      if (clone) {
+        for (Operation *consumer : consumers)
+          absorbInto(op, cast<FragmentOp>(consumer));
+        for (AssignOp assign : assigns)
+          if (assign->use_empty())
+            assign->erase();
+        if (op->use_empty()) {
+          op->erase();
+          return;
+        }
+        // Some assign still used (e.g. twice by a fragment): fall through.
+        assigns.clear();
+        for (Operation *user : op->getUsers())
+          if (!llvm::is_contained(assigns, cast<AssignOp>(user)))
+            assigns.push_back(cast<AssignOp>(user));
+      }
+    }
+    wrap(op, assigns);
+  }
+
+  /// One inferred fragment per destination mesh, in mesh order.
+  void wrap(Operation *op, ArrayRef<AssignOp> assigns) {
+    const MeshIndex &meshes = program.meshes;
+    SmallVector<unsigned> targets;
+    for (AssignOp assign : assigns) {
+      std::optional<unsigned> mesh =
+          meshes.lookup(getMeshName(assign.getType()));
+      if (mesh && !llvm::is_contained(targets, *mesh))
+        targets.push_back(*mesh);
+    }
+    llvm::sort(targets);
+    SmallVector<Value> inputs = getInputs(op);
+    OpBuilder builder(op);
+    for (unsigned mesh : targets) {
+      StringRef name = meshes.name(mesh);
+      SmallVector<unsigned> needed;
+      for (OpResult result : op->getResults())
+        if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+              return getMeshName(cast<AssignOp>(user).getType()) == name;
+            }))
+          needed.push_back(result.getResultNumber());
+      SmallVector<Value> operands;
+      for (Value input : inputs)
+        operands.push_back(AssignOp::create(builder, input.getLoc(),
+                                            getMeshType(input.getType(), name),
+                                            input, StringAttr()));
+      SmallVector<Type> resultTypes = llvm::map_to_vector(needed, [&](unsigned r) {
+        return getMeshType(op->getResult(r).getType(), name);
+      });
+      FragmentOp fragment = createFragment(
+          builder, op->getLoc(), name, builder.getArrayAttr({}), operands,
+          resultTypes, [&](OpBuilder &b, ValueRange args) {
+            IRMapping mapping;
+            mapping.map(inputs, args);
+            Operation *clone = b.clone(*op, mapping);
+            SmallVector<Value> returned;
+            for (unsigned r : needed)
+              returned.push_back(clone->getResult(r));
+            return returned;
+          });
+      setInferredBy(fragment, kWrapMeshlessOps);
+      for (auto [k, r] : llvm::enumerate(needed)) {
+        for (Operation *user :
+             llvm::make_early_inc_range(op->getResult(r).getUsers())) {
+          auto assign = cast<AssignOp>(user);
+          if (getMeshName(assign.getType()) != name)
+            continue;
+          if (assign.getType() == fragment->getResult(k).getType()) {
+            assign.getResult().replaceAllUsesWith(fragment->getResult(k));
+            assign->erase();
+          } else {
+            // Another memory kind or sharding: keep the assign, finalize
+            // turns assign(unassign) into a transfer.
+            OpBuilder after(assign);
+            assign.getTensorMutable().set(UnassignOp::create(
+                after, assign.getLoc(), fragment->getResult(k), StringAttr()));
+          }
+        }
+      }
+    }
+    if (op->use_empty())
+      op->erase();
+  }
+
+  Program &program;
+  int maxClones;
+  DenseMap<Operation *, CalleeSignature> signatures;
+  DenseSet<Operation *> duplicated;
+};
+
+class InferMeshRewriteUsingAnalysisPass
+    : public impl::InferMeshRewriteUsingAnalysisPassBase<
+          InferMeshRewriteUsingAnalysisPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    FailureOr<Program> program = Program::build(getOperation());
+    if (failed(program))
+      return signalPassFailure();
+    if (program->functions.empty())
+      return;
+    if (failed(Rewriter(*program, maxClones).run()))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace mlir::mpmd

@@ -1,0 +1,977 @@
+//===- MeshInferenceUtils.cpp - Shared code of the infer-mesh passes ------===//
+
+#include "MeshInferenceUtils.h"
+
+#include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
+#include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
+
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <deque>
+
+namespace mlir::mpmd::infer {
+
+const char kConflictHint[] =
+    "Add an explicit mpmd.transfer, or set `mpmd_infer_transfers=True` "
+    "(or `mpmd_infer_cross_mesh_reductions=True` if this op is a cross-mesh "
+    "reduction) to let mesh inference introduce transfers.";
+
+//===----------------------------------------------------------------------===//
+// MeshIndex / MeshSet
+//===----------------------------------------------------------------------===//
+
+MeshIndex::MeshIndex(TopologyAttr topology) {
+  for (NamedMeshAttr mesh : topology.getMeshes())
+    names.push_back(mesh.getName());
+  llvm::stable_sort(names, isMeshNameBefore);
+}
+
+std::optional<unsigned> MeshIndex::lookup(StringRef name) const {
+  for (auto [i, n] : llvm::enumerate(names))
+    if (n == name)
+      return i;
+  return std::nullopt;
+}
+
+static bool labelLess(StringAttr a, StringAttr b) {
+  return a.getValue() < b.getValue();
+}
+
+bool MeshSet::mergeOrigins(SmallVector<StringAttr, 1> &into,
+                           ArrayRef<StringAttr> from) {
+  bool changed = false;
+  for (StringAttr origin : from) {
+    auto it = llvm::lower_bound(into, origin, labelLess);
+    if (it != into.end() && *it == origin)
+      continue;
+    if (into.size() >= kMaxOrigins && it == into.end())
+      continue;
+    into.insert(it, origin);
+    if (into.size() > kMaxOrigins)
+      into.pop_back();
+    changed = true;
+  }
+  return changed;
+}
+
+const MeshSet::Entry *MeshSet::find(unsigned mesh) const {
+  auto it = llvm::lower_bound(
+      entries, mesh, [](const Entry &e, unsigned m) { return e.mesh < m; });
+  if (it != entries.end() && it->mesh == mesh)
+    return &*it;
+  return nullptr;
+}
+
+bool MeshSet::contains(unsigned mesh) const { return find(mesh) != nullptr; }
+
+SmallVector<unsigned> MeshSet::meshes() const {
+  return llvm::map_to_vector(entries, [](const Entry &e) { return e.mesh; });
+}
+
+bool MeshSet::insert(unsigned mesh, StringAttr origin) {
+  auto it = llvm::lower_bound(
+      entries, mesh, [](const Entry &e, unsigned m) { return e.mesh < m; });
+  if (it == entries.end() || it->mesh != mesh) {
+    it = entries.insert(it, Entry{mesh, {}});
+    if (origin)
+      it->origins.push_back(origin);
+    return true;
+  }
+  return origin && mergeOrigins(it->origins, {origin});
+}
+
+bool MeshSet::unionWith(const MeshSet &other) {
+  bool changed = false;
+  for (const Entry &entry : other.entries) {
+    auto it = llvm::lower_bound(entries, entry.mesh,
+                                [](const Entry &e, unsigned m) {
+                                  return e.mesh < m;
+                                });
+    if (it == entries.end() || it->mesh != entry.mesh) {
+      entries.insert(it, entry);
+      changed = true;
+      continue;
+    }
+    changed |= mergeOrigins(it->origins, entry.origins);
+  }
+  return changed;
+}
+
+MeshSet MeshSet::intersect(const MeshSet &other) const {
+  MeshSet result;
+  for (const Entry &entry : entries) {
+    if (const Entry *o = other.find(entry.mesh)) {
+      Entry merged = entry;
+      mergeOrigins(merged.origins, o->origins);
+      result.entries.push_back(std::move(merged));
+    }
+  }
+  return result;
+}
+
+bool MeshSet::isSubsetOf(const MeshSet &other) const {
+  return llvm::all_of(entries,
+                      [&](const Entry &e) { return other.contains(e.mesh); });
+}
+
+MeshSet MeshSet::all(unsigned numMeshes, StringAttr origin) {
+  MeshSet result;
+  for (unsigned i = 0; i < numMeshes; ++i)
+    result.insert(i, origin);
+  return result;
+}
+
+MeshesWithOriginsAttr MeshSet::toAttr(MLIRContext *ctx,
+                                      const MeshIndex &index) const {
+  SmallVector<MeshWithOriginsAttr> meshes;
+  for (const Entry &entry : entries) {
+    SmallVector<OriginAttr> origins = llvm::map_to_vector(
+        entry.origins,
+        [&](StringAttr o) { return OriginAttr::get(ctx, o.getValue()); });
+    meshes.push_back(
+        MeshWithOriginsAttr::get(ctx, index.name(entry.mesh), origins));
+  }
+  return MeshesWithOriginsAttr::get(ctx, meshes);
+}
+
+MeshSet MeshSet::fromAttr(MeshesWithOriginsAttr attr, const MeshIndex &index) {
+  MeshSet result;
+  if (!attr)
+    return result;
+  MLIRContext *ctx = attr.getContext();
+  for (MeshWithOriginsAttr mesh : attr.getMeshes()) {
+    std::optional<unsigned> i = index.lookup(mesh.getMainMesh());
+    if (!i)
+      continue;
+    result.insert(*i);
+    for (OriginAttr origin : mesh.getOrigins())
+      result.insert(*i, StringAttr::get(ctx, origin.getOriginLabel()));
+  }
+  return result;
+}
+
+std::string MeshSet::str(const MeshIndex &index) const {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "{";
+  llvm::interleaveComma(entries, os, [&](const Entry &e) {
+    os << "\"" << index.name(e.mesh) << "\"";
+    if (e.origins.empty())
+      return;
+    os << "[";
+    llvm::interleaveComma(e.origins, os, [&](StringAttr o) {
+      os << "\"" << o.getValue() << "\"";
+    });
+    os << "]";
+  });
+  os << "}";
+  return s;
+}
+
+SrcSet intersectSrc(const SrcSet &lhs, const SrcSet &rhs) {
+  if (!lhs)
+    return rhs;
+  if (!rhs)
+    return lhs;
+  return lhs->intersect(*rhs);
+}
+
+std::string srcStr(const SrcSet &set, const MeshIndex &index) {
+  return set ? set->str(index) : std::string("any mesh");
+}
+
+//===----------------------------------------------------------------------===//
+// Program
+//===----------------------------------------------------------------------===//
+
+FailureOr<Program> Program::build(ModuleOp module) {
+  Program program;
+  program.module = module;
+  TopologyAttr topology;
+  SmallVector<func::FuncOp> entries, callees;
+  SymbolTableCollection symbols;
+  for (auto function : module.getOps<func::FuncOp>()) {
+    TopologyAttr t = getTopology(function);
+    if (!t || function.isExternal())
+      continue;
+    if (topology && t != topology)
+      return function.emitError(
+          "mesh inference needs all MPMD functions to share one topology");
+    topology = t;
+    (isEntryPointFunction(function) ? entries : callees).push_back(function);
+  }
+  if (!topology)
+    return program; // Nothing to do.
+  program.meshes = MeshIndex(topology);
+  program.functions = callees;
+  llvm::append_range(program.functions, entries);
+  for (func::FuncOp function : program.functions) {
+    function.walk([&](CallOp call) {
+      auto callee =
+          symbols.lookupNearestSymbolFrom<func::FuncOp>(call,
+                                                        call.getCalleeAttr());
+      if (!callee)
+        return;
+      program.callSites[callee].push_back(call);
+      program.callees[call] = callee;
+    });
+  }
+  return program;
+}
+
+bool Program::isEntry(func::FuncOp function) const {
+  return isEntryPointFunction(function);
+}
+
+ArrayRef<CallOp> Program::getCallSites(func::FuncOp callee) const {
+  auto it = callSites.find(callee);
+  if (it == callSites.end())
+    return {};
+  return it->second;
+}
+
+void Program::forEachBlock(function_ref<void(Block &)> fn) const {
+  for (func::FuncOp function : functions) {
+    fn(function.getBody().front());
+    function.walk([&](ForOp loop) { fn(loop.getRegion().front()); });
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Op classification
+//===----------------------------------------------------------------------===//
+
+bool isAnalysisBlock(Block *block) {
+  Operation *parent = block->getParentOp();
+  if (auto function = dyn_cast_or_null<func::FuncOp>(parent))
+    return isMpmdFunction(function);
+  return isa_and_nonnull<ForOp>(parent);
+}
+
+bool isMeshlessOp(Operation *op) {
+  if (op->hasTrait<OpTrait::IsTerminator>())
+    return false;
+  Dialect *dialect = op->getDialect();
+  if (dialect && (isa<MpmdDialect>(dialect) || isa<func::FuncDialect>(dialect)))
+    return false;
+  return !isa<ModuleOp>(op);
+}
+
+bool hasInferredSets(Operation *op) {
+  return isMeshlessOp(op) || isa<BroadcastOp, ReduceOp>(op);
+}
+
+Operation *getAnalysisUser(OpOperand &use) {
+  Operation *op = use.getOwner();
+  while (op && op->getBlock() && !isAnalysisBlock(op->getBlock()))
+    op = op->getParentOp();
+  return op;
+}
+
+SmallVector<Value> getInputs(Operation *op) {
+  llvm::SetVector<Value> inputs;
+  inputs.insert(op->getOperands().begin(), op->getOperands().end());
+  if (op->getNumRegions() != 0) {
+    llvm::SetVector<Value> free;
+    getUsedValuesDefinedAbove(op->getRegions(), free);
+    inputs.insert(free.begin(), free.end());
+  }
+  return inputs.takeVector();
+}
+
+std::optional<ReductionType> getReductionKind(Operation *op) {
+  if (op->getNumOperands() != 2 || op->getNumResults() != 1)
+    return std::nullopt;
+  if (isa<stablehlo::AddOp>(op))
+    return ReductionType::kAdd;
+  if (isa<stablehlo::MulOp>(op))
+    return ReductionType::kMul;
+  if (isa<stablehlo::MaxOp>(op))
+    return ReductionType::kMax;
+  if (isa<stablehlo::MinOp>(op))
+    return ReductionType::kMin;
+  if (isa<stablehlo::OrOp>(op))
+    return ReductionType::kOr;
+  if (isa<stablehlo::AndOp>(op))
+    return ReductionType::kAnd;
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Attribute I/O
+//===----------------------------------------------------------------------===//
+
+MeshSet getOpUseSet(Operation *op, const MeshIndex &index) {
+  return MeshSet::fromAttr(op->getAttrOfType<MeshesWithOriginsAttr>(kUseSetAttr),
+                           index);
+}
+
+SrcSet getOpSrcSet(Operation *op, const MeshIndex &index) {
+  auto attr = op->getAttrOfType<MeshesWithOriginsAttr>(kSrcSetAttr);
+  if (!attr)
+    return std::nullopt;
+  return MeshSet::fromAttr(attr, index);
+}
+
+void setOpUseSet(Operation *op, const MeshSet &set, const MeshIndex &index) {
+  if (set.empty())
+    op->removeAttr(kUseSetAttr);
+  else
+    op->setAttr(kUseSetAttr, set.toAttr(op->getContext(), index));
+}
+
+void setOpSrcSet(Operation *op, const SrcSet &set, const MeshIndex &index) {
+  if (!set)
+    op->removeAttr(kSrcSetAttr);
+  else
+    op->setAttr(kSrcSetAttr, set->toAttr(op->getContext(), index));
+}
+
+MeshSet getArgUseSet(func::FuncOp f, unsigned i, const MeshIndex &index) {
+  return MeshSet::fromAttr(
+      f.getArgAttrOfType<MeshesWithOriginsAttr>(i, kUseSetAttr), index);
+}
+
+SrcSet getArgSrcSet(func::FuncOp f, unsigned i, const MeshIndex &index) {
+  auto attr = f.getArgAttrOfType<MeshesWithOriginsAttr>(i, kSrcSetAttr);
+  if (!attr)
+    return std::nullopt;
+  return MeshSet::fromAttr(attr, index);
+}
+
+MeshSet getResultUseSet(func::FuncOp f, unsigned i, const MeshIndex &index) {
+  return MeshSet::fromAttr(
+      f.getResultAttrOfType<MeshesWithOriginsAttr>(i, kUseSetAttr), index);
+}
+
+SrcSet getResultSrcSet(func::FuncOp f, unsigned i, const MeshIndex &index) {
+  auto attr = f.getResultAttrOfType<MeshesWithOriginsAttr>(i, kSrcSetAttr);
+  if (!attr)
+    return std::nullopt;
+  return MeshSet::fromAttr(attr, index);
+}
+
+MeshSet getValueUseSet(Value value, const Program &program) {
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    if (auto f = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
+      return getArgUseSet(f, arg.getArgNumber(), program.meshes);
+    return {};
+  }
+  Operation *def = value.getDefiningOp();
+  if (auto call = dyn_cast<CallOp>(def))
+    if (func::FuncOp callee = program.getCallee(call))
+      return getResultUseSet(callee, cast<OpResult>(value).getResultNumber(),
+                             program.meshes);
+  return getOpUseSet(def, program.meshes);
+}
+
+SrcSet getValueSrcSet(Value value, const Program &program) {
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    if (auto f = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
+      return getArgSrcSet(f, arg.getArgNumber(), program.meshes);
+    return std::nullopt;
+  }
+  Operation *def = value.getDefiningOp();
+  if (auto call = dyn_cast<CallOp>(def))
+    if (func::FuncOp callee = program.getCallee(call))
+      return getResultSrcSet(callee, cast<OpResult>(value).getResultNumber(),
+                             program.meshes);
+  if (isa<MeshTensorType>(value.getType()))
+    return MeshSet::fromAttr(
+        MeshesWithOriginsAttr::get(value.getContext(),
+                                   {MeshWithOriginsAttr::get(
+                                       value.getContext(),
+                                       getMeshName(value.getType()), {})}),
+        program.meshes);
+  return getOpSrcSet(def, program.meshes);
+}
+
+//===----------------------------------------------------------------------===//
+// use_set analysis
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Push-style join over a monotone lattice: each value's set only grows and
+/// every growth is pushed to the values it flows from.
+class UseSetAnalysis {
+public:
+  explicit UseSetAnalysis(Program &program) : program(program) {}
+
+  void run() {
+    MLIRContext *ctx = program.module.getContext();
+    // Seeds: assigns.
+    program.forEachBlock([&](Block &block) {
+      for (Operation &op : block) {
+        auto assign = dyn_cast<AssignOp>(&op);
+        if (!assign)
+          continue;
+        std::optional<unsigned> mesh =
+            program.meshes.lookup(getMeshName(assign.getType()));
+        if (!mesh)
+          continue;
+        MeshSet set;
+        set.insert(*mesh);
+        if (StringAttr origin = assign.getOriginAttr())
+          set.insert(*mesh, origin);
+        addUse(assign.getTensor(), set);
+      }
+    });
+    // Seeds kept from leaf assignment: unused callee args/results.
+    StringAttr calleeIn = StringAttr::get(ctx, kInferredUnusedCalleeIn);
+    StringAttr calleeOut = StringAttr::get(ctx, kInferredUnusedCalleeOut);
+    auto keepSeed = [&](MeshSet set, StringAttr label) {
+      MeshSet kept;
+      for (const MeshSet::Entry &e : set.getEntries())
+        if (llvm::is_contained(e.origins, label))
+          kept.insert(e.mesh, label);
+      return kept;
+    };
+    for (func::FuncOp f : program.functions) {
+      if (program.isEntry(f))
+        continue;
+      for (unsigned i = 0; i < f.getNumArguments(); ++i) {
+        MeshSet seed = keepSeed(getArgUseSet(f, i, program.meshes), calleeIn);
+        if (!seed.empty())
+          addUse(f.getArgument(i), seed);
+      }
+      auto ret = cast<func::ReturnOp>(f.getBody().front().getTerminator());
+      for (unsigned j = 0; j < f.getNumResults(); ++j) {
+        MeshSet seed =
+            keepSeed(getResultUseSet(f, j, program.meshes), calleeOut);
+        if (seed.empty())
+          continue;
+        calleeResultUse[{f, j}].unionWith(seed);
+        addUse(ret.getOperand(j), seed);
+      }
+    }
+    while (!worklist.empty()) {
+      Value v = worklist.front();
+      worklist.pop_front();
+      inWorklist.erase(v);
+      process(v);
+    }
+    write();
+  }
+
+private:
+  void addUse(Value v, const MeshSet &set) {
+    if (set.empty())
+      return;
+    if (valueUse[v].unionWith(set) && inWorklist.insert(v).second)
+      worklist.push_back(v);
+  }
+
+  void process(Value v) {
+    const MeshSet use = valueUse[v];
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      Operation *parent = arg.getOwner()->getParentOp();
+      if (auto f = dyn_cast<func::FuncOp>(parent)) {
+        if (!program.isEntry(f))
+          for (CallOp call : program.getCallSites(f))
+            addUse(call->getOperand(arg.getArgNumber()), use);
+      } else if (auto loop = dyn_cast<ForOp>(parent)) {
+        unsigned i = arg.getArgNumber();
+        if (i < loop->getNumOperands()) {
+          addUse(loop->getOperand(i), use);
+          addUse(arg.getOwner()->getTerminator()->getOperand(i), use);
+        }
+      }
+      return;
+    }
+    Operation *def = v.getDefiningOp();
+    unsigned j = cast<OpResult>(v).getResultNumber();
+    if (auto call = dyn_cast<CallOp>(def)) {
+      opUse[def].unionWith(use);
+      func::FuncOp callee = program.getCallee(call);
+      if (!callee || callee.isExternal())
+        return;
+      if (calleeResultUse[{callee, j}].unionWith(use))
+        addUse(callee.getBody().front().getTerminator()->getOperand(j),
+               calleeResultUse[{callee, j}]);
+      return;
+    }
+    if (auto loop = dyn_cast<ForOp>(def)) {
+      opUse[def].unionWith(use);
+      addUse(loop.getRegion().front().getTerminator()->getOperand(j), use);
+      return;
+    }
+    if (isa<UnassignOp, BroadcastOp, ReduceOp>(def)) {
+      opUse[def].unionWith(use);
+      return;
+    }
+    if (!isMeshlessOp(def))
+      return;
+    if (!opUse[def].unionWith(use))
+      return;
+    auto &inputs = inputCache[def];
+    if (inputs.empty())
+      inputs = getInputs(def);
+    const MeshSet opSet = opUse[def];
+    for (Value input : inputs)
+      addUse(input, opSet);
+  }
+
+  void write() {
+    program.forEachBlock([&](Block &block) {
+      for (Operation &op : block) {
+        if (!hasInferredSets(&op) && !isa<UnassignOp, CallOp, ForOp>(op))
+          continue;
+        auto it = opUse.find(&op);
+        setOpUseSet(&op, it == opUse.end() ? MeshSet() : it->second,
+                    program.meshes);
+      }
+    });
+    MLIRContext *ctx = program.module.getContext();
+    for (func::FuncOp f : program.functions) {
+      for (unsigned i = 0; i < f.getNumArguments(); ++i) {
+        auto it = valueUse.find(f.getArgument(i));
+        if (it == valueUse.end() || it->second.empty())
+          f.removeArgAttr(i, kUseSetAttr);
+        else
+          f.setArgAttr(i, kUseSetAttr, it->second.toAttr(ctx, program.meshes));
+      }
+      if (program.isEntry(f))
+        continue;
+      for (unsigned j = 0; j < f.getNumResults(); ++j) {
+        auto it = calleeResultUse.find({f, j});
+        if (it == calleeResultUse.end() || it->second.empty())
+          f.removeResultAttr(j, StringAttr::get(ctx, kUseSetAttr));
+        else
+          f.setResultAttr(j, kUseSetAttr,
+                          it->second.toAttr(ctx, program.meshes));
+      }
+    }
+  }
+
+  Program &program;
+  DenseMap<Value, MeshSet> valueUse;
+  DenseMap<Operation *, MeshSet> opUse;
+  DenseMap<std::pair<Operation *, unsigned>, MeshSet> calleeResultUse;
+  DenseMap<Operation *, SmallVector<Value>> inputCache;
+  std::deque<Value> worklist;
+  llvm::DenseSet<Value> inWorklist;
+};
+
+//===----------------------------------------------------------------------===//
+// src_set analysis
+//===----------------------------------------------------------------------===//
+
+/// A work item: an op (recompute its src_set) or the argument `index` of a
+/// function or loop body.
+struct Item {
+  Operation *op;
+  int index; // -1: the op itself.
+  bool operator==(const Item &o) const {
+    return op == o.op && index == o.index;
+  }
+};
+
+} // namespace
+} // namespace mlir::mpmd::infer
+
+namespace llvm {
+template <>
+struct DenseMapInfo<mlir::mpmd::infer::Item> {
+  using Item = mlir::mpmd::infer::Item;
+  static Item getEmptyKey() {
+    return {DenseMapInfo<mlir::Operation *>::getEmptyKey(), -2};
+  }
+  static Item getTombstoneKey() {
+    return {DenseMapInfo<mlir::Operation *>::getTombstoneKey(), -2};
+  }
+  static unsigned getHashValue(const Item &item) {
+    return hash_combine(item.op, item.index);
+  }
+  static bool isEqual(const Item &a, const Item &b) { return a == b; }
+};
+} // namespace llvm
+
+namespace mlir::mpmd::infer {
+namespace {
+
+class SrcSetAnalysis {
+public:
+  explicit SrcSetAnalysis(Program &program) : program(program) {
+    MLIRContext *ctx = program.module.getContext();
+    transferLabel = StringAttr::get(ctx, kTransferOrigin);
+    inferredInLabel = StringAttr::get(ctx, kInferredIn);
+    broadcastLabel = StringAttr::get(ctx, kBroadcastIn);
+  }
+
+  void run() {
+    // Seed in program order; a callee is seeded at its first call site so
+    // that straight-line code is evaluated once.
+    DenseSet<Operation *> seeded;
+    std::function<void(Block &)> seedBlock = [&](Block &block) {
+      for (Operation &op : block) {
+        if (auto call = dyn_cast<CallOp>(&op)) {
+          func::FuncOp callee = program.getCallee(call);
+          if (callee && !callee.isExternal() &&
+              seeded.insert(callee).second) {
+            for (unsigned i = 0; i < callee.getNumArguments(); ++i)
+              push({callee, static_cast<int>(i)});
+            seedBlock(callee.getBody().front());
+          }
+          continue;
+        }
+        if (auto loop = dyn_cast<ForOp>(&op)) {
+          for (unsigned i = 0; i < loop->getNumOperands(); ++i)
+            push({loop, static_cast<int>(i)});
+          seedBlock(loop.getRegion().front());
+          continue;
+        }
+        if (hasInferredSets(&op) || isa<UnassignOp>(op))
+          push({&op, -1});
+      }
+    };
+    for (func::FuncOp f : program.functions) {
+      if (!program.isEntry(f))
+        continue;
+      seeded.insert(f);
+      for (unsigned i = 0; i < f.getNumArguments(); ++i)
+        push({f, static_cast<int>(i)});
+      seedBlock(f.getBody().front());
+    }
+    // Callees without call sites from an entry point.
+    for (func::FuncOp f : program.functions) {
+      if (!seeded.insert(f).second)
+        continue;
+      for (unsigned i = 0; i < f.getNumArguments(); ++i)
+        push({f, static_cast<int>(i)});
+      seedBlock(f.getBody().front());
+    }
+    while (!worklist.empty()) {
+      Item item = worklist.front();
+      worklist.pop_front();
+      inWorklist.erase(item);
+      process(item);
+    }
+    write();
+  }
+
+private:
+  void push(Item item) {
+    if (inWorklist.insert(item).second)
+      worklist.push_back(item);
+  }
+
+  SrcSet get(Value v) {
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      auto it = argSrc.find(v);
+      return it == argSrc.end() ? SrcSet() : it->second;
+    }
+    Operation *def = v.getDefiningOp();
+    unsigned j = cast<OpResult>(v).getResultNumber();
+    if (auto call = dyn_cast<CallOp>(def)) {
+      func::FuncOp callee = program.getCallee(call);
+      if (!callee || callee.isExternal())
+        return std::nullopt;
+      return get(callee.getBody().front().getTerminator()->getOperand(j));
+    }
+    if (auto loop = dyn_cast<ForOp>(def))
+      return get(loop.getRegion().front().getTerminator()->getOperand(j));
+    if (isa<MeshTensorType>(v.getType()))
+      return std::nullopt; // Mesh tensors are only read through unassign.
+    auto it = opSrc.find(def);
+    return it == opSrc.end() ? SrcSet() : it->second;
+  }
+
+  /// Everything that reads the src_set of `v` is re-evaluated.
+  void pushDependents(Value v) {
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = getAnalysisUser(use);
+      if (!user)
+        continue;
+      if (auto call = dyn_cast<CallOp>(user)) {
+        func::FuncOp callee = program.getCallee(call);
+        if (callee && !callee.isExternal() && use.getOwner() == user)
+          push({callee, static_cast<int>(use.getOperandNumber())});
+        continue;
+      }
+      if (auto loop = dyn_cast<ForOp>(user)) {
+        if (use.getOwner() == user)
+          push({loop, static_cast<int>(use.getOperandNumber())});
+        continue;
+      }
+      if (auto ret = dyn_cast<func::ReturnOp>(user)) {
+        auto f = cast<func::FuncOp>(ret->getParentOp());
+        if (program.isEntry(f))
+          continue;
+        for (CallOp call : program.getCallSites(f))
+          pushDependents(call->getResult(use.getOperandNumber()));
+        continue;
+      }
+      if (auto ret = dyn_cast<ReturnOp>(user)) {
+        if (auto loop = dyn_cast<ForOp>(ret->getParentOp())) {
+          push({loop, static_cast<int>(use.getOperandNumber())});
+          pushDependents(loop->getResult(use.getOperandNumber()));
+        }
+        continue;
+      }
+      if (hasInferredSets(user))
+        push({user, -1});
+    }
+  }
+
+  void setArg(Value arg, SrcSet set) {
+    auto [it, inserted] = argSrc.try_emplace(arg, set);
+    if (!inserted) {
+      if (it->second == set)
+        return;
+      it->second = std::move(set);
+    } else if (!set) {
+      return; // Unconstrained, as before.
+    }
+    pushDependents(arg);
+  }
+
+  void setOp(Operation *op, SrcSet set) {
+    auto [it, inserted] = opSrc.try_emplace(op, set);
+    if (!inserted) {
+      if (it->second == set)
+        return;
+      it->second = std::move(set);
+    } else if (!set) {
+      return;
+    }
+    for (Value result : op->getResults())
+      pushDependents(result);
+  }
+
+  void process(Item item) {
+    if (auto f = dyn_cast<func::FuncOp>(item.op)) {
+      BlockArgument arg = f.getArgument(item.index);
+      if (isa<MeshTensorType>(arg.getType()))
+        return;
+      if (program.isEntry(f)) {
+        MeshSet use = getArgUseSet(f, item.index, program.meshes);
+        if (use.empty())
+          return setArg(arg, std::nullopt);
+        MeshSet src;
+        for (unsigned m : use.meshes())
+          src.insert(m, inferredInLabel);
+        return setArg(arg, src);
+      }
+      SrcSet src;
+      for (CallOp call : program.getCallSites(f))
+        src = intersectSrc(src, get(call->getOperand(item.index)));
+      return setArg(arg, src);
+    }
+    if (auto loop = dyn_cast<ForOp>(item.op)) {
+      Block &body = loop.getRegion().front();
+      SrcSet src =
+          intersectSrc(get(loop->getOperand(item.index)),
+                       get(body.getTerminator()->getOperand(item.index)));
+      return setArg(body.getArgument(item.index), src);
+    }
+    Operation *op = item.op;
+    if (auto unassign = dyn_cast<UnassignOp>(op))
+      return setOp(op, computeUnassign(unassign));
+    if (isa<BroadcastOp>(op))
+      return setOp(op, MeshSet::all(program.meshes.size(), broadcastLabel));
+    auto &inputs = inputCache[op];
+    if (inputs.empty())
+      inputs = getInputs(op);
+    if (auto reduce = dyn_cast<ReduceOp>(op)) {
+      MeshSet all;
+      for (Value input : inputs) {
+        SrcSet s = get(input);
+        if (!s)
+          return setOp(op, std::nullopt);
+        all.unionWith(*s);
+      }
+      return setOp(op, all);
+    }
+    SrcSet meet;
+    bool allNonEmpty = true;
+    bool operandIsSameReduction = false;
+    std::optional<ReductionType> kind = getReductionKind(op);
+    for (Value input : inputs) {
+      SrcSet s = get(input);
+      if (s && s->empty())
+        allNonEmpty = false;
+      if (kind)
+        if (Operation *def = input.getDefiningOp())
+          if (input.hasOneUse() && reductions.contains(def) &&
+              reductions.lookup(def) == *kind)
+            operandIsSameReduction = true;
+      meet = intersectSrc(meet, s);
+    }
+    if (kind && allNonEmpty &&
+        ((meet && meet->empty()) || operandIsSameReduction ||
+         reductions.contains(op))) {
+      MeshSet all;
+      bool bounded = true;
+      for (Value input : inputs) {
+        SrcSet s = get(input);
+        if (!s) {
+          bounded = false;
+          break;
+        }
+        all.unionWith(*s);
+      }
+      reductions[op] = *kind;
+      return setOp(op, bounded ? SrcSet(all) : SrcSet());
+    }
+    reductions.erase(op);
+    setOp(op, meet);
+  }
+
+  SrcSet computeUnassign(UnassignOp unassign) {
+    Value source = unassign.getTensor();
+    MeshSet src;
+    if (std::optional<unsigned> mesh =
+            program.meshes.lookup(getMeshName(source.getType()))) {
+      src.insert(*mesh);
+      if (StringAttr origin = unassign.getOriginAttr())
+        src.insert(*mesh, origin);
+    }
+    for (Operation *user : source.getUsers())
+      if (auto transfer = dyn_cast<TransferOp>(user))
+        if (std::optional<unsigned> mesh = program.meshes.lookup(
+                getMeshName(transfer.getResult().getType())))
+          src.insert(*mesh, transferLabel);
+    if (auto arg = dyn_cast<BlockArgument>(source)) {
+      auto f = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+      if (f && program.isEntry(f))
+        for (unsigned m : getOpUseSet(unassign, program.meshes).meshes())
+          src.insert(m, inferredInLabel);
+    }
+    return src;
+  }
+
+  void write() {
+    MLIRContext *ctx = program.module.getContext();
+    StringAttr srcName = StringAttr::get(ctx, kSrcSetAttr);
+    program.forEachBlock([&](Block &block) {
+      for (Operation &op : block) {
+        if (!hasInferredSets(&op) && !isa<UnassignOp>(op))
+          continue;
+        auto it = opSrc.find(&op);
+        setOpSrcSet(&op, it == opSrc.end() ? SrcSet() : it->second,
+                    program.meshes);
+        auto red = reductions.find(&op);
+        if (red != reductions.end())
+          op.setAttr(kReduceAttr, ReductionTypeAttr::get(ctx, red->second));
+        else
+          op.removeAttr(kReduceAttr);
+      }
+    });
+    for (func::FuncOp f : program.functions) {
+      for (unsigned i = 0; i < f.getNumArguments(); ++i) {
+        SrcSet s = get(f.getArgument(i));
+        if (s)
+          f.setArgAttr(i, kSrcSetAttr, s->toAttr(ctx, program.meshes));
+        else
+          f.removeArgAttr(i, srcName);
+      }
+      if (program.isEntry(f))
+        continue;
+      Operation *ret = f.getBody().front().getTerminator();
+      for (unsigned j = 0; j < f.getNumResults(); ++j) {
+        SrcSet s = get(ret->getOperand(j));
+        if (s)
+          f.setResultAttr(j, kSrcSetAttr, s->toAttr(ctx, program.meshes));
+        else
+          f.removeResultAttr(j, srcName);
+      }
+    }
+  }
+
+  Program &program;
+  StringAttr transferLabel, inferredInLabel, broadcastLabel;
+  DenseMap<Value, SrcSet> argSrc;
+  DenseMap<Operation *, SrcSet> opSrc;
+  DenseMap<Operation *, ReductionType> reductions;
+  DenseMap<Operation *, SmallVector<Value>> inputCache;
+  std::deque<Item> worklist;
+  DenseSet<Item> inWorklist;
+};
+
+} // namespace
+
+void populateUseSets(Program &program) { UseSetAnalysis(program).run(); }
+void populateSrcSets(Program &program) { SrcSetAnalysis(program).run(); }
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+std::optional<InFlightDiagnostic> ErrorReporter::emit(Location loc) {
+  ++count;
+  if (limit >= 0 && count > limit)
+    return std::nullopt;
+  return mlir::emitError(loc);
+}
+
+LogicalResult checkErrorLimit(Operation *op, int limit) {
+  if (limit == 0 || limit < -1)
+    return op->emitError("error-limit must be -1 (no limit) or positive, got ")
+           << limit;
+  return success();
+}
+
+std::optional<unsigned> pickMesh(const SrcSet &src, const MeshSet &preferred,
+                                 const MeshIndex &index) {
+  if (!src) {
+    if (!preferred.empty())
+      return preferred.getEntries().front().mesh;
+    if (index.size() == 0)
+      return std::nullopt;
+    return 0u;
+  }
+  if (src->empty())
+    return std::nullopt;
+  for (const MeshSet::Entry &e : src->getEntries())
+    if (preferred.contains(e.mesh))
+      return e.mesh;
+  for (const MeshSet::Entry &e : src->getEntries())
+    if (e.origins.empty() ||
+        llvm::any_of(e.origins, [](StringAttr o) {
+          return o.getValue() != kBroadcastIn;
+        }))
+      return e.mesh;
+  return src->getEntries().front().mesh;
+}
+
+Type getMeshType(Type type, StringRef mesh) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return MeshTensorType::get(type.getContext(), mesh, tensor);
+  return type;
+}
+
+StringRef getMeshName(Type type) {
+  if (auto meshTensor = dyn_cast<MeshTensorType>(type))
+    return meshTensor.getMeshName();
+  return {};
+}
+
+Type getLocalType(Type type) {
+  if (auto meshTensor = dyn_cast<MeshTensorType>(type))
+    return meshTensor.getRankedTensorType();
+  return type;
+}
+
+void setInferredBy(Operation *op, StringRef name) {
+  Builder b(op->getContext());
+  op->setAttr(kInferredByAttr, b.getStrArrayAttr({name}));
+}
+
+void describeInputs(InFlightDiagnostic &diag, Operation *op,
+                    const Program &program) {
+  for (auto [i, input] : llvm::enumerate(getInputs(op))) {
+    diag << "\n  input " << i << " ";
+    if (Operation *def = input.getDefiningOp())
+      diag << "(" << def->getName() << ") ";
+    else
+      diag << "(block argument) ";
+    diag << "can be on "
+         << srcStr(getValueSrcSet(input, program), program.meshes);
+  }
+}
+
+} // namespace mlir::mpmd::infer

@@ -1,0 +1,101 @@
+// RUN: mpmd-opt %s -split-input-file -mpmd-infer-mesh-populate-use-set -mpmd-infer-mesh-populate-src-set | FileCheck %s
+
+// src_set = intersection of the inputs' src_sets. An unassign is on its
+// mesh (with its origin) and on the destinations of transfers of the same
+// mesh tensor; an unassign of an entry input may also go wherever it is
+// used (`inferred_in`). Constants have no src_set (any mesh).
+
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m2 = !mpmd.mesh_tensor<"m2", !t>
+!m3 = !mpmd.mesh_tensor<"m3", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>, <"m3": <["x"=2]>>>
+
+// CHECK-LABEL: func.func @main(%arg0: !mpmd.mesh_tensor<"m1", tensor<4xf32>>, %arg1: tensor<4xf32> {mpmd.src_set = #mpmd.meshes_with_origins<"m2"["inferred_in"]>, mpmd.use_set = #mpmd.meshes_with_origins<"m2">}, %arg2: tensor<4xf32>)
+// CHECK-NEXT:    %[[F:.*]] = mpmd.fragment
+// CHECK:         mpmd.unassign {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["f"], "m2"["transfer"]>, mpmd.use_set = #mpmd.meshes_with_origins<"m1", "m2">, origin = "f"} %[[F]]
+// CHECK:         mpmd.unassign {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["user_in"], "m3"["inferred_in"]>, mpmd.use_set = #mpmd.meshes_with_origins<"m3">, origin = "user_in"} %arg0
+// CHECK:         stablehlo.constant {mpmd.use_set = #mpmd.meshes_with_origins<"m1", "m2">}
+// CHECK-NEXT:    stablehlo.add %{{.*}}, %{{.*}} {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["f"], "m2"["transfer"]>, mpmd.use_set = #mpmd.meshes_with_origins<"m1", "m2">}
+// CHECK-NEXT:    stablehlo.multiply %{{.*}}, %arg1 {mpmd.src_set = #mpmd.meshes_with_origins<"m2"["inferred_in", "transfer"]>, mpmd.use_set = #mpmd.meshes_with_origins<"m2">}
+// CHECK-NEXT:    stablehlo.abs %{{.*}} {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["user_in"], "m3"["inferred_in"]>, mpmd.use_set = #mpmd.meshes_with_origins<"m3">}
+// CHECK-NEXT:    stablehlo.negate %arg2 :
+func.func @main(%arg0: !m1, %arg1: !t, %arg2: !t) -> (!m1, !m2, !m3) attributes {topology = #topology} {
+  %f = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m1) -> !m1
+  %t = mpmd.transfer %f : (!m1) -> !m2
+  %0 = mpmd.unassign {origin = "f"} %f : (!m1) -> !t
+  %1 = mpmd.unassign {origin = "user_in"} %arg0 : (!m1) -> !t
+  %c = stablehlo.constant dense<1.0> : !t
+  %2 = stablehlo.add %0, %c : !t
+  %3 = stablehlo.multiply %2, %arg1 : !t
+  %4 = stablehlo.abs %1 : !t
+  %5 = stablehlo.negate %arg2 : !t
+  %6 = mpmd.assign %2 : (!t) -> !m1
+  %7 = mpmd.assign %3 : (!t) -> !m2
+  %8 = mpmd.assign %4 : (!t) -> !m3
+  return %6, %7, %8 : !m1, !m2, !m3
+}
+
+// -----
+
+// Possible reductions: an add over disjoint non-empty src_sets is annotated
+// and gets the union; an add consuming it alone is annotated too (a chain);
+// a divide over disjoint src_sets has an empty src_set; mpmd.broadcast can be
+// anywhere (low-priority `broadcast_in`).
+
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m2 = !mpmd.mesh_tensor<"m2", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// CHECK-LABEL: func.func @reductions
+// CHECK:         %[[A:.*]] = stablehlo.add %0, %1 {mpmd.reduce = #mpmd.reduction<add>, mpmd.src_set = #mpmd.meshes_with_origins<"m1", "m2">}
+// CHECK-NEXT:    stablehlo.add %[[A]], %0 {mpmd.reduce = #mpmd.reduction<add>, mpmd.src_set = #mpmd.meshes_with_origins<"m1", "m2">}
+// CHECK-NEXT:    stablehlo.divide %0, %1 {mpmd.src_set = #mpmd.meshes_with_origins<>}
+// CHECK-NEXT:    stablehlo.abs %{{.*}} {mpmd.src_set = #mpmd.meshes_with_origins<>}
+// CHECK-NEXT:    mpmd.broadcast %{{.*}} {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["broadcast_in"], "m2"["broadcast_in"]>}
+func.func @reductions(%arg0: !m1, %arg1: !m2) -> (!t, !t, !t) attributes {topology = #topology} {
+  %0 = mpmd.unassign %arg0 : (!m1) -> !t
+  %1 = mpmd.unassign %arg1 : (!m2) -> !t
+  %2 = stablehlo.add %0, %1 : !t
+  %3 = stablehlo.add %2, %0 : !t
+  %4 = stablehlo.divide %0, %1 : !t
+  %5 = stablehlo.abs %4 : !t
+  %6 = mpmd.broadcast %5 : !t
+  return %3, %5, %6 : !t, !t, !t
+}
+
+// -----
+
+// Calls: callee argument = intersection over the call sites; call result =
+// callee result. A chain feeding the m2 result back into an argument that
+// the first call gets from m1 leaves the argument nowhere.
+
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m2 = !mpmd.mesh_tensor<"m2", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// CHECK-LABEL: func.func @main
+// CHECK-LABEL: func.func private @f(%arg0: tensor<4xf32> {mpmd.src_set = #mpmd.meshes_with_origins<>, mpmd.use_set = #mpmd.meshes_with_origins<"m1">}) -> (tensor<4xf32> {mpmd.src_set = #mpmd.meshes_with_origins<"m2">, mpmd.use_set = #mpmd.meshes_with_origins<"m1">})
+// CHECK-LABEL: func.func private @g(%arg0: tensor<4xf32> {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["inferred_in"]>}) -> (tensor<4xf32> {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["inferred_in"]>})
+func.func @main(%arg0: !m1) -> (!t, !t) attributes {topology = #topology} {
+  %u = mpmd.unassign %arg0 : (!m1) -> !t
+  %0 = mpmd.call @f(%u) : (!t) -> !t
+  %1 = mpmd.call @f(%0) : (!t) -> !t
+  %2 = mpmd.call @g(%u) : (!t) -> !t
+  %3 = mpmd.call @g(%2) : (!t) -> !t
+  return %1, %3 : !t, !t
+}
+func.func private @f(%arg0: !t) -> !t attributes {topology = #topology} {
+  %0 = mpmd.assign %arg0 : (!t) -> !m1
+  %1 = mpmd.transfer %0 : (!m1) -> !m2
+  %2 = mpmd.unassign %1 : (!m2) -> !t
+  return %2 : !t
+}
+func.func private @g(%arg0: !t) -> !t attributes {topology = #topology} {
+  %0 = stablehlo.abs %arg0 : !t
+  return %0 : !t
+}

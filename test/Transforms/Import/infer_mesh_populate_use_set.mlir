@@ -1,0 +1,67 @@
+// RUN: mpmd-opt %s -split-input-file -mpmd-infer-mesh-populate-use-set | FileCheck %s --implicit-check-not=mpmd.src_set
+
+// use_set = union of the meshes of the assigns that transitively consume an
+// op, with the assigns' origins. Broadcast is terminal. Callee arguments and
+// results are edges shared by all call sites: the chain call(call(%0))
+// gives the callee result the use of the second call's operand.
+
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m2 = !mpmd.mesh_tensor<"m2", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+// CHECK-LABEL: func.func @main(%arg0: tensor<4xf32> {mpmd.use_set = #mpmd.meshes_with_origins<"m1"["f"], "m2"["g"]>}, %arg1: tensor<4xf32>)
+// CHECK-NEXT:    stablehlo.add %arg0, %arg0 {mpmd.use_set = #mpmd.meshes_with_origins<"m1"["f"], "m2"["g"]>}
+// CHECK-NEXT:    stablehlo.abs %0 {mpmd.use_set = #mpmd.meshes_with_origins<"m1"["f"]>}
+// CHECK-NEXT:    stablehlo.negate %0 {mpmd.use_set = #mpmd.meshes_with_origins<"m2"["g"]>}
+// CHECK:         mpmd.broadcast %arg1 {mpmd.use_set = #mpmd.meshes_with_origins<"m1">}
+// CHECK-NEXT:    stablehlo.exponential %5 {mpmd.use_set = #mpmd.meshes_with_origins<"m1">}
+// CHECK:         mpmd.call @f(%0) {mpmd.use_set = #mpmd.meshes_with_origins<"m2">}
+// CHECK-NEXT:    mpmd.call @f(%8) :
+// CHECK-LABEL: func.func private @f(%arg0: tensor<4xf32> {mpmd.use_set = #mpmd.meshes_with_origins<"m2">}) -> (tensor<4xf32> {mpmd.use_set = #mpmd.meshes_with_origins<"m2">})
+// CHECK-NEXT:    stablehlo.abs %arg0 {mpmd.use_set = #mpmd.meshes_with_origins<"m2">}
+// CHECK:         mpmd.unassign {mpmd.use_set = #mpmd.meshes_with_origins<"m2">}
+func.func @main(%arg0: !t, %arg1: !t) -> (!m1, !m2, !t) attributes {topology = #topology} {
+  %0 = stablehlo.add %arg0, %arg0 : !t
+  %1 = stablehlo.abs %0 : !t
+  %2 = stablehlo.negate %0 : !t
+  %3 = mpmd.assign {origin = "f"} %1 : (!t) -> !m1
+  %4 = mpmd.assign {origin = "g"} %2 : (!t) -> !m2
+  %5 = mpmd.broadcast %arg1 : !t
+  %6 = stablehlo.exponential %5 : !t
+  %7 = mpmd.assign %6 : (!t) -> !m1
+  %8 = mpmd.call @f(%0) : (!t) -> !t
+  %9 = mpmd.call @f(%8) : (!t) -> !t
+  return %3, %4, %9 : !m1, !m2, !t
+}
+func.func private @f(%arg0: !t) -> !t attributes {topology = #topology} {
+  %0 = stablehlo.abs %arg0 : !t
+  %1 = mpmd.assign %0 : (!t) -> !m2
+  %2 = mpmd.fragment<mesh="m2", origin=["h"]> (%1) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m2) -> !m2
+  %3 = mpmd.unassign %2 : (!m2) -> !t
+  return %3 : !t
+}
+
+// -----
+
+// A loop: the body argument, the loop operand and the value returned to the
+// next iteration all get the use of the loop result and of the body.
+
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m2 = !mpmd.mesh_tensor<"m2", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// CHECK-LABEL: func.func @loop(%arg0: tensor<4xf32> {mpmd.use_set = #mpmd.meshes_with_origins<"m1", "m2">})
+// CHECK:         mpmd.for (%arg0) {iterations = 2 : ui32, mpmd.use_set = #mpmd.meshes_with_origins<"m2">, unroll_factor = 2 : ui32}
+// CHECK-NEXT:      stablehlo.abs %arg1 {mpmd.use_set = #mpmd.meshes_with_origins<"m1", "m2">}
+func.func @loop(%arg0: !t) -> !m2 attributes {topology = #topology} {
+  %0 = mpmd.for (%arg0) {iterations = 2 : ui32, unroll_factor = 2 : ui32} (%x: !t, %i: tensor<ui32>) {
+    %1 = stablehlo.abs %x : !t
+    %2 = mpmd.assign %1 : (!t) -> !m1
+    mpmd.return %1 : !t
+  } : !t
+  %3 = mpmd.assign %0 : (!t) -> !m2
+  return %3 : !m2
+}

@@ -1,0 +1,39 @@
+// RUN: mpmd-opt %s -split-input-file -mpmd-infer-mesh-rewrite-using-analysis='max-clones=3' | FileCheck %s
+
+// Input as left by leaf assignment: every meshless op is consumed by
+// assigns. With max-clones=3, an op used by a fragment and by the return is
+// wrapped in its own inferred fragment; an op used by three fragments is
+// cloned into each of them.
+
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// CHECK-LABEL: func.func @main
+// CHECK-NEXT:    %[[W:.*]] = mpmd.assign %arg0
+// CHECK-NEXT:    %[[ABS:.*]] = mpmd.fragment<mesh="m1", origin=[]> (%[[W]]) {mpmd.inferred_by = ["infer_mesh_wrap_meshless_ops"]}
+// CHECK-NEXT:      stablehlo.abs
+// CHECK:         %[[A:.*]] = mpmd.fragment<mesh="m1", origin=["a"]> (%[[ABS]]
+// CHECK-NEXT:      stablehlo.negate
+// CHECK:         mpmd.fragment<mesh="m1", origin=["b"]>
+// CHECK-NEXT:      stablehlo.negate
+// CHECK:         mpmd.fragment<mesh="m1", origin=["c"]>
+// CHECK-NEXT:      stablehlo.negate
+// CHECK:         return %[[ABS]], %[[A]]
+func.func @main(%arg0: !t) -> (!m1, !m1, !m1, !m1) attributes {topology = #topology} {
+  %0 = stablehlo.abs %arg0 : !t
+  %1 = mpmd.assign %0 : (!t) -> !m1
+  %2 = stablehlo.negate %0 : !t
+  %3 = mpmd.assign %2 : (!t) -> !m1
+  %a = mpmd.fragment<mesh="m1", origin=["a"]> (%1, %3) (%x: !t, %y: !t) {
+    %s = stablehlo.add %x, %y : !t
+    mpmd.return %s : !t
+  } : (!m1, !m1) -> !m1
+  %b = mpmd.fragment<mesh="m1", origin=["b"]> (%3) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m1) -> !m1
+  %c = mpmd.fragment<mesh="m1", origin=["c"]> (%3) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m1) -> !m1
+  return %1, %a, %b, %c : !m1, !m1, !m1, !m1
+}

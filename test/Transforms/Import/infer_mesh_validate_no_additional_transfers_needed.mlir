@@ -1,0 +1,39 @@
+// RUN: mpmd-opt %s -split-input-file -verify-diagnostics -mpmd-infer-mesh-validate-no-additional-transfers-needed
+// RUN: not mpmd-opt %s -split-input-file -mpmd-infer-mesh-validate-no-additional-transfers-needed='error-limit=1' 2>&1 | FileCheck %s --check-prefix=LIMIT
+
+// Hand-written sets: an op is valid when its use_set is contained in its
+// src_set. An absent src_set means any mesh; an empty one is left to
+// -mpmd-infer-mesh-validate-src-set-not-empty.
+
+!t = tensor<4xf32>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>, <"m3": <["x"=2]>>>
+
+// With error-limit=1 only the first error of each split is reported.
+// LIMIT: error: Mesh assignment is not possible for op as it is used in {"m2"["layer2"], "m3"}
+// LIMIT-NOT: error: Mesh assignment is not possible for op
+// LIMIT: error: Mesh assignment is not possible for arg 0
+func.func @main(%arg0: !t) -> (!t, !t, !t, !t) attributes {topology = #topology} {
+  %0 = stablehlo.abs %arg0 {mpmd.use_set = #mpmd.meshes_with_origins<"m1">, mpmd.src_set = #mpmd.meshes_with_origins<"m1", "m2">} : !t
+  %1 = stablehlo.abs %arg0 {mpmd.use_set = #mpmd.meshes_with_origins<"m1", "m3">} : !t
+  %2 = stablehlo.abs %arg0 {mpmd.use_set = #mpmd.meshes_with_origins<"m3">, mpmd.src_set = #mpmd.meshes_with_origins<>} : !t
+  // expected-error @+1 {{Mesh assignment is not possible for op as it is used in {"m2"["layer2"], "m3"} but it can only be placed on {"m1"["layer1"], "m2"} without introducing a transfer. Add an explicit transfer to fix this, or set `mpmd_infer_transfers=True`.}}
+  %3 = stablehlo.negate %arg0 {mpmd.use_set = #mpmd.meshes_with_origins<"m2"["layer2"], "m3">, mpmd.src_set = #mpmd.meshes_with_origins<"m1"["layer1"], "m2">} : !t
+  // expected-error @+1 {{it is used in {"m2"} but it can only be placed on {"m1"}}}
+  %4 = stablehlo.exponential %3 {mpmd.use_set = #mpmd.meshes_with_origins<"m2">, mpmd.src_set = #mpmd.meshes_with_origins<"m1">} : !t
+  return %0, %1, %2, %4 : !t, !t, !t, !t
+}
+
+// -----
+
+!t = tensor<4xf32>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+func.func @main(%arg0: !t) -> !t attributes {topology = #topology} {
+  %0 = mpmd.call @f(%arg0) : (!t) -> !t
+  return %0 : !t
+}
+// A callee argument lives on one mesh: using it on two needs a transfer.
+// expected-error @+1 {{Mesh assignment is not possible for arg 0 of mpmd.call "f" as it is used in {"m1", "m2"} but its caller operands can only be on any mesh and a callee argument lives on a single mesh}}
+func.func private @f(%arg0: !t {mpmd.use_set = #mpmd.meshes_with_origins<"m1", "m2">}) -> !t attributes {topology = #topology} {
+  return %arg0 : !t
+}
