@@ -145,9 +145,9 @@ void introduceTransfers(UnassignOp unassign) {
   if (!isa<func::FuncOp>(sourceBlock->getParentOp()))
     return;
 
-  // Cross-type assigns, grouped by type, and where the transfers go.
-  llvm::MapVector<Type, SmallVector<AssignOp>> assignsByType;
-  Operation *insertionPoint = nullptr;
+  // Cross-type assigns in program order (of their ancestors in the source's
+  // block), grouped by type; the transfers go before the first one.
+  SmallVector<std::pair<Operation *, AssignOp>> anchored;
   for (Operation *user : llvm::make_early_inc_range(unassign->getUsers())) {
     auto assign = dyn_cast<AssignOp>(user);
     if (!assign)
@@ -157,15 +157,26 @@ void introduceTransfers(UnassignOp unassign) {
       assign.erase();
       continue;
     }
-    Operation *anchor = sourceBlock->findAncestorOpInBlock(*assign);
-    if (!anchor)
-      continue;
-    assignsByType[assign.getType()].push_back(assign);
-    if (!insertionPoint || anchor->isBeforeInBlock(insertionPoint))
-      insertionPoint = anchor;
+    if (Operation *anchor = sourceBlock->findAncestorOpInBlock(*assign))
+      anchored.push_back({anchor, assign});
   }
-  if (assignsByType.empty())
+  if (anchored.empty())
     return;
+  // Sorted by anchor, ties (assigns nested in one op) in use order.
+  SmallVector<unsigned> byPosition =
+      llvm::to_vector(llvm::seq<unsigned>(0, anchored.size()));
+  llvm::sort(byPosition, [&](unsigned lhs, unsigned rhs) {
+    Operation *lhsAnchor = anchored[lhs].first;
+    Operation *rhsAnchor = anchored[rhs].first;
+    if (lhsAnchor != rhsAnchor)
+      return lhsAnchor->isBeforeInBlock(rhsAnchor);
+    return lhs < rhs;
+  });
+  Operation *insertionPoint = anchored[byPosition.front()].first;
+  llvm::MapVector<Type, SmallVector<AssignOp>> assignsByType;
+  for (unsigned index : byPosition)
+    assignsByType[anchored[index].second.getType()].push_back(
+        anchored[index].second);
 
   // Existing transfers of the source to a target type are reused.
   llvm::DenseMap<Type, TransferOp> existing;
