@@ -85,7 +85,14 @@ void inlineUserExposedOp(IRRewriter &rewriter, Operation *op) {
   if (auto computation = dyn_cast<NamedComputationOp>(op)) {
     Block &body = computation.getRegion().front();
     Operation *terminator = body.getTerminator();
-    SmallVector<Value> returned(terminator->getOperands());
+    // Returned block arguments are the computation's operands.
+    SmallVector<Value> returned = llvm::map_to_vector(
+        terminator->getOperands(), [&](Value value) -> Value {
+          if (auto arg = dyn_cast<BlockArgument>(value);
+              arg && arg.getOwner() == &body)
+            return computation.getOperand(arg.getArgNumber());
+          return value;
+        });
     rewriter.eraseOp(terminator);
     rewriter.inlineBlockBefore(&body, op, computation.getOperands());
     rewriter.replaceOp(op, returned);

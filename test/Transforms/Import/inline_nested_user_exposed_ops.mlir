@@ -53,25 +53,29 @@ func.func @main(%arg0: !t, %arg1: !t) -> !t attributes {topology = #topology} {
 !t = tensor<4xf32>
 #topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
 
-// A named tensor with a memory kind on the parent's mesh is fine, and an
+// A named tensor with a memory kind on the parent's mesh is fine, a nested
+// computation returning its argument is replaced by its operand, and an
 // unassigned computation without nested named ops is left alone.
 // CHECK-LABEL: func.func @memory_kind_and_unassigned
-// CHECK:       mpmd.named_computation<"f">
-// CHECK-NEXT:    stablehlo.negate
-// CHECK-NEXT:    mpmd.return
+// CHECK:       mpmd.named_computation<"f"> (%arg0) (%[[A:.*]]: tensor<4xf32>)
+// CHECK-NEXT:    %[[N:.*]] = stablehlo.negate %[[A]]
+// CHECK-NEXT:    mpmd.return %[[N]], %[[A]]
 // CHECK:       mpmd.named_computation<"nowhere">
 // CHECK-NEXT:    stablehlo.abs
-func.func @memory_kind_and_unassigned(%arg0: !t) -> !t attributes {topology = #topology} {
-  %0 = mpmd.named_computation<"f"> (%arg0) (%a: !t) {
+func.func @memory_kind_and_unassigned(%arg0: !t) -> (!t, !t) attributes {topology = #topology} {
+  %0:2 = mpmd.named_computation<"f"> (%arg0) (%a: !t) {
     %1 = mpmd.named_tensor %a name="u" : !t
     %2 = stablehlo.negate %1 : !t
-    mpmd.return %2 : !t
-  } : (!t) -> !t
-  %3 = mpmd.named_computation<"nowhere"> (%0) (%a: !t) {
+    %p = mpmd.named_computation<"pass"> (%a) (%b: !t) {
+      mpmd.return %b : !t
+    } : (!t) -> !t
+    mpmd.return %2, %p : !t, !t
+  } : (!t) -> (!t, !t)
+  %3 = mpmd.named_computation<"nowhere"> (%0#0) (%a: !t) {
     %4 = stablehlo.abs %a : !t
     mpmd.return %4 : !t
   } : (!t) -> !t
-  return %3 : !t
+  return %3, %0#1 : !t, !t
 }
 
 // -----
