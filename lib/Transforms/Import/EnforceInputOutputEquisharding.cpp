@@ -34,13 +34,13 @@ class EnforceInputOutputEquishardingPass
     for (const InputOutputEquishardingConstraint &constraint : constraints) {
       std::string name = std::to_string(constraint.input) + ":" +
                          std::to_string(constraint.output);
-      if (constraint.input >= static_cast<int64_t>(function.getNumArguments()) ||
+      if (constraint.input >=
+              static_cast<int64_t>(function.getNumArguments()) ||
           constraint.output >= static_cast<int64_t>(function.getNumResults())) {
-        function.emitError()
-            << "equisharding constraint " << name
-            << " is out of range: the function has "
-            << function.getNumArguments() << " inputs and "
-            << function.getNumResults() << " outputs";
+        function.emitError() << "equisharding constraint " << name
+                             << " is out of range: the function has "
+                             << function.getNumArguments() << " inputs and "
+                             << function.getNumResults() << " outputs";
         return signalPassFailure();
       }
       Type inputType = function.getArgumentTypes()[constraint.input];
@@ -53,17 +53,16 @@ class EnforceInputOutputEquishardingPass
         function.emitError()
             << "equisharding constraint " << name
             << " needs mesh tensors, but input " << constraint.input
-            << " has type " << inputType << " and output "
-            << constraint.output << " has type " << outputType;
+            << " has type " << inputType << " and output " << constraint.output
+            << " has type " << outputType;
         return signalPassFailure();
       }
       if (input.getRankedTensorType() != output.getRankedTensorType()) {
         function.emitError()
             << "equisharding constraint " << name << ": input "
             << constraint.input << " and output " << constraint.output
-            << " have different global types "
-            << input.getRankedTensorType() << " and "
-            << output.getRankedTensorType();
+            << " have different global types " << input.getRankedTensorType()
+            << " and " << output.getRankedTensorType();
         return signalPassFailure();
       }
       Value returned = ret.getOperand(constraint.output);

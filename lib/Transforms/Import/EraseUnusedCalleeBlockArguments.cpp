@@ -76,10 +76,9 @@ LogicalResult eraseReturnedArguments(func::FuncOp callee,
     for (auto [index, operand] : llvm::enumerate(call.getOperands()))
       if (!erasedArgs.test(index))
         operands.push_back(operand);
-    auto newCall = CallOp::create(builder, call.getLoc(),
-                                  callee.getResultTypes(),
-                                  call.getCalleeAttr(), operands,
-                                  call.getArgAttrsAttr(), call.getResAttrsAttr());
+    auto newCall = CallOp::create(
+        builder, call.getLoc(), callee.getResultTypes(), call.getCalleeAttr(),
+        operands, call.getArgAttrsAttr(), call.getResAttrsAttr());
     newCall->setDiscardableAttrs(call->getDiscardableAttrDictionary());
     eraseArrayEntries(newCall, newCall.getArgAttrsAttrName(), erasedArgs);
     eraseArrayEntries(newCall, newCall.getResAttrsAttrName(), erasedResults);

@@ -36,8 +36,7 @@ mlir::mpmd::getFunctionsCalledOnlyByMpmdCalls(ModuleOp module) {
       return;
     for (NamedAttribute attr : op->getAttrs())
       attr.getValue().walk([&](SymbolRefAttr ref) {
-        if (func::FuncOp function =
-                functions.lookup(ref.getRootReference()))
+        if (func::FuncOp function = functions.lookup(ref.getRootReference()))
           otherUses.insert(function);
       });
   });

@@ -1,4 +1,5 @@
-//===- InlineNestedUserExposedOps.cpp - -mpmd-inline-nested-user-exposed-ops ===//
+//===- InlineNestedUserExposedOps.cpp - -mpmd-inline-nested-user-exposed-ops
+//===//
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
@@ -51,27 +52,27 @@ Value expandReduce(OpBuilder &builder, ReduceOp reduce) {
     switch (reduce.getReduction()) {
     case ReductionType::kAdd:
       result = stablehlo::AddOp::create(builder, loc, result.getType(), result,
-                                               operand);
+                                        operand);
       break;
     case ReductionType::kMax:
       result = stablehlo::MaxOp::create(builder, loc, result.getType(), result,
-                                               operand);
+                                        operand);
       break;
     case ReductionType::kMin:
       result = stablehlo::MinOp::create(builder, loc, result.getType(), result,
-                                               operand);
+                                        operand);
       break;
     case ReductionType::kMul:
       result = stablehlo::MulOp::create(builder, loc, result.getType(), result,
-                                               operand);
+                                        operand);
       break;
     case ReductionType::kOr:
       result = stablehlo::OrOp::create(builder, loc, result.getType(), result,
-                                               operand);
+                                       operand);
       break;
     case ReductionType::kAnd:
       result = stablehlo::AndOp::create(builder, loc, result.getType(), result,
-                                               operand);
+                                        operand);
       break;
     case ReductionType::kNone:
       break; // The verifier allows a single operand only.
@@ -127,10 +128,9 @@ class InlineNestedUserExposedOpsPass
       StringRef parentName = parent.getOrigin().getUserName();
       auto it = assignment.entries.find(parentName.str());
       if (it == assignment.entries.end()) {
-        parent.emitError()
-            << "NamedComputation '" << parentName
-            << "' is not assigned to a mesh, but it has nested "
-               "user-exposed ops that must be inlined into it";
+        parent.emitError() << "NamedComputation '" << parentName
+                           << "' is not assigned to a mesh, but it has nested "
+                              "user-exposed ops that must be inlined into it";
         return signalPassFailure();
       }
       for (Operation *op : nested) {
@@ -140,8 +140,8 @@ class InlineNestedUserExposedOpsPass
                                 computation.getOrigin().getUserName(),
                                 assignment, parentName, it->second);
         else if (auto tensor = dyn_cast<NamedTensorOp>(op))
-          checked = checkNested(op, "NamedTensor", tensor.getName(),
-                                assignment, parentName, it->second);
+          checked = checkNested(op, "NamedTensor", tensor.getName(), assignment,
+                                parentName, it->second);
         if (failed(checked))
           return signalPassFailure();
       }

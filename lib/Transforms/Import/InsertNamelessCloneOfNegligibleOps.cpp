@@ -19,8 +19,7 @@ class InsertNamelessCloneOfNegligibleOpsPass
           InsertNamelessCloneOfNegligibleOpsPass> {
   void runOnOperation() override {
     getOperation().walk([](NamedComputationOp computation) {
-      Operation *terminator =
-          computation.getRegion().front().getTerminator();
+      Operation *terminator = computation.getRegion().front().getTerminator();
       OpBuilder builder(computation->getContext());
       builder.setInsertionPointAfter(computation);
       for (auto [result, returned] :

@@ -48,8 +48,8 @@ void pushUnassignsIntoCallees(ModuleOp module) {
       arg.setType(meshType);
       argTypes[index] = meshType;
       OpBuilder builder = OpBuilder::atBlockBegin(&entry);
-      auto unassign = UnassignOp::create(builder, arg.getLoc(), arg,
-                                         first.getOriginAttr());
+      auto unassign =
+          UnassignOp::create(builder, arg.getLoc(), arg, first.getOriginAttr());
       arg.replaceAllUsesExcept(unassign.getResult(), unassign);
       for (CallOp call : calls) {
         auto callerUnassign =
@@ -109,8 +109,7 @@ void wrapAddTreeInFragment(AssignOp assign) {
         builder, leaf.getLoc(),
         MeshTensorType::get(context, target.getMeshName(),
                             cast<RankedTensorType>(leaf.getType()),
-                            sdy::TensorShardingAttr(),
-                            target.getMemoryKind()),
+                            sdy::TensorShardingAttr(), target.getMemoryKind()),
         leaf.getResult(), leaf.getOriginAttr()));
   SmallVector<Type> resultTypes = {target};
   FragmentOp fragment = createFragment(
@@ -206,7 +205,8 @@ void introduceTransfers(UnassignOp unassign) {
         TransferOp::create(builder, unassign.getLoc(), type, source);
   }
   // Stable: equal mesh names keep their order.
-  SmallVector<unsigned> order = llvm::to_vector(llvm::seq<unsigned>(0, chained.size()));
+  SmallVector<unsigned> order =
+      llvm::to_vector(llvm::seq<unsigned>(0, chained.size()));
   llvm::sort(order, [&](unsigned lhs, unsigned rhs) {
     StringRef lhsMesh = chained[lhs].getMeshName();
     StringRef rhsMesh = chained[rhs].getMeshName();

@@ -19,8 +19,7 @@ MeshTensorType getAssignedType(func::FuncOp function, TopologyAttr topology,
   auto tensorType = dyn_cast<RankedTensorType>(type);
   if (!tensorType) {
     function.emitError() << what << " is assigned to mesh \""
-                         << assignment.meshName
-                         << "\" but has type " << type
+                         << assignment.meshName << "\" but has type " << type
                          << ", which is not a ranked tensor";
     return nullptr;
   }
@@ -39,9 +38,9 @@ MeshTensorType getAssignedType(func::FuncOp function, TopologyAttr topology,
     return nullptr;
   }
   MLIRContext *context = function.getContext();
-  StringAttr memoryKind =
-      assignment.memoryKind ? StringAttr::get(context, *assignment.memoryKind)
-                            : StringAttr();
+  StringAttr memoryKind = assignment.memoryKind
+                              ? StringAttr::get(context, *assignment.memoryKind)
+                              : StringAttr();
   return MeshTensorType::get(context, assignment.meshName, tensorType,
                              sdy::TensorShardingAttr(), memoryKind);
 }
@@ -57,14 +56,12 @@ LogicalResult mapInputsAndOutputs(func::FuncOp function,
     if (index >= numInputs)
       return function.emitError()
              << "input-assignment: input " << index
-             << " is out of range, the function has " << numInputs
-             << " inputs";
+             << " is out of range, the function has " << numInputs << " inputs";
   for (const auto &[index, _] : outputs.entries)
     if (index >= numResults)
-      return function.emitError()
-             << "output-assignment: output " << index
-             << " is out of range, the function has " << numResults
-             << " outputs";
+      return function.emitError() << "output-assignment: output " << index
+                                  << " is out of range, the function has "
+                                  << numResults << " outputs";
 
   SmallVector<Type> argTypes(function.getArgumentTypes());
   SmallVector<Type> resultTypes(function.getResultTypes());
@@ -74,8 +71,8 @@ LogicalResult mapInputsAndOutputs(func::FuncOp function,
   StringAttr userOut = StringAttr::get(context, "user_out");
 
   for (const auto &[index, assignment] : inputs.entries) {
-    auto memoryKindAttr = function.getArgAttrOfType<StringAttr>(
-        index, kMemoryKindAttrName);
+    auto memoryKindAttr =
+        function.getArgAttrOfType<StringAttr>(index, kMemoryKindAttrName);
     MeshTensorType type =
         getAssignedType(function, topology, argTypes[index], assignment,
                         memoryKindAttr, "input " + Twine(index));
@@ -92,8 +89,8 @@ LogicalResult mapInputsAndOutputs(func::FuncOp function,
   }
 
   for (const auto &[index, assignment] : outputs.entries) {
-    auto memoryKindAttr = function.getResultAttrOfType<StringAttr>(
-        index, kMemoryKindAttrName);
+    auto memoryKindAttr =
+        function.getResultAttrOfType<StringAttr>(index, kMemoryKindAttrName);
     MeshTensorType type =
         getAssignedType(function, topology, resultTypes[index], assignment,
                         memoryKindAttr, "output " + Twine(index));
@@ -133,8 +130,8 @@ class MapInputOutputToMeshPass
       if (!isEntryPointFunction(function) || !isMpmdFunction(function) ||
           function.isExternal())
         continue;
-      if (failed(mapInputsAndOutputs(function, inputAssignment,
-                                     outputAssignment)))
+      if (failed(
+              mapInputsAndOutputs(function, inputAssignment, outputAssignment)))
         return signalPassFailure();
     }
   }

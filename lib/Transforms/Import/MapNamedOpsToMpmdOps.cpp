@@ -51,8 +51,8 @@ LogicalResult mapComputation(NamedComputationOp computation,
            << "' is not assigned to a mesh in the user-defined mesh "
               "assignment";
   const MeshAssignment &target = it->second;
-  if (failed(checkMesh(computation, topology, "NamedComputation", name,
-                       target)))
+  if (failed(
+          checkMesh(computation, topology, "NamedComputation", name, target)))
     return failure();
   if (target.memoryKind)
     computation.emitWarning()
@@ -73,16 +73,17 @@ LogicalResult mapComputation(NamedComputationOp computation,
       continue;
     Value assigned = operand;
     if (isa<RankedTensorType>(operand.getType()))
-      assigned = AssignOp::create(builder, loc,
-                                  toMeshType(operand.getType(), target.meshName),
-                                  operand, origin);
+      assigned = AssignOp::create(
+          builder, loc, toMeshType(operand.getType(), target.meshName), operand,
+          origin);
     fragmentOperandOf[operand] = assigned;
   }
-  SmallVector<Value> operands = llvm::to_vector(
-      llvm::make_second_range(fragmentOperandOf.takeVector()));
-  SmallVector<Type> resultTypes = llvm::map_to_vector(
-      computation.getResultTypes(),
-      [&](Type type) { return toMeshType(type, target.meshName); });
+  SmallVector<Value> operands =
+      llvm::to_vector(llvm::make_second_range(fragmentOperandOf.takeVector()));
+  SmallVector<Type> resultTypes =
+      llvm::map_to_vector(computation.getResultTypes(), [&](Type type) {
+        return toMeshType(type, target.meshName);
+      });
 
   auto fragment = FragmentOp::create(
       builder, loc, resultTypes, operands,
@@ -90,8 +91,7 @@ LogicalResult mapComputation(NamedComputationOp computation,
       builder.getStringAttr(target.meshName),
       target.stage ? builder.getI64IntegerAttr(*target.stage) : IntegerAttr(),
       sdy::TensorShardingPerValueAttr(), sdy::TensorShardingPerValueAttr());
-  fragment->setDiscardableAttrs(
-      computation->getDiscardableAttrDictionary());
+  fragment->setDiscardableAttrs(computation->getDiscardableAttrDictionary());
 
   // Merge the block arguments of repeated operands.
   Block &body = computation.getRegion().front();

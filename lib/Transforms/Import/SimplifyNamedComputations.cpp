@@ -23,7 +23,8 @@ void bypassBarriersOfArguments(Block &block, Operation *terminator) {
       continue;
     Value input =
         barrier->getOperand(cast<OpResult>(returned.get()).getResultNumber());
-    if (auto arg = dyn_cast<BlockArgument>(input); arg && arg.getOwner() == &block)
+    if (auto arg = dyn_cast<BlockArgument>(input);
+        arg && arg.getOwner() == &block)
       returned.set(arg);
   }
 }
@@ -69,10 +70,10 @@ void simplify(NamedComputationOp computation) {
     terminator->setOperands(keptReturned);
     OpBuilder builder(computation);
     auto simplified = NamedComputationOp::create(
-        builder, computation.getLoc(),
-        TypeRange(ValueRange(keptReturned)),
+        builder, computation.getLoc(), TypeRange(ValueRange(keptReturned)),
         computation.getOperands(), computation.getOriginAttr());
-    simplified->setDiscardableAttrs(computation->getDiscardableAttrDictionary());
+    simplified->setDiscardableAttrs(
+        computation->getDiscardableAttrDictionary());
     simplified.getRegion().takeBody(computation.getRegion());
     for (auto [index, result] : llvm::enumerate(keptResults))
       result.replaceAllUsesWith(simplified->getResult(index));

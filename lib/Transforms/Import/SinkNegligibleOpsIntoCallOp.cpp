@@ -1,4 +1,5 @@
-//===- SinkNegligibleOpsIntoCallOp.cpp - -mpmd-sink-negligible-ops-into-call-op ===//
+//===- SinkNegligibleOpsIntoCallOp.cpp - -mpmd-sink-negligible-ops-into-call-op
+//===//
 
 #include "ImportUtils.h"
 

@@ -27,8 +27,8 @@ void unroll(ForOp loop, uint32_t &counter) {
     IRMapping mapping;
     auto index = stablehlo::ConstantOp::create(
         builder, loop.getLoc(), indexType,
-        DenseElementsAttr::get(indexType, builder.getIntegerAttr(
-                                              ui32, iteration)));
+        DenseElementsAttr::get(indexType,
+                               builder.getIntegerAttr(ui32, iteration)));
     index->setAttr(kUnrollCounterAttrName, counterAttr);
     mapping.map(loop.getIndexArgument(), index.getResult());
     for (auto [arg, value] : llvm::zip(body.getArguments(), carried))

@@ -1,4 +1,5 @@
-//===- ValidateNamedOpsInMpmdFunc.cpp - -mpmd-validate-named-ops-in-mpmd-func ===//
+//===- ValidateNamedOpsInMpmdFunc.cpp - -mpmd-validate-named-ops-in-mpmd-func
+//===//
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
 #include "mpmd/Transforms/Import/Passes.h"
