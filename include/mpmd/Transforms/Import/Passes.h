@@ -4,8 +4,11 @@
 #define MPMD_TRANSFORMS_IMPORT_PASSES_H
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdDialect.h"
+#include "mpmd/Dialect/StableHLO/IR/StablehloDialect.h"
 #include "mpmd/Transforms/Common/PassOptions.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::mpmd {

@@ -1,0 +1,25 @@
+//===- ImportUtils.h - Helpers shared by the import passes ------*- C++ -*-===//
+
+#ifndef MPMD_LIB_TRANSFORMS_IMPORT_IMPORTUTILS_H
+#define MPMD_LIB_TRANSFORMS_IMPORT_IMPORTUTILS_H
+
+#include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace mlir::mpmd {
+
+/// A cheap op that is better recomputed than communicated: no operands, one
+/// result, no regions and no side effects (e.g. a constant).
+bool isNegligibleOp(Operation *op);
+
+/// The `mpmd.call` sites of the functions of `module` that are referenced
+/// only by `mpmd.call` ops, in module order. One walk over the module.
+llvm::MapVector<func::FuncOp, SmallVector<CallOp>>
+getFunctionsCalledOnlyByMpmdCalls(ModuleOp module);
+
+} // namespace mlir::mpmd
+
+#endif // MPMD_LIB_TRANSFORMS_IMPORT_IMPORTUTILS_H

@@ -1,0 +1,256 @@
+//===- IntroduceTransfers.cpp - -mpmd-introduce-transfers -----------------===//
+
+#include "ImportUtils.h"
+
+#include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
+#include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
+#include "mpmd/Transforms/Import/Passes.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/Sequence.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::mpmd {
+#define GEN_PASS_DEF_INTRODUCETRANSFERSPASS
+#include "mpmd/Transforms/Import/Passes.h.inc"
+
+namespace {
+
+constexpr StringLiteral kInferredByAttrName = "mpmd.inferred_by";
+constexpr StringLiteral kInferredByIntroduceTransfers = "introduce_transfers";
+
+//===----------------------------------------------------------------------===//
+// 1. Unassigns of call operands move into the callee.
+//===----------------------------------------------------------------------===//
+
+void pushUnassignsIntoCallees(ModuleOp module) {
+  for (auto &[callee, calls] : getFunctionsCalledOnlyByMpmdCalls(module)) {
+    if (calls.empty() || callee.isExternal())
+      continue;
+    Block &entry = callee.getBody().front();
+    SmallVector<Type> argTypes(callee.getArgumentTypes());
+    llvm::SetVector<Operation *> callerUnassigns;
+    for (BlockArgument arg : entry.getArguments()) {
+      unsigned index = arg.getArgNumber();
+      if (llvm::none_of(arg.getUsers(),
+                        [](Operation *user) { return isa<AssignOp>(user); }))
+        continue;
+      auto first = calls.front().getOperand(index).getDefiningOp<UnassignOp>();
+      if (!first)
+        continue;
+      Type meshType = first.getTensor().getType();
+      if (!llvm::all_of(calls, [&](CallOp call) {
+            auto unassign = call.getOperand(index).getDefiningOp<UnassignOp>();
+            return unassign && unassign.getTensor().getType() == meshType;
+          }))
+        continue;
+      arg.setType(meshType);
+      argTypes[index] = meshType;
+      OpBuilder builder = OpBuilder::atBlockBegin(&entry);
+      auto unassign =
+          UnassignOp::create(builder, arg.getLoc(), arg, first.getOriginAttr());
+      arg.replaceAllUsesExcept(unassign.getResult(), unassign);
+      for (CallOp call : calls) {
+        auto callerUnassign =
+            call.getOperand(index).getDefiningOp<UnassignOp>();
+        call->setOperand(index, callerUnassign.getTensor());
+        callerUnassigns.insert(callerUnassign);
+      }
+    }
+    callee.setType(FunctionType::get(module.getContext(), argTypes,
+                                     callee.getResultTypes()));
+    for (Operation *unassign : callerUnassigns)
+      if (unassign->use_empty())
+        unassign->erase();
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// 2. Add trees of unassigns feeding an assign become a fragment.
+//===----------------------------------------------------------------------===//
+
+/// Collects, children first, the single-use adds of the tree rooted at
+/// `root` and its unassign leaves. Fails if a leaf is not an unassign.
+LogicalResult collectAddTree(stablehlo::AddOp root, Block *block,
+                             SmallVectorImpl<Operation *> &adds,
+                             llvm::SetVector<UnassignOp> &leaves) {
+  for (Value operand : root->getOperands()) {
+    if (auto unassign = operand.getDefiningOp<UnassignOp>()) {
+      leaves.insert(unassign);
+      continue;
+    }
+    auto add = operand.getDefiningOp<stablehlo::AddOp>();
+    if (!add || !add->hasOneUse() || add->getBlock() != block ||
+        failed(collectAddTree(add, block, adds, leaves)))
+      return failure();
+  }
+  adds.push_back(root);
+  return success();
+}
+
+void wrapAddTreeInFragment(AssignOp assign) {
+  auto root = assign.getTensor().getDefiningOp<stablehlo::AddOp>();
+  Block *block = assign->getBlock();
+  if (!root || !root->hasOneUse() || root->getBlock() != block ||
+      !isa<func::FuncOp>(assign->getParentOp()))
+    return;
+  SmallVector<Operation *> adds;
+  llvm::SetVector<UnassignOp> leaves;
+  if (failed(collectAddTree(root, block, adds, leaves)))
+    return;
+
+  auto target = cast<MeshTensorType>(assign.getType());
+  MLIRContext *context = assign.getContext();
+  OpBuilder builder(assign);
+  SmallVector<Value> operands;
+  for (UnassignOp leaf : leaves)
+    operands.push_back(AssignOp::create(
+        builder, leaf.getLoc(),
+        MeshTensorType::get(context, target.getMeshName(),
+                            cast<RankedTensorType>(leaf.getType()),
+                            sdy::TensorShardingAttr(), target.getMemoryKind()),
+        leaf.getResult(), leaf.getOriginAttr()));
+  SmallVector<Type> resultTypes = {target};
+  FragmentOp fragment = createFragment(
+      builder, root.getLoc(), target.getMeshName(), builder.getArrayAttr({}),
+      operands, resultTypes,
+      [&](OpBuilder &bodyBuilder, ValueRange args) -> SmallVector<Value> {
+        IRMapping mapping;
+        for (auto [leaf, arg] : llvm::zip(leaves, args))
+          mapping.map(leaf->getResult(0), arg);
+        for (Operation *add : adds)
+          bodyBuilder.clone(*add, mapping);
+        return {mapping.lookup(root.getResult())};
+      });
+  fragment->setAttr(kInferredByAttrName,
+                    builder.getStrArrayAttr({kInferredByIntroduceTransfers}));
+  assign.replaceAllUsesWith(fragment.getResult(0));
+  assign.erase();
+  for (Operation *add : llvm::reverse(adds))
+    add->erase();
+}
+
+//===----------------------------------------------------------------------===//
+// 3. assign(unassign(x)) becomes x, a reused transfer or a chain of
+//    transfers.
+//===----------------------------------------------------------------------===//
+
+void introduceTransfers(UnassignOp unassign) {
+  Value source = unassign.getTensor();
+  auto sourceType = cast<MeshTensorType>(source.getType());
+  Block *sourceBlock = source.getParentBlock();
+  // Transfers live at the top level of functions.
+  if (!isa<func::FuncOp>(sourceBlock->getParentOp()))
+    return;
+
+  // Cross-type assigns in program order (of their ancestors in the source's
+  // block), grouped by type; the transfers go before the first one.
+  SmallVector<std::pair<Operation *, AssignOp>> anchored;
+  for (Operation *user : llvm::make_early_inc_range(unassign->getUsers())) {
+    auto assign = dyn_cast<AssignOp>(user);
+    if (!assign)
+      continue;
+    if (assign.getType() == sourceType) {
+      assign.replaceAllUsesWith(source);
+      assign.erase();
+      continue;
+    }
+    if (Operation *anchor = sourceBlock->findAncestorOpInBlock(*assign))
+      anchored.push_back({anchor, assign});
+  }
+  if (anchored.empty())
+    return;
+  // Sorted by anchor, ties (assigns nested in one op) in use order.
+  SmallVector<unsigned> byPosition =
+      llvm::to_vector(llvm::seq<unsigned>(0, anchored.size()));
+  llvm::sort(byPosition, [&](unsigned lhs, unsigned rhs) {
+    Operation *lhsAnchor = anchored[lhs].first;
+    Operation *rhsAnchor = anchored[rhs].first;
+    if (lhsAnchor != rhsAnchor)
+      return lhsAnchor->isBeforeInBlock(rhsAnchor);
+    return lhs < rhs;
+  });
+  Operation *insertionPoint = anchored[byPosition.front()].first;
+  llvm::MapVector<Type, SmallVector<AssignOp>> assignsByType;
+  for (unsigned index : byPosition)
+    assignsByType[anchored[index].second.getType()].push_back(
+        anchored[index].second);
+
+  // Existing transfers of the source to a target type are reused.
+  llvm::DenseMap<Type, TransferOp> existing;
+  for (Operation *user : source.getUsers())
+    if (auto transfer = dyn_cast<TransferOp>(user);
+        transfer && transfer->getBlock() == sourceBlock &&
+        assignsByType.contains(transfer.getType()) &&
+        !existing.contains(transfer.getType()))
+      existing[transfer.getType()] = transfer;
+
+  llvm::DenseMap<Type, Value> valueOfType;
+  SmallVector<MeshTensorType> chained;
+  OpBuilder builder(insertionPoint);
+  for (auto &[type, assigns] : assignsByType) {
+    if (TransferOp transfer = existing.lookup(type)) {
+      if (!transfer->isBeforeInBlock(insertionPoint))
+        transfer->moveBefore(insertionPoint);
+      valueOfType[type] = transfer.getResult();
+      continue;
+    }
+    auto targetType = cast<MeshTensorType>(type);
+    if (targetType.getMemoryKind() == sourceType.getMemoryKind()) {
+      chained.push_back(targetType);
+      continue;
+    }
+    valueOfType[type] =
+        TransferOp::create(builder, unassign.getLoc(), type, source);
+  }
+  // Stable: equal mesh names keep their order.
+  SmallVector<unsigned> order =
+      llvm::to_vector(llvm::seq<unsigned>(0, chained.size()));
+  llvm::sort(order, [&](unsigned lhs, unsigned rhs) {
+    StringRef lhsMesh = chained[lhs].getMeshName();
+    StringRef rhsMesh = chained[rhs].getMeshName();
+    if (isMeshNameBefore(lhsMesh, rhsMesh))
+      return true;
+    if (isMeshNameBefore(rhsMesh, lhsMesh))
+      return false;
+    return lhs < rhs;
+  });
+  Value previous = source;
+  for (unsigned index : order) {
+    MeshTensorType type = chained[index];
+    previous = TransferOp::create(builder, unassign.getLoc(), type, previous);
+    valueOfType[type] = previous;
+  }
+
+  for (auto &[type, assigns] : assignsByType)
+    for (AssignOp assign : assigns) {
+      assign.replaceAllUsesWith(valueOfType[type]);
+      assign.erase();
+    }
+}
+
+class IntroduceTransfersPass
+    : public impl::IntroduceTransfersPassBase<IntroduceTransfersPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    pushUnassignsIntoCallees(module);
+
+    SmallVector<AssignOp> assigns;
+    module.walk([&](AssignOp assign) { assigns.push_back(assign); });
+    for (AssignOp assign : assigns)
+      wrapAddTreeInFragment(assign);
+
+    SmallVector<UnassignOp> unassigns;
+    module.walk([&](UnassignOp unassign) { unassigns.push_back(unassign); });
+    for (UnassignOp unassign : unassigns) {
+      bool wasUsed = !unassign->use_empty();
+      introduceTransfers(unassign);
+      if (wasUsed && unassign->use_empty())
+        unassign->erase();
+    }
+  }
+};
+
+} // namespace
+} // namespace mlir::mpmd
