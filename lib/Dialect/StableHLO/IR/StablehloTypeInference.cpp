@@ -35,21 +35,20 @@ bool isCompatibleInferredTypes(TypeRange inferred, TypeRange actual,
     if (checkElementTypes &&
         wantTensor.getElementType() != gotTensor.getElementType())
       return false;
-    if (failed(verifyCompatibleShape(wantTensor.getShape(),
-                                     gotTensor.getShape())))
+    if (failed(
+            verifyCompatibleShape(wantTensor.getShape(), gotTensor.getShape())))
       return false;
   }
   return true;
 }
 
-LogicalResult verifyInferredTypes(std::optional<Location> loc,
-                                  StringRef opName, bool singleResult,
-                                  bool checkElementTypes, TypeRange inferred,
-                                  TypeRange actual) {
+LogicalResult verifyInferredTypes(std::optional<Location> loc, StringRef opName,
+                                  bool singleResult, bool checkElementTypes,
+                                  TypeRange inferred, TypeRange actual) {
   OpErrorEmitter emitError(loc, opName);
   if (inferred.size() != actual.size())
-    return emitError() << "has " << actual.size() << " results but "
-                       << inferred.size() << " are expected";
+    return emitError() << "has " << actual.size() << " results but expected "
+                       << inferred.size();
   for (auto [i, pair] : llvm::enumerate(llvm::zip(inferred, actual))) {
     auto [want, got] = pair;
     if (isCompatibleInferredTypes(want, got, checkElementTypes))
@@ -126,8 +125,7 @@ LogicalResult verifyShape(EmitErrorFn emitError, Type type,
                           ArrayRef<int64_t> expectedShape, StringRef what) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
-    return emitError() << what << " type " << type
-                       << " is not a ranked tensor";
+    return emitError() << what << " type " << type << " is not a ranked tensor";
   if (tensor.getRank() != static_cast<int64_t>(expectedShape.size()))
     return emitError() << what << " rank " << tensor.getRank()
                        << " does not match expected rank "
@@ -137,10 +135,9 @@ LogicalResult verifyShape(EmitErrorFn emitError, Type type,
        llvm::enumerate(llvm::zip(tensor.getShape(), expectedShape))) {
     auto [actual, expected] = pair;
     if (!isCompatibleDim(actual, expected))
-      return emitError() << what << " dimension " << i << " has size "
-                         << actual << " but expected " << expected
-                         << " (expected shape " << shapeToString(expectedShape)
-                         << ")";
+      return emitError() << what << " dimension " << i << " has size " << actual
+                         << " but expected " << expected << " (expected shape "
+                         << shapeToString(expectedShape) << ")";
   }
   return success();
 }
@@ -154,8 +151,8 @@ LogicalResult verifySameElementType(EmitErrorFn emitError, Type a, Type b,
   return success();
 }
 
-LogicalResult verifySameShape(EmitErrorFn emitError, ShapedType a,
-                              ShapedType b, StringRef aName, StringRef bName) {
+LogicalResult verifySameShape(EmitErrorFn emitError, ShapedType a, ShapedType b,
+                              StringRef aName, StringRef bName) {
   if (failed(verifyCompatibleShape(a, b)))
     return emitError() << aName << " shape " << shapeToString(a.getShape())
                        << " is incompatible with " << bName << " shape "
@@ -218,8 +215,8 @@ LogicalResult getRankedTensors(EmitErrorFn emitError, TypeRange types,
   for (auto [i, type] : llvm::enumerate(types)) {
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (!tensor)
-      return emitError() << what << " #" << i << " must be a ranked tensor, got "
-                         << type;
+      return emitError() << what << " #" << i
+                         << " must be a ranked tensor, got " << type;
     tensors.push_back(tensor);
   }
   return success();
@@ -242,13 +239,13 @@ LogicalResult inferElementwiseTypes(std::optional<Location> loc,
     if (tensor.getElementType() != first.getElementType())
       return emitError() << "requires the same element type for all operands, "
                             "but operand #"
-                         << i << " has type " << tensor << " and operand #0 has "
-                         << first;
+                         << i << " has type " << tensor
+                         << " and operand #0 has " << first;
     if (failed(refineShape(shape, tensor.getShape())))
       return emitError() << "requires compatible shapes for all operands, but "
                             "operand #"
-                         << i << " has type " << tensor << " and operand #0 has "
-                         << first;
+                         << i << " has type " << tensor
+                         << " and operand #0 has " << first;
   }
   inferred.push_back(RankedTensorType::get(shape, first.getElementType(),
                                            first.getEncoding()));
@@ -323,8 +320,8 @@ LogicalResult inferDynamicSliceShape(EmitErrorFn emitError,
   return success();
 }
 
-LogicalResult inferConcatenateShape(EmitErrorFn emitError,
-                                    TypeRange inputTypes, int64_t dimension,
+LogicalResult inferConcatenateShape(EmitErrorFn emitError, TypeRange inputTypes,
+                                    int64_t dimension,
                                     SmallVectorImpl<int64_t> &shape) {
   SmallVector<RankedTensorType> inputs;
   if (failed(getRankedTensors(emitError, inputTypes, "input", inputs)))
@@ -342,9 +339,8 @@ LogicalResult inferConcatenateShape(EmitErrorFn emitError,
     if (type.getRank() != rank)
       return emitError() << "input #" << i << " has rank " << type.getRank()
                          << " but input #0 has rank " << rank;
-    if (failed(verifySameElementType(emitError, type, first,
-                                     "input #" + std::to_string(i),
-                                     "input #0")))
+    if (failed(verifySameElementType(
+            emitError, type, first, "input #" + std::to_string(i), "input #0")))
       return failure();
     for (int64_t d = 0; d < rank; ++d) {
       int64_t size = type.getDimSize(d);
@@ -509,8 +505,8 @@ LogicalResult inferGatherShape(EmitErrorFn emitError, RankedTensorType operand,
       return emitError() << "slice size " << size << " of dimension " << i
                          << " is out of range [0, " << dim << "]";
   }
-  if (failed(verifySortedUnique(emitError, dims.getOffsetDims(),
-                                "offset_dims")) ||
+  if (failed(
+          verifySortedUnique(emitError, dims.getOffsetDims(), "offset_dims")) ||
       failed(verifySortedUnique(emitError, dims.getCollapsedSliceDims(),
                                 "collapsed_slice_dims")))
     return failure();
@@ -561,8 +557,8 @@ LogicalResult inferGatherShape(EmitErrorFn emitError, RankedTensorType operand,
                           "slice dimensions "
                        << offsetShape.size();
   int64_t resultRank = batchShape.size() + offsetShape.size();
-  if (failed(verifyDimsInRange(emitError, offsetDims, resultRank,
-                               "offset_dims")))
+  if (failed(
+          verifyDimsInRange(emitError, offsetDims, resultRank, "offset_dims")))
     return failure();
   size_t nextBatch = 0, nextOffset = 0;
   for (int64_t d = 0; d < resultRank; ++d) {
@@ -585,8 +581,7 @@ LogicalResult inferReduceShape(EmitErrorFn emitError, TypeRange inputTypes,
   SmallVector<int64_t> inputShape(inputs.front().getShape());
   for (auto [i, input] : llvm::enumerate(inputs))
     if (failed(refineShape(inputShape, input.getShape())))
-      return emitError() << "input #" << i
-                         << " shape does not match input #0";
+      return emitError() << "input #" << i << " shape does not match input #0";
   int64_t rank = inputShape.size();
   if (failed(verifyDimsInRange(emitError, dimensions, rank, "dimensions")))
     return failure();
@@ -596,14 +591,14 @@ LogicalResult inferReduceShape(EmitErrorFn emitError, TypeRange inputTypes,
   return success();
 }
 
-LogicalResult inferReduceWindowShape(
-    EmitErrorFn emitError, TypeRange inputTypes,
-    ArrayRef<int64_t> windowDimensions,
-    std::optional<ArrayRef<int64_t>> windowStrides,
-    std::optional<ArrayRef<int64_t>> baseDilations,
-    std::optional<ArrayRef<int64_t>> windowDilations,
-    std::optional<DenseIntElementsAttr> padding,
-    SmallVectorImpl<int64_t> &shape) {
+LogicalResult
+inferReduceWindowShape(EmitErrorFn emitError, TypeRange inputTypes,
+                       ArrayRef<int64_t> windowDimensions,
+                       std::optional<ArrayRef<int64_t>> windowStrides,
+                       std::optional<ArrayRef<int64_t>> baseDilations,
+                       std::optional<ArrayRef<int64_t>> windowDilations,
+                       std::optional<DenseIntElementsAttr> padding,
+                       SmallVectorImpl<int64_t> &shape) {
   SmallVector<RankedTensorType> inputs;
   if (failed(getRankedTensors(emitError, inputTypes, "input", inputs)))
     return failure();
@@ -613,10 +608,10 @@ LogicalResult inferReduceWindowShape(
   int64_t rank = first.getRank();
   if (failed(verifyWindowAttr(emitError, windowDimensions, rank,
                               "window_dimensions", true)) ||
-      failed(verifyWindowAttr(emitError, windowStrides, rank,
-                              "window_strides", true)) ||
-      failed(verifyWindowAttr(emitError, baseDilations, rank,
-                              "base_dilations", true)) ||
+      failed(verifyWindowAttr(emitError, windowStrides, rank, "window_strides",
+                              true)) ||
+      failed(verifyWindowAttr(emitError, baseDilations, rank, "base_dilations",
+                              true)) ||
       failed(verifyWindowAttr(emitError, windowDilations, rank,
                               "window_dilations", true)) ||
       failed(verifyWindowPadding(emitError, padding, rank)))
@@ -634,8 +629,8 @@ LogicalResult inferReduceWindowShape(
     int64_t base = baseDilations ? (*baseDilations)[d] : 1;
     int64_t stride = windowStrides ? (*windowStrides)[d] : 1;
     int64_t dilation = windowDilations ? (*windowDilations)[d] : 1;
-    int64_t padded = (size == 0 ? 0 : (size - 1) * base + 1) + pads[2 * d] +
-                     pads[2 * d + 1];
+    int64_t padded =
+        (size == 0 ? 0 : (size - 1) * base + 1) + pads[2 * d] + pads[2 * d + 1];
     int64_t window = (windowDimensions[d] - 1) * dilation + 1;
     shape.push_back(padded < window ? 0 : (padded - window) / stride + 1);
   }

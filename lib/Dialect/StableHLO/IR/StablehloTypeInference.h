@@ -57,10 +57,9 @@ bool isCompatibleInferredTypes(TypeRange inferred, TypeRange actual,
 /// inferred one, naming the element type, rank or dimension that differs
 /// ("result dimension 1 has size 3 but expected 2 (expected shape [2, 2])").
 /// Results are called "result" when `singleResult`, else "result #i".
-LogicalResult verifyInferredTypes(std::optional<Location> loc,
-                                  StringRef opName, bool singleResult,
-                                  bool checkElementTypes, TypeRange inferred,
-                                  TypeRange actual);
+LogicalResult verifyInferredTypes(std::optional<Location> loc, StringRef opName,
+                                  bool singleResult, bool checkElementTypes,
+                                  TypeRange inferred, TypeRange actual);
 
 //===----------------------------------------------------------------------===//
 // Small shape helpers (also used by verifiers)
@@ -96,8 +95,8 @@ LogicalResult verifySameElementType(EmitErrorFn emitError, Type a, Type b,
                                     StringRef aName, StringRef bName);
 
 /// "<aName> shape [..] is incompatible with <bName> shape [..]".
-LogicalResult verifySameShape(EmitErrorFn emitError, ShapedType a,
-                              ShapedType b, StringRef aName, StringRef bName);
+LogicalResult verifySameShape(EmitErrorFn emitError, ShapedType a, ShapedType b,
+                              StringRef aName, StringRef bName);
 
 /// Window attributes of reduce_window / select_and_scatter: one entry per
 /// dimension, positive (or non-negative unless `positive`).
@@ -145,8 +144,8 @@ LogicalResult inferDynamicSliceShape(EmitErrorFn emitError,
                                      SmallVectorImpl<int64_t> &shape);
 
 /// The inputs' shape with the sizes along `dimension` added up.
-LogicalResult inferConcatenateShape(EmitErrorFn emitError,
-                                    TypeRange inputTypes, int64_t dimension,
+LogicalResult inferConcatenateShape(EmitErrorFn emitError, TypeRange inputTypes,
+                                    int64_t dimension,
                                     SmallVectorImpl<int64_t> &shape);
 
 /// low + high + size + (size - 1) * interior per dimension.
@@ -181,14 +180,14 @@ LogicalResult inferReduceShape(EmitErrorFn emitError, TypeRange inputTypes,
                                SmallVectorImpl<int64_t> &shape);
 
 /// Number of window positions per dimension of the (dilated, padded) input.
-LogicalResult inferReduceWindowShape(
-    EmitErrorFn emitError, TypeRange inputTypes,
-    ArrayRef<int64_t> windowDimensions,
-    std::optional<ArrayRef<int64_t>> windowStrides,
-    std::optional<ArrayRef<int64_t>> baseDilations,
-    std::optional<ArrayRef<int64_t>> windowDilations,
-    std::optional<DenseIntElementsAttr> padding,
-    SmallVectorImpl<int64_t> &shape);
+LogicalResult
+inferReduceWindowShape(EmitErrorFn emitError, TypeRange inputTypes,
+                       ArrayRef<int64_t> windowDimensions,
+                       std::optional<ArrayRef<int64_t>> windowStrides,
+                       std::optional<ArrayRef<int64_t>> baseDilations,
+                       std::optional<ArrayRef<int64_t>> windowDilations,
+                       std::optional<DenseIntElementsAttr> padding,
+                       SmallVectorImpl<int64_t> &shape);
 
 } // namespace mlir::stablehlo
 

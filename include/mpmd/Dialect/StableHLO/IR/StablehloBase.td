@@ -172,8 +172,8 @@ class HLO_InferFixedType<code type> : HLO_InferTypeWithBody<[{
     return ::mlir::success();
 }]>;
 def HLO_InferUI32ScalarType : HLO_InferFixedType<[{
-    ::mlir::RankedTensorType::get(
-        {}, ::mlir::IntegerType::get(context, 32, ::mlir::IntegerType::Unsigned))}]>;
+    ::mlir::RankedTensorType::get({}, ::mlir::IntegerType::get(
+        context, 32, ::mlir::IntegerType::Unsigned))}]>;
 
 //===----------------------------------------------------------------------===//
 // Element and tensor type constraints

@@ -61,7 +61,7 @@ def Stablehlo_TransposeOp : Stablehlo_Op<"transpose", [Pure, HLO_InferTypeOp]> {
     $operand `,` `dims` `=` custom<Dims>($permutation)
       attr-dict `:` functional-type(operands, results)
   }];
-  }
+}
 
 def Stablehlo_SliceOp : Stablehlo_Op<"slice", [Pure, HLO_InferTypeOp]> {
   let summary = "Static strided slice: `stablehlo.slice %x [1:3, 4:8:2]`.";
@@ -74,9 +74,10 @@ def Stablehlo_SliceOp : Stablehlo_Op<"slice", [Pure, HLO_InferTypeOp]> {
     $operand custom<SliceRanges>($start_indices, $limit_indices, $strides)
       attr-dict `:` functional-type(operands, results)
   }];
-  }
+}
 
-def Stablehlo_DynamicSliceOp : Stablehlo_Op<"dynamic_slice", [Pure, HLO_InferTypeOp]> {
+def Stablehlo_DynamicSliceOp
+    : Stablehlo_Op<"dynamic_slice", [Pure, HLO_InferTypeOp]> {
   let summary = "Slice of static `sizes` at run-time start indices (clamped).";
   let arguments = (ins HLO_Tensor:$operand,
                        Variadic<HLO_ScalarIntTensor>:$start_indices,
@@ -87,9 +88,10 @@ def Stablehlo_DynamicSliceOp : Stablehlo_Op<"dynamic_slice", [Pure, HLO_InferTyp
       `sizes` `=` custom<Dims>($slice_sizes)
       attr-dict `:` functional-type(operands, results)
   }];
-  }
+}
 
-def Stablehlo_DynamicUpdateSliceOp : Stablehlo_Op<"dynamic_update_slice", [Pure, HLO_InferTypeOp]> {
+def Stablehlo_DynamicUpdateSliceOp
+    : Stablehlo_Op<"dynamic_update_slice", [Pure, HLO_InferTypeOp]> {
   let summary = "Overwrites a slice of `operand` with `update` at run-time indices.";
   let arguments = (ins HLO_Tensor:$operand, HLO_Tensor:$update,
                        Variadic<HLO_ScalarIntTensor>:$start_indices);
@@ -98,7 +100,8 @@ def Stablehlo_DynamicUpdateSliceOp : Stablehlo_Op<"dynamic_update_slice", [Pure,
   let hasVerifier = 1;
 }
 
-def Stablehlo_ConcatenateOp : Stablehlo_Op<"concatenate", [Pure, HLO_InferTypeOp]> {
+def Stablehlo_ConcatenateOp
+    : Stablehlo_Op<"concatenate", [Pure, HLO_InferTypeOp]> {
   let summary = "Concatenates the inputs along `dimension`.";
   let arguments = (ins Variadic<HLO_Tensor>:$inputs, I64Attr:$dimension);
   let results = (outs HLO_Tensor:$result);
@@ -106,7 +109,7 @@ def Stablehlo_ConcatenateOp : Stablehlo_Op<"concatenate", [Pure, HLO_InferTypeOp
     custom<VariadicOperandWithAttribute>($inputs) `dim` `=` $dimension
       attr-dict `:` functional-type(operands, results)
   }];
-  }
+}
 
 def Stablehlo_PadOp : Stablehlo_Op<"pad", [Pure, HLO_InferTypeOp]> {
   let summary = "Pads at both edges and between elements with `padding_value`.";
@@ -122,7 +125,7 @@ def Stablehlo_PadOp : Stablehlo_Op<"pad", [Pure, HLO_InferTypeOp]> {
       `interior` `=` custom<Dims>($interior_padding)
       attr-dict `:` functional-type(operands, results)
   }];
-  }
+}
 
 def Stablehlo_ReverseOp : Stablehlo_Op<"reverse",
     [Pure, AllTypesMatch<["operand", "result"]>,
@@ -148,7 +151,8 @@ def Stablehlo_DotOp : Stablehlo_Op<"dot", [Pure, HLO_InferShapeOp]> {
   let hasVerifier = 1;
 }
 
-def Stablehlo_DotGeneralOp : Stablehlo_Op<"dot_general", [Pure, HLO_InferShapeOp]> {
+def Stablehlo_DotGeneralOp
+    : Stablehlo_Op<"dot_general", [Pure, HLO_InferShapeOp]> {
   let summary = "Dot product with batching and contracting dimensions.";
   let description = [{
     `stablehlo.dot_general %a, %b, batching_dims = [0] x [0],
@@ -176,6 +180,6 @@ def Stablehlo_GatherOp : Stablehlo_Op<"gather", [Pure, HLO_InferTypeOp]> {
                        DenseI64ArrayAttr:$slice_sizes,
                        DefaultValuedOptionalAttr<BoolAttr, "false">:$indices_are_sorted);
   let results = (outs HLO_Tensor:$result);
-  }
+}
 
 #endif // MPMD_DIALECT_STABLEHLO_IR_STABLEHLOOPS_TD

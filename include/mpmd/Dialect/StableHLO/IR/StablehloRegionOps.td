@@ -90,7 +90,8 @@ def Stablehlo_ScatterOp : Stablehlo_Op<"scatter",
 }
 
 def Stablehlo_SortOp : Stablehlo_Op<"sort",
-    [RecursiveMemoryEffects, SameOperandsAndResultShape, HLO_InferOperandTypes]> {
+    [RecursiveMemoryEffects, SameOperandsAndResultShape,
+     HLO_InferOperandTypes]> {
   let summary = "Sorts `inputs` along `dimension` with the comparator.";
   let arguments = (ins Variadic<HLO_Tensor>:$inputs,
                        DefaultValuedOptionalAttr<I64Attr, "-1">:$dimension,
@@ -121,7 +122,8 @@ def Stablehlo_WhileOp : Stablehlo_Op<"while",
   let hasRegionVerifier = 1;
 }
 
-def Stablehlo_IfOp : Stablehlo_Op<"if", [RecursiveMemoryEffects, HLO_InferTypeOp]> {
+def Stablehlo_IfOp
+    : Stablehlo_Op<"if", [RecursiveMemoryEffects, HLO_InferTypeOp]> {
   let summary = "Runs `true_branch` or `false_branch` depending on `pred`.";
   let arguments = (ins HLO_ScalarPredTensor:$pred);
   let results = (outs Variadic<HLO_TensorOrToken>);
@@ -130,7 +132,8 @@ def Stablehlo_IfOp : Stablehlo_Op<"if", [RecursiveMemoryEffects, HLO_InferTypeOp
   let hasRegionVerifier = 1;
 }
 
-def Stablehlo_CaseOp : Stablehlo_Op<"case", [RecursiveMemoryEffects, HLO_InferTypeOp]> {
+def Stablehlo_CaseOp
+    : Stablehlo_Op<"case", [RecursiveMemoryEffects, HLO_InferTypeOp]> {
   let summary = "Runs branch `index` (the last one if out of range).";
   let arguments = (ins 0DTensorOf<[I32]>:$index);
   let results = (outs Variadic<HLO_TensorOrToken>);
@@ -175,13 +178,15 @@ def Stablehlo_CustomCallOp : Stablehlo_Op<"custom_call",
   let hasVerifier = 1;
 }
 
-def Stablehlo_CreateTokenOp : Stablehlo_Op<"create_token", [Pure, HLO_InferTypeFromTypeConstraints]> {
+def Stablehlo_CreateTokenOp : Stablehlo_Op<"create_token",
+    [Pure, HLO_InferTypeFromTypeConstraints]> {
   let summary = "Creates a fresh token.";
   let results = (outs Stablehlo_Token:$output);
   let assemblyFormat = "attr-dict `:` type(results)";
 }
 
-def Stablehlo_AfterAllOp : Stablehlo_Op<"after_all", [Pure, HLO_InferTypeFromTypeConstraints]> {
+def Stablehlo_AfterAllOp : Stablehlo_Op<"after_all",
+    [Pure, HLO_InferTypeFromTypeConstraints]> {
   let summary = "A token that follows all `inputs` tokens.";
   let arguments = (ins Variadic<Stablehlo_Token>:$inputs);
   let results = (outs Stablehlo_Token:$result);
@@ -208,13 +213,15 @@ def Stablehlo_RecvOp : Stablehlo_Op<"recv", [MemoryEffects<[MemRead, MemWrite]>]
   let hasVerifier = 1;
 }
 
-def Stablehlo_PartitionIdOp : Stablehlo_Op<"partition_id", [Pure, HLO_InferUI32ScalarType]> {
+def Stablehlo_PartitionIdOp
+    : Stablehlo_Op<"partition_id", [Pure, HLO_InferUI32ScalarType]> {
   let summary = "Id of the partition running this program.";
   let results = (outs 0DTensorOf<[UI32]>);
   let assemblyFormat = "attr-dict `:` type(results)";
 }
 
-def Stablehlo_ReplicaIdOp : Stablehlo_Op<"replica_id", [Pure, HLO_InferUI32ScalarType]> {
+def Stablehlo_ReplicaIdOp
+    : Stablehlo_Op<"replica_id", [Pure, HLO_InferUI32ScalarType]> {
   let summary = "Id of the replica running this program.";
   let results = (outs 0DTensorOf<[UI32]>);
   let assemblyFormat = "attr-dict `:` type(results)";
@@ -247,7 +254,8 @@ def Stablehlo_AllGatherOp : Stablehlo_Op<"all_gather", []> {
   let hasVerifier = 1;
 }
 
-def Stablehlo_AllReduceOp : Stablehlo_Op<"all_reduce", [HLO_InferOperandTypes]> {
+def Stablehlo_AllReduceOp
+    : Stablehlo_Op<"all_reduce", [HLO_InferOperandTypes]> {
   let summary = "Reduces the operands over each replica group with the body.";
   let arguments = (ins Variadic<HLO_Tensor>:$operands,
                        I64ElementsAttr:$replica_groups,
@@ -282,7 +290,8 @@ def Stablehlo_AllToAllOp : Stablehlo_Op<"all_to_all", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Stablehlo_CollectivePermuteOp : Stablehlo_Op<"collective_permute", [HLO_InferOperandTypes]> {
+def Stablehlo_CollectivePermuteOp
+    : Stablehlo_Op<"collective_permute", [HLO_InferOperandTypes]> {
   let summary = "Sends the operand from each source to its target process.";
   let arguments = (ins HLO_Tensor:$operand,
                        I64ElementsAttr:$source_target_pairs,
