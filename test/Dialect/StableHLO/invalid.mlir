@@ -75,7 +75,7 @@ func.func @f(%a: tensor<4xf32>) -> tensor<3xi16> {
 // -----
 func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
   %0 = stablehlo.constant dense<1.0> : tensor<f32>
-  // expected-error @+1 {{'stablehlo.constant' op value type 'tensor<f32>' does not match result type 'tensor<2xf32>'}}
+  // expected-error @+1 {{'stablehlo.constant' op result rank 1 does not match expected rank 0 (expected shape [])}}
   %1 = "stablehlo.constant"() <{value = dense<1.0> : tensor<f32>}> : () -> tensor<2xf32>
   return %a : tensor<4xf32>
 }
@@ -450,7 +450,7 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 func.func @f(%x: tensor<4xf32>) -> tensor<4xi32> {
   %0:2 = stablehlo.optimization_barrier %x, %x : tensor<4xf32>, tensor<4xf32>
-  // expected-error @+1 {{'stablehlo.optimization_barrier' op result #0 type 'tensor<4xi32>' does not match operand type 'tensor<4xf32>'}}
+  // expected-error @+1 {{'stablehlo.optimization_barrier' op result #0 element type 'i32' does not match expected 'f32'}}
   %1 = "stablehlo.optimization_barrier"(%x) : (tensor<4xf32>) -> tensor<4xi32>
   return %1 : tensor<4xi32>
 }

@@ -3,7 +3,6 @@
 #include "StablehloAsm.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/SmallSet.h"
 
 namespace mlir::stablehlo {
 
@@ -428,52 +427,16 @@ void printCustomCallTarget(OpAsmPrinter &p, Operation *, StringAttr target) {
 // Verifier helpers
 //===----------------------------------------------------------------------===//
 
-std::string shapeToString(ArrayRef<int64_t> shape) {
-  std::string out;
-  llvm::raw_string_ostream os(out);
-  os << '[';
-  llvm::interleaveComma(shape, os, [&](int64_t d) {
-    if (ShapedType::isDynamic(d))
-      os << '?';
-    else
-      os << d;
-  });
-  os << ']';
-  return out;
-}
-
 LogicalResult verifyDimsInRange(Operation *op, ArrayRef<int64_t> dims,
                                 int64_t rank, StringRef what) {
-  llvm::SmallSet<int64_t, 8> seen;
-  for (int64_t dim : dims) {
-    if (dim < 0 || dim >= rank)
-      return op->emitOpError() << what << " value " << dim
-                               << " is out of range [0, " << rank << ")";
-    if (!seen.insert(dim).second)
-      return op->emitOpError() << what << " has duplicate value " << dim;
-  }
-  return success();
+  return verifyDimsInRange([&] { return op->emitOpError(); }, dims, rank,
+                           what);
 }
 
-LogicalResult verifyResultShape(Operation *op, Type type,
-                                ArrayRef<int64_t> expectedShape,
-                                StringRef what) {
-  auto tensor = cast<RankedTensorType>(type);
-  if (tensor.getRank() != static_cast<int64_t>(expectedShape.size()))
-    return op->emitOpError()
-           << what << " rank " << tensor.getRank() << " does not match expected rank "
-           << expectedShape.size() << " (expected shape "
-           << shapeToString(expectedShape) << ")";
-  for (auto [i, pair] :
-       llvm::enumerate(llvm::zip(tensor.getShape(), expectedShape))) {
-    auto [actual, expected] = pair;
-    if (!isCompatibleDim(actual, expected))
-      return op->emitOpError()
-             << what << " dimension " << i << " has size " << actual
-             << " but expected " << expected << " (expected shape "
-             << shapeToString(expectedShape) << ")";
-  }
-  return success();
+LogicalResult verifySameElementType(Operation *op, Type a, Type b,
+                                    StringRef aName, StringRef bName) {
+  return verifySameElementType([&] { return op->emitOpError(); }, a, b, aName,
+                               bName);
 }
 
 } // namespace mlir::stablehlo

@@ -9,6 +9,8 @@
 #ifndef MPMD_LIB_DIALECT_STABLEHLO_IR_STABLEHLOASM_H
 #define MPMD_LIB_DIALECT_STABLEHLO_IR_STABLEHLOASM_H
 
+#include "StablehloTypeInference.h"
+
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
 
 #include "mlir/IR/OpImplementation.h"
@@ -107,23 +109,14 @@ void insertOps(Dialect &dialect) {
 // Verifier helpers
 //===----------------------------------------------------------------------===//
 
-/// True if two dimension sizes may be equal (either dynamic or same value).
-inline bool isCompatibleDim(int64_t a, int64_t b) {
-  return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
-}
-
-/// Prints a shape as `2x?x4` (for error messages).
-std::string shapeToString(ArrayRef<int64_t> shape);
-
 /// Checks that `dims` are unique and in [0, rank); `what` names the list in
 /// errors (e.g. "dimensions").
 LogicalResult verifyDimsInRange(Operation *op, ArrayRef<int64_t> dims,
                                 int64_t rank, StringRef what);
 
-/// Checks that `type` is compatible with `expectedShape` of `elementType`.
-LogicalResult verifyResultShape(Operation *op, Type type,
-                                ArrayRef<int64_t> expectedShape,
-                                StringRef what = "result");
+/// "<aName> element type X does not match <bName> element type Y".
+LogicalResult verifySameElementType(Operation *op, Type a, Type b,
+                                    StringRef aName, StringRef bName);
 
 } // namespace mlir::stablehlo
 

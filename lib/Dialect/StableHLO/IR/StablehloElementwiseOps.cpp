@@ -18,28 +18,6 @@ void mlir::stablehlo::registerElementwiseOps(StablehloDialect &dialect) {
       >(dialect);
 }
 
-namespace {
-
-/// The element type of a complex element type's parts, or `type` itself.
-Type realPartType(Type type) {
-  if (auto complex = dyn_cast<ComplexType>(type))
-    return complex.getElementType();
-  return type;
-}
-
-/// Checks that `a` and `b` have the same rank and compatible dimensions.
-LogicalResult verifySameShape(Operation *op, RankedTensorType a,
-                              RankedTensorType b, StringRef aName,
-                              StringRef bName) {
-  if (failed(verifyCompatibleShape(a, b)))
-    return op->emitOpError() << aName << " shape " << shapeToString(a.getShape())
-                             << " is incompatible with " << bName << " shape "
-                             << shapeToString(b.getShape());
-  return success();
-}
-
-} // namespace
-
 LogicalResult
 mlir::stablehlo::OpTrait::verifyCompatibleOperandsAndResultType(Operation *op) {
   Type reference = op->getNumResults() ? op->getResult(0).getType()
@@ -67,80 +45,148 @@ mlir::stablehlo::OpTrait::verifyCompatibleOperandsAndResultType(Operation *op) {
   return success();
 }
 
-LogicalResult AbsOp::verify() {
-  Type operand = getElementTypeOrSelf(getOperand().getType());
-  Type result = getElementTypeOrSelf(getResult().getType());
-  if (realPartType(operand) != result)
-    return emitOpError() << "result element type " << result
-                         << " does not match expected " << realPartType(operand);
+//===----------------------------------------------------------------------===//
+// Result type inference of the non-uniform elementwise ops
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// `shape` of `element`, or an error if `operand` is not a ranked tensor.
+LogicalResult inferWithElement(EmitErrorFn emitError, Type operand,
+                               Type element, SmallVectorImpl<Type> &inferred) {
+  auto tensor = dyn_cast<RankedTensorType>(operand);
+  if (!tensor)
+    return emitError() << "operand must be a ranked tensor, got " << operand;
+  inferred.push_back(RankedTensorType::get(tensor.getShape(), element));
   return success();
 }
 
-static LogicalResult verifyComplexPart(Operation *op) {
-  Type operand = getElementTypeOrSelf(op->getOperand(0).getType());
-  Type result = getElementTypeOrSelf(op->getResult(0).getType());
-  if (realPartType(operand) != result)
-    return op->emitOpError() << "result element type " << result
-                             << " does not match expected "
-                             << realPartType(operand);
-  return success();
+/// abs, real, imag: the operand shape of the real part element type.
+LogicalResult inferRealPart(std::optional<Location> loc, StringRef opName,
+                            Value operand, SmallVectorImpl<Type> &inferred) {
+  OpErrorEmitter emitError(loc, opName);
+  return inferWithElement(
+      emitError, operand.getType(),
+      realPartType(getElementTypeOrSelf(operand.getType())), inferred);
 }
 
-LogicalResult RealOp::verify() { return verifyComplexPart(*this); }
-LogicalResult ImagOp::verify() { return verifyComplexPart(*this); }
+} // namespace
 
-LogicalResult ClampOp::verify() {
-  auto operandType = getOperand().getType();
+LogicalResult AbsOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> location,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &inferred) {
+  return inferRealPart(location, getOperationName(), adaptor.getOperand(),
+                       inferred);
+}
+
+LogicalResult RealOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> location,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &inferred) {
+  return inferRealPart(location, getOperationName(), adaptor.getOperand(),
+                       inferred);
+}
+
+LogicalResult ImagOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> location,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &inferred) {
+  return inferRealPart(location, getOperationName(), adaptor.getOperand(),
+                       inferred);
+}
+
+LogicalResult IsFiniteOp::inferReturnTypes(MLIRContext *context,
+                                           std::optional<Location> location,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &inferred) {
+  OpErrorEmitter emitError(location, getOperationName());
+  return inferWithElement(emitError, adaptor.getX().getType(),
+                          IntegerType::get(context, 1), inferred);
+}
+
+LogicalResult ClampOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> location,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &inferred) {
+  OpErrorEmitter emitError(location, getOperationName());
+  auto operandType = dyn_cast<RankedTensorType>(adaptor.getOperand().getType());
+  if (!operandType)
+    return emitError() << "operand must be a ranked tensor";
+  SmallVector<int64_t> shape(operandType.getShape());
   for (auto [name, value] :
-       {std::pair<StringRef, Value>{"min", getMin()}, {"max", getMax()}}) {
-    auto type = cast<RankedTensorType>(value.getType());
+       {std::pair<StringRef, Value>{"min", adaptor.getMin()},
+        {"max", adaptor.getMax()}}) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type)
+      return emitError() << name << " must be a ranked tensor";
     if (type.getElementType() != operandType.getElementType())
-      return emitOpError() << name << " element type " << type.getElementType()
-                           << " does not match operand element type "
-                           << operandType.getElementType();
-    if (type.getRank() != 0 &&
-        failed(verifySameShape(*this, type, operandType, name, "operand")))
+      return emitError() << name << " element type " << type.getElementType()
+                         << " does not match operand element type "
+                         << operandType.getElementType();
+    if (type.getRank() == 0)
+      continue;
+    if (failed(verifySameShape(emitError, type, operandType, name,
+                               "operand")))
       return failure();
+    (void)refineShape(shape, type.getShape());
   }
-  if (failed(verifyCompatibleShape(getResult().getType(), operandType)) ||
-      getResult().getType().getElementType() != operandType.getElementType())
-    return emitOpError() << "result type " << getResult().getType()
-                         << " does not match operand type " << operandType;
+  inferred.push_back(RankedTensorType::get(
+      shape, operandType.getElementType(), operandType.getEncoding()));
   return success();
 }
 
-LogicalResult SelectOp::verify() {
-  auto predType = getPred().getType();
-  auto trueType = getOnTrue().getType();
-  auto falseType = getOnFalse().getType();
+LogicalResult SelectOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> location,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  OpErrorEmitter emitError(location, getOperationName());
+  auto predType = dyn_cast<RankedTensorType>(adaptor.getPred().getType());
+  auto trueType = dyn_cast<RankedTensorType>(adaptor.getOnTrue().getType());
+  auto falseType = dyn_cast<RankedTensorType>(adaptor.getOnFalse().getType());
+  if (!predType || !trueType || !falseType)
+    return emitError() << "operands must be ranked tensors";
+  SmallVector<int64_t> shape(trueType.getShape());
   if (trueType.getElementType() != falseType.getElementType() ||
-      failed(verifyCompatibleShape(trueType, falseType)))
-    return emitOpError() << "on_true type " << trueType
-                         << " does not match on_false type " << falseType;
-  if (predType.getRank() != 0 &&
-      failed(verifySameShape(*this, predType, trueType, "pred", "on_true")))
+      failed(refineShape(shape, falseType.getShape())))
+    return emitError() << "on_true type " << trueType
+                       << " does not match on_false type " << falseType;
+  if (predType.getRank() != 0) {
+    if (failed(verifySameShape(emitError, predType, trueType, "pred",
+                               "on_true")))
+      return failure();
+    (void)refineShape(shape, predType.getShape());
+  }
+  inferred.push_back(RankedTensorType::get(shape, trueType.getElementType(),
+                                           trueType.getEncoding()));
+  return success();
+}
+
+LogicalResult CompareOp::inferReturnTypes(MLIRContext *context,
+                                          std::optional<Location> location,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &inferred) {
+  OpErrorEmitter emitError(location, getOperationName());
+  auto lhsType = dyn_cast<RankedTensorType>(adaptor.getLhs().getType());
+  auto rhsType = dyn_cast<RankedTensorType>(adaptor.getRhs().getType());
+  if (!lhsType || !rhsType)
+    return emitError() << "operands must be ranked tensors";
+  if (lhsType.getElementType() != rhsType.getElementType())
+    return emitError() << "lhs element type " << lhsType.getElementType()
+                       << " does not match rhs element type "
+                       << rhsType.getElementType();
+  SmallVector<int64_t> shape(lhsType.getShape());
+  if (failed(verifySameShape(emitError, lhsType, rhsType, "lhs", "rhs")))
     return failure();
-  auto resultType = getResult().getType();
-  if (resultType.getElementType() != trueType.getElementType() ||
-      failed(verifyCompatibleShape(resultType, trueType)))
-    return emitOpError() << "result type " << resultType
-                         << " does not match on_true type " << trueType;
+  (void)refineShape(shape, rhsType.getShape());
+  inferred.push_back(
+      RankedTensorType::get(shape, IntegerType::get(context, 1)));
   return success();
 }
 
 LogicalResult CompareOp::verify() {
-  auto lhsType = getLhs().getType();
-  auto rhsType = getRhs().getType();
-  if (lhsType.getElementType() != rhsType.getElementType())
-    return emitOpError() << "lhs element type " << lhsType.getElementType()
-                         << " does not match rhs element type "
-                         << rhsType.getElementType();
-  if (failed(verifySameShape(*this, lhsType, rhsType, "lhs", "rhs")) ||
-      failed(verifySameShape(*this, getResult().getType(), lhsType, "result",
-                             "lhs")))
-    return failure();
   if (auto type = getCompareType()) {
-    Type element = lhsType.getElementType();
+    Type element = getLhs().getType().getElementType();
     bool isFloat = isa<FloatType>(realPartType(element));
     bool ok = true;
     switch (*type) {
@@ -174,7 +220,8 @@ LogicalResult BitcastConvertOp::verify() {
   ArrayRef<int64_t> inShape = operandType.getShape();
   ArrayRef<int64_t> outShape = resultType.getShape();
   if (inBits == outBits)
-    return verifySameShape(*this, operandType, resultType, "operand", "result");
+    return verifySameShape([&] { return emitOpError(); }, operandType,
+                           resultType, "operand", "result");
   // Narrowing adds a trailing dimension of inBits/outBits; widening drops one.
   ArrayRef<int64_t> smaller = inBits > outBits ? inShape : outShape;
   ArrayRef<int64_t> larger = inBits > outBits ? outShape : inShape;

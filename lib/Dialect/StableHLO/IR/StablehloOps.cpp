@@ -21,14 +21,23 @@ void mlir::stablehlo::registerShapeOps(StablehloDialect &dialect) {
 
 namespace {
 
-LogicalResult verifySameElementType(Operation *op, Type a, Type b,
-                                    StringRef aName, StringRef bName) {
-  Type ea = getElementTypeOrSelf(a), eb = getElementTypeOrSelf(b);
-  if (ea != eb)
-    return op->emitOpError() << aName << " element type " << ea
-                             << " does not match " << bName
-                             << " element type " << eb;
-  return success();
+/// `value`'s type as a ranked tensor, or an error naming `what`.
+FailureOr<RankedTensorType> getTensorType(EmitErrorFn emitError, Value value,
+                                          StringRef what) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type) {
+    (void)(emitError() << what << " must be a ranked tensor, got "
+                       << value.getType());
+    return failure();
+  }
+  return type;
+}
+
+/// Appends `shape` of the element type of `like` (and its encoding).
+void pushTensor(SmallVectorImpl<Type> &inferred, ArrayRef<int64_t> shape,
+                RankedTensorType like) {
+  inferred.push_back(
+      RankedTensorType::get(shape, like.getElementType(), like.getEncoding()));
 }
 
 } // namespace
@@ -87,6 +96,18 @@ LogicalResult ConstantOp::verify() {
 }
 
 OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+LogicalResult ConstantOp::inferReturnTypes(MLIRContext *,
+                                           std::optional<Location> location,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &inferred) {
+  auto value = dyn_cast_or_null<ElementsAttr>(adaptor.getValue());
+  if (!value)
+    return OpErrorEmitter(location, getOperationName())()
+           << "expects a `value` elements attribute";
+  inferred.push_back(value.getType());
+  return success();
+}
 
 void ConstantOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
   Type element = getElementTypeOrSelf(getType());
@@ -147,22 +168,20 @@ LogicalResult BroadcastInDimOp::verify() {
   return success();
 }
 
-LogicalResult TransposeOp::verify() {
-  auto operandType = getOperand().getType();
-  ArrayRef<int64_t> perm = getPermutation();
-  if (static_cast<int64_t>(perm.size()) != operandType.getRank())
-    return emitOpError() << "permutation size " << perm.size()
-                         << " does not match operand rank "
-                         << operandType.getRank();
-  if (failed(verifyDimsInRange(*this, perm, operandType.getRank(),
-                               "permutation")) ||
-      failed(verifySameElementType(*this, operandType, getType(), "operand",
-                                   "result")))
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> location,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  OpErrorEmitter emitError(location, getOperationName());
+  FailureOr<RankedTensorType> operand =
+      getTensorType(emitError, adaptor.getOperand(), "operand");
+  SmallVector<int64_t> shape;
+  if (failed(operand) ||
+      failed(inferTransposeShape(emitError, *operand,
+                                 adaptor.getPermutation(), shape)))
     return failure();
-  SmallVector<int64_t> expected;
-  for (int64_t dim : perm)
-    expected.push_back(operandType.getDimSize(dim));
-  return verifyResultShape(*this, getType(), expected);
+  pushTensor(inferred, shape, *operand);
+  return success();
 }
 
 LogicalResult ReverseOp::verify() {
@@ -174,78 +193,44 @@ LogicalResult ReverseOp::verify() {
 // Slicing, padding, concatenation
 //===----------------------------------------------------------------------===//
 
-LogicalResult SliceOp::verify() {
-  auto operandType = getOperand().getType();
-  int64_t rank = operandType.getRank();
-  ArrayRef<int64_t> start = getStartIndices(), limit = getLimitIndices(),
-                    strides = getStrides();
-  if (static_cast<int64_t>(start.size()) != rank ||
-      static_cast<int64_t>(limit.size()) != rank ||
-      static_cast<int64_t>(strides.size()) != rank)
-    return emitOpError() << "expects " << rank
-                         << " start, limit and stride values (operand rank), "
-                            "got "
-                         << start.size() << ", " << limit.size() << " and "
-                         << strides.size();
-  if (failed(verifySameElementType(*this, operandType, getType(), "operand",
-                                   "result")))
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> location,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &inferred) {
+  OpErrorEmitter emitError(location, getOperationName());
+  FailureOr<RankedTensorType> operand =
+      getTensorType(emitError, adaptor.getOperand(), "operand");
+  SmallVector<int64_t> shape;
+  if (failed(operand) ||
+      failed(inferSliceShape(emitError, *operand, adaptor.getStartIndices(),
+                             adaptor.getLimitIndices(), adaptor.getStrides(),
+                             shape)))
     return failure();
-  SmallVector<int64_t> expected;
-  for (int64_t i = 0; i < rank; ++i) {
-    int64_t size = operandType.getDimSize(i);
-    if (start[i] < 0)
-      return emitOpError() << "start index " << start[i] << " of dimension "
-                           << i << " is negative";
-    if (limit[i] < start[i])
-      return emitOpError() << "limit index " << limit[i] << " of dimension "
-                           << i << " is less than its start index "
-                           << start[i];
-    if (!ShapedType::isDynamic(size) && limit[i] > size)
-      return emitOpError() << "limit index " << limit[i] << " of dimension "
-                           << i << " exceeds its size " << size;
-    if (strides[i] <= 0)
-      return emitOpError() << "stride " << strides[i] << " of dimension " << i
-                           << " must be positive";
-    expected.push_back((limit[i] - start[i] + strides[i] - 1) / strides[i]);
-  }
-  return verifyResultShape(*this, getType(), expected);
-}
-
-static LogicalResult verifyStartIndices(Operation *op, ValueRange indices,
-                                        int64_t rank) {
-  if (static_cast<int64_t>(indices.size()) != rank)
-    return op->emitOpError() << "has " << indices.size()
-                             << " start indices but the operand rank is "
-                             << rank;
-  if (!indices.empty()) {
-    Type first = getElementTypeOrSelf(indices.front().getType());
-    for (Value index : indices)
-      if (getElementTypeOrSelf(index.getType()) != first)
-        return op->emitOpError()
-               << "start indices must all have the same element type";
-  }
+  pushTensor(inferred, shape, *operand);
   return success();
 }
 
-LogicalResult DynamicSliceOp::verify() {
-  auto operandType = getOperand().getType();
-  int64_t rank = operandType.getRank();
-  ArrayRef<int64_t> sizes = getSliceSizes();
-  if (failed(verifyStartIndices(*this, getStartIndices(), rank)))
+LogicalResult DynamicSliceOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  OpErrorEmitter emitError(location, getOperationName());
+  FailureOr<RankedTensorType> operand =
+      getTensorType(emitError, adaptor.getOperand(), "operand");
+  SmallVector<int64_t> shape;
+  if (failed(operand) ||
+      failed(inferDynamicSliceShape(emitError, *operand,
+                                    adaptor.getStartIndices().getTypes(),
+                                    adaptor.getSliceSizes(), shape)))
     return failure();
-  if (static_cast<int64_t>(sizes.size()) != rank)
-    return emitOpError() << "has " << sizes.size()
-                         << " slice sizes but the operand rank is " << rank;
-  for (auto [i, size] : llvm::enumerate(sizes)) {
-    int64_t dim = operandType.getDimSize(i);
-    if (size < 0 || (!ShapedType::isDynamic(dim) && size > dim))
-      return emitOpError() << "slice size " << size << " of dimension " << i
-                           << " is out of range [0, " << dim << "]";
-  }
-  if (failed(verifySameElementType(*this, operandType, getType(), "operand",
-                                   "result")))
-    return failure();
-  return verifyResultShape(*this, getType(), sizes);
+  pushTensor(inferred, shape, *operand);
+  return success();
+}
+
+LogicalResult DynamicUpdateSliceOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  inferred.push_back(adaptor.getOperand().getType());
+  return success();
 }
 
 LogicalResult DynamicUpdateSliceOp::verify() {
@@ -255,7 +240,8 @@ LogicalResult DynamicUpdateSliceOp::verify() {
   if (updateType.getRank() != rank)
     return emitOpError() << "update rank " << updateType.getRank()
                          << " does not match operand rank " << rank;
-  if (failed(verifyStartIndices(*this, getStartIndices(), rank)) ||
+  if (failed(verifyStartIndices([&] { return emitOpError(); },
+                                getStartIndices().getTypes(), rank)) ||
       failed(verifySameElementType(*this, updateType, operandType, "update",
                                    "operand")))
     return failure();
@@ -265,92 +251,42 @@ LogicalResult DynamicUpdateSliceOp::verify() {
       return emitOpError() << "update dimension " << i << " of size " << u
                            << " exceeds operand size " << o;
   }
-  if (failed(verifySameElementType(*this, operandType, getType(), "operand",
-                                   "result")))
-    return failure();
-  return verifyResultShape(*this, getType(), operandType.getShape());
+  return success();
 }
 
-LogicalResult ConcatenateOp::verify() {
-  if (getInputs().empty())
-    return emitOpError() << "expects at least one input";
-  auto firstType = cast<RankedTensorType>(getInputs().front().getType());
-  int64_t rank = firstType.getRank();
-  int64_t dim = getDimension();
-  if (dim < 0 || dim >= rank)
-    return emitOpError() << "dimension " << dim << " is out of range [0, "
-                         << rank << ")";
-  SmallVector<int64_t> expected(firstType.getShape());
-  expected[dim] = 0;
-  for (auto [i, input] : llvm::enumerate(getInputs())) {
-    auto type = cast<RankedTensorType>(input.getType());
-    if (type.getRank() != rank)
-      return emitOpError() << "input #" << i << " has rank " << type.getRank()
-                           << " but input #0 has rank " << rank;
-    if (failed(verifySameElementType(*this, type, firstType,
-                                     "input #" + std::to_string(i),
-                                     "input #0")))
-      return failure();
-    for (int64_t d = 0; d < rank; ++d) {
-      int64_t size = type.getDimSize(d);
-      if (d == dim) {
-        if (ShapedType::isDynamic(size) || ShapedType::isDynamic(expected[d]))
-          expected[d] = ShapedType::kDynamic;
-        else
-          expected[d] += size;
-        continue;
-      }
-      if (!isCompatibleDim(size, expected[d]))
-        return emitOpError() << "input #" << i << " dimension " << d
-                             << " has size " << size << " but input #0 has "
-                             << expected[d];
-    }
-  }
-  if (failed(verifySameElementType(*this, firstType, getType(), "input #0",
-                                   "result")))
+LogicalResult ConcatenateOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  OpErrorEmitter emitError(location, getOperationName());
+  SmallVector<int64_t> shape;
+  if (failed(inferConcatenateShape(emitError, adaptor.getInputs().getTypes(),
+                                   adaptor.getDimension(), shape)))
     return failure();
-  return verifyResultShape(*this, getType(), expected);
+  pushTensor(inferred, shape,
+             cast<RankedTensorType>(adaptor.getInputs().front().getType()));
+  return success();
 }
 
-LogicalResult PadOp::verify() {
-  auto operandType = getOperand().getType();
-  int64_t rank = operandType.getRank();
-  if (getPaddingValue().getType().getRank() != 0)
-    return emitOpError() << "padding_value must be a rank-0 tensor";
-  if (failed(verifySameElementType(*this, getPaddingValue().getType(),
-                                   operandType, "padding_value", "operand")))
+LogicalResult PadOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> location,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &inferred) {
+  OpErrorEmitter emitError(location, getOperationName());
+  FailureOr<RankedTensorType> operand =
+      getTensorType(emitError, adaptor.getOperand(), "operand");
+  if (failed(operand))
     return failure();
-  ArrayRef<int64_t> low = getEdgePaddingLow(), high = getEdgePaddingHigh(),
-                    interior = getInteriorPadding();
-  if (static_cast<int64_t>(low.size()) != rank ||
-      static_cast<int64_t>(high.size()) != rank ||
-      static_cast<int64_t>(interior.size()) != rank)
-    return emitOpError() << "expects " << rank
-                         << " low, high and interior padding values (operand "
-                            "rank), got "
-                         << low.size() << ", " << high.size() << " and "
-                         << interior.size();
-  SmallVector<int64_t> expected;
-  for (int64_t i = 0; i < rank; ++i) {
-    if (interior[i] < 0)
-      return emitOpError() << "interior padding " << interior[i]
-                           << " of dimension " << i << " is negative";
-    int64_t size = operandType.getDimSize(i);
-    if (ShapedType::isDynamic(size)) {
-      expected.push_back(ShapedType::kDynamic);
-      continue;
-    }
-    int64_t padded =
-        low[i] + high[i] + size + std::max<int64_t>(size - 1, 0) * interior[i];
-    if (padded < 0)
-      return emitOpError() << "padding makes dimension " << i
-                           << " negative (" << padded << ")";
-    expected.push_back(padded);
-  }
-  if (failed(verifySameElementType(*this, operandType, getType(), "operand",
-                                   "result")))
+  FailureOr<RankedTensorType> paddingValue =
+      getTensorType(emitError, adaptor.getPaddingValue(), "padding_value");
+  SmallVector<int64_t> shape;
+  if (failed(paddingValue) ||
+      failed(inferPadShape(emitError, *operand, *paddingValue,
+                           adaptor.getEdgePaddingLow(),
+                           adaptor.getEdgePaddingHigh(),
+                           adaptor.getInteriorPadding(), shape)))
     return failure();
-  return verifyResultShape(*this, getType(), expected);
+  pushTensor(inferred, shape, *operand);
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -365,179 +301,81 @@ static LogicalResult verifyPrecisionConfig(Operation *op,
   return success();
 }
 
-LogicalResult DotOp::verify() {
-  auto lhsType = getLhs().getType();
-  auto rhsType = getRhs().getType();
-  if (failed(verifyPrecisionConfig(*this, getPrecisionConfig())))
+namespace {
+
+/// Dot results take the lhs element type when built without a result type;
+/// a given result type may use any element type (HLO_InferShapeOp).
+template <typename InferShape>
+LogicalResult inferDotType(std::optional<Location> location, StringRef opName,
+                           Value lhs, Value rhs,
+                           SmallVectorImpl<Type> &inferred,
+                           InferShape inferShape) {
+  OpErrorEmitter emitError(location, opName);
+  FailureOr<RankedTensorType> lhsType = getTensorType(emitError, lhs, "lhs");
+  if (failed(lhsType))
     return failure();
-  int64_t lhsRank = lhsType.getRank(), rhsRank = rhsType.getRank();
-  if (lhsRank < 1 || lhsRank > 2 || rhsRank < 1 || rhsRank > 2)
-    return emitOpError() << "expects operands of rank 1 or 2, got " << lhsRank
-                         << " and " << rhsRank;
-  int64_t lhsContract = lhsType.getDimSize(lhsRank - 1);
-  int64_t rhsContract = rhsType.getDimSize(0);
-  if (!isCompatibleDim(lhsContract, rhsContract))
-    return emitOpError() << "contracting dimension sizes do not match: "
-                         << lhsContract << " vs " << rhsContract;
-  SmallVector<int64_t> expected;
-  if (lhsRank == 2)
-    expected.push_back(lhsType.getDimSize(0));
-  if (rhsRank == 2)
-    expected.push_back(rhsType.getDimSize(1));
-  return verifyResultShape(*this, getType(), expected);
+  FailureOr<RankedTensorType> rhsType = getTensorType(emitError, rhs, "rhs");
+  SmallVector<int64_t> shape;
+  if (failed(rhsType) || failed(inferShape(emitError, *lhsType, *rhsType,
+                                           shape)))
+    return failure();
+  inferred.push_back(RankedTensorType::get(shape, lhsType->getElementType()));
+  return success();
+}
+
+} // namespace
+
+LogicalResult DotOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> location,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &inferred) {
+  return inferDotType(location, getOperationName(), adaptor.getLhs(),
+                      adaptor.getRhs(), inferred, inferDotShape);
+}
+
+LogicalResult DotOp::verify() {
+  return verifyPrecisionConfig(*this, getPrecisionConfig());
+}
+
+LogicalResult DotGeneralOp::inferReturnTypes(MLIRContext *,
+                                             std::optional<Location> location,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &inferred) {
+  DotDimensionNumbersAttr dims = adaptor.getDotDimensionNumbers();
+  return inferDotType(
+      location, getOperationName(), adaptor.getLhs(), adaptor.getRhs(),
+      inferred,
+      [&](EmitErrorFn emitError, RankedTensorType lhs, RankedTensorType rhs,
+          SmallVectorImpl<int64_t> &shape) {
+        return inferDotGeneralShape(emitError, lhs, rhs, dims, shape);
+      });
 }
 
 LogicalResult DotGeneralOp::verify() {
-  auto lhsType = getLhs().getType();
-  auto rhsType = getRhs().getType();
-  DotDimensionNumbersAttr dims = getDotDimensionNumbers();
-  ArrayRef<int64_t> lhsBatch = dims.getLhsBatchingDimensions();
-  ArrayRef<int64_t> rhsBatch = dims.getRhsBatchingDimensions();
-  ArrayRef<int64_t> lhsContract = dims.getLhsContractingDimensions();
-  ArrayRef<int64_t> rhsContract = dims.getRhsContractingDimensions();
-  if (failed(verifyPrecisionConfig(*this, getPrecisionConfig())))
-    return failure();
-  if (lhsBatch.size() != rhsBatch.size())
-    return emitOpError() << "lhs and rhs batching dimensions have different "
-                            "sizes: "
-                         << lhsBatch.size() << " vs " << rhsBatch.size();
-  if (lhsContract.size() != rhsContract.size())
-    return emitOpError() << "lhs and rhs contracting dimensions have "
-                            "different sizes: "
-                         << lhsContract.size() << " vs " << rhsContract.size();
-  SmallVector<int64_t> lhsUsed(lhsBatch), rhsUsed(rhsBatch);
-  llvm::append_range(lhsUsed, lhsContract);
-  llvm::append_range(rhsUsed, rhsContract);
-  if (failed(verifyDimsInRange(*this, lhsUsed, lhsType.getRank(),
-                               "lhs batching/contracting dimensions")) ||
-      failed(verifyDimsInRange(*this, rhsUsed, rhsType.getRank(),
-                               "rhs batching/contracting dimensions")))
-    return failure();
-  for (auto [l, r] : llvm::zip(lhsBatch, rhsBatch))
-    if (!isCompatibleDim(lhsType.getDimSize(l), rhsType.getDimSize(r)))
-      return emitOpError() << "batching dimension sizes do not match: lhs "
-                              "dimension "
-                           << l << " has size " << lhsType.getDimSize(l)
-                           << ", rhs dimension " << r << " has size "
-                           << rhsType.getDimSize(r);
-  for (auto [l, r] : llvm::zip(lhsContract, rhsContract))
-    if (!isCompatibleDim(lhsType.getDimSize(l), rhsType.getDimSize(r)))
-      return emitOpError() << "contracting dimension sizes do not match: lhs "
-                              "dimension "
-                           << l << " has size " << lhsType.getDimSize(l)
-                           << ", rhs dimension " << r << " has size "
-                           << rhsType.getDimSize(r);
-  SmallVector<int64_t> expected;
-  for (int64_t d : lhsBatch)
-    expected.push_back(lhsType.getDimSize(d));
-  for (int64_t d = 0; d < lhsType.getRank(); ++d)
-    if (!llvm::is_contained(lhsUsed, d))
-      expected.push_back(lhsType.getDimSize(d));
-  for (int64_t d = 0; d < rhsType.getRank(); ++d)
-    if (!llvm::is_contained(rhsUsed, d))
-      expected.push_back(rhsType.getDimSize(d));
-  return verifyResultShape(*this, getType(), expected);
+  return verifyPrecisionConfig(*this, getPrecisionConfig());
 }
 
 //===----------------------------------------------------------------------===//
 // GatherOp
 //===----------------------------------------------------------------------===//
 
-static LogicalResult verifySortedUnique(Operation *op, ArrayRef<int64_t> dims,
-                                        StringRef what) {
-  for (size_t i = 1; i < dims.size(); ++i)
-    if (dims[i] <= dims[i - 1])
-      return op->emitOpError() << what << " must be sorted and unique, got "
-                               << shapeToString(dims);
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> location,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  OpErrorEmitter emitError(location, getOperationName());
+  FailureOr<RankedTensorType> operand =
+      getTensorType(emitError, adaptor.getOperand(), "operand");
+  if (failed(operand))
+    return failure();
+  FailureOr<RankedTensorType> indices =
+      getTensorType(emitError, adaptor.getStartIndices(), "start_indices");
+  SmallVector<int64_t> shape;
+  if (failed(indices) ||
+      failed(inferGatherShape(emitError, *operand, *indices,
+                              adaptor.getDimensionNumbers(),
+                              adaptor.getSliceSizes(), shape)))
+    return failure();
+  pushTensor(inferred, shape, *operand);
   return success();
-}
-
-LogicalResult GatherOp::verify() {
-  auto operandType = getOperand().getType();
-  auto indicesType = getStartIndices().getType();
-  GatherDimensionNumbersAttr dims = getDimensionNumbers();
-  ArrayRef<int64_t> sliceSizes = getSliceSizes();
-  int64_t operandRank = operandType.getRank();
-  int64_t indicesRank = indicesType.getRank();
-  int64_t indexVectorDim = dims.getIndexVectorDim();
-
-  if (indexVectorDim < 0 || indexVectorDim > indicesRank)
-    return emitOpError() << "index_vector_dim " << indexVectorDim
-                         << " is out of range [0, " << indicesRank << "]";
-  if (static_cast<int64_t>(sliceSizes.size()) != operandRank)
-    return emitOpError() << "slice_sizes size " << sliceSizes.size()
-                         << " does not match operand rank " << operandRank;
-  for (auto [i, size] : llvm::enumerate(sliceSizes)) {
-    int64_t dim = operandType.getDimSize(i);
-    if (size < 0 || (!ShapedType::isDynamic(dim) && size > dim))
-      return emitOpError() << "slice size " << size << " of dimension " << i
-                           << " is out of range [0, " << dim << "]";
-  }
-  if (failed(verifySortedUnique(*this, dims.getOffsetDims(), "offset_dims")) ||
-      failed(verifySortedUnique(*this, dims.getCollapsedSliceDims(),
-                                "collapsed_slice_dims")))
-    return failure();
-  SmallVector<int64_t> removed(dims.getCollapsedSliceDims());
-  llvm::append_range(removed, dims.getOperandBatchingDims());
-  if (failed(verifyDimsInRange(*this, removed, operandRank,
-                               "collapsed_slice_dims/operand_batching_dims")))
-    return failure();
-  for (int64_t d : removed)
-    if (sliceSizes[d] > 1)
-      return emitOpError() << "slice size of collapsed or batching dimension "
-                           << d << " must be at most 1, got " << sliceSizes[d];
-  if (dims.getOperandBatchingDims().size() !=
-      dims.getStartIndicesBatchingDims().size())
-    return emitOpError() << "operand_batching_dims and "
-                            "start_indices_batching_dims have different sizes";
-  for (int64_t d : dims.getStartIndicesBatchingDims())
-    if (d == indexVectorDim)
-      return emitOpError() << "start_indices_batching_dims must not contain "
-                              "index_vector_dim "
-                           << d;
-  if (failed(verifyDimsInRange(*this, dims.getStartIndicesBatchingDims(),
-                               indicesRank, "start_indices_batching_dims")) ||
-      failed(verifyDimsInRange(*this, dims.getStartIndexMap(), operandRank,
-                               "start_index_map")))
-    return failure();
-  int64_t indexVectorSize =
-      indexVectorDim < indicesRank ? indicesType.getDimSize(indexVectorDim) : 1;
-  if (!isCompatibleDim(indexVectorSize,
-                       static_cast<int64_t>(dims.getStartIndexMap().size())))
-    return emitOpError() << "start_index_map size "
-                         << dims.getStartIndexMap().size()
-                         << " does not match index vector size "
-                         << indexVectorSize;
-
-  // Result: batch dims of the indices, with the slice (offset) dims placed at
-  // `offset_dims`.
-  SmallVector<int64_t> batchShape;
-  for (int64_t d = 0; d < indicesRank; ++d)
-    if (d != indexVectorDim)
-      batchShape.push_back(indicesType.getDimSize(d));
-  SmallVector<int64_t> offsetShape;
-  for (int64_t d = 0; d < operandRank; ++d)
-    if (!llvm::is_contained(removed, d))
-      offsetShape.push_back(sliceSizes[d]);
-  ArrayRef<int64_t> offsetDims = dims.getOffsetDims();
-  if (offsetDims.size() != offsetShape.size())
-    return emitOpError() << "offset_dims size " << offsetDims.size()
-                         << " does not match the number of non-collapsed "
-                            "slice dimensions "
-                         << offsetShape.size();
-  int64_t resultRank = batchShape.size() + offsetShape.size();
-  if (failed(verifyDimsInRange(*this, offsetDims, resultRank, "offset_dims")))
-    return failure();
-  SmallVector<int64_t> expected;
-  size_t nextBatch = 0, nextOffset = 0;
-  for (int64_t d = 0; d < resultRank; ++d) {
-    if (llvm::is_contained(offsetDims, d))
-      expected.push_back(offsetShape[nextOffset++]);
-    else
-      expected.push_back(batchShape[nextBatch++]);
-  }
-  if (failed(verifySameElementType(*this, operandType, getType(), "operand",
-                                   "result")))
-    return failure();
-  return verifyResultShape(*this, getType(), expected);
 }

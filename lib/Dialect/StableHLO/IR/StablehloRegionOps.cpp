@@ -280,21 +280,28 @@ ParseResult ReduceOp::parse(OpAsmParser &parser, OperationState &result) {
   return parser.parseRegion(*body, accs);
 }
 
-LogicalResult ReduceOp::verifyRegions() {
-  size_t n = getInputs().size();
-  if (n == 0)
-    return emitOpError() << "expects at least one input";
-  auto firstType = cast<RankedTensorType>(getInputs().front().getType());
-  for (auto [i, input] : llvm::enumerate(getInputs()))
-    if (failed(verifyCompatibleShape(input.getType(), firstType)))
-      return emitOpError() << "input #" << i << " shape does not match input #0";
-  if (failed(verifyDimsInRange(*this, getDimensions(), firstType.getRank(),
-                               "dimensions")))
+/// Result i has `shape` and the element type of init value i.
+static void pushReductionResults(ValueRange initValues, ArrayRef<int64_t> shape,
+                                 SmallVectorImpl<Type> &inferred) {
+  for (Value init : initValues)
+    inferred.push_back(
+        RankedTensorType::get(shape, getElementTypeOrSelf(init.getType())));
+}
+
+LogicalResult ReduceOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> location,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  OpErrorEmitter emitError(location, getOperationName());
+  SmallVector<int64_t> shape;
+  if (failed(inferReduceShape(emitError, adaptor.getInputs().getTypes(),
+                              adaptor.getDimensions(), shape)))
     return failure();
-  SmallVector<int64_t> expected;
-  for (int64_t d = 0; d < firstType.getRank(); ++d)
-    if (!llvm::is_contained(getDimensions(), d))
-      expected.push_back(firstType.getDimSize(d));
+  pushReductionResults(adaptor.getInitValues(), shape, inferred);
+  return success();
+}
+
+LogicalResult ReduceOp::verifyRegions() {
   SmallVector<Type> accTypes;
   for (auto [i, pair] :
        llvm::enumerate(llvm::zip(getInputs(), getInitValues()))) {
@@ -307,115 +314,49 @@ LogicalResult ReduceOp::verifyRegions() {
                            << "element type " << initElement;
     accTypes.push_back(init.getType());
   }
-  if (failed(verifyReducerBody(*this, getBody(), "body", accTypes)))
-    return failure();
-  if (getNumResults() != n)
-    return emitOpError() << "has " << getNumResults() << " results but "
-                         << n << " inputs";
-  for (auto [i, result] : llvm::enumerate(getResults())) {
-    if (getElementTypeOrSelf(result.getType()) !=
-        getElementTypeOrSelf(accTypes[i]))
-      return emitOpError() << "result #" << i << " element type "
-                           << getElementTypeOrSelf(result.getType())
-                           << " does not match init value element type "
-                           << getElementTypeOrSelf(accTypes[i]);
-    if (failed(verifyResultShape(*this, result.getType(), expected,
-                                 "result #" + std::to_string(i))))
-      return failure();
-  }
-  return success();
+  return verifyReducerBody(*this, getBody(), "body", accTypes);
 }
 
 //===----------------------------------------------------------------------===//
 // ReduceWindowOp, SelectAndScatterOp
 //===----------------------------------------------------------------------===//
 
-static LogicalResult verifyWindowAttr(Operation *op,
-                                      std::optional<ArrayRef<int64_t>> values,
-                                      int64_t rank, StringRef name,
-                                      bool positive) {
-  if (!values)
-    return success();
-  if (static_cast<int64_t>(values->size()) != rank)
-    return op->emitOpError() << name << " has " << values->size()
-                             << " entries but the operand rank is " << rank;
-  for (int64_t v : *values)
-    if (positive ? v <= 0 : v < 0)
-      return op->emitOpError() << name << " must be positive, got " << v;
-  return success();
-}
-
-static LogicalResult verifyPadding(Operation *op,
-                                   std::optional<DenseIntElementsAttr> padding,
-                                   int64_t rank) {
-  if (!padding)
-    return success();
-  auto type = cast<ShapedType>(padding->getType());
-  if (type.getRank() != 2 || type.getDimSize(0) != rank ||
-      type.getDimSize(1) != 2)
-    return op->emitOpError() << "padding must have shape [" << rank
-                             << ", 2], got "
-                             << shapeToString(type.getShape());
+LogicalResult ReduceWindowOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  OpErrorEmitter emitError(location, getOperationName());
+  SmallVector<int64_t> shape;
+  if (failed(inferReduceWindowShape(
+          emitError, adaptor.getInputs().getTypes(),
+          adaptor.getWindowDimensions(), adaptor.getWindowStrides(),
+          adaptor.getBaseDilations(), adaptor.getWindowDilations(),
+          adaptor.getPadding(), shape)))
+    return failure();
+  pushReductionResults(adaptor.getInitValues(), shape, inferred);
   return success();
 }
 
 LogicalResult ReduceWindowOp::verifyRegions() {
-  size_t n = getInputs().size();
-  if (n == 0)
-    return emitOpError() << "expects at least one input";
-  auto firstType = cast<RankedTensorType>(getInputs().front().getType());
-  int64_t rank = firstType.getRank();
-  if (failed(verifyWindowAttr(*this, getWindowDimensions(), rank,
-                              "window_dimensions", true)) ||
-      failed(verifyWindowAttr(*this, getWindowStrides(), rank,
-                              "window_strides", true)) ||
-      failed(verifyWindowAttr(*this, getBaseDilations(), rank,
-                              "base_dilations", true)) ||
-      failed(verifyWindowAttr(*this, getWindowDilations(), rank,
-                              "window_dilations", true)) ||
-      failed(verifyPadding(*this, getPadding(), rank)))
-    return failure();
-  SmallVector<Type> accTypes(getInitValues().getTypes());
-  if (failed(verifyReducerBody(*this, getBody(), "body", accTypes)))
-    return failure();
-  if (getNumResults() != n)
-    return emitOpError() << "has " << getNumResults() << " results but "
-                         << n << " inputs";
-  // Expected result shape.
-  SmallVector<int64_t> padding(2 * rank, 0);
-  if (auto pad = getPadding())
-    padding.assign(pad->getValues<int64_t>().begin(),
-                   pad->getValues<int64_t>().end());
-  SmallVector<int64_t> expected;
-  for (int64_t d = 0; d < rank; ++d) {
-    int64_t size = firstType.getDimSize(d);
-    if (ShapedType::isDynamic(size)) {
-      expected.push_back(ShapedType::kDynamic);
-      continue;
-    }
-    int64_t base = getBaseDilations() ? (*getBaseDilations())[d] : 1;
-    int64_t stride = getWindowStrides() ? (*getWindowStrides())[d] : 1;
-    int64_t wdil = getWindowDilations() ? (*getWindowDilations())[d] : 1;
-    int64_t padded = (size == 0 ? 0 : (size - 1) * base + 1) +
-                     padding[2 * d] + padding[2 * d + 1];
-    int64_t window = (getWindowDimensions()[d] - 1) * wdil + 1;
-    expected.push_back(padded < window ? 0 : (padded - window) / stride + 1);
-  }
-  for (auto [i, result] : llvm::enumerate(getResults()))
-    if (failed(verifyResultShape(*this, result.getType(), expected,
-                                 "result #" + std::to_string(i))))
-      return failure();
+  return verifyReducerBody(*this, getBody(), "body",
+                           getInitValues().getTypes());
+}
+
+LogicalResult SelectAndScatterOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  inferred.push_back(adaptor.getOperand().getType());
   return success();
 }
 
 LogicalResult SelectAndScatterOp::verifyRegions() {
   auto operandType = getOperand().getType();
   int64_t rank = operandType.getRank();
-  if (failed(verifyWindowAttr(*this, getWindowDimensions(), rank,
+  auto emitError = [&] { return emitOpError(); };
+  if (failed(verifyWindowAttr(emitError, getWindowDimensions(), rank,
                               "window_dimensions", true)) ||
-      failed(verifyWindowAttr(*this, getWindowStrides(), rank,
+      failed(verifyWindowAttr(emitError, getWindowStrides(), rank,
                               "window_strides", true)) ||
-      failed(verifyPadding(*this, getPadding(), rank)))
+      failed(verifyWindowPadding(emitError, getPadding(), rank)))
     return failure();
   Type scalar = scalarOf(operandType);
   Type pred = RankedTensorType::get({}, IntegerType::get(getContext(), 1));
@@ -434,6 +375,14 @@ LogicalResult SelectAndScatterOp::verifyRegions() {
 //===----------------------------------------------------------------------===//
 // ScatterOp, SortOp
 //===----------------------------------------------------------------------===//
+
+LogicalResult ScatterOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location>,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &inferred) {
+  llvm::append_range(inferred, adaptor.getInputs().getTypes());
+  return success();
+}
 
 LogicalResult ScatterOp::verifyRegions() {
   size_t n = getInputs().size();
@@ -634,6 +583,41 @@ LogicalResult WhileOp::verifyRegions() {
       failed(verifyRegionReturns(*this, getBody(), "body", types)))
     return failure();
   return success();
+}
+
+/// The types `region` (called `name`) returns through its stablehlo.return.
+static LogicalResult inferFromRegion(std::optional<Location> location,
+                                     StringRef opName, Region &region,
+                                     StringRef name,
+                                     SmallVectorImpl<Type> &inferred) {
+  OpErrorEmitter emitError(location, opName);
+  if (region.empty() || region.front().empty())
+    return emitError() << name << " region must not be empty";
+  auto ret = dyn_cast<ReturnOp>(region.front().back());
+  if (!ret)
+    return emitError() << name << " region must end with stablehlo.return";
+  llvm::append_range(inferred, ret.getResults().getTypes());
+  return success();
+}
+
+LogicalResult IfOp::inferReturnTypes(MLIRContext *,
+                                     std::optional<Location> location,
+                                     Adaptor adaptor,
+                                     SmallVectorImpl<Type> &inferred) {
+  return inferFromRegion(location, getOperationName(),
+                         adaptor.getTrueBranch(), "true_branch", inferred);
+}
+
+LogicalResult CaseOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> location,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &inferred) {
+  RegionRange branches = adaptor.getBranches();
+  if (branches.empty())
+    return OpErrorEmitter(location, getOperationName())()
+           << "expects at least one branch";
+  return inferFromRegion(location, getOperationName(), *branches.front(),
+                         "branch #0", inferred);
 }
 
 LogicalResult IfOp::verifyRegions() {

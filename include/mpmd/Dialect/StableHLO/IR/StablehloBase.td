@@ -12,6 +12,7 @@
 include "mlir/IR/OpBase.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/BuiltinTypes.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
 
 def Stablehlo_Dialect : Dialect {
   let name = "stablehlo";
@@ -45,6 +46,134 @@ def Stablehlo_Token : Stablehlo_Type<"Token", "token"> {
 
 class Stablehlo_Op<string mnemonic, list<Trait> traits = []>
     : Op<Stablehlo_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Result type inference
+//===----------------------------------------------------------------------===//
+//
+// Ops that know their result types from operands, attributes or regions
+// implement InferTypeOpInterface through one of the traits below, so that
+// C++ builders need no result types (`AddOp::create(b, loc, lhs, rhs)`).
+//
+// Verification compares the given result types with the inferred ones
+// (isCompatibleReturnTypes: same element type, compatible shapes, so dynamic
+// dimensions are accepted where sizes may agree). refineReturnTypes reports
+// why inference fails (malformed operands or attributes) or names the first
+// result element type, rank or dimension that differs. The C++ trait
+// HloInferTypeOp runs it when the verifier enters the op, so these messages
+// come before those of the op's own verifier, and MLIR's generic interface
+// check (which runs later and would add "failed to infer returned types")
+// is never reached for an op that fails.
+//
+// The C++ side is in StablehloTypeInference.h (private to the library).
+
+// Declarations every inferring op gets.
+defvar HLO_InferTypeCommonDecls = [{
+  static ::llvm::LogicalResult refineReturnTypes(
+      ::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location,
+      ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes,
+      ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions,
+      ::llvm::SmallVectorImpl<::mlir::Type> &returnTypes);
+  static bool isCompatibleReturnTypes(::mlir::TypeRange inferred,
+                                      ::mlir::TypeRange actual);
+}];
+
+// Their definitions; `checkElementTypes` is false for ops whose result
+// element type is free (dot products may accumulate in a wider type).
+class HLO_InferTypeCommonDefs<bit checkElementTypes> {
+  defvar check = !if(checkElementTypes, "true", "false");
+  code value = [{
+  ::llvm::LogicalResult $cppClass::refineReturnTypes(
+      ::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location,
+      ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes,
+      ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions,
+      ::llvm::SmallVectorImpl<::mlir::Type> &returnTypes) {
+    ::llvm::SmallVector<::mlir::Type, 4> inferred;
+    if (::mlir::failed(inferReturnTypes(context, location, operands,
+                                        attributes, properties, regions,
+                                        inferred)))
+      return ::mlir::failure();
+    return ::mlir::stablehlo::verifyInferredTypes(
+        location, getOperationName(),
+        hasTrait<::mlir::OpTrait::OneResult>(), }] # check # [{, inferred,
+        returnTypes);
+  }
+  bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred,
+                                          ::mlir::TypeRange actual) {
+    return ::mlir::stablehlo::isCompatibleInferredTypes(inferred, actual, }]
+      # check # [{);
+  }
+}];
+}
+
+class HLO_InferTypeNativeTrait<code decls, code defs>
+    : NativeOpTrait<"HloInferTypeOp", [], decls, defs> {
+  let cppNamespace = "::mlir::stablehlo::OpTrait";
+}
+
+// The op defines `inferReturnTypes(context, location, Adaptor, types)` in C++.
+class HLO_InferTypeWithAdaptor<bit checkElementTypes> : TraitList<[
+  DeclareOpInterfaceMethods<InferTypeOpInterface>,
+  HLO_InferTypeNativeTrait<HLO_InferTypeCommonDecls # [{
+    static ::llvm::LogicalResult inferReturnTypes(
+        ::mlir::MLIRContext *context,
+        ::std::optional<::mlir::Location> location, Adaptor adaptor,
+        ::llvm::SmallVectorImpl<::mlir::Type> &inferredReturnTypes);
+  }], HLO_InferTypeCommonDefs<checkElementTypes>.value # [{
+  ::llvm::LogicalResult $cppClass::inferReturnTypes(
+      ::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location,
+      ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes,
+      ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions,
+      ::llvm::SmallVectorImpl<::mlir::Type> &inferredReturnTypes) {
+    Adaptor adaptor(operands, attributes, properties, regions);
+    return inferReturnTypes(context, location, adaptor, inferredReturnTypes);
+  }
+  }]>]>;
+def HLO_InferTypeOp : HLO_InferTypeWithAdaptor<1>;
+def HLO_InferShapeOp : HLO_InferTypeWithAdaptor<0>;
+
+// ODS itself defines inferReturnTypes: the result type is buildable
+// (!stablehlo.token) or AllTypesMatch ties it to an operand.
+def HLO_InferTypeFromTypeConstraints : TraitList<[
+  DeclareOpInterfaceMethods<InferTypeOpInterface>,
+  HLO_InferTypeNativeTrait<HLO_InferTypeCommonDecls,
+                           HLO_InferTypeCommonDefs<1>.value>]>;
+
+// Generic inferReturnTypes bodies: `body` sees the hook's arguments.
+class HLO_InferTypeWithBody<code body> : TraitList<[
+  DeclareOpInterfaceMethods<InferTypeOpInterface>,
+  HLO_InferTypeNativeTrait<HLO_InferTypeCommonDecls,
+    HLO_InferTypeCommonDefs<1>.value # [{
+  ::llvm::LogicalResult $cppClass::inferReturnTypes(
+      ::mlir::MLIRContext *context, ::std::optional<::mlir::Location> location,
+      ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes,
+      ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions,
+      ::llvm::SmallVectorImpl<::mlir::Type> &inferredReturnTypes) {
+    }] # body # [{
+  }
+  }]>]>;
+
+// Elementwise: the operand type, with the shape refined across operands.
+def HLO_InferElementwiseType : HLO_InferTypeWithBody<[{
+    return ::mlir::stablehlo::inferElementwiseTypes(
+        location, getOperationName(), operands.getTypes(),
+        inferredReturnTypes);
+}]>;
+
+// Result i has the type of operand i.
+def HLO_InferOperandTypes : HLO_InferTypeWithBody<[{
+    ::llvm::append_range(inferredReturnTypes, operands.getTypes());
+    return ::mlir::success();
+}]>;
+
+// A fixed result type, built from `context`.
+class HLO_InferFixedType<code type> : HLO_InferTypeWithBody<[{
+    inferredReturnTypes.push_back(}] # type # [{);
+    return ::mlir::success();
+}]>;
+def HLO_InferUI32ScalarType : HLO_InferFixedType<[{
+    ::mlir::RankedTensorType::get({}, ::mlir::IntegerType::get(
+        context, 32, ::mlir::IntegerType::Unsigned))}]>;
 
 //===----------------------------------------------------------------------===//
 // Element and tensor type constraints

@@ -20,7 +20,8 @@ def HLO_CompatibleOperandsAndResultType
 
 class HLO_UnaryOp<string mnemonic, Type type, list<Trait> traits = []>
     : Stablehlo_Op<mnemonic,
-                   traits # [Pure, HLO_CompatibleOperandsAndResultType]> {
+                   traits # [Pure, HLO_CompatibleOperandsAndResultType,
+                             HLO_InferElementwiseType]> {
   let arguments = (ins type:$operand);
   let results = (outs type:$result);
   let assemblyFormat = [{
@@ -28,14 +29,14 @@ class HLO_UnaryOp<string mnemonic, Type type, list<Trait> traits = []>
   }];
 }
 
-def Stablehlo_AbsOp : Stablehlo_Op<"abs", [Pure, SameOperandsAndResultShape]> {
+def Stablehlo_AbsOp : Stablehlo_Op<"abs",
+    [Pure, SameOperandsAndResultShape, HLO_InferTypeOp]> {
   let summary = "Absolute value (complex operands give their modulus).";
   let arguments = (ins HLO_IntFpOrComplexTensor:$operand);
   let results = (outs HLO_IntOrFpTensor:$result);
   let assemblyFormat = [{
     $operand attr-dict `:` custom<SameOperandsAndResultType>(type($operand), type($result))
   }];
-  let hasVerifier = 1;
 }
 def Stablehlo_CbrtOp : HLO_UnaryOp<"cbrt", HLO_FpOrComplexTensor>;
 def Stablehlo_CeilOp : HLO_UnaryOp<"ceil", HLO_FpTensor>;
@@ -60,7 +61,8 @@ def Stablehlo_SignOp : HLO_UnaryOp<"sign", HLO_IntFpOrComplexTensor>;
 def Stablehlo_ClzOp : HLO_UnaryOp<"count_leading_zeros", HLO_IntTensor>;
 
 def Stablehlo_IsFiniteOp
-    : Stablehlo_Op<"is_finite", [Pure, SameOperandsAndResultShape]> {
+    : Stablehlo_Op<"is_finite",
+                   [Pure, SameOperandsAndResultShape, HLO_InferTypeOp]> {
   let summary = "Whether each element is finite (not inf or NaN).";
   let arguments = (ins HLO_FpTensor:$x);
   let results = (outs HLO_PredTensor:$y);
@@ -70,20 +72,21 @@ def Stablehlo_IsFiniteOp
 }
 
 class HLO_ComplexPartOp<string mnemonic>
-    : Stablehlo_Op<mnemonic, [Pure, SameOperandsAndResultShape]> {
+    : Stablehlo_Op<mnemonic,
+                   [Pure, SameOperandsAndResultShape, HLO_InferTypeOp]> {
   let arguments = (ins HLO_FpOrComplexTensor:$operand);
   let results = (outs HLO_FpTensor:$result);
   let assemblyFormat = [{
     $operand attr-dict `:` custom<SameOperandsAndResultType>(type($operand), type($result))
   }];
-  let hasVerifier = 1;
 }
 def Stablehlo_RealOp : HLO_ComplexPartOp<"real">;
 def Stablehlo_ImagOp : HLO_ComplexPartOp<"imag">;
 
 class HLO_BinaryOp<string mnemonic, Type type, list<Trait> traits = []>
     : Stablehlo_Op<mnemonic,
-                   traits # [Pure, HLO_CompatibleOperandsAndResultType]> {
+                   traits # [Pure, HLO_CompatibleOperandsAndResultType,
+                             HLO_InferElementwiseType]> {
   let arguments = (ins type:$lhs, type:$rhs);
   let results = (outs type:$result);
   let assemblyFormat = [{
@@ -110,7 +113,7 @@ def Stablehlo_ShiftRightLogicalOp
     : HLO_BinaryOp<"shift_right_logical", HLO_IntTensor>;
 def Stablehlo_Atan2Op : HLO_BinaryOp<"atan2", HLO_FpOrComplexTensor>;
 
-def Stablehlo_ClampOp : Stablehlo_Op<"clamp", [Pure]> {
+def Stablehlo_ClampOp : Stablehlo_Op<"clamp", [Pure, HLO_InferTypeOp]> {
   let summary = "Clamps `operand` between `min` and `max` (scalars or same shape).";
   let arguments = (ins HLO_Tensor:$min, HLO_Tensor:$operand, HLO_Tensor:$max);
   let results = (outs HLO_Tensor:$result);
@@ -118,10 +121,9 @@ def Stablehlo_ClampOp : Stablehlo_Op<"clamp", [Pure]> {
     $min `,` $operand `,` $max attr-dict
       `:` custom<SameOperandsAndResultType>(type($min), type($operand), type($max), type($result))
   }];
-  let hasVerifier = 1;
 }
 
-def Stablehlo_SelectOp : Stablehlo_Op<"select", [Pure]> {
+def Stablehlo_SelectOp : Stablehlo_Op<"select", [Pure, HLO_InferTypeOp]> {
   let summary = "Picks `on_true` where `pred` holds, else `on_false`.";
   let arguments = (ins HLO_PredTensor:$pred, HLO_Tensor:$on_true,
                        HLO_Tensor:$on_false);
@@ -130,10 +132,9 @@ def Stablehlo_SelectOp : Stablehlo_Op<"select", [Pure]> {
     operands attr-dict `:`
       custom<SelectOpType>(type($pred), type($on_true), type($on_false), type($result))
   }];
-  let hasVerifier = 1;
 }
 
-def Stablehlo_CompareOp : Stablehlo_Op<"compare", [Pure]> {
+def Stablehlo_CompareOp : Stablehlo_Op<"compare", [Pure, HLO_InferTypeOp]> {
   let summary = "Elementwise comparison: `stablehlo.compare LT, %a, %b, FLOAT`.";
   let arguments = (ins HLO_Tensor:$lhs, HLO_Tensor:$rhs,
                        Stablehlo_ComparisonDirectionAttr:$comparison_direction,

@@ -28,6 +28,27 @@ public:
   }
 };
 
+/// Ops whose result types are inferred (InferTypeOpInterface); the ODS
+/// traits in StablehloBase.td add the interface hooks to the op class.
+///
+/// Verification runs the op's refineReturnTypes as soon as the verifier
+/// enters the op: it reports why inference fails or which result type
+/// differs. MLIR's own interface check runs only after the op's regions and
+/// adds a generic "failed to infer returned types" to any failure; an op
+/// that fails here never gets that far.
+template <typename ConcreteType>
+class HloInferTypeOp
+    : public ::mlir::OpTrait::TraitBase<ConcreteType, HloInferTypeOp> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    SmallVector<Type, 4> resultTypes(op->getResultTypes());
+    return ConcreteType::refineReturnTypes(
+        op->getContext(), op->getLoc(), op->getOperands(),
+        op->getRawDictionaryAttrs(), op->getPropertiesStorage(),
+        op->getRegions(), resultTypes);
+  }
+};
+
 } // namespace mlir::stablehlo::OpTrait
 
 #define GET_OP_CLASSES

@@ -15,7 +15,7 @@ include "mlir/IR/OpAsmInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def Stablehlo_ConstantOp : Stablehlo_Op<"constant",
-    [ConstantLike, Pure,
+    [ConstantLike, Pure, HLO_InferTypeOp,
      DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
   let summary = "A constant tensor: `stablehlo.constant dense<1> : tensor<i32>`.";
   let arguments = (ins ElementsAttr:$value);
@@ -53,7 +53,7 @@ def Stablehlo_BroadcastInDimOp : Stablehlo_Op<"broadcast_in_dim", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Stablehlo_TransposeOp : Stablehlo_Op<"transpose", [Pure]> {
+def Stablehlo_TransposeOp : Stablehlo_Op<"transpose", [Pure, HLO_InferTypeOp]> {
   let summary = "Permutes dimensions: result dimension i is operand dimension dims[i].";
   let arguments = (ins HLO_Tensor:$operand, DenseI64ArrayAttr:$permutation);
   let results = (outs HLO_Tensor:$result);
@@ -61,10 +61,9 @@ def Stablehlo_TransposeOp : Stablehlo_Op<"transpose", [Pure]> {
     $operand `,` `dims` `=` custom<Dims>($permutation)
       attr-dict `:` functional-type(operands, results)
   }];
-  let hasVerifier = 1;
 }
 
-def Stablehlo_SliceOp : Stablehlo_Op<"slice", [Pure]> {
+def Stablehlo_SliceOp : Stablehlo_Op<"slice", [Pure, HLO_InferTypeOp]> {
   let summary = "Static strided slice: `stablehlo.slice %x [1:3, 4:8:2]`.";
   let arguments = (ins HLO_Tensor:$operand,
                        DenseI64ArrayAttr:$start_indices,
@@ -75,10 +74,10 @@ def Stablehlo_SliceOp : Stablehlo_Op<"slice", [Pure]> {
     $operand custom<SliceRanges>($start_indices, $limit_indices, $strides)
       attr-dict `:` functional-type(operands, results)
   }];
-  let hasVerifier = 1;
 }
 
-def Stablehlo_DynamicSliceOp : Stablehlo_Op<"dynamic_slice", [Pure]> {
+def Stablehlo_DynamicSliceOp
+    : Stablehlo_Op<"dynamic_slice", [Pure, HLO_InferTypeOp]> {
   let summary = "Slice of static `sizes` at run-time start indices (clamped).";
   let arguments = (ins HLO_Tensor:$operand,
                        Variadic<HLO_ScalarIntTensor>:$start_indices,
@@ -89,10 +88,10 @@ def Stablehlo_DynamicSliceOp : Stablehlo_Op<"dynamic_slice", [Pure]> {
       `sizes` `=` custom<Dims>($slice_sizes)
       attr-dict `:` functional-type(operands, results)
   }];
-  let hasVerifier = 1;
 }
 
-def Stablehlo_DynamicUpdateSliceOp : Stablehlo_Op<"dynamic_update_slice", [Pure]> {
+def Stablehlo_DynamicUpdateSliceOp
+    : Stablehlo_Op<"dynamic_update_slice", [Pure, HLO_InferTypeOp]> {
   let summary = "Overwrites a slice of `operand` with `update` at run-time indices.";
   let arguments = (ins HLO_Tensor:$operand, HLO_Tensor:$update,
                        Variadic<HLO_ScalarIntTensor>:$start_indices);
@@ -101,7 +100,8 @@ def Stablehlo_DynamicUpdateSliceOp : Stablehlo_Op<"dynamic_update_slice", [Pure]
   let hasVerifier = 1;
 }
 
-def Stablehlo_ConcatenateOp : Stablehlo_Op<"concatenate", [Pure]> {
+def Stablehlo_ConcatenateOp
+    : Stablehlo_Op<"concatenate", [Pure, HLO_InferTypeOp]> {
   let summary = "Concatenates the inputs along `dimension`.";
   let arguments = (ins Variadic<HLO_Tensor>:$inputs, I64Attr:$dimension);
   let results = (outs HLO_Tensor:$result);
@@ -109,10 +109,9 @@ def Stablehlo_ConcatenateOp : Stablehlo_Op<"concatenate", [Pure]> {
     custom<VariadicOperandWithAttribute>($inputs) `dim` `=` $dimension
       attr-dict `:` functional-type(operands, results)
   }];
-  let hasVerifier = 1;
 }
 
-def Stablehlo_PadOp : Stablehlo_Op<"pad", [Pure]> {
+def Stablehlo_PadOp : Stablehlo_Op<"pad", [Pure, HLO_InferTypeOp]> {
   let summary = "Pads at both edges and between elements with `padding_value`.";
   let arguments = (ins HLO_Tensor:$operand, HLO_Tensor:$padding_value,
                        DenseI64ArrayAttr:$edge_padding_low,
@@ -126,11 +125,11 @@ def Stablehlo_PadOp : Stablehlo_Op<"pad", [Pure]> {
       `interior` `=` custom<Dims>($interior_padding)
       attr-dict `:` functional-type(operands, results)
   }];
-  let hasVerifier = 1;
 }
 
 def Stablehlo_ReverseOp : Stablehlo_Op<"reverse",
-    [Pure, AllTypesMatch<["operand", "result"]>]> {
+    [Pure, AllTypesMatch<["operand", "result"]>,
+     HLO_InferTypeFromTypeConstraints]> {
   let summary = "Reverses the order of elements along `dims`.";
   let arguments = (ins HLO_Tensor:$operand, DenseI64ArrayAttr:$dimensions);
   let results = (outs HLO_Tensor:$result);
@@ -140,7 +139,7 @@ def Stablehlo_ReverseOp : Stablehlo_Op<"reverse",
   let hasVerifier = 1;
 }
 
-def Stablehlo_DotOp : Stablehlo_Op<"dot", [Pure]> {
+def Stablehlo_DotOp : Stablehlo_Op<"dot", [Pure, HLO_InferShapeOp]> {
   let summary = "Vector/matrix dot product (legacy form of dot_general).";
   let arguments = (ins HLO_Tensor:$lhs, HLO_Tensor:$rhs,
                        OptionalAttr<Stablehlo_PrecisionConfigAttr>:$precision_config);
@@ -152,7 +151,8 @@ def Stablehlo_DotOp : Stablehlo_Op<"dot", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Stablehlo_DotGeneralOp : Stablehlo_Op<"dot_general", [Pure]> {
+def Stablehlo_DotGeneralOp
+    : Stablehlo_Op<"dot_general", [Pure, HLO_InferShapeOp]> {
   let summary = "Dot product with batching and contracting dimensions.";
   let description = [{
     `stablehlo.dot_general %a, %b, batching_dims = [0] x [0],
@@ -173,14 +173,13 @@ def Stablehlo_DotGeneralOp : Stablehlo_Op<"dot_general", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Stablehlo_GatherOp : Stablehlo_Op<"gather", [Pure]> {
+def Stablehlo_GatherOp : Stablehlo_Op<"gather", [Pure, HLO_InferTypeOp]> {
   let summary = "Gathers slices of `operand` at the offsets in `start_indices`.";
   let arguments = (ins HLO_Tensor:$operand, HLO_IntTensor:$start_indices,
                        Stablehlo_GatherDimensionNumbers:$dimension_numbers,
                        DenseI64ArrayAttr:$slice_sizes,
                        DefaultValuedOptionalAttr<BoolAttr, "false">:$indices_are_sorted);
   let results = (outs HLO_Tensor:$result);
-  let hasVerifier = 1;
 }
 
 #endif // MPMD_DIALECT_STABLEHLO_IR_STABLEHLOOPS_TD

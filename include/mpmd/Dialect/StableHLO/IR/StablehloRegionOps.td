@@ -31,7 +31,7 @@ def HLO_OutputOperandAliasArrayAttr
 //===----------------------------------------------------------------------===//
 
 def Stablehlo_ReduceOp : Stablehlo_Op<"reduce",
-    [RecursiveMemoryEffects, SameVariadicOperandSize]> {
+    [RecursiveMemoryEffects, SameVariadicOperandSize, HLO_InferTypeOp]> {
   let summary = "Reduces `inputs` along `dimensions` with the body.";
   let description = [{
     Compact form when the body is one binary op on its arguments:
@@ -48,7 +48,7 @@ def Stablehlo_ReduceOp : Stablehlo_Op<"reduce",
 }
 
 def Stablehlo_ReduceWindowOp : Stablehlo_Op<"reduce_window",
-    [RecursiveMemoryEffects, SameVariadicOperandSize]> {
+    [RecursiveMemoryEffects, SameVariadicOperandSize, HLO_InferTypeOp]> {
   let summary = "Reduces each window of `inputs` with the body.";
   let arguments = (ins Variadic<HLO_Tensor>:$inputs,
                        Variadic<HLO_Tensor>:$init_values,
@@ -63,7 +63,7 @@ def Stablehlo_ReduceWindowOp : Stablehlo_Op<"reduce_window",
 }
 
 def Stablehlo_SelectAndScatterOp : Stablehlo_Op<"select_and_scatter",
-    [RecursiveMemoryEffects]> {
+    [RecursiveMemoryEffects, HLO_InferTypeOp]> {
   let summary = "Scatters `source` to the element `select` picks in each window.";
   let arguments = (ins HLO_Tensor:$operand, HLO_Tensor:$source,
                        HLO_Tensor:$init_value,
@@ -76,7 +76,7 @@ def Stablehlo_SelectAndScatterOp : Stablehlo_Op<"select_and_scatter",
 }
 
 def Stablehlo_ScatterOp : Stablehlo_Op<"scatter",
-    [RecursiveMemoryEffects, SameVariadicOperandSize]> {
+    [RecursiveMemoryEffects, SameVariadicOperandSize, HLO_InferTypeOp]> {
   let summary = "Combines `updates` into slices of `inputs` at `scatter_indices`.";
   let arguments = (ins Variadic<HLO_Tensor>:$inputs,
                        HLO_IntTensor:$scatter_indices,
@@ -90,7 +90,8 @@ def Stablehlo_ScatterOp : Stablehlo_Op<"scatter",
 }
 
 def Stablehlo_SortOp : Stablehlo_Op<"sort",
-    [RecursiveMemoryEffects, SameOperandsAndResultShape]> {
+    [RecursiveMemoryEffects, SameOperandsAndResultShape,
+     HLO_InferOperandTypes]> {
   let summary = "Sorts `inputs` along `dimension` with the comparator.";
   let arguments = (ins Variadic<HLO_Tensor>:$inputs,
                        DefaultValuedOptionalAttr<I64Attr, "-1">:$dimension,
@@ -111,7 +112,7 @@ def Stablehlo_ReturnOp : Stablehlo_Op<"return", [Pure, Terminator, ReturnLike]> 
 }
 
 def Stablehlo_WhileOp : Stablehlo_Op<"while",
-    [RecursiveMemoryEffects,
+    [RecursiveMemoryEffects, HLO_InferOperandTypes,
      DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
   let summary = "Runs `body` while `cond` holds; carries `operand` values.";
   let arguments = (ins Variadic<HLO_TensorOrToken>:$operand);
@@ -121,7 +122,8 @@ def Stablehlo_WhileOp : Stablehlo_Op<"while",
   let hasRegionVerifier = 1;
 }
 
-def Stablehlo_IfOp : Stablehlo_Op<"if", [RecursiveMemoryEffects]> {
+def Stablehlo_IfOp
+    : Stablehlo_Op<"if", [RecursiveMemoryEffects, HLO_InferTypeOp]> {
   let summary = "Runs `true_branch` or `false_branch` depending on `pred`.";
   let arguments = (ins HLO_ScalarPredTensor:$pred);
   let results = (outs Variadic<HLO_TensorOrToken>);
@@ -130,7 +132,8 @@ def Stablehlo_IfOp : Stablehlo_Op<"if", [RecursiveMemoryEffects]> {
   let hasRegionVerifier = 1;
 }
 
-def Stablehlo_CaseOp : Stablehlo_Op<"case", [RecursiveMemoryEffects]> {
+def Stablehlo_CaseOp
+    : Stablehlo_Op<"case", [RecursiveMemoryEffects, HLO_InferTypeOp]> {
   let summary = "Runs branch `index` (the last one if out of range).";
   let arguments = (ins 0DTensorOf<[I32]>:$index);
   let results = (outs Variadic<HLO_TensorOrToken>);
@@ -139,7 +142,7 @@ def Stablehlo_CaseOp : Stablehlo_Op<"case", [RecursiveMemoryEffects]> {
 }
 
 def Stablehlo_OptimizationBarrierOp : Stablehlo_Op<"optimization_barrier",
-    [Pure]> {
+    [Pure, HLO_InferOperandTypes]> {
   let summary = "Keeps the compiler from moving ops across it (remat).";
   let arguments = (ins Variadic<HLO_TensorOrToken>:$operand);
   let results = (outs Variadic<HLO_TensorOrToken>:$result);
@@ -175,20 +178,23 @@ def Stablehlo_CustomCallOp : Stablehlo_Op<"custom_call",
   let hasVerifier = 1;
 }
 
-def Stablehlo_CreateTokenOp : Stablehlo_Op<"create_token", [Pure]> {
+def Stablehlo_CreateTokenOp : Stablehlo_Op<"create_token",
+    [Pure, HLO_InferTypeFromTypeConstraints]> {
   let summary = "Creates a fresh token.";
   let results = (outs Stablehlo_Token:$output);
   let assemblyFormat = "attr-dict `:` type(results)";
 }
 
-def Stablehlo_AfterAllOp : Stablehlo_Op<"after_all", [Pure]> {
+def Stablehlo_AfterAllOp : Stablehlo_Op<"after_all",
+    [Pure, HLO_InferTypeFromTypeConstraints]> {
   let summary = "A token that follows all `inputs` tokens.";
   let arguments = (ins Variadic<Stablehlo_Token>:$inputs);
   let results = (outs Stablehlo_Token:$result);
   let assemblyFormat = "$inputs attr-dict `:` type(results)";
 }
 
-def Stablehlo_SendOp : Stablehlo_Op<"send", [MemoryEffects<[MemWrite]>]> {
+def Stablehlo_SendOp : Stablehlo_Op<"send",
+    [MemoryEffects<[MemWrite]>, HLO_InferTypeFromTypeConstraints]> {
   let summary = "Sends `inputs` over a channel; ordered by `token`.";
   let arguments = (ins Variadic<HLO_Tensor>:$inputs, Stablehlo_Token:$token,
                        Stablehlo_ChannelHandle:$channel_handle,
@@ -207,13 +213,15 @@ def Stablehlo_RecvOp : Stablehlo_Op<"recv", [MemoryEffects<[MemRead, MemWrite]>]
   let hasVerifier = 1;
 }
 
-def Stablehlo_PartitionIdOp : Stablehlo_Op<"partition_id", [Pure]> {
+def Stablehlo_PartitionIdOp
+    : Stablehlo_Op<"partition_id", [Pure, HLO_InferUI32ScalarType]> {
   let summary = "Id of the partition running this program.";
   let results = (outs 0DTensorOf<[UI32]>);
   let assemblyFormat = "attr-dict `:` type(results)";
 }
 
-def Stablehlo_ReplicaIdOp : Stablehlo_Op<"replica_id", [Pure]> {
+def Stablehlo_ReplicaIdOp
+    : Stablehlo_Op<"replica_id", [Pure, HLO_InferUI32ScalarType]> {
   let summary = "Id of the replica running this program.";
   let results = (outs 0DTensorOf<[UI32]>);
   let assemblyFormat = "attr-dict `:` type(results)";
@@ -246,7 +254,8 @@ def Stablehlo_AllGatherOp : Stablehlo_Op<"all_gather", []> {
   let hasVerifier = 1;
 }
 
-def Stablehlo_AllReduceOp : Stablehlo_Op<"all_reduce", []> {
+def Stablehlo_AllReduceOp
+    : Stablehlo_Op<"all_reduce", [HLO_InferOperandTypes]> {
   let summary = "Reduces the operands over each replica group with the body.";
   let arguments = (ins Variadic<HLO_Tensor>:$operands,
                        I64ElementsAttr:$replica_groups,
@@ -281,7 +290,8 @@ def Stablehlo_AllToAllOp : Stablehlo_Op<"all_to_all", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Stablehlo_CollectivePermuteOp : Stablehlo_Op<"collective_permute", []> {
+def Stablehlo_CollectivePermuteOp
+    : Stablehlo_Op<"collective_permute", [HLO_InferOperandTypes]> {
   let summary = "Sends the operand from each source to its target process.";
   let arguments = (ins HLO_Tensor:$operand,
                        I64ElementsAttr:$source_target_pairs,
@@ -290,7 +300,8 @@ def Stablehlo_CollectivePermuteOp : Stablehlo_Op<"collective_permute", []> {
   let hasVerifier = 1;
 }
 
-def Stablehlo_CollectiveBroadcastOp : Stablehlo_Op<"collective_broadcast", []> {
+def Stablehlo_CollectiveBroadcastOp : Stablehlo_Op<"collective_broadcast",
+    [HLO_InferOperandTypes]> {
   let summary = "Broadcasts the operand of the first process of each group.";
   let arguments = (ins HLO_Tensor:$operand,
                        I64ElementsAttr:$replica_groups,

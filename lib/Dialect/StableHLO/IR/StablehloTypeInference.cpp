@@ -1,0 +1,640 @@
+//===- StablehloTypeInference.cpp - result type inference -----------------===//
+
+#include "StablehloTypeInference.h"
+
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallSet.h"
+
+namespace mlir::stablehlo {
+
+InFlightDiagnostic OpErrorEmitter::operator()() const {
+  if (!loc)
+    return InFlightDiagnostic();
+  InFlightDiagnostic diag = emitError(*loc);
+  diag << "'" << opName << "' op ";
+  return diag;
+}
+
+//===----------------------------------------------------------------------===//
+// Given versus inferred result types
+//===----------------------------------------------------------------------===//
+
+bool isCompatibleInferredTypes(TypeRange inferred, TypeRange actual,
+                               bool checkElementTypes) {
+  if (inferred.size() != actual.size())
+    return false;
+  for (auto [want, got] : llvm::zip(inferred, actual)) {
+    auto wantTensor = dyn_cast<RankedTensorType>(want);
+    auto gotTensor = dyn_cast<RankedTensorType>(got);
+    if (!wantTensor || !gotTensor) {
+      if (want != got)
+        return false;
+      continue;
+    }
+    if (checkElementTypes &&
+        wantTensor.getElementType() != gotTensor.getElementType())
+      return false;
+    if (failed(
+            verifyCompatibleShape(wantTensor.getShape(), gotTensor.getShape())))
+      return false;
+  }
+  return true;
+}
+
+LogicalResult verifyInferredTypes(std::optional<Location> loc, StringRef opName,
+                                  bool singleResult, bool checkElementTypes,
+                                  TypeRange inferred, TypeRange actual) {
+  OpErrorEmitter emitError(loc, opName);
+  if (inferred.size() != actual.size())
+    return emitError() << "has " << actual.size() << " results but expected "
+                       << inferred.size();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(inferred, actual))) {
+    auto [want, got] = pair;
+    if (isCompatibleInferredTypes(want, got, checkElementTypes))
+      continue;
+    std::string what =
+        singleResult ? std::string("result") : "result #" + std::to_string(i);
+    auto wantTensor = dyn_cast<RankedTensorType>(want);
+    auto gotTensor = dyn_cast<RankedTensorType>(got);
+    if (!wantTensor || !gotTensor)
+      return emitError() << what << " type " << got
+                         << " does not match expected " << want;
+    if (checkElementTypes &&
+        wantTensor.getElementType() != gotTensor.getElementType())
+      return emitError() << what << " element type "
+                         << gotTensor.getElementType()
+                         << " does not match expected "
+                         << wantTensor.getElementType();
+    return verifyShape(emitError, got, wantTensor.getShape(), what);
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Small shape helpers
+//===----------------------------------------------------------------------===//
+
+std::string shapeToString(ArrayRef<int64_t> shape) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  os << '[';
+  llvm::interleaveComma(shape, os, [&](int64_t d) {
+    if (ShapedType::isDynamic(d))
+      os << '?';
+    else
+      os << d;
+  });
+  os << ']';
+  return out;
+}
+
+LogicalResult refineShape(SmallVectorImpl<int64_t> &shape,
+                          ArrayRef<int64_t> other) {
+  if (shape.size() != other.size())
+    return failure();
+  for (auto [mine, theirs] : llvm::zip(shape, other)) {
+    if (!isCompatibleDim(mine, theirs))
+      return failure();
+    if (ShapedType::isDynamic(mine))
+      mine = theirs;
+  }
+  return success();
+}
+
+Type realPartType(Type type) {
+  if (auto complex = dyn_cast<ComplexType>(type))
+    return complex.getElementType();
+  return type;
+}
+
+LogicalResult verifyDimsInRange(EmitErrorFn emitError, ArrayRef<int64_t> dims,
+                                int64_t rank, StringRef what) {
+  llvm::SmallSet<int64_t, 8> seen;
+  for (int64_t dim : dims) {
+    if (dim < 0 || dim >= rank)
+      return emitError() << what << " value " << dim << " is out of range [0, "
+                         << rank << ")";
+    if (!seen.insert(dim).second)
+      return emitError() << what << " has duplicate value " << dim;
+  }
+  return success();
+}
+
+LogicalResult verifyShape(EmitErrorFn emitError, Type type,
+                          ArrayRef<int64_t> expectedShape, StringRef what) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return emitError() << what << " type " << type << " is not a ranked tensor";
+  if (tensor.getRank() != static_cast<int64_t>(expectedShape.size()))
+    return emitError() << what << " rank " << tensor.getRank()
+                       << " does not match expected rank "
+                       << expectedShape.size() << " (expected shape "
+                       << shapeToString(expectedShape) << ")";
+  for (auto [i, pair] :
+       llvm::enumerate(llvm::zip(tensor.getShape(), expectedShape))) {
+    auto [actual, expected] = pair;
+    if (!isCompatibleDim(actual, expected))
+      return emitError() << what << " dimension " << i << " has size " << actual
+                         << " but expected " << expected << " (expected shape "
+                         << shapeToString(expectedShape) << ")";
+  }
+  return success();
+}
+
+LogicalResult verifySameElementType(EmitErrorFn emitError, Type a, Type b,
+                                    StringRef aName, StringRef bName) {
+  Type ea = getElementTypeOrSelf(a), eb = getElementTypeOrSelf(b);
+  if (ea != eb)
+    return emitError() << aName << " element type " << ea << " does not match "
+                       << bName << " element type " << eb;
+  return success();
+}
+
+LogicalResult verifySameShape(EmitErrorFn emitError, ShapedType a, ShapedType b,
+                              StringRef aName, StringRef bName) {
+  if (failed(verifyCompatibleShape(a, b)))
+    return emitError() << aName << " shape " << shapeToString(a.getShape())
+                       << " is incompatible with " << bName << " shape "
+                       << shapeToString(b.getShape());
+  return success();
+}
+
+LogicalResult verifyWindowAttr(EmitErrorFn emitError,
+                               std::optional<ArrayRef<int64_t>> values,
+                               int64_t rank, StringRef name, bool positive) {
+  if (!values)
+    return success();
+  if (static_cast<int64_t>(values->size()) != rank)
+    return emitError() << name << " has " << values->size()
+                       << " entries but the operand rank is " << rank;
+  for (int64_t v : *values)
+    if (positive ? v <= 0 : v < 0)
+      return emitError() << name << " must be positive, got " << v;
+  return success();
+}
+
+LogicalResult verifyWindowPadding(EmitErrorFn emitError,
+                                  std::optional<DenseIntElementsAttr> padding,
+                                  int64_t rank) {
+  if (!padding)
+    return success();
+  auto type = cast<ShapedType>(padding->getType());
+  if (type.getRank() != 2 || type.getDimSize(0) != rank ||
+      type.getDimSize(1) != 2)
+    return emitError() << "padding must have shape [" << rank << ", 2], got "
+                       << shapeToString(type.getShape());
+  return success();
+}
+
+LogicalResult verifyStartIndices(EmitErrorFn emitError,
+                                 TypeRange startIndexTypes, int64_t rank) {
+  if (static_cast<int64_t>(startIndexTypes.size()) != rank)
+    return emitError() << "has " << startIndexTypes.size()
+                       << " start indices but the operand rank is " << rank;
+  if (!startIndexTypes.empty()) {
+    Type first = getElementTypeOrSelf(startIndexTypes.front());
+    for (Type type : startIndexTypes)
+      if (getElementTypeOrSelf(type) != first)
+        return emitError()
+               << "start indices must all have the same element type";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Shape functions
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The operand types as ranked tensors, or an error.
+LogicalResult getRankedTensors(EmitErrorFn emitError, TypeRange types,
+                               StringRef what,
+                               SmallVectorImpl<RankedTensorType> &tensors) {
+  for (auto [i, type] : llvm::enumerate(types)) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor)
+      return emitError() << what << " #" << i
+                         << " must be a ranked tensor, got " << type;
+    tensors.push_back(tensor);
+  }
+  return success();
+}
+
+} // namespace
+
+LogicalResult inferElementwiseTypes(std::optional<Location> loc,
+                                    StringRef opName, TypeRange operandTypes,
+                                    SmallVectorImpl<Type> &inferred) {
+  OpErrorEmitter emitError(loc, opName);
+  SmallVector<RankedTensorType> tensors;
+  if (failed(getRankedTensors(emitError, operandTypes, "operand", tensors)))
+    return failure();
+  if (tensors.empty())
+    return emitError() << "expects at least one operand";
+  RankedTensorType first = tensors.front();
+  SmallVector<int64_t> shape(first.getShape());
+  for (auto [i, tensor] : llvm::enumerate(tensors)) {
+    if (tensor.getElementType() != first.getElementType())
+      return emitError() << "requires the same element type for all operands, "
+                            "but operand #"
+                         << i << " has type " << tensor
+                         << " and operand #0 has " << first;
+    if (failed(refineShape(shape, tensor.getShape())))
+      return emitError() << "requires compatible shapes for all operands, but "
+                            "operand #"
+                         << i << " has type " << tensor
+                         << " and operand #0 has " << first;
+  }
+  inferred.push_back(RankedTensorType::get(shape, first.getElementType(),
+                                           first.getEncoding()));
+  return success();
+}
+
+LogicalResult inferTransposeShape(EmitErrorFn emitError,
+                                  RankedTensorType operand,
+                                  ArrayRef<int64_t> permutation,
+                                  SmallVectorImpl<int64_t> &shape) {
+  if (static_cast<int64_t>(permutation.size()) != operand.getRank())
+    return emitError() << "permutation size " << permutation.size()
+                       << " does not match operand rank " << operand.getRank();
+  if (failed(verifyDimsInRange(emitError, permutation, operand.getRank(),
+                               "permutation")))
+    return failure();
+  for (int64_t dim : permutation)
+    shape.push_back(operand.getDimSize(dim));
+  return success();
+}
+
+LogicalResult inferSliceShape(EmitErrorFn emitError, RankedTensorType operand,
+                              ArrayRef<int64_t> start, ArrayRef<int64_t> limit,
+                              ArrayRef<int64_t> strides,
+                              SmallVectorImpl<int64_t> &shape) {
+  int64_t rank = operand.getRank();
+  if (static_cast<int64_t>(start.size()) != rank ||
+      static_cast<int64_t>(limit.size()) != rank ||
+      static_cast<int64_t>(strides.size()) != rank)
+    return emitError() << "expects " << rank
+                       << " start, limit and stride values (operand rank), "
+                          "got "
+                       << start.size() << ", " << limit.size() << " and "
+                       << strides.size();
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t size = operand.getDimSize(i);
+    if (start[i] < 0)
+      return emitError() << "start index " << start[i] << " of dimension " << i
+                         << " is negative";
+    if (limit[i] < start[i])
+      return emitError() << "limit index " << limit[i] << " of dimension " << i
+                         << " is less than its start index " << start[i];
+    if (!ShapedType::isDynamic(size) && limit[i] > size)
+      return emitError() << "limit index " << limit[i] << " of dimension " << i
+                         << " exceeds its size " << size;
+    if (strides[i] <= 0)
+      return emitError() << "stride " << strides[i] << " of dimension " << i
+                         << " must be positive";
+    shape.push_back((limit[i] - start[i] + strides[i] - 1) / strides[i]);
+  }
+  return success();
+}
+
+LogicalResult inferDynamicSliceShape(EmitErrorFn emitError,
+                                     RankedTensorType operand,
+                                     TypeRange startIndexTypes,
+                                     ArrayRef<int64_t> sliceSizes,
+                                     SmallVectorImpl<int64_t> &shape) {
+  int64_t rank = operand.getRank();
+  if (failed(verifyStartIndices(emitError, startIndexTypes, rank)))
+    return failure();
+  if (static_cast<int64_t>(sliceSizes.size()) != rank)
+    return emitError() << "has " << sliceSizes.size()
+                       << " slice sizes but the operand rank is " << rank;
+  for (auto [i, size] : llvm::enumerate(sliceSizes)) {
+    int64_t dim = operand.getDimSize(i);
+    if (size < 0 || (!ShapedType::isDynamic(dim) && size > dim))
+      return emitError() << "slice size " << size << " of dimension " << i
+                         << " is out of range [0, " << dim << "]";
+  }
+  llvm::append_range(shape, sliceSizes);
+  return success();
+}
+
+LogicalResult inferConcatenateShape(EmitErrorFn emitError, TypeRange inputTypes,
+                                    int64_t dimension,
+                                    SmallVectorImpl<int64_t> &shape) {
+  SmallVector<RankedTensorType> inputs;
+  if (failed(getRankedTensors(emitError, inputTypes, "input", inputs)))
+    return failure();
+  if (inputs.empty())
+    return emitError() << "expects at least one input";
+  RankedTensorType first = inputs.front();
+  int64_t rank = first.getRank();
+  if (dimension < 0 || dimension >= rank)
+    return emitError() << "dimension " << dimension << " is out of range [0, "
+                       << rank << ")";
+  shape.assign(first.getShape().begin(), first.getShape().end());
+  shape[dimension] = 0;
+  for (auto [i, type] : llvm::enumerate(inputs)) {
+    if (type.getRank() != rank)
+      return emitError() << "input #" << i << " has rank " << type.getRank()
+                         << " but input #0 has rank " << rank;
+    if (failed(verifySameElementType(
+            emitError, type, first, "input #" + std::to_string(i), "input #0")))
+      return failure();
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t size = type.getDimSize(d);
+      if (d == dimension) {
+        if (ShapedType::isDynamic(size) || ShapedType::isDynamic(shape[d]))
+          shape[d] = ShapedType::kDynamic;
+        else
+          shape[d] += size;
+        continue;
+      }
+      if (!isCompatibleDim(size, shape[d]))
+        return emitError() << "input #" << i << " dimension " << d
+                           << " has size " << size << " but input #0 has "
+                           << shape[d];
+      if (ShapedType::isDynamic(shape[d]))
+        shape[d] = size;
+    }
+  }
+  return success();
+}
+
+LogicalResult inferPadShape(EmitErrorFn emitError, RankedTensorType operand,
+                            RankedTensorType paddingValue,
+                            ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+                            ArrayRef<int64_t> interior,
+                            SmallVectorImpl<int64_t> &shape) {
+  int64_t rank = operand.getRank();
+  if (paddingValue.getRank() != 0)
+    return emitError() << "padding_value must be a rank-0 tensor";
+  if (failed(verifySameElementType(emitError, paddingValue, operand,
+                                   "padding_value", "operand")))
+    return failure();
+  if (static_cast<int64_t>(low.size()) != rank ||
+      static_cast<int64_t>(high.size()) != rank ||
+      static_cast<int64_t>(interior.size()) != rank)
+    return emitError() << "expects " << rank
+                       << " low, high and interior padding values (operand "
+                          "rank), got "
+                       << low.size() << ", " << high.size() << " and "
+                       << interior.size();
+  for (int64_t i = 0; i < rank; ++i) {
+    if (interior[i] < 0)
+      return emitError() << "interior padding " << interior[i]
+                         << " of dimension " << i << " is negative";
+    int64_t size = operand.getDimSize(i);
+    if (ShapedType::isDynamic(size)) {
+      shape.push_back(ShapedType::kDynamic);
+      continue;
+    }
+    int64_t padded =
+        low[i] + high[i] + size + std::max<int64_t>(size - 1, 0) * interior[i];
+    if (padded < 0)
+      return emitError() << "padding makes dimension " << i << " negative ("
+                         << padded << ")";
+    shape.push_back(padded);
+  }
+  return success();
+}
+
+LogicalResult inferDotShape(EmitErrorFn emitError, RankedTensorType lhs,
+                            RankedTensorType rhs,
+                            SmallVectorImpl<int64_t> &shape) {
+  int64_t lhsRank = lhs.getRank(), rhsRank = rhs.getRank();
+  if (lhsRank < 1 || lhsRank > 2 || rhsRank < 1 || rhsRank > 2)
+    return emitError() << "expects operands of rank 1 or 2, got " << lhsRank
+                       << " and " << rhsRank;
+  int64_t lhsContract = lhs.getDimSize(lhsRank - 1);
+  int64_t rhsContract = rhs.getDimSize(0);
+  if (!isCompatibleDim(lhsContract, rhsContract))
+    return emitError() << "contracting dimension sizes do not match: "
+                       << lhsContract << " vs " << rhsContract;
+  if (lhsRank == 2)
+    shape.push_back(lhs.getDimSize(0));
+  if (rhsRank == 2)
+    shape.push_back(rhs.getDimSize(1));
+  return success();
+}
+
+LogicalResult inferDotGeneralShape(EmitErrorFn emitError, RankedTensorType lhs,
+                                   RankedTensorType rhs,
+                                   DotDimensionNumbersAttr dims,
+                                   SmallVectorImpl<int64_t> &shape) {
+  ArrayRef<int64_t> lhsBatch = dims.getLhsBatchingDimensions();
+  ArrayRef<int64_t> rhsBatch = dims.getRhsBatchingDimensions();
+  ArrayRef<int64_t> lhsContract = dims.getLhsContractingDimensions();
+  ArrayRef<int64_t> rhsContract = dims.getRhsContractingDimensions();
+  if (lhsBatch.size() != rhsBatch.size())
+    return emitError() << "lhs and rhs batching dimensions have different "
+                          "sizes: "
+                       << lhsBatch.size() << " vs " << rhsBatch.size();
+  if (lhsContract.size() != rhsContract.size())
+    return emitError() << "lhs and rhs contracting dimensions have "
+                          "different sizes: "
+                       << lhsContract.size() << " vs " << rhsContract.size();
+  SmallVector<int64_t> lhsUsed(lhsBatch), rhsUsed(rhsBatch);
+  llvm::append_range(lhsUsed, lhsContract);
+  llvm::append_range(rhsUsed, rhsContract);
+  if (failed(verifyDimsInRange(emitError, lhsUsed, lhs.getRank(),
+                               "lhs batching/contracting dimensions")) ||
+      failed(verifyDimsInRange(emitError, rhsUsed, rhs.getRank(),
+                               "rhs batching/contracting dimensions")))
+    return failure();
+  for (auto [l, r] : llvm::zip(lhsBatch, rhsBatch))
+    if (!isCompatibleDim(lhs.getDimSize(l), rhs.getDimSize(r)))
+      return emitError() << "batching dimension sizes do not match: lhs "
+                            "dimension "
+                         << l << " has size " << lhs.getDimSize(l)
+                         << ", rhs dimension " << r << " has size "
+                         << rhs.getDimSize(r);
+  for (auto [l, r] : llvm::zip(lhsContract, rhsContract))
+    if (!isCompatibleDim(lhs.getDimSize(l), rhs.getDimSize(r)))
+      return emitError() << "contracting dimension sizes do not match: lhs "
+                            "dimension "
+                         << l << " has size " << lhs.getDimSize(l)
+                         << ", rhs dimension " << r << " has size "
+                         << rhs.getDimSize(r);
+  // A batch dimension is static if either side knows its size.
+  for (auto [l, r] : llvm::zip(lhsBatch, rhsBatch))
+    shape.push_back(ShapedType::isDynamic(lhs.getDimSize(l))
+                        ? rhs.getDimSize(r)
+                        : lhs.getDimSize(l));
+  for (int64_t d = 0; d < lhs.getRank(); ++d)
+    if (!llvm::is_contained(lhsUsed, d))
+      shape.push_back(lhs.getDimSize(d));
+  for (int64_t d = 0; d < rhs.getRank(); ++d)
+    if (!llvm::is_contained(rhsUsed, d))
+      shape.push_back(rhs.getDimSize(d));
+  return success();
+}
+
+namespace {
+
+LogicalResult verifySortedUnique(EmitErrorFn emitError, ArrayRef<int64_t> dims,
+                                 StringRef what) {
+  for (size_t i = 1; i < dims.size(); ++i)
+    if (dims[i] <= dims[i - 1])
+      return emitError() << what << " must be sorted and unique, got "
+                         << shapeToString(dims);
+  return success();
+}
+
+} // namespace
+
+LogicalResult inferGatherShape(EmitErrorFn emitError, RankedTensorType operand,
+                               RankedTensorType indices,
+                               GatherDimensionNumbersAttr dims,
+                               ArrayRef<int64_t> sliceSizes,
+                               SmallVectorImpl<int64_t> &shape) {
+  int64_t operandRank = operand.getRank();
+  int64_t indicesRank = indices.getRank();
+  int64_t indexVectorDim = dims.getIndexVectorDim();
+
+  if (indexVectorDim < 0 || indexVectorDim > indicesRank)
+    return emitError() << "index_vector_dim " << indexVectorDim
+                       << " is out of range [0, " << indicesRank << "]";
+  if (static_cast<int64_t>(sliceSizes.size()) != operandRank)
+    return emitError() << "slice_sizes size " << sliceSizes.size()
+                       << " does not match operand rank " << operandRank;
+  for (auto [i, size] : llvm::enumerate(sliceSizes)) {
+    int64_t dim = operand.getDimSize(i);
+    if (size < 0 || (!ShapedType::isDynamic(dim) && size > dim))
+      return emitError() << "slice size " << size << " of dimension " << i
+                         << " is out of range [0, " << dim << "]";
+  }
+  if (failed(
+          verifySortedUnique(emitError, dims.getOffsetDims(), "offset_dims")) ||
+      failed(verifySortedUnique(emitError, dims.getCollapsedSliceDims(),
+                                "collapsed_slice_dims")))
+    return failure();
+  SmallVector<int64_t> removed(dims.getCollapsedSliceDims());
+  llvm::append_range(removed, dims.getOperandBatchingDims());
+  if (failed(verifyDimsInRange(emitError, removed, operandRank,
+                               "collapsed_slice_dims/operand_batching_dims")))
+    return failure();
+  for (int64_t d : removed)
+    if (sliceSizes[d] > 1)
+      return emitError() << "slice size of collapsed or batching dimension "
+                         << d << " must be at most 1, got " << sliceSizes[d];
+  if (dims.getOperandBatchingDims().size() !=
+      dims.getStartIndicesBatchingDims().size())
+    return emitError() << "operand_batching_dims and "
+                          "start_indices_batching_dims have different sizes";
+  for (int64_t d : dims.getStartIndicesBatchingDims())
+    if (d == indexVectorDim)
+      return emitError() << "start_indices_batching_dims must not contain "
+                            "index_vector_dim "
+                         << d;
+  if (failed(verifyDimsInRange(emitError, dims.getStartIndicesBatchingDims(),
+                               indicesRank, "start_indices_batching_dims")) ||
+      failed(verifyDimsInRange(emitError, dims.getStartIndexMap(), operandRank,
+                               "start_index_map")))
+    return failure();
+  int64_t indexVectorSize =
+      indexVectorDim < indicesRank ? indices.getDimSize(indexVectorDim) : 1;
+  if (!isCompatibleDim(indexVectorSize,
+                       static_cast<int64_t>(dims.getStartIndexMap().size())))
+    return emitError() << "start_index_map size "
+                       << dims.getStartIndexMap().size()
+                       << " does not match index vector size "
+                       << indexVectorSize;
+
+  SmallVector<int64_t> batchShape;
+  for (int64_t d = 0; d < indicesRank; ++d)
+    if (d != indexVectorDim)
+      batchShape.push_back(indices.getDimSize(d));
+  SmallVector<int64_t> offsetShape;
+  for (int64_t d = 0; d < operandRank; ++d)
+    if (!llvm::is_contained(removed, d))
+      offsetShape.push_back(sliceSizes[d]);
+  ArrayRef<int64_t> offsetDims = dims.getOffsetDims();
+  if (offsetDims.size() != offsetShape.size())
+    return emitError() << "offset_dims size " << offsetDims.size()
+                       << " does not match the number of non-collapsed "
+                          "slice dimensions "
+                       << offsetShape.size();
+  int64_t resultRank = batchShape.size() + offsetShape.size();
+  if (failed(
+          verifyDimsInRange(emitError, offsetDims, resultRank, "offset_dims")))
+    return failure();
+  size_t nextBatch = 0, nextOffset = 0;
+  for (int64_t d = 0; d < resultRank; ++d) {
+    if (llvm::is_contained(offsetDims, d))
+      shape.push_back(offsetShape[nextOffset++]);
+    else
+      shape.push_back(batchShape[nextBatch++]);
+  }
+  return success();
+}
+
+LogicalResult inferReduceShape(EmitErrorFn emitError, TypeRange inputTypes,
+                               ArrayRef<int64_t> dimensions,
+                               SmallVectorImpl<int64_t> &shape) {
+  SmallVector<RankedTensorType> inputs;
+  if (failed(getRankedTensors(emitError, inputTypes, "input", inputs)))
+    return failure();
+  if (inputs.empty())
+    return emitError() << "expects at least one input";
+  SmallVector<int64_t> inputShape(inputs.front().getShape());
+  for (auto [i, input] : llvm::enumerate(inputs))
+    if (failed(refineShape(inputShape, input.getShape())))
+      return emitError() << "input #" << i << " shape does not match input #0";
+  int64_t rank = inputShape.size();
+  if (failed(verifyDimsInRange(emitError, dimensions, rank, "dimensions")))
+    return failure();
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(dimensions, d))
+      shape.push_back(inputShape[d]);
+  return success();
+}
+
+LogicalResult
+inferReduceWindowShape(EmitErrorFn emitError, TypeRange inputTypes,
+                       ArrayRef<int64_t> windowDimensions,
+                       std::optional<ArrayRef<int64_t>> windowStrides,
+                       std::optional<ArrayRef<int64_t>> baseDilations,
+                       std::optional<ArrayRef<int64_t>> windowDilations,
+                       std::optional<DenseIntElementsAttr> padding,
+                       SmallVectorImpl<int64_t> &shape) {
+  SmallVector<RankedTensorType> inputs;
+  if (failed(getRankedTensors(emitError, inputTypes, "input", inputs)))
+    return failure();
+  if (inputs.empty())
+    return emitError() << "expects at least one input";
+  RankedTensorType first = inputs.front();
+  int64_t rank = first.getRank();
+  if (failed(verifyWindowAttr(emitError, windowDimensions, rank,
+                              "window_dimensions", true)) ||
+      failed(verifyWindowAttr(emitError, windowStrides, rank, "window_strides",
+                              true)) ||
+      failed(verifyWindowAttr(emitError, baseDilations, rank, "base_dilations",
+                              true)) ||
+      failed(verifyWindowAttr(emitError, windowDilations, rank,
+                              "window_dilations", true)) ||
+      failed(verifyWindowPadding(emitError, padding, rank)))
+    return failure();
+  SmallVector<int64_t> pads(2 * rank, 0);
+  if (padding)
+    pads.assign(padding->getValues<int64_t>().begin(),
+                padding->getValues<int64_t>().end());
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = first.getDimSize(d);
+    if (ShapedType::isDynamic(size)) {
+      shape.push_back(ShapedType::kDynamic);
+      continue;
+    }
+    int64_t base = baseDilations ? (*baseDilations)[d] : 1;
+    int64_t stride = windowStrides ? (*windowStrides)[d] : 1;
+    int64_t dilation = windowDilations ? (*windowDilations)[d] : 1;
+    int64_t padded =
+        (size == 0 ? 0 : (size - 1) * base + 1) + pads[2 * d] + pads[2 * d + 1];
+    int64_t window = (windowDimensions[d] - 1) * dilation + 1;
+    shape.push_back(padded < window ? 0 : (padded - window) / stride + 1);
+  }
+  return success();
+}
+
+} // namespace mlir::stablehlo
