@@ -1,6 +1,7 @@
 //===- FromUnrollToCallCounter.cpp - -mpmd-from-unroll-to-call-counter ----===//
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
+#include "mpmd/Transforms/Common/FragmentUtils.h"
 #include "mpmd/Transforms/Import/Passes.h"
 
 namespace mlir::mpmd {
@@ -9,7 +10,6 @@ namespace mlir::mpmd {
 
 namespace {
 
-constexpr StringLiteral kUnrollCounterAttrName = "unroll_counter";
 
 class FromUnrollToCallCounterPass
     : public impl::FromUnrollToCallCounterPassBase<

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MeshInferenceUtils.h"
+#include "mpmd/Transforms/Common/FragmentUtils.h"
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
 #include "mpmd/Transforms/Import/Passes.h"
 
@@ -224,7 +225,7 @@ class InferMeshAssignMeshFuncLeavesPass
             Operation *clone = b.clone(*op, mapping);
             return SmallVector<Value>(clone->getResults());
           });
-      setInferredBy(fragment, kWrapResultlessOps);
+      addInferredBy(fragment, kWrapResultlessOps);
       if (replacements.empty())
         replacements = SmallVector<Value>(fragment.getResults());
     }

@@ -1,6 +1,7 @@
 //===- InferMeshFinalize.cpp - -mpmd-infer-mesh-finalize ------------------===//
 
 #include "MeshInferenceUtils.h"
+#include "mpmd/Transforms/Common/FragmentUtils.h"
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
 #include "mpmd/Transforms/Import/Passes.h"
 
@@ -238,7 +239,7 @@ private:
           }
           return SmallVector<Value>{acc};
         });
-    setInferredBy(fragment, kConvertReduceOps);
+    addInferredBy(fragment, kConvertReduceOps);
     return fragment->getResult(0);
   }
 

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MeshInferenceUtils.h"
+#include "mpmd/Transforms/Common/FragmentUtils.h"
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
 #include "mpmd/Transforms/Import/Passes.h"
 
@@ -327,7 +328,7 @@ private:
               returned.push_back(clone->getResult(r));
             return returned;
           });
-      setInferredBy(fragment, kWrapMeshlessOps);
+      addInferredBy(fragment, kWrapMeshlessOps);
       for (auto [k, r] : llvm::enumerate(needed)) {
         for (Operation *user :
              llvm::make_early_inc_range(op->getResult(r).getUsers())) {

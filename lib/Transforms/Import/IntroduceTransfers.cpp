@@ -3,6 +3,7 @@
 #include "ImportUtils.h"
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
+#include "mpmd/Transforms/Common/FragmentUtils.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
 #include "mpmd/Transforms/Import/Passes.h"
 
@@ -17,7 +18,6 @@ namespace mlir::mpmd {
 
 namespace {
 
-constexpr StringLiteral kInferredByAttrName = "mpmd.inferred_by";
 constexpr StringLiteral kInferredByIntroduceTransfers = "introduce_transfers";
 
 //===----------------------------------------------------------------------===//
@@ -123,8 +123,7 @@ void wrapAddTreeInFragment(AssignOp assign) {
           bodyBuilder.clone(*add, mapping);
         return {mapping.lookup(root.getResult())};
       });
-  fragment->setAttr(kInferredByAttrName,
-                    builder.getStrArrayAttr({kInferredByIntroduceTransfers}));
+  addInferredBy(fragment, kInferredByIntroduceTransfers);
   assign.replaceAllUsesWith(fragment.getResult(0));
   assign.erase();
   for (Operation *add : llvm::reverse(adds))

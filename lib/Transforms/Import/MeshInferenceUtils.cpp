@@ -956,11 +956,6 @@ Type getLocalType(Type type) {
   return type;
 }
 
-void setInferredBy(Operation *op, StringRef name) {
-  Builder b(op->getContext());
-  op->setAttr(kInferredByAttr, b.getStrArrayAttr({name}));
-}
-
 void describeInputs(InFlightDiagnostic &diag, Operation *op,
                     const Program &program) {
   for (auto [i, input] : llvm::enumerate(getInputs(op))) {

@@ -21,10 +21,9 @@
 namespace mlir::mpmd::infer {
 
 // Discardable attributes.
-inline constexpr llvm::StringLiteral kUseSetAttr = "mpmd.use_set";
-inline constexpr llvm::StringLiteral kSrcSetAttr = "mpmd.src_set";
+inline constexpr llvm::StringLiteral kUseSetAttr = MpmdDialect::kUseSetAttrName;
+inline constexpr llvm::StringLiteral kSrcSetAttr = MpmdDialect::kSrcSetAttrName;
 inline constexpr llvm::StringLiteral kReduceAttr = "mpmd.reduce";
-inline constexpr llvm::StringLiteral kInferredByAttr = "mpmd.inferred_by";
 inline constexpr llvm::StringLiteral kCopiesAttr = "mpmd.copies";
 
 // Origin labels.
@@ -203,8 +202,6 @@ Type getMeshType(Type type, StringRef mesh);
 StringRef getMeshName(Type type);
 /// The local type of a mesh tensor (its global tensor type), or `type`.
 Type getLocalType(Type type);
-/// `mpmd.inferred_by = [name]`.
-void setInferredBy(Operation *op, StringRef name);
 /// The conflicting-meshes diagnostic body for `op` (operands and their
 /// src_sets).
 void describeInputs(InFlightDiagnostic &diag, Operation *op,

@@ -1,6 +1,7 @@
 //===- UnrollForLoops.cpp - -mpmd-unroll-for-loops ------------------------===//
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
+#include "mpmd/Transforms/Common/FragmentUtils.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
 #include "mpmd/Transforms/Import/Passes.h"
 
@@ -12,7 +13,6 @@ namespace mlir::mpmd {
 
 namespace {
 
-constexpr StringLiteral kUnrollCounterAttrName = "unroll_counter";
 
 /// Replaces `loop` by `iterations` copies of its body. `counter` is the
 /// unroll_counter of the first copy; it is advanced past the last one.
