@@ -35,4 +35,5 @@ void mlir::mpmd::registerAllPasses() {
   registerMpmdCommonPasses();
   registerMpmdImportPasses();
   registerInferMeshPipeline();
+  registerImportPipeline();
 }

@@ -1,7 +1,8 @@
 //===- Pipelines.h - Import pipelines ---------------------------*- C++ -*-===//
 //
-// Builders of the import-phase pipelines. Mesh inference:
-// `addInferMeshPipeline` / `-mpmd-infer-mesh-pipeline`.
+// Builders of the import-phase pipelines: the whole import
+// (`addImportPipeline` / `-mpmd-import-pipeline`) and its mesh-inference
+// part (`addInferMeshPipeline` / `-mpmd-infer-mesh-pipeline`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,6 +41,34 @@ void addInferMeshPipeline(OpPassManager &pm, const InferMeshOptions &options);
 
 /// Registers `-mpmd-infer-mesh-pipeline`.
 void registerInferMeshPipeline();
+
+/// Options of the import pipeline: from a program with named computations
+/// to fragments on meshes with transfers.
+struct ImportOptions {
+  /// Named computation/tensor name → mesh (and stage, memory kind).
+  UserAssignmentMap nameToMeshAssignment;
+  /// Entry-function inputs/outputs placed on meshes by the user.
+  IndexedAssignmentMap inputAssignment;
+  IndexedAssignmentMap outputAssignment;
+  /// Mesh inference; its `inputOutputConstraints` are also enforced after
+  /// inference (an input and an output with the same mesh tensor type).
+  InferMeshOptions inferMeshOptions;
+  /// Merge inferred fragments after scheduling (in the optimize phase)
+  /// rather than here, so that merges do not constrain the schedule.
+  bool mergeAfterScheduling = false;
+  /// Let user fragments of the entry function absorb inferred fragments
+  /// (by default only mpmd.call callees are processed).
+  bool absorbInferredFragmentsOnEntryPointFunction = false;
+};
+
+/// Builds the import pipeline on a module pass manager: cleanup, call
+/// preparation and loop unrolling, named-op mapping, transfers, mesh
+/// inference, merging of inferred fragments, dedup/DCE, transfer cycles and
+/// call inlining (call counters reach the fragments).
+void addImportPipeline(OpPassManager &pm, const ImportOptions &options);
+
+/// Registers `-mpmd-import-pipeline`.
+void registerImportPipeline();
 
 } // namespace mlir::mpmd
 
