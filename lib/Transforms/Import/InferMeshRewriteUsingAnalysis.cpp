@@ -224,7 +224,8 @@ private:
     }
     OpBuilder inner = OpBuilder::atBlockBegin(&body);
     Operation *clone = inner.clone(*op, mapping);
-    SmallVector<AssignOp> deadAssigns;
+    // The assigns of op's results that fed the fragment are left for the
+    // caller to erase once no other consumer uses them: it still holds them.
     for (int k = fragment->getNumOperands() - 1; k >= 0; --k) {
       auto assign = fragment->getOperand(k).getDefiningOp<AssignOp>();
       if (!assign)
@@ -236,8 +237,6 @@ private:
           clone->getResult(result.getResultNumber()));
       fragment->eraseOperand(k);
       body.eraseArgument(k);
-      if (assign->use_empty())
-        assign->erase();
     }
   }
 

@@ -13,6 +13,7 @@
 #define MPMD_TRANSFORMS_COMMON_PASSOPTIONS_H
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
