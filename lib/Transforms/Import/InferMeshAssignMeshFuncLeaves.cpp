@@ -97,27 +97,29 @@ class InferMeshAssignMeshFuncLeavesPass
   void assignCalleeLeaves(func::FuncOp f, const Program &program) {
     const MeshIndex &meshes = program.meshes;
     MLIRContext *ctx = f.getContext();
-    for (unsigned i = 0; i < f.getNumArguments(); ++i) {
+    setArgAttrs(f, kUseSetAttr, [&](unsigned i) -> Attribute {
+      Attribute current = f.getArgAttr(i, kUseSetAttr);
       if (!isa<RankedTensorType>(f.getArgument(i).getType()) ||
           !getArgUseSet(f, i, meshes).empty())
-        continue;
+        return current;
       std::optional<unsigned> mesh =
           choose(getArgSrcSet(f, i, meshes), {}, meshes);
       MeshSet use;
       use.insert(mesh.value_or(0), StringAttr::get(ctx, kInferredUnusedCalleeIn));
-      f.setArgAttr(i, kUseSetAttr, use.toAttr(ctx, meshes));
-    }
-    for (unsigned j = 0; j < f.getNumResults(); ++j) {
+      return use.toAttr(ctx, meshes);
+    });
+    setResultAttrs(f, kUseSetAttr, [&](unsigned j) -> Attribute {
+      Attribute current = f.getResultAttr(j, kUseSetAttr);
       if (!isa<RankedTensorType>(f.getResultTypes()[j]) ||
           !getResultUseSet(f, j, meshes).empty())
-        continue;
+        return current;
       std::optional<unsigned> mesh =
           choose(getResultSrcSet(f, j, meshes), {}, meshes);
       MeshSet use;
       use.insert(mesh.value_or(0),
                  StringAttr::get(ctx, kInferredUnusedCalleeOut));
-      f.setResultAttr(j, kUseSetAttr, use.toAttr(ctx, meshes));
-    }
+      return use.toAttr(ctx, meshes);
+    });
   }
 
   void reportConflict(Operation *op, const Program &program,

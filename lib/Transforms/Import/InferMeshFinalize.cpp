@@ -335,20 +335,16 @@ private:
         }
     }
     // The analysis attributes are temporary.
-    MLIRContext *ctx = program.module.getContext();
     for (func::FuncOp f : program.functions) {
       f.walk([&](Operation *op) {
         op->removeAttr(kUseSetAttr);
         op->removeAttr(kSrcSetAttr);
         op->removeAttr(kReduceAttr);
       });
-      for (unsigned i = 0; i < f.getNumArguments(); ++i) {
-        f.removeArgAttr(i, StringAttr::get(ctx, kUseSetAttr));
-        f.removeArgAttr(i, StringAttr::get(ctx, kSrcSetAttr));
-      }
-      for (unsigned i = 0; i < f.getNumResults(); ++i) {
-        f.removeResultAttr(i, StringAttr::get(ctx, kUseSetAttr));
-        f.removeResultAttr(i, StringAttr::get(ctx, kSrcSetAttr));
+      auto none = [](unsigned) { return Attribute(); };
+      for (StringRef name : {kUseSetAttr, kSrcSetAttr}) {
+        setArgAttrs(f, name, none);
+        setResultAttrs(f, name, none);
       }
     }
     return llvm::failure(failed);

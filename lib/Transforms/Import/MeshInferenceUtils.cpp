@@ -527,23 +527,20 @@ private:
     });
     MLIRContext *ctx = program.module.getContext();
     for (func::FuncOp f : program.functions) {
-      for (unsigned i = 0; i < f.getNumArguments(); ++i) {
+      setArgAttrs(f, kUseSetAttr, [&](unsigned i) -> Attribute {
         auto it = valueUse.find(f.getArgument(i));
         if (it == valueUse.end() || it->second.empty())
-          f.removeArgAttr(i, kUseSetAttr);
-        else
-          f.setArgAttr(i, kUseSetAttr, it->second.toAttr(ctx, program.meshes));
-      }
+          return {};
+        return it->second.toAttr(ctx, program.meshes);
+      });
       if (program.isEntry(f))
         continue;
-      for (unsigned j = 0; j < f.getNumResults(); ++j) {
+      setResultAttrs(f, kUseSetAttr, [&](unsigned j) -> Attribute {
         auto it = calleeResultUse.find({f, j});
         if (it == calleeResultUse.end() || it->second.empty())
-          f.removeResultAttr(j, StringAttr::get(ctx, kUseSetAttr));
-        else
-          f.setResultAttr(j, kUseSetAttr,
-                          it->second.toAttr(ctx, program.meshes));
-      }
+          return {};
+        return it->second.toAttr(ctx, program.meshes);
+      });
     }
   }
 
@@ -846,7 +843,6 @@ private:
 
   void write() {
     MLIRContext *ctx = program.module.getContext();
-    StringAttr srcName = StringAttr::get(ctx, kSrcSetAttr);
     program.forEachBlock([&](Block &block) {
       for (Operation &op : block) {
         if (!hasInferredSets(&op) && !isa<UnassignOp>(op))
@@ -862,23 +858,17 @@ private:
       }
     });
     for (func::FuncOp f : program.functions) {
-      for (unsigned i = 0; i < f.getNumArguments(); ++i) {
+      setArgAttrs(f, kSrcSetAttr, [&](unsigned i) -> Attribute {
         SrcSet s = get(f.getArgument(i));
-        if (s)
-          f.setArgAttr(i, kSrcSetAttr, s->toAttr(ctx, program.meshes));
-        else
-          f.removeArgAttr(i, srcName);
-      }
+        return s ? s->toAttr(ctx, program.meshes) : Attribute();
+      });
       if (program.isEntry(f))
         continue;
       Operation *ret = f.getBody().front().getTerminator();
-      for (unsigned j = 0; j < f.getNumResults(); ++j) {
+      setResultAttrs(f, kSrcSetAttr, [&](unsigned j) -> Attribute {
         SrcSet s = get(ret->getOperand(j));
-        if (s)
-          f.setResultAttr(j, kSrcSetAttr, s->toAttr(ctx, program.meshes));
-        else
-          f.removeResultAttr(j, srcName);
-      }
+        return s ? s->toAttr(ctx, program.meshes) : Attribute();
+      });
     }
   }
 

@@ -70,6 +70,41 @@ void mlir::mpmd::setCallCounter(Operation *op, uint32_t counter) {
                                      counter));
 }
 
+namespace {
+
+SmallVector<DictionaryAttr>
+updateDictionaries(MLIRContext *ctx, unsigned count, StringRef name,
+                   function_ref<DictionaryAttr(unsigned)> current,
+                   function_ref<Attribute(unsigned)> valueOf) {
+  SmallVector<DictionaryAttr> dictionaries;
+  dictionaries.reserve(count);
+  for (unsigned i = 0; i < count; ++i) {
+    NamedAttrList attrs(current(i));
+    if (Attribute value = valueOf(i))
+      attrs.set(name, value);
+    else
+      attrs.erase(name);
+    dictionaries.push_back(attrs.getDictionary(ctx));
+  }
+  return dictionaries;
+}
+
+} // namespace
+
+void mlir::mpmd::setArgAttrs(func::FuncOp function, StringRef name,
+                             function_ref<Attribute(unsigned)> valueOf) {
+  function.setAllArgAttrs(updateDictionaries(
+      function.getContext(), function.getNumArguments(), name,
+      [&](unsigned i) { return function.getArgAttrDict(i); }, valueOf));
+}
+
+void mlir::mpmd::setResultAttrs(func::FuncOp function, StringRef name,
+                                function_ref<Attribute(unsigned)> valueOf) {
+  function.setAllResultAttrs(updateDictionaries(
+      function.getContext(), function.getNumResults(), name,
+      [&](unsigned i) { return function.getResultAttrDict(i); }, valueOf));
+}
+
 FragmentOp mlir::mpmd::createFragment(
     OpBuilder &builder, Location loc, StringRef meshName, ArrayAttr origin,
     ValueRange operands, TypeRange resultTypes,

@@ -39,6 +39,15 @@ bool isMeshNameBefore(StringRef lhs, StringRef rhs);
 std::optional<uint32_t> getCallCounter(Operation *op);
 void setCallCounter(Operation *op, uint32_t counter);
 
+/// Sets attribute `name` of argument (result) i of `function` to
+/// `valueOf(i)`, or removes it where that is null, rebuilding the argument
+/// (result) attributes once: the per-index setters rebuild the whole array on
+/// every call, which is quadratic in the number of arguments.
+void setArgAttrs(func::FuncOp function, StringRef name,
+                 function_ref<Attribute(unsigned)> valueOf);
+void setResultAttrs(func::FuncOp function, StringRef name,
+                    function_ref<Attribute(unsigned)> valueOf);
+
 /// Builds a fragment on `meshName` taking `operands` (mesh tensors) and
 /// producing `resultTypes`, whose body `buildBody(builder, blockArgs)` fills
 /// in; it returns the values for the `mpmd.return`. Block arguments get the
