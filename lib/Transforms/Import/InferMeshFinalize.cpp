@@ -90,23 +90,7 @@ private:
         }
       if (!chosen)
         continue;
-      Type local = arg.getType();
-      arg.setType(chosen);
-      UnassignOp unassign;
-      for (OpOperand &use : llvm::make_early_inc_range(arg.getUses())) {
-        auto assign = dyn_cast<AssignOp>(use.getOwner());
-        if (assign && assign.getType() == chosen) {
-          assign.getResult().replaceAllUsesWith(arg);
-          assign->erase();
-          continue;
-        }
-        if (!unassign) {
-          OpBuilder b = OpBuilder::atBlockBegin(&body);
-          unassign = UnassignOp::create(b, arg.getLoc(), local, arg,
-                                        StringAttr());
-        }
-        use.set(unassign.getResult());
-      }
+      retypeArgumentToMesh(arg, chosen);
     }
   }
 

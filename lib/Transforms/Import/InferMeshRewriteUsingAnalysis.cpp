@@ -92,23 +92,7 @@ private:
       if (!use.empty() && (!mesh || !use.contains(*mesh)))
         mesh = use.meshes().front();
       Type meshType = getMeshType(arg.getType(), meshes.name(mesh.value_or(0)));
-      Type local = arg.getType();
-      arg.setType(meshType);
-      UnassignOp unassign;
-      for (OpOperand &use : llvm::make_early_inc_range(arg.getUses())) {
-        auto assign = dyn_cast<AssignOp>(use.getOwner());
-        if (assign && assign.getType() == meshType) {
-          assign.getResult().replaceAllUsesWith(arg);
-          assign->erase();
-          continue;
-        }
-        if (!unassign) {
-          OpBuilder b = OpBuilder::atBlockBegin(&body);
-          unassign = UnassignOp::create(b, arg.getLoc(), local, arg,
-                                        StringAttr());
-        }
-        use.set(unassign.getResult());
-      }
+      retypeArgumentToMesh(arg, meshType);
     }
     f.setType(FunctionType::get(f.getContext(), body.getArgumentTypes(),
                                 ret->getOperandTypes()));

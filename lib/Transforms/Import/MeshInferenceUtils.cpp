@@ -946,6 +946,26 @@ Type getLocalType(Type type) {
   return type;
 }
 
+void retypeArgumentToMesh(BlockArgument arg, Type meshType) {
+  Type local = arg.getType();
+  arg.setType(meshType);
+  UnassignOp unassign;
+  for (OpOperand &use : llvm::make_early_inc_range(arg.getUses())) {
+    auto assign = dyn_cast<AssignOp>(use.getOwner());
+    if (assign && assign.getType() == meshType) {
+      assign.getResult().replaceAllUsesWith(arg);
+      assign->erase();
+      continue;
+    }
+    if (!unassign) {
+      OpBuilder builder = OpBuilder::atBlockBegin(arg.getOwner());
+      unassign =
+          UnassignOp::create(builder, arg.getLoc(), local, arg, StringAttr());
+    }
+    use.set(unassign.getResult());
+  }
+}
+
 void describeInputs(InFlightDiagnostic &diag, Operation *op,
                     const Program &program) {
   for (auto [i, input] : llvm::enumerate(getInputs(op))) {

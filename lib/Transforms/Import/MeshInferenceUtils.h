@@ -47,6 +47,11 @@ inline constexpr llvm::StringLiteral kWrapResultlessOps =
 inline constexpr llvm::StringLiteral kConvertReduceOps =
     "infer_mesh_convert_reduce_ops";
 
+/// Gives the local-tensor block argument `arg` the mesh tensor type
+/// `meshType`: its assigns to that type are replaced by the argument, and its
+/// other users get an unassign at the start of the block.
+void retypeArgumentToMesh(BlockArgument arg, Type meshType);
+
 /// The meshes of a topology, indexed in name order (`isMeshNameBefore`), so
 /// that the smallest index is the "first mesh".
 class MeshIndex {
