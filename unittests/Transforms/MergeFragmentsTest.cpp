@@ -63,15 +63,18 @@ TEST_F(MergeFragmentsTest, AttributesFollowTheUserFragment) {
   ASSERT_TRUE(module);
   SmallVector<FragmentOp> ops = fragments(*module);
   ASSERT_EQ(ops.size(), 2u);
-  NamedAttrList attrs = mergeFragmentAttributes(ops[0], ops[1]);
+  FragmentSummary merged = FragmentSummary::merge(FragmentSummary(ops[0]),
+                                                  FragmentSummary(ops[1]));
   // The user fragment's counter wins; inferred_by goes with a user side;
-  // other attributes are kept.
-  auto counter = dyn_cast_or_null<IntegerAttr>(attrs.get("call_counter"));
+  // other attributes are kept; merge-specific ones are not summarised.
+  auto counter = dyn_cast_or_null<IntegerAttr>(merged.getAttr("call_counter"));
   ASSERT_TRUE(counter);
   EXPECT_EQ(counter.getInt(), 1);
-  EXPECT_FALSE(attrs.get(kInferredByAttrName));
-  EXPECT_TRUE(attrs.get(kRematAttrName));
-  EXPECT_FALSE(attrs.get(kControlOperandStartIdxAttrName));
+  EXPECT_FALSE(merged.hasAttr(kInferredByAttrName));
+  EXPECT_TRUE(merged.hasAttr(kRematAttrName));
+  EXPECT_FALSE(merged.hasAttr(kControlOperandStartIdxAttrName));
+  EXPECT_TRUE(merged.isUserFragment());
+  EXPECT_EQ(merged.getStageId().getInt(), 0);
 }
 
 TEST_F(MergeFragmentsTest, MergeRewiresDropsControlEdgesAndKeepsOtherResults) {

@@ -12,6 +12,7 @@
 #include "mlir/Transforms/RegionUtils.h"
 
 #include <cassert>
+#include <map>
 
 using namespace mlir;
 using namespace mlir::mpmd;
@@ -113,14 +114,22 @@ bool isDefinedBefore(Value value, Operation *op) {
 
 } // namespace
 
-NamedAttrList mlir::mpmd::mergeFragmentAttributes(FragmentOp producer,
-                                                  FragmentOp consumer) {
-  MLIRContext *ctx = producer->getContext();
+FragmentSummary::FragmentSummary(FragmentOp fragment)
+    : meshName(fragment.getMeshNameAttr()), origin(fragment.getOriginAttr()),
+      stageId(fragment.getStageIdAttr()) {
+  NamedAttrList attrs;
+  for (NamedAttribute attr : fragment->getDiscardableAttrs())
+    if (!isMergeSpecificAttribute(attr.getName().getValue()))
+      attrs.push_back(attr);
+  attributes = attrs.getDictionary(fragment->getContext());
+}
+
+FragmentSummary FragmentSummary::merge(const FragmentSummary &producer,
+                                       const FragmentSummary &consumer) {
+  MLIRContext *ctx = producer.origin.getContext();
   bool producerIsUser = producer.isUserFragment();
   bool consumerIsUser = consumer.isUserFragment();
-  NamedAttrList merged;
-  // Other attributes: union; on conflict the only user fragment's value, or
-  // else the consumer's.
+  // On conflict the only user fragment's value, or else the consumer's.
   auto pick = [&](StringAttr name, Attribute producerValue,
                   Attribute consumerValue) -> Attribute {
     if (!producerValue || producerValue == consumerValue)
@@ -134,15 +143,14 @@ NamedAttrList mlir::mpmd::mergeFragmentAttributes(FragmentOp producer,
                : consumerValue;
   };
   llvm::SetVector<StringAttr> names;
-  for (NamedAttribute attr : producer->getDiscardableAttrs())
+  for (NamedAttribute attr : producer.attributes)
     names.insert(attr.getName());
-  for (NamedAttribute attr : consumer->getDiscardableAttrs())
+  for (NamedAttribute attr : consumer.attributes)
     names.insert(attr.getName());
+  NamedAttrList merged;
   for (StringAttr name : names) {
-    if (isMergeSpecificAttribute(name.getValue()))
-      continue;
-    Attribute producerValue = producer->getDiscardableAttr(name);
-    Attribute consumerValue = consumer->getDiscardableAttr(name);
+    Attribute producerValue = producer.attributes.get(name);
+    Attribute consumerValue = consumer.attributes.get(name);
     if (name.getValue() == kInferredByAttrName) {
       if (producerIsUser || consumerIsUser)
         continue;
@@ -156,7 +164,10 @@ NamedAttrList mlir::mpmd::mergeFragmentAttributes(FragmentOp producer,
     if (Attribute value = pick(name, producerValue, consumerValue))
       merged.set(name, value);
   }
-  return merged;
+  return FragmentSummary(
+      consumer.meshName, mergeOrigins(producer.origin, consumer.origin),
+      producer.stageId ? producer.stageId : consumer.stageId,
+      merged.getDictionary(ctx));
 }
 
 bool mlir::mpmd::canMergeAt(FragmentOp producer, FragmentOp consumer,
@@ -190,95 +201,84 @@ mlir::mpmd::findMergePlacement(FragmentOp producer, FragmentOp consumer) {
   return std::nullopt;
 }
 
-FragmentOp mlir::mpmd::mergeFragments(FragmentOp producer, FragmentOp consumer,
-                                      RewriterBase &rewriter,
-                                      MergeFragmentsOptions options) {
-  assert(producer != consumer && "cannot merge a fragment with itself");
-  assert(producer->getBlock() == consumer->getBlock() &&
-         producer->isBeforeInBlock(consumer) &&
-         "the producer must come before the consumer in the same block");
-  assert(producer.getMeshName() == consumer.getMeshName() &&
-         "cannot merge fragments of different meshes");
-  assert(canMergeAt(producer, consumer, options.placement) &&
-         "invalid merge placement");
-  MLIRContext *ctx = producer->getContext();
-  Operation *producerOp = producer.getOperation();
-  auto isProducerResult = [&](Value value) {
-    return value.getDefiningOp() == producerOp;
+FragmentOp mlir::mpmd::mergeFragmentSequence(
+    ArrayRef<FragmentOp> fragments, const FragmentSummary &summary,
+    Operation *insertionPoint, unsigned keptBodyIndex, RewriterBase &rewriter) {
+  assert(fragments.size() >= 2 && keptBodyIndex < fragments.size() &&
+         "expected at least two fragments and a kept body among them");
+  MLIRContext *ctx = summary.getOrigin().getContext();
+  llvm::SmallPtrSet<Operation *, 16> members;
+  for (FragmentOp fragment : fragments) {
+    assert(fragment->getBlock() == fragments.front()->getBlock() &&
+           fragment.getMeshName() == fragments.front().getMeshName() &&
+           "cannot merge fragments of different blocks or meshes");
+    members.insert(fragment);
+  }
+  auto isMemberResult = [&](Value value) {
+    Operation *def = value.getDefiningOp();
+    return def && members.contains(def);
   };
 
-  // Operands: data operands of both, then control operands of both.
-  unsigned producerData = getNumDataOperands(producer);
-  unsigned consumerData = getNumDataOperands(consumer);
+  // Operands: data operands, then control operands, from outside the group.
   llvm::SetVector<Value> data;
-  data.insert(producer->operand_begin(),
-              producer->operand_begin() + producerData);
-  for (Value operand : consumer->getOperands().take_front(consumerData))
-    if (!isProducerResult(operand))
-      data.insert(operand);
+  for (FragmentOp fragment : fragments)
+    for (Value operand :
+         fragment->getOperands().take_front(getNumDataOperands(fragment)))
+      if (!isMemberResult(operand))
+        data.insert(operand);
   llvm::SetVector<Value> control;
-  for (Value operand : producer->getOperands().drop_front(producerData))
-    if (!data.contains(operand) && operand.getDefiningOp() != consumer)
-      control.insert(operand);
-  for (Value operand : consumer->getOperands().drop_front(consumerData))
-    if (!data.contains(operand) && !isProducerResult(operand))
-      control.insert(operand);
+  for (FragmentOp fragment : fragments)
+    for (Value operand :
+         fragment->getOperands().drop_front(getNumDataOperands(fragment)))
+      if (!data.contains(operand) && !isMemberResult(operand))
+        control.insert(operand);
   SmallVector<Value> operands(data.begin(), data.end());
   operands.append(control.begin(), control.end());
   llvm::DenseMap<Value, unsigned> operandIndex;
   for (auto [index, operand] : llvm::enumerate(operands))
     operandIndex.try_emplace(operand, index);
 
-  // Results: producer results with users other than the consumer, then the
-  // consumer's.
-  SmallVector<unsigned> keptProducerResults;
-  for (OpResult result : producer->getResults())
-    if (llvm::any_of(result.getUsers(), [&](Operation *user) {
-          return user != consumer.getOperation();
-        }))
-      keptProducerResults.push_back(result.getResultNumber());
+  // Results: those used outside the group, and all of the last fragment.
   SmallVector<Value> oldResults;
+  for (FragmentOp fragment : fragments.drop_back())
+    for (OpResult result : fragment->getResults())
+      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+            return !members.contains(user);
+          }))
+        oldResults.push_back(result);
+  llvm::append_range(oldResults, fragments.back()->getResults());
   SmallVector<Type> resultTypes;
-  for (unsigned index : keptProducerResults)
-    oldResults.push_back(producer->getResult(index));
-  llvm::append_range(oldResults, consumer->getResults());
   for (Value result : oldResults)
     resultTypes.push_back(result.getType());
 
-  // The merged op.
+  SmallVector<Location> locs;
+  SmallVector<std::pair<ValueRange, sdy::TensorShardingPerValueAttr>>
+      inShardings, outShardings;
+  SmallVector<std::pair<ValueRange, ArrayAttr>> argAttrs, resAttrs;
+  for (FragmentOp fragment : fragments) {
+    locs.push_back(fragment.getLoc());
+    inShardings.push_back(
+        {fragment->getOperands(), fragment.getInShardingsAttr()});
+    outShardings.push_back(
+        {fragment->getResults(), fragment.getOutShardingsAttr()});
+    argAttrs.push_back({fragment->getOperands(),
+                        fragment->getAttrOfType<ArrayAttr>(kArgAttrsAttrName)});
+    resAttrs.push_back({fragment->getResults(),
+                        fragment->getAttrOfType<ArrayAttr>(kResAttrsAttrName)});
+  }
+
   OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(options.placement == MergePlacement::kAtConsumer
-                                 ? consumer.getOperation()
-                                 : producerOp);
-  IntegerAttr stage = producer.getStageIdAttr() ? producer.getStageIdAttr()
-                                                : consumer.getStageIdAttr();
+  rewriter.setInsertionPoint(insertionPoint);
   auto merged = FragmentOp::create(
-      rewriter, rewriter.getFusedLoc({producer.getLoc(), consumer.getLoc()}),
-      resultTypes, operands,
-      mergeOrigins(producer.getOriginAttr(), consumer.getOriginAttr()),
-      consumer.getMeshNameAttr(), stage,
-      mergeShardings(ctx, operands,
-                     {{producer->getOperands(), producer.getInShardingsAttr()},
-                      {consumer->getOperands(), consumer.getInShardingsAttr()}}),
-      mergeShardings(ctx, oldResults,
-                     {{producer->getResults(), producer.getOutShardingsAttr()},
-                      {consumer->getResults(),
-                       consumer.getOutShardingsAttr()}}));
-  NamedAttrList attrs = mergeFragmentAttributes(producer, consumer);
-  if (ArrayAttr argAttrs = mergeDictionaries(
-          ctx, operands,
-          {{producer->getOperands(),
-            producer->getAttrOfType<ArrayAttr>(kArgAttrsAttrName)},
-           {consumer->getOperands(),
-            consumer->getAttrOfType<ArrayAttr>(kArgAttrsAttrName)}}))
-    attrs.set(kArgAttrsAttrName, argAttrs);
-  if (ArrayAttr resAttrs = mergeDictionaries(
-          ctx, oldResults,
-          {{producer->getResults(),
-            producer->getAttrOfType<ArrayAttr>(kResAttrsAttrName)},
-           {consumer->getResults(),
-            consumer->getAttrOfType<ArrayAttr>(kResAttrsAttrName)}}))
-    attrs.set(kResAttrsAttrName, resAttrs);
+      rewriter, rewriter.getFusedLoc(locs), resultTypes, operands,
+      summary.getOrigin(), summary.getMeshName(), summary.getStageId(),
+      mergeShardings(ctx, operands, inShardings),
+      mergeShardings(ctx, oldResults, outShardings));
+  NamedAttrList attrs(summary.getAttributes());
+  if (ArrayAttr merged = mergeDictionaries(ctx, operands, argAttrs))
+    attrs.set(kArgAttrsAttrName, merged);
+  if (ArrayAttr merged = mergeDictionaries(ctx, oldResults, resAttrs))
+    attrs.set(kResAttrsAttrName, merged);
   if (!control.empty())
     attrs.set(kControlOperandStartIdxAttrName,
               rewriter.getI64IntegerAttr(data.size()));
@@ -286,28 +286,33 @@ FragmentOp mlir::mpmd::mergeFragments(FragmentOp producer, FragmentOp consumer,
     merged->setAttr(attr.getName(), attr.getValue());
 
   // The body: reuse one block, give it the merged arguments, splice the other
-  // body in.
-  FragmentOp kept = options.keepProducerBody ? producer : consumer;
-  FragmentOp spliced = options.keepProducerBody ? consumer : producer;
+  // bodies around it in order.
+  FragmentOp kept = fragments[keptBodyIndex];
   rewriter.inlineRegionBefore(kept.getRegion(), merged.getRegion(),
                               merged.getRegion().end());
   Block &body = merged.getRegion().front();
-  Block &splicedBody = spliced.getRegion().front();
+  Operation *keptFirstOp = &body.front();
+  Operation *keptTerminator = body.getTerminator();
   unsigned numOldArgs = body.getNumArguments();
   SmallVector<Value> newArgs;
   for (Value operand : operands)
     newArgs.push_back(
         body.addArgument(getBodyType(operand.getType()), operand.getLoc()));
-  Operation *producerTerminator = options.keepProducerBody
-                                      ? body.getTerminator()
-                                      : splicedBody.getTerminator();
-  // What each block argument of `fragment` becomes.
+  // Each fragment's terminator, to rewire uses of its results inside the
+  // merged body (a terminator moves with its body, so the pointer stays).
+  llvm::DenseMap<Operation *, Operation *> terminatorOf;
+  for (FragmentOp fragment : fragments)
+    terminatorOf[fragment] = fragment.getRegion().front().getTerminator();
+  terminatorOf[kept] = keptTerminator;
+  // What each block argument of `fragment` becomes. A returned value may be a
+  // block argument not yet replaced; inlining replaces its later uses too.
   auto argReplacements = [&](FragmentOp fragment) {
     SmallVector<Value> replacements;
     for (Value operand : fragment->getOperands()) {
-      if (isProducerResult(operand))
-        replacements.push_back(producerTerminator->getOperand(
-            cast<OpResult>(operand).getResultNumber()));
+      if (isMemberResult(operand))
+        replacements.push_back(
+            terminatorOf.at(operand.getDefiningOp())
+                ->getOperand(cast<OpResult>(operand).getResultNumber()));
       else
         replacements.push_back(newArgs[operandIndex.at(operand)]);
     }
@@ -317,35 +322,55 @@ FragmentOp mlir::mpmd::mergeFragments(FragmentOp producer, FragmentOp consumer,
   for (unsigned i = 0; i < numOldArgs; ++i)
     rewriter.replaceAllUsesWith(body.getArgument(i), keptReplacements[i]);
   body.eraseArguments(0, numOldArgs);
-  Operation *consumerTerminator;
-  if (options.keepProducerBody) {
-    consumerTerminator = splicedBody.getTerminator();
-    rewriter.inlineBlockBefore(&splicedBody, producerTerminator,
-                               argReplacements(spliced));
-  } else {
-    consumerTerminator = body.getTerminator();
-    rewriter.inlineBlockBefore(&splicedBody, &body, body.begin(),
-                               argReplacements(spliced));
+  for (unsigned index = 0; index < fragments.size(); ++index) {
+    if (index == keptBodyIndex)
+      continue;
+    FragmentOp fragment = fragments[index];
+    Block &spliced = fragment.getRegion().front();
+    rewriter.inlineBlockBefore(&spliced, &body,
+                               index < keptBodyIndex
+                                   ? keptFirstOp->getIterator()
+                                   : keptTerminator->getIterator(),
+                               argReplacements(fragment));
   }
   SmallVector<Value> returned;
-  for (unsigned index : keptProducerResults)
-    returned.push_back(producerTerminator->getOperand(index));
-  llvm::append_range(returned, consumerTerminator->getOperands());
-  Operation *finalTerminator =
-      options.keepProducerBody ? producerTerminator : consumerTerminator;
-  Operation *otherTerminator =
-      options.keepProducerBody ? consumerTerminator : producerTerminator;
+  for (Value result : oldResults)
+    returned.push_back(terminatorOf.at(result.getDefiningOp())
+                           ->getOperand(cast<OpResult>(result).getResultNumber()));
+  // The last fragment's terminator ends the body once the others are erased.
+  Operation *finalTerminator = terminatorOf.at(fragments.back());
   rewriter.modifyOpInPlace(finalTerminator,
                            [&] { finalTerminator->setOperands(returned); });
-  rewriter.eraseOp(otherTerminator);
+  for (FragmentOp fragment : fragments)
+    if (Operation *terminator = terminatorOf.at(fragment);
+        terminator != finalTerminator)
+      rewriter.eraseOp(terminator);
 
-  // Uses.
+  // Uses, then the merged fragments, consumers first.
   for (auto [oldResult, newResult] :
        llvm::zip(oldResults, merged->getResults()))
     rewriter.replaceAllUsesWith(oldResult, newResult);
-  rewriter.eraseOp(consumer);
-  rewriter.eraseOp(producer);
+  for (FragmentOp fragment : llvm::reverse(fragments))
+    rewriter.eraseOp(fragment);
   return merged;
+}
+
+FragmentOp mlir::mpmd::mergeFragments(FragmentOp producer, FragmentOp consumer,
+                                      RewriterBase &rewriter,
+                                      MergeFragmentsOptions options) {
+  assert(producer != consumer && "cannot merge a fragment with itself");
+  assert(producer->getBlock() == consumer->getBlock() &&
+         producer->isBeforeInBlock(consumer) &&
+         "the producer must come before the consumer in the same block");
+  assert(canMergeAt(producer, consumer, options.placement) &&
+         "invalid merge placement");
+  FragmentSummary summary = FragmentSummary::merge(FragmentSummary(producer),
+                                                   FragmentSummary(consumer));
+  Operation *insertionPoint = options.placement == MergePlacement::kAtConsumer
+                                  ? consumer.getOperation()
+                                  : producer.getOperation();
+  return mergeFragmentSequence({producer, consumer}, summary, insertionPoint,
+                               options.keepProducerBody ? 0 : 1, rewriter);
 }
 
 FailureOr<FragmentOp> mlir::mpmd::tryMergeFragments(FragmentOp producer,
@@ -430,55 +455,244 @@ FailureOr<FragmentOp> mlir::mpmd::tryMergeFragments(FragmentOp producer,
 
 namespace {
 
-FragmentOp selectConsumer(FragmentOp producer,
-                          const FragmentMergeTraversalOptions &options) {
-  switch (options.selection) {
-  case ConsumerSelection::kClosestConsumer: {
-    FragmentOp consumer = getClosestFragmentConsumer(producer);
-    return consumer && options.allowMerging(producer, consumer) ? consumer
-                                                                : nullptr;
+/// The merge traversal of one block, deciding on groups of fragments that
+/// stand for their not yet built merge and building each group once at the
+/// end. A group is placed where its anchor (one of its fragments) is; a
+/// pairwise merge "at the consumer" keeps the consumer's anchor, "at the
+/// producer" the producer's. Ops do not move until the end, so positions are
+/// the original ones, with every fragment of a group at its anchor's.
+class MergeTraversal {
+public:
+  MergeTraversal(Block &block, const FragmentMergeTraversalOptions &options,
+                 RewriterBase &rewriter)
+      : block(block), options(options), rewriter(rewriter) {}
+
+  bool run() {
+    SmallVector<FragmentOp> fragments;
+    for (auto [index, op] : llvm::enumerate(block)) {
+      positionOf[&op] = index;
+      if (auto fragment = dyn_cast<FragmentOp>(op)) {
+        unsigned group = groups.size();
+        groupOf[fragment] = group;
+        groups.push_back(Group{fragment, fragment, fragment,
+                               FragmentSummary(fragment), group, 1});
+        byMesh[fragment.getMeshNameAttr()][index] = group;
+        fragments.push_back(fragment);
+      }
+    }
+    bool changed = false;
+    for (FragmentOp fragment : llvm::reverse(fragments)) {
+      if (options.eraseUnusedPureFragments && isOpTriviallyDead(fragment)) {
+        byMesh[fragment.getMeshNameAttr()].erase(positionOf.at(fragment));
+        rewriter.eraseOp(fragment);
+        changed = true;
+        continue;
+      }
+      unsigned current = find(groupOf.at(fragment));
+      while (std::optional<unsigned> consumer = selectConsumer(current)) {
+        std::optional<MergePlacement> placement =
+            findPlacement(current, *consumer);
+        if (!placement)
+          break;
+        current = merge(current, *consumer, *placement);
+        changed = true;
+      }
+    }
+    build();
+    return changed;
   }
-  case ConsumerSelection::kClosestMergeableConsumer:
-    for (FragmentOp consumer : getFragmentConsumers(producer))
-      if (options.allowMerging(producer, consumer))
-        return consumer;
-    return nullptr;
-  case ConsumerSelection::kNextOnSameMesh: {
-    FragmentOp next = getNextFragmentOnMesh(producer);
-    return next && options.allowMerging(producer, next) ? next : nullptr;
+
+private:
+  struct Group {
+    /// The fragment whose position the merged fragment takes.
+    Operation *anchor;
+    /// The fragments in merge order, as a list through `nextInGroup`.
+    Operation *first, *last;
+    FragmentSummary summary;
+    /// Union-find parent, and the number of fragments.
+    unsigned parent, size;
+  };
+
+  unsigned find(unsigned group) {
+    while (groups[group].parent != group) {
+      groups[group].parent = groups[groups[group].parent].parent;
+      group = groups[group].parent;
+    }
+    return group;
   }
+
+  /// The group of `op` if it is a fragment of the block.
+  std::optional<unsigned> groupOfOp(Operation *op) {
+    auto it = groupOf.find(op);
+    if (it == groupOf.end())
+      return std::nullopt;
+    return find(it->second);
   }
-  return nullptr;
-}
+
+  /// The position of `op` (an op of the block) once the groups are built.
+  unsigned position(Operation *op) {
+    if (std::optional<unsigned> group = groupOfOp(op))
+      return positionOf.at(groups[*group].anchor);
+    return positionOf.at(op);
+  }
+  unsigned groupPosition(unsigned group) {
+    return positionOf.at(groups[group].anchor);
+  }
+
+  template <typename Fn> void forEachFragment(unsigned group, Fn fn) {
+    for (Operation *op = groups[group].first; op;
+         op = nextInGroup.lookup(op)) {
+      fn(cast<FragmentOp>(op));
+      if (op == groups[group].last)
+        break;
+    }
+  }
+
+  /// Calls `fn` with the op of the block holding each user of `group` outside
+  /// it (users outside the block are skipped).
+  template <typename Fn> void forEachExternalUser(unsigned group, Fn fn) {
+    forEachFragment(group, [&](FragmentOp fragment) {
+      for (Operation *user : fragment->getUsers()) {
+        Operation *ancestor = block.findAncestorOpInBlock(*user);
+        if (ancestor && groupOfOp(ancestor) != group)
+          fn(ancestor);
+      }
+    });
+  }
+
+  /// The groups with a fragment using a result of `group`, by position.
+  SmallVector<unsigned> consumers(unsigned group) {
+    SmallVector<unsigned> result;
+    llvm::SmallDenseSet<unsigned, 8> seen;
+    forEachFragment(group, [&](FragmentOp fragment) {
+      for (Operation *user : fragment->getUsers()) {
+        if (!isa<FragmentOp>(user) || user->getBlock() != &block)
+          continue;
+        unsigned consumer = *groupOfOp(user);
+        if (consumer != group && seen.insert(consumer).second)
+          result.push_back(consumer);
+      }
+    });
+    llvm::sort(result, [&](unsigned lhs, unsigned rhs) {
+      return groupPosition(lhs) < groupPosition(rhs);
+    });
+    return result;
+  }
+
+  std::optional<unsigned> selectConsumer(unsigned producer) {
+    const FragmentSummary &summary = groups[producer].summary;
+    auto allowed = [&](unsigned consumer) {
+      return options.allowMerging(summary, groups[consumer].summary);
+    };
+    switch (options.selection) {
+    case ConsumerSelection::kClosestConsumer: {
+      SmallVector<unsigned> all = consumers(producer);
+      if (!all.empty() && allowed(all.front()))
+        return all.front();
+      return std::nullopt;
+    }
+    case ConsumerSelection::kClosestMergeableConsumer:
+      for (unsigned consumer : consumers(producer))
+        if (allowed(consumer))
+          return consumer;
+      return std::nullopt;
+    case ConsumerSelection::kNextOnSameMesh: {
+      auto &onMesh = byMesh[summary.getMeshName()];
+      auto next = onMesh.upper_bound(groupPosition(producer));
+      if (next != onMesh.end() && allowed(next->second))
+        return next->second;
+      return std::nullopt;
+    }
+    }
+    return std::nullopt;
+  }
+
+  /// `findMergePlacement` on the groups as if they were built.
+  std::optional<MergePlacement> findPlacement(unsigned producer,
+                                              unsigned consumer) {
+    unsigned consumerPosition = groupPosition(consumer);
+    bool atConsumer = true;
+    forEachExternalUser(producer, [&](Operation *user) {
+      if (groupOfOp(user) != consumer && position(user) < consumerPosition)
+        atConsumer = false;
+    });
+    if (atConsumer)
+      return MergePlacement::kAtConsumer;
+    unsigned producerPosition = groupPosition(producer);
+    bool atProducer = true;
+    forEachFragment(consumer, [&](FragmentOp fragment) {
+      for (Value operand : fragment->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        if (!def)
+          continue;
+        Operation *ancestor = block.findAncestorOpInBlock(*def);
+        if (!ancestor)
+          continue;
+        std::optional<unsigned> defGroup = groupOfOp(ancestor);
+        if (defGroup == consumer || defGroup == producer)
+          continue;
+        if (position(ancestor) >= producerPosition)
+          atProducer = false;
+      }
+    });
+    if (atProducer)
+      return MergePlacement::kAtProducer;
+    return std::nullopt;
+  }
+
+  unsigned merge(unsigned producer, unsigned consumer,
+                 MergePlacement placement) {
+    Group &p = groups[producer];
+    Group &c = groups[consumer];
+    auto &onMesh = byMesh[p.summary.getMeshName()];
+    onMesh.erase(positionOf.at(p.anchor));
+    onMesh.erase(positionOf.at(c.anchor));
+    // The larger group becomes the root, so finds stay short.
+    unsigned root = p.size >= c.size ? producer : consumer;
+    unsigned child = root == producer ? consumer : producer;
+    Group merged{placement == MergePlacement::kAtConsumer ? c.anchor
+                                                          : p.anchor,
+                 p.first, c.last, FragmentSummary::merge(p.summary, c.summary),
+                 root, p.size + c.size};
+    nextInGroup[p.last] = c.first;
+    groups[root] = merged;
+    groups[child].parent = root;
+    onMesh[positionOf.at(merged.anchor)] = root;
+    return root;
+  }
+
+  /// Builds every group of two or more fragments. Groups do not overlap, so
+  /// each is built on its own; the IR is whole again once all are.
+  void build() {
+    for (unsigned group = 0; group < groups.size(); ++group) {
+      if (find(group) != group || groups[group].size < 2)
+        continue;
+      SmallVector<FragmentOp> fragments;
+      forEachFragment(group,
+                      [&](FragmentOp fragment) { fragments.push_back(fragment); });
+      mergeFragmentSequence(fragments, groups[group].summary,
+                            groups[group].anchor, fragments.size() - 1,
+                            rewriter);
+    }
+  }
+
+  Block &block;
+  const FragmentMergeTraversalOptions &options;
+  RewriterBase &rewriter;
+  llvm::DenseMap<Operation *, unsigned> positionOf;
+  llvm::DenseMap<Operation *, unsigned> groupOf;
+  llvm::DenseMap<Operation *, Operation *> nextInGroup;
+  SmallVector<Group> groups;
+  /// The groups of each mesh by position.
+  llvm::DenseMap<StringAttr, std::map<unsigned, unsigned>> byMesh;
+};
 
 } // namespace
 
 bool mlir::mpmd::mergeFragmentsInBlock(
     Block &block, const FragmentMergeTraversalOptions &options,
     RewriterBase &rewriter) {
-  // Merges only involve the visited fragment and later ones, so the earlier
-  // fragments of this snapshot stay valid.
-  SmallVector<FragmentOp> fragments(block.getOps<FragmentOp>());
-  bool changed = false;
-  for (FragmentOp fragment : llvm::reverse(fragments)) {
-    if (options.eraseUnusedPureFragments && isOpTriviallyDead(fragment)) {
-      rewriter.eraseOp(fragment);
-      changed = true;
-      continue;
-    }
-    FragmentOp current = fragment;
-    while (FragmentOp consumer = selectConsumer(current, options)) {
-      std::optional<MergePlacement> placement =
-          findMergePlacement(current, consumer);
-      if (!placement)
-        break;
-      MergeFragmentsOptions mergeOptions;
-      mergeOptions.placement = *placement;
-      current = mergeFragments(current, consumer, rewriter, mergeOptions);
-      changed = true;
-    }
-  }
-  return changed;
+  return MergeTraversal(block, options, rewriter).run();
 }
 
 bool mlir::mpmd::mergeFragmentsInFunction(

@@ -11,12 +11,13 @@ namespace mlir::mpmd {
 
 namespace {
 
-bool allowMergingInferred(FragmentOp producer, FragmentOp consumer) {
+bool allowMergingInferred(const FragmentSummary &producer,
+                          const FragmentSummary &consumer) {
   if (producer.isUserFragment() && consumer.isUserFragment())
     return false;
   // Do not undo the split of a backward fragment.
-  return !(producer->hasAttr(kSplitKeepTransferredAttrName) &&
-           consumer->hasAttr(kSplitDropTransferredAttrName));
+  return !(producer.hasAttr(kSplitKeepTransferredAttrName) &&
+           consumer.hasAttr(kSplitDropTransferredAttrName));
 }
 
 class MergeInferredFragmentsPass

@@ -43,19 +43,47 @@ struct MergeFragmentsOptions {
 /// without duplicates.
 ArrayAttr mergeOrigins(ArrayAttr lhs, ArrayAttr rhs);
 
-/// The discardable attributes of the fragment that merges `producer` and
-/// `consumer`, except `arg_attrs`, `res_attrs` and
-/// `mpmd.control_operand_start_idx` (which depend on the merged operands and
-/// results):
-/// * `call_counter`: kept if only one side has it or both agree; if they
-///   differ, the user fragment's when exactly one side is a user fragment,
-///   otherwise dropped;
-/// * `mpmd.inferred_by`: the ordered union when both sides are inferred
-///   fragments, dropped otherwise (the merge is a user fragment);
-/// * any other attribute: kept; when both sides have it with different
-///   values, the user fragment's value if exactly one side is a user
-///   fragment, else the consumer's.
-NamedAttrList mergeFragmentAttributes(FragmentOp producer, FragmentOp consumer);
+/// What merge decisions look at, for a fragment or for a merge of fragments
+/// that is not built yet: mesh, origin, stage and the discardable attributes
+/// other than `arg_attrs`, `res_attrs` and `mpmd.control_operand_start_idx`
+/// (which depend on the merged operands and results).
+class FragmentSummary {
+public:
+  explicit FragmentSummary(FragmentOp fragment);
+
+  /// The summary of the fragment that merges `producer` with `consumer`:
+  /// origin `mergeOrigins(producer, consumer)`, the producer's stage if set,
+  /// else the consumer's, and attributes:
+  /// * `call_counter`: kept if only one side has it or both agree; if they
+  ///   differ, the user fragment's when exactly one side is a user fragment,
+  ///   otherwise dropped;
+  /// * `mpmd.inferred_by`: the ordered union when both sides are inferred
+  ///   fragments, dropped otherwise (the merge is a user fragment);
+  /// * any other attribute: kept; when both sides have it with different
+  ///   values, the user fragment's value if exactly one side is a user
+  ///   fragment, else the consumer's.
+  static FragmentSummary merge(const FragmentSummary &producer,
+                               const FragmentSummary &consumer);
+
+  StringAttr getMeshName() const { return meshName; }
+  ArrayAttr getOrigin() const { return origin; }
+  IntegerAttr getStageId() const { return stageId; }
+  bool isUserFragment() const { return !origin.empty(); }
+  DictionaryAttr getAttributes() const { return attributes; }
+  Attribute getAttr(StringRef name) const { return attributes.get(name); }
+  bool hasAttr(StringRef name) const { return static_cast<bool>(getAttr(name)); }
+
+private:
+  FragmentSummary(StringAttr meshName, ArrayAttr origin, IntegerAttr stageId,
+                  DictionaryAttr attributes)
+      : meshName(meshName), origin(origin), stageId(stageId),
+        attributes(attributes) {}
+
+  StringAttr meshName;
+  ArrayAttr origin;
+  IntegerAttr stageId;
+  DictionaryAttr attributes;
+};
 
 /// Merges `producer` and `consumer` into one fragment and returns it; both are
 /// erased.
@@ -75,14 +103,34 @@ NamedAttrList mergeFragmentAttributes(FragmentOp producer, FragmentOp consumer);
 /// * results: the producer results used by something other than the consumer
 ///   (in their order), then all consumer results; producer results only used
 ///   by the consumer (or unused) are dropped;
-/// * origin: `mergeOrigins(producer, consumer)`; mesh: the common mesh;
-///   stage: the producer's if set, else the consumer's;
+/// * origin, stage and other attributes: `FragmentSummary::merge`;
 /// * in/out shardings and arg/res attrs follow their operands/results (a side
-///   lacking them contributes fully open shardings / empty dictionaries);
-/// * other attributes: `mergeFragmentAttributes`.
+///   lacking them contributes fully open shardings / empty dictionaries).
 FragmentOp mergeFragments(FragmentOp producer, FragmentOp consumer,
                           RewriterBase &rewriter,
                           MergeFragmentsOptions options = {});
+
+/// Merges `fragments` into one fragment created right before
+/// `insertionPoint`, with origin, stage and attributes from `summary`, and
+/// returns it; the fragments are erased. The result is the merge of the
+/// sequence folded pair by pair (any bracketing gives the same operands,
+/// results and body; only the attributes depend on it, hence `summary`):
+/// * operands: the data operands of all fragments, in order, not defined by
+///   one of them, deduplicated; then their control operands likewise,
+///   minus those that are data operands;
+/// * results: the results of each fragment but the last that are used by
+///   something outside the sequence, in order; then all results of the last;
+/// * body: the bodies in order; block arguments fed by a merged fragment are
+///   rewired to the value it returns. The body block of
+///   `fragments[keptBodyIndex]` is reused (only the cost differs).
+/// Preconditions (asserted where cheap): at least two fragments, one mesh,
+/// one block; a fragment only uses results of fragments listed before it;
+/// the merged fragment is valid at `insertionPoint` (dominance).
+FragmentOp mergeFragmentSequence(ArrayRef<FragmentOp> fragments,
+                                 const FragmentSummary &summary,
+                                 Operation *insertionPoint,
+                                 unsigned keptBodyIndex,
+                                 RewriterBase &rewriter);
 
 /// True if the merged fragment can be created at `placement`:
 /// * kAtConsumer: no user of a producer result other than the consumer lies
@@ -124,8 +172,11 @@ enum class ConsumerSelection {
 
 struct FragmentMergeTraversalOptions {
   ConsumerSelection selection = ConsumerSelection::kClosestConsumer;
-  /// Whether `producer` may be merged with `consumer`. Required.
-  function_ref<bool(FragmentOp producer, FragmentOp consumer)> allowMerging;
+  /// Whether `producer` may be merged with `consumer` (either may stand for
+  /// several fragments already chosen to be merged). Required.
+  function_ref<bool(const FragmentSummary &producer,
+                    const FragmentSummary &consumer)>
+      allowMerging;
   /// Erase fragments without uses and without side effects when visited.
   bool eraseUnusedPureFragments = true;
 };
@@ -135,6 +186,13 @@ struct FragmentMergeTraversalOptions {
 /// merged with its selected consumer (at `findMergePlacement`) as long as
 /// one is found and placeable, the merged fragment taking its place.
 /// Returns true if anything changed.
+///
+/// The result is that of merging pair by pair, but the merged fragments are
+/// built once, at the end: decisions are taken on groups of fragments that
+/// stand for their merge. Cost: O(n log n + size of the block's fragments and
+/// their use lists) for n fragments, plus for each decision the size of the
+/// use lists of the groups it looks at (building each pairwise merge would
+/// cost the size of the growing fragment, quadratic for long chains).
 bool mergeFragmentsInBlock(Block &block,
                            const FragmentMergeTraversalOptions &options,
                            RewriterBase &rewriter);
