@@ -4,6 +4,9 @@
 // merging, call inlining) on synthetic programs of ~10k and ~100k ops, and
 // parse+verify+print of the same text, so their ratio can be reported.
 // Each iteration parses a fresh module; the pipeline time excludes parsing.
+// The pipeline verifies the module once, at the end (what the `mpmd` driver
+// does); `BM_ImportPipelineVerifyEach` verifies after every pass, as
+// `mpmd-opt` does by default.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +18,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
@@ -65,7 +69,7 @@ void BM_ParseVerifyPrint(benchmark::State &state) {
   state.counters["ops"] = static_cast<double>(program.numOps);
 }
 
-void BM_ImportPipeline(benchmark::State &state) {
+void runImportPipeline(benchmark::State &state, bool verifyEachPass) {
   mpmd::bench::SyntheticProgram program =
       mpmd::bench::generateSyntheticProgram(shapeForOps(state.range(0)));
   auto context = makeContext();
@@ -80,9 +84,11 @@ void BM_ImportPipeline(benchmark::State &state) {
     OwningOpRef<ModuleOp> module =
         parseSourceString<ModuleOp>(program.text, context.get());
     PassManager pm(context.get());
+    pm.enableVerifier(verifyEachPass);
     mpmd::addImportPipeline(pm, options);
     state.ResumeTiming();
-    if (!module || failed(pm.run(*module))) {
+    if (!module || failed(pm.run(*module)) ||
+        (!verifyEachPass && failed(verify(*module)))) {
       state.SkipWithError("the import pipeline failed");
       return;
     }
@@ -95,6 +101,14 @@ void BM_ImportPipeline(benchmark::State &state) {
   state.counters["ops_after"] = static_cast<double>(opsAfter);
 }
 
+void BM_ImportPipeline(benchmark::State &state) {
+  runImportPipeline(state, /*verifyEachPass=*/false);
+}
+
+void BM_ImportPipelineVerifyEach(benchmark::State &state) {
+  runImportPipeline(state, /*verifyEachPass=*/true);
+}
+
 } // namespace
 
 BENCHMARK(BM_ParseVerifyPrint)
@@ -103,6 +117,11 @@ BENCHMARK(BM_ParseVerifyPrint)
     ->Unit(benchmark::kMillisecond)
     ->MeasureProcessCPUTime();
 BENCHMARK(BM_ImportPipeline)
+    ->Arg(10000)
+    ->Arg(100000)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime();
+BENCHMARK(BM_ImportPipelineVerifyEach)
     ->Arg(10000)
     ->Arg(100000)
     ->Unit(benchmark::kMillisecond)
