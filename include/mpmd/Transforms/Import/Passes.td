@@ -498,7 +498,9 @@ def InferMeshFinalizePass
     Option<"inferTransfers", "infer-transfers", "bool", /*default=*/"false",
            "Create transfers for every remaining cross-mesh assign(unassign).">
   ];
-  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
+  // Reduce fragments are built of StableHLO ops.
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect",
+                           "::mlir::stablehlo::StablehloDialect"];
 }
 
 #endif // MPMD_TRANSFORMS_IMPORT_PASSES_TD

@@ -1,0 +1,83 @@
+// RUN: mpmd-opt %s -split-input-file -mpmd-infer-mesh-populate-use-set -mpmd-infer-mesh-populate-src-set -mpmd-infer-mesh-convert-reduce-ops | FileCheck %s
+// RUN: mpmd-opt %s -split-input-file -mpmd-infer-mesh-populate-use-set -mpmd-infer-mesh-populate-src-set -mpmd-infer-mesh-convert-reduce-ops='infer-cross-mesh-reductions=true' | FileCheck %s --check-prefix=CROSS
+
+// A chain of adds over results of three meshes: with cross-mesh reductions
+// it becomes one flattened mpmd.reduce<add> with the union src_set; without,
+// the annotations go and the src_sets are the (empty) intersections, for the
+// validation to report.
+// CHECK-LABEL: func.func @chain
+// CHECK:         %[[A:.*]] = stablehlo.add %{{.*}}, %{{.*}} {mpmd.src_set = #mpmd.meshes_with_origins<>, mpmd.use_set = #mpmd.meshes_with_origins<"m1">}
+// CHECK-NEXT:    stablehlo.add %[[A]], %{{.*}} {mpmd.src_set = #mpmd.meshes_with_origins<>, mpmd.use_set = #mpmd.meshes_with_origins<"m1">}
+// CHECK-NOT:     mpmd.reduce
+// CROSS-LABEL: func.func @chain
+// CROSS:         %[[X:.*]] = mpmd.unassign {{.*}}origin = "f"
+// CROSS-NEXT:    %[[Y:.*]] = mpmd.unassign {{.*}}origin = "g"
+// CROSS-NEXT:    %[[Z:.*]] = mpmd.unassign {{.*}}origin = "h"
+// CROSS-NEXT:    %[[R:.*]] = mpmd.reduce<add> {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["f"], "m2"["g"], "m3"["h"]>, mpmd.use_set = #mpmd.meshes_with_origins<"m1">} %[[X]], %[[Y]], %[[Z]] : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CROSS-NEXT:    mpmd.assign %[[R]]
+// CROSS-NOT:     stablehlo.add
+
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m2 = !mpmd.mesh_tensor<"m2", !t>
+!m3 = !mpmd.mesh_tensor<"m3", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>, <"m3": <["x"=2]>>>
+
+func.func @chain(%arg0: !m1, %arg1: !m2, %arg2: !m3) -> !m1 attributes {topology = #topology} {
+  %a = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m1) -> !m1
+  %b = mpmd.fragment<mesh="m2", origin=["g"]> (%arg1) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m2) -> !m2
+  %c = mpmd.fragment<mesh="m3", origin=["h"]> (%arg2) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m3) -> !m3
+  %0 = mpmd.unassign {origin = "f"} %a : (!m1) -> !t
+  %1 = mpmd.unassign {origin = "g"} %b : (!m2) -> !t
+  %2 = mpmd.unassign {origin = "h"} %c : (!m3) -> !t
+  %3 = stablehlo.add %0, %1 : !t
+  %4 = stablehlo.add %3, %2 : !t
+  %5 = mpmd.assign %4 : (!t) -> !m1
+  return %5 : !m1
+}
+
+// -----
+
+// A maximum consumed by a user mpmd.reduce<none> is a reduction in both
+// modes, and takes the reduce's place; an add that is not so consumed is a
+// reduction only with cross-mesh reductions.
+// CHECK-LABEL: func.func @user_reduce
+// CHECK:         %[[X:.*]] = mpmd.unassign {{.*}}origin = "f"
+// CHECK-NEXT:    %[[Y:.*]] = mpmd.unassign {{.*}}origin = "g"
+// CHECK-NEXT:    %[[M:.*]] = mpmd.reduce<max> {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["f"], "m2"["g"]>} %[[X]], %[[Y]]
+// CHECK-NEXT:    %[[S:.*]] = stablehlo.add %[[X]], %[[Y]] {mpmd.src_set = #mpmd.meshes_with_origins<>
+// CHECK-NEXT:    mpmd.assign %[[M]]
+// CHECK-NEXT:    mpmd.assign %[[S]]
+// CHECK-NOT:     mpmd.reduce<none>
+// CROSS-LABEL: func.func @user_reduce
+// CROSS:         mpmd.reduce<max> {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["f"], "m2"["g"]>}
+// CROSS-NEXT:    mpmd.reduce<add> {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["f"], "m2"["g"]>, mpmd.use_set = #mpmd.meshes_with_origins<"m2">}
+// CROSS-NOT:     mpmd.reduce<none>
+
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m2 = !mpmd.mesh_tensor<"m2", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+func.func @user_reduce(%arg0: !m1, %arg1: !m2) -> (!m1, !m2) attributes {topology = #topology} {
+  %a = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m1) -> !m1
+  %b = mpmd.fragment<mesh="m2", origin=["g"]> (%arg1) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m2) -> !m2
+  %0 = mpmd.unassign {origin = "f"} %a : (!m1) -> !t
+  %1 = mpmd.unassign {origin = "g"} %b : (!m2) -> !t
+  %2 = stablehlo.maximum %0, %1 : !t
+  %3 = mpmd.reduce<none> %2 : (!t) -> !t
+  %4 = stablehlo.add %0, %1 : !t
+  %5 = mpmd.assign %3 : (!t) -> !m1
+  %6 = mpmd.assign %4 : (!t) -> !m2
+  return %5, %6 : !m1, !m2
+}

@@ -1,0 +1,85 @@
+// RUN: mpmd-opt %s -split-input-file -verify-diagnostics -mpmd-infer-mesh-finalize | FileCheck %s
+
+// Entry inputs take the mesh of their assigns (the first mesh when several;
+// the others get a transfer); assign(unassign(x)) on one mesh is x; a
+// cross-mesh one of an entry input becomes a transfer even without
+// infer-transfers.
+// CHECK-LABEL: func.func @main(%arg0: !mpmd.mesh_tensor<"m1", tensor<4xf32>>, %arg1: !mpmd.mesh_tensor<"m1", tensor<4xf32>>) -> (!mpmd.mesh_tensor<"m1", tensor<4xf32>>, !mpmd.mesh_tensor<"m2", tensor<4xf32>>, !mpmd.mesh_tensor<"m2", tensor<4xf32>>)
+// CHECK-NEXT:    %[[T1:.*]] = mpmd.transfer %arg1 : (!mpmd.mesh_tensor<"m1", tensor<4xf32>>) -> !mpmd.mesh_tensor<"m2", tensor<4xf32>>
+// CHECK-NEXT:    %[[T0:.*]] = mpmd.transfer %arg0 : (!mpmd.mesh_tensor<"m1", tensor<4xf32>>) -> !mpmd.mesh_tensor<"m2", tensor<4xf32>>
+// CHECK-NEXT:    %[[F:.*]] = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0, %arg1)
+// CHECK:         return %[[F]], %[[T0]], %[[T1]]
+// CHECK-NOT:     mpmd.assign
+// CHECK-NOT:     mpmd.unassign
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m2 = !mpmd.mesh_tensor<"m2", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+func.func @main(%arg0: !t, %arg1: !m1) -> (!m1, !m2, !m2) attributes {topology = #topology} {
+  %0 = mpmd.assign %arg0 : (!t) -> !m1
+  %1 = mpmd.assign %arg0 : (!t) -> !m2
+  %f = mpmd.fragment<mesh="m1", origin=["f"]> (%0, %arg1) (%x: !t, %y: !t) {
+    %s = stablehlo.add %x, %y : !t
+    mpmd.return %s : !t
+  } : (!m1, !m1) -> !m1
+  %2 = mpmd.unassign %f : (!m1) -> !t
+  %3 = mpmd.assign %2 : (!t) -> !m1
+  %4 = mpmd.unassign %arg1 : (!m1) -> !t
+  %5 = mpmd.assign %4 : (!t) -> !m2
+  return %3, %1, %5 : !m1, !m2, !m2
+}
+
+// -----
+
+// A cross-mesh reduction: one local reduce fragment per source mesh with
+// several operands, transfers, and the final reduce on the destination.
+// CHECK-LABEL: func.func @reduce
+// CHECK-NEXT:    %[[L:.*]] = mpmd.fragment<mesh="m1", origin=[]> (%arg0, %arg2) {mpmd.inferred_by = ["infer_mesh_convert_reduce_ops"]}
+// CHECK-NEXT:      stablehlo.add
+// CHECK-NEXT:      mpmd.return
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[T:.*]] = mpmd.transfer %[[L]] : (!mpmd.mesh_tensor<"m1", tensor<4xf32>>) -> !mpmd.mesh_tensor<"m2", tensor<4xf32>>
+// CHECK-NEXT:    %[[R:.*]] = mpmd.fragment<mesh="m2", origin=[]> (%[[T]], %arg1) {mpmd.inferred_by = ["infer_mesh_convert_reduce_ops"]}
+// CHECK-NEXT:      stablehlo.add
+// CHECK-NEXT:      mpmd.return
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return %[[R]]
+
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m2 = !mpmd.mesh_tensor<"m2", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+func.func @reduce(%arg0: !m1, %arg1: !m2, %arg2: !m1) -> !m2 attributes {topology = #topology} {
+  %0 = mpmd.unassign %arg0 : (!m1) -> !t
+  %1 = mpmd.unassign %arg1 : (!m2) -> !t
+  %2 = mpmd.unassign %arg2 : (!m1) -> !t
+  %3 = mpmd.reduce<add> %0, %1, %2 : (!t, !t, !t) -> !t
+  %4 = mpmd.assign %3 : (!t) -> !m2
+  return %4 : !m2
+}
+
+// -----
+
+// What inference could not place is reported, once per problem: a meshless
+// input and output, a cross-mesh use without a transfer (not on its
+// unassign), a meshless op.
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m2 = !mpmd.mesh_tensor<"m2", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// expected-error @+2 {{mesh inference left function input 0 without a mesh}}
+// expected-error @+1 {{mesh inference left function output 0 without a mesh}}
+func.func @errors(%arg0: !t, %arg1: !m1) -> (!t, !m2) attributes {topology = #topology} {
+  %f = mpmd.fragment<mesh="m1", origin=["f"]> (%arg1) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m1) -> !m1
+  %0 = mpmd.unassign %f : (!m1) -> !t
+  // expected-error @+1 {{Mesh assignment is not possible: the value on mesh "m1" is needed on mesh "m2" and no transfer exists. Add an explicit transfer to fix this, or set `mpmd_infer_transfers=True`.}}
+  %1 = mpmd.assign %0 : (!t) -> !m2
+  // expected-error @+1 {{mesh inference could not assign this op to a mesh}}
+  %2 = stablehlo.abs %arg0 : !t
+  return %2, %1 : !t, !m2
+}
