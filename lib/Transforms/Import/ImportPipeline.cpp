@@ -36,6 +36,8 @@ void addImportPipeline(OpPassManager &pm, const ImportOptions &options) {
   pm.addPass(createCanonicalizerPass());
 
   pm.addPass(createCopyTopologyFromMainPass());
+  if (options.enableHeterogeneousMeshes)
+    pm.addPass(createGenerateSdyMeshesFromTopologyPass());
   pm.addNestedPass<func::FuncOp>(createUnrollForLoopsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createFromUnrollToCallCounterPass());
@@ -114,6 +116,11 @@ struct ImportPipelineOptions
       llvm::cl::desc("Also absorb inferred fragments into user fragments of "
                      "the entry function."),
       llvm::cl::init(false)};
+  Option<bool> enableHeterogeneousMeshes{
+      *this, "enable-heterogeneous-meshes",
+      llvm::cl::desc("One sdy.mesh per topology mesh; sharding axes are named "
+                     "<mesh>_<axis>."),
+      llvm::cl::init(false)};
 };
 
 } // namespace
@@ -137,6 +144,8 @@ void registerImportPipeline() {
         options.inferMeshOptions.inferCrossMeshReductions =
             pipelineOptions.inferCrossMeshReductions;
         options.mergeAfterScheduling = pipelineOptions.mergeAfterScheduling;
+        options.enableHeterogeneousMeshes =
+            pipelineOptions.enableHeterogeneousMeshes;
         options.absorbInferredFragmentsOnEntryPointFunction =
             pipelineOptions.absorbOnEntryPoint;
         addImportPipeline(pm, options);

@@ -4,6 +4,7 @@
 #define MPMD_TRANSFORMS_IMPORT_PASSES_H
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdDialect.h"
+#include "mpmd/Dialect/Sdy/IR/SdyDialect.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloDialect.h"
 #include "mpmd/Transforms/Common/PassOptions.h"
 

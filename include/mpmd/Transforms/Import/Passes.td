@@ -25,6 +25,26 @@ def CopyTopologyFromMainPass
   let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
 }
 
+def GenerateSdyMeshesFromTopologyPass
+    : Pass<"mpmd-generate-sdy-meshes-from-topology", "ModuleOp"> {
+  let summary = "Gives every topology mesh its own sdy.mesh and re-points shardings to it.";
+  let description = [{
+    For heterogeneous meshes, whose shardings cannot all refer to one global
+    `sdy.mesh`: axis names are prefixed with their mesh's name
+    (axis `tpu_x` belongs to mesh `tpu`). The
+    existing `sdy.mesh` ops are replaced by one `sdy.mesh @<name>` per
+    topology mesh (its axes as in the topology), except empty and maximal
+    meshes, which are kept. Every `#sdy.sharding` in the module (attributes
+    and mesh tensor types) is re-pointed: to the topology mesh whose
+    `<name>_` prefixes its axes (the longest such name), or, when it uses no
+    axis, to `@empty_mesh`, which is created and added to each topology if
+    needed. A sharding whose axes name no topology mesh, or several, is an
+    error.
+    Complexity: one walk over the attributes and types of the module.
+  }];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
 def UnrollForLoopsPass
     : Pass<"mpmd-unroll-for-loops", "::mlir::func::FuncOp"> {
   let summary = "Fully unrolls mpmd.for loops that ask for it.";

@@ -59,6 +59,9 @@ struct ImportOptions {
   /// Let user fragments of the entry function absorb inferred fragments
   /// (by default only mpmd.call callees are processed).
   bool absorbInferredFragmentsOnEntryPointFunction = false;
+  /// Meshes of different shapes: one `sdy.mesh` per topology mesh, axes
+  /// named `<mesh>_<axis>` (-mpmd-generate-sdy-meshes-from-topology).
+  bool enableHeterogeneousMeshes = false;
 };
 
 /// Builds the import pipeline on a module pass manager: cleanup, call
