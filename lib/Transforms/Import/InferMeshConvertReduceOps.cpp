@@ -1,6 +1,7 @@
 //===- InferMeshConvertReduceOps.cpp - -mpmd-infer-mesh-convert-reduce-ops ===//
 
 #include "MeshInferenceUtils.h"
+#include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
 #include "mpmd/Transforms/Import/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -53,9 +54,27 @@ class InferMeshConvertReduceOpsPass
         continue;
       }
       ReductionType kind = kindAttr.getValue();
+      OpBuilder builder(op);
+      // A reduce of a concatenation reduces the concatenated values, each
+      // reshaped to the result type (dropping the size-1 dimension).
+      SmallVector<Value> reduced(op->getOperands());
+      Operation *concat = nullptr;
+      Operation *init = nullptr;
+      if (std::optional<ConcatReduction> match = matchConcatReduction(op)) {
+        concat = match->concat;
+        init = op->getOperand(1).getDefiningOp();
+        reduced.clear();
+        for (Value value : match->operands()) {
+          auto reshape = stablehlo::ReshapeOp::create(
+              builder, op->getLoc(), op->getResult(0).getType(), value);
+          setOpSrcSet(reshape, getValueSrcSet(value, *program),
+                      program->meshes);
+          reduced.push_back(reshape);
+        }
+      }
       SmallVector<Value> operands;
       SmallVector<Operation *> flattened;
-      for (Value operand : op->getOperands()) {
+      for (Value operand : reduced) {
         auto inner = operand.getDefiningOp<ReduceOp>();
         if (inner && inner.getReduction() == kind && operand.hasOneUse()) {
           llvm::append_range(operands, inner.getTensors());
@@ -64,7 +83,6 @@ class InferMeshConvertReduceOpsPass
         }
         operands.push_back(operand);
       }
-      OpBuilder builder(op);
       auto reduce = ReduceOp::create(builder, op->getLoc(),
                                      op->getResult(0).getType(), operands,
                                      ReductionTypeAttr::get(op->getContext(), kind));
@@ -73,6 +91,11 @@ class InferMeshConvertReduceOpsPass
           reduce->setAttr(name, attr);
       op->getResult(0).replaceAllUsesWith(reduce.getResult());
       op->erase();
+      if (concat)
+        concat->erase();
+      // The identity constant, unless something else uses it.
+      if (init && init->use_empty())
+        init->erase();
       for (Operation *inner : flattened)
         inner->erase();
       if (noneUser) {

@@ -300,6 +300,89 @@ std::optional<ReductionType> getReductionKind(Operation *op) {
   return std::nullopt;
 }
 
+namespace {
+
+/// True if `value` is a splat constant equal to the identity of `kind`.
+bool isIdentityOf(Value value, ReductionType kind) {
+  auto constant = value.getDefiningOp<stablehlo::ConstantOp>();
+  auto elements =
+      constant ? dyn_cast<DenseElementsAttr>(constant.getValue()) : nullptr;
+  if (!elements || !elements.isSplat())
+    return false;
+  Type type = elements.getElementType();
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    APFloat v = elements.getSplatValue<APFloat>();
+    const llvm::fltSemantics &sem = floatType.getFloatSemantics();
+    switch (kind) {
+    case ReductionType::kAdd:
+      return v.isZero();
+    case ReductionType::kMul:
+      return v == APFloat::getOne(sem);
+    case ReductionType::kMax:
+      return v.isInfinity() && v.isNegative();
+    case ReductionType::kMin:
+      return v.isInfinity() && !v.isNegative();
+    default:
+      return false;
+    }
+  }
+  auto intType = dyn_cast<IntegerType>(type);
+  if (!intType)
+    return false;
+  APInt v = elements.getSplatValue<APInt>();
+  unsigned width = intType.getWidth();
+  bool isUnsigned = intType.isUnsigned() || width == 1;
+  switch (kind) {
+  case ReductionType::kAdd:
+  case ReductionType::kOr:
+    return v.isZero();
+  case ReductionType::kMul:
+    return v.isOne();
+  case ReductionType::kAnd:
+    return v.isAllOnes();
+  case ReductionType::kMax:
+    return isUnsigned ? v.isMinValue() : v.isMinSignedValue();
+  case ReductionType::kMin:
+    return isUnsigned ? v.isMaxValue() : v.isMaxSignedValue();
+  case ReductionType::kNone:
+    return false;
+  }
+  return false;
+}
+
+} // namespace
+
+std::optional<ConcatReduction> matchConcatReduction(Operation *op) {
+  auto reduce = dyn_cast<stablehlo::ReduceOp>(op);
+  if (!reduce || reduce.getInputs().size() != 1 ||
+      reduce.getDimensions().size() != 1)
+    return std::nullopt;
+  auto concat =
+      reduce.getInputs().front().getDefiningOp<stablehlo::ConcatenateOp>();
+  if (!concat || !concat->hasOneUse() ||
+      concat.getDimension() != reduce.getDimensions().front())
+    return std::nullopt;
+  for (Value operand : concat.getInputs()) {
+    auto type = dyn_cast<RankedTensorType>(operand.getType());
+    if (!type || type.getDimSize(concat.getDimension()) != 1)
+      return std::nullopt;
+  }
+  // The body: `return op(arg0, arg1)`.
+  Block &body = reduce.getBody().front();
+  if (body.getNumArguments() != 2 || !llvm::hasSingleElement(
+                                         body.without_terminator()))
+    return std::nullopt;
+  Operation &combiner = body.front();
+  std::optional<ReductionType> kind = getReductionKind(&combiner);
+  if (!kind || combiner.getOperand(0) != body.getArgument(0) ||
+      combiner.getOperand(1) != body.getArgument(1) ||
+      body.getTerminator()->getNumOperands() != 1 ||
+      body.getTerminator()->getOperand(0) != combiner.getResult(0) ||
+      !isIdentityOf(reduce.getInitValues().front(), *kind))
+    return std::nullopt;
+  return ConcatReduction{concat, *kind};
+}
+
 //===----------------------------------------------------------------------===//
 // Attribute I/O
 //===----------------------------------------------------------------------===//
@@ -711,6 +794,12 @@ private:
       }
       if (hasInferredSets(user))
         push({user, -1});
+      // A reduce of a concatenation reads the concatenated values directly.
+      if (isa<stablehlo::ConcatenateOp>(user) && user->hasOneUse()) {
+        Operation *reduce = *user->getUsers().begin();
+        if (matchConcatReduction(reduce))
+          push({reduce, -1});
+      }
     }
   }
 
@@ -783,11 +872,19 @@ private:
       }
       return setOp(op, all);
     }
+    std::optional<ReductionType> kind = getReductionKind(op);
+    // A reduce of a concatenation reduces the concatenated values.
+    SmallVector<Value> concatenated;
+    if (std::optional<ConcatReduction> match = matchConcatReduction(op)) {
+      kind = match->kind;
+      concatenated.assign(match->operands().begin(), match->operands().end());
+    }
+    ArrayRef<Value> reduced = concatenated.empty() ? ArrayRef<Value>(inputs)
+                                                   : ArrayRef(concatenated);
     SrcSet meet;
     bool allNonEmpty = true;
     bool operandIsSameReduction = false;
-    std::optional<ReductionType> kind = getReductionKind(op);
-    for (Value input : inputs) {
+    for (Value input : reduced) {
       SrcSet s = get(input);
       if (s && s->empty())
         allNonEmpty = false;
@@ -803,7 +900,7 @@ private:
          reductions.contains(op))) {
       MeshSet all;
       bool bounded = true;
-      for (Value input : inputs) {
+      for (Value input : reduced) {
         SrcSet s = get(input);
         if (!s) {
           bounded = false;

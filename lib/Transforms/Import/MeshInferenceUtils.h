@@ -155,6 +155,18 @@ SmallVector<Value> getInputs(Operation *op);
 /// add/mul/max/min/or/and, or nullopt.
 std::optional<ReductionType> getReductionKind(Operation *op);
 
+/// A `stablehlo.reduce` over the concatenated dimension of a single-use
+/// `stablehlo.concatenate` whose operands all have size 1 there, with a body
+/// that is one binary add/mul/max/min/or/and and an init value that is that
+/// operation's identity: the reduction of the concatenated operands.
+struct ConcatReduction {
+  Operation *concat;
+  ReductionType kind;
+  /// The concatenated values (what is reduced).
+  ValueRange operands() const { return concat->getOperands(); }
+};
+std::optional<ConcatReduction> matchConcatReduction(Operation *op);
+
 //===--- Attribute I/O ---------------------------------------------------===//
 
 MeshSet getOpUseSet(Operation *op, const MeshIndex &index);

@@ -81,3 +81,74 @@ func.func @user_reduce(%arg0: !m1, %arg1: !m2) -> (!m1, !m2) attributes {topolog
   %6 = mpmd.assign %4 : (!t) -> !m2
   return %5, %6 : !m1, !m2
 }
+
+// -----
+
+// A reduce over the concatenated dimension of size-1 slices, with the
+// identity as init, reduces the slices: with cross-mesh reductions it becomes
+// a reshape of each slice and an mpmd.reduce (the concatenate and the init
+// constant go); without, the concatenate is where the meshes conflict.
+// CHECK-LABEL: func.func @concat_reduce
+// CHECK:         stablehlo.concatenate {{.*}}mpmd.src_set = #mpmd.meshes_with_origins<>
+// CHECK:         stablehlo.reduce
+// CHECK-NOT:     mpmd.reduce
+// CROSS-LABEL: func.func @concat_reduce
+// CROSS:         %[[A:.*]] = stablehlo.reshape %{{.*}} : (tensor<4xf32>) -> tensor<1x4xf32>
+// CROSS-NEXT:    %[[B:.*]] = stablehlo.reshape %{{.*}} : (tensor<4xf32>) -> tensor<1x4xf32>
+// CROSS-NEXT:    %[[RA:.*]] = stablehlo.reshape %[[A]] {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["f"]>} : (tensor<1x4xf32>) -> tensor<4xf32>
+// CROSS-NEXT:    %[[RB:.*]] = stablehlo.reshape %[[B]] {mpmd.src_set = #mpmd.meshes_with_origins<"m2"["g"]>} : (tensor<1x4xf32>) -> tensor<4xf32>
+// CROSS-NEXT:    %[[R:.*]] = mpmd.reduce<add> {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["f"], "m2"["g"]>, mpmd.use_set = #mpmd.meshes_with_origins<"m2">} %[[RA]], %[[RB]]
+// CROSS-NEXT:    mpmd.assign %[[R]]
+// CROSS-NOT:     stablehlo.concatenate
+// CROSS-NOT:     stablehlo.constant
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m2 = !mpmd.mesh_tensor<"m2", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+func.func @concat_reduce(%arg0: !m1, %arg1: !m2) -> !m2 attributes {topology = #topology} {
+  %a = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m1) -> !m1
+  %b = mpmd.fragment<mesh="m2", origin=["g"]> (%arg1) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m2) -> !m2
+  %0 = mpmd.unassign {origin = "f"} %a : (!m1) -> !t
+  %1 = mpmd.unassign {origin = "g"} %b : (!m2) -> !t
+  %2 = stablehlo.reshape %0 : (tensor<4xf32>) -> tensor<1x4xf32>
+  %3 = stablehlo.reshape %1 : (tensor<4xf32>) -> tensor<1x4xf32>
+  %4 = stablehlo.concatenate %2, %3, dim = 0 : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<2x4xf32>
+  %c = stablehlo.constant dense<0.0> : tensor<f32>
+  %5 = stablehlo.reduce(%4 init: %c) applies stablehlo.add across dimensions = [0] : (tensor<2x4xf32>, tensor<f32>) -> tensor<4xf32>
+  %6 = mpmd.assign %5 : (!t) -> !m2
+  return %6 : !m2
+}
+
+// -----
+
+// Not a reduction of the slices: the init is not the identity of the body.
+// CROSS-LABEL: func.func @concat_reduce_with_init
+// CROSS:         stablehlo.concatenate
+// CROSS:         stablehlo.reduce
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m2 = !mpmd.mesh_tensor<"m2", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+func.func @concat_reduce_with_init(%arg0: !m1, %arg1: !m2) -> !m2 attributes {topology = #topology} {
+  %a = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m1) -> !m1
+  %b = mpmd.fragment<mesh="m2", origin=["g"]> (%arg1) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m2) -> !m2
+  %0 = mpmd.unassign {origin = "f"} %a : (!m1) -> !t
+  %1 = mpmd.unassign {origin = "g"} %b : (!m2) -> !t
+  %2 = stablehlo.reshape %0 : (tensor<4xf32>) -> tensor<1x4xf32>
+  %3 = stablehlo.reshape %1 : (tensor<4xf32>) -> tensor<1x4xf32>
+  %4 = stablehlo.concatenate %2, %3, dim = 0 : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<2x4xf32>
+  %c = stablehlo.constant dense<1.0> : tensor<f32>
+  %5 = stablehlo.reduce(%4 init: %c) applies stablehlo.add across dimensions = [0] : (tensor<2x4xf32>, tensor<f32>) -> tensor<4xf32>
+  %6 = mpmd.assign %5 : (!t) -> !m2
+  return %6 : !m2
+}

@@ -353,7 +353,10 @@ def InferMeshPopulateSrcSetPass
     Elementwise add/mul/max/min/or/and whose operands have non-empty but
     disjoint src_sets (or that consume an op annotated with the same
     reduction) are annotated `mpmd.reduce = #mpmd.reduction<kind>` and get
-    the union of their operands' src_sets.
+    the union of their operands' src_sets. So is a `stablehlo.reduce` over
+    the concatenated dimension of a single-use `stablehlo.concatenate` whose
+    operands have size 1 there, when its body is one such binary op and its
+    init value that op's identity: it reduces the concatenated values.
 
     Calls and loops are data-flow edges as for the use_set (callee arg i =
     intersection over all call sites; call result j = callee result j).
@@ -397,6 +400,8 @@ def InferMeshConvertReduceOpsPass
     Ops annotated `mpmd.reduce` by -mpmd-infer-mesh-populate-src-set become
     `mpmd.reduce<kind>`, and chains of single-use annotated ops of the same
     kind are flattened (`add(add(a, b), c)` -> `mpmd.reduce<add>(a, b, c)`).
+    A `stablehlo.reduce` of a concatenation (see populate-src-set) becomes a
+    reshape of each concatenated value and an `mpmd.reduce` of them.
     Without `infer-cross-mesh-reductions`, only ops consumed by a user
     `mpmd.reduce<none>` are converted; the annotation of the others is
     dropped and their src_set reset to the (empty) intersection, so that
