@@ -14,25 +14,30 @@ namespace mlir::mpmd {
 
 namespace {
 
-/// The next fragment on the same mesh of every fragment of `block` that has
-/// one, in one sweep.
-llvm::DenseMap<Operation *, Operation *> mapNextFragmentOnMesh(Block &block) {
-  llvm::DenseMap<Operation *, Operation *> next;
-  llvm::DenseMap<StringAttr, Operation *> previousOnMesh;
-  for (auto fragment : block.getOps<FragmentOp>()) {
-    Operation *&previous = previousOnMesh[fragment.getMeshNameAttr()];
-    if (previous)
-      next[previous] = fragment;
-    previous = fragment;
+/// The fragments of a block as the pass found them: their positions and the
+/// next fragment on the same mesh of each, from one sweep. Clones inserted
+/// later are in neither map (and never need to be: they are only used by the
+/// backward fragment they are made for).
+struct BlockOrder {
+  explicit BlockOrder(Block &block) {
+    llvm::DenseMap<StringAttr, Operation *> previousOnMesh;
+    for (auto fragment : block.getOps<FragmentOp>()) {
+      position[fragment] = position.size();
+      Operation *&previous = previousOnMesh[fragment.getMeshNameAttr()];
+      if (previous)
+        nextOnMesh[previous] = fragment;
+      previous = fragment;
+    }
   }
-  return next;
-}
+
+  llvm::DenseMap<Operation *, unsigned> position;
+  llvm::DenseMap<Operation *, Operation *> nextOnMesh;
+};
 
 /// The forward fragments `backward` uses that are to be rematerialized for
 /// it, in block order.
-SmallVector<FragmentOp>
-getFragmentsToRemat(FragmentOp backward,
-                    const llvm::DenseMap<Operation *, Operation *> &next) {
+SmallVector<FragmentOp> getFragmentsToRemat(FragmentOp backward,
+                                            const BlockOrder &order) {
   llvm::SetVector<Operation *> producers;
   for (Value operand : backward->getOperands()) {
     auto forward = operand.getDefiningOp<FragmentOp>();
@@ -41,7 +46,7 @@ getFragmentsToRemat(FragmentOp backward,
       continue;
     // Right after the forward fragment, its results are still alive:
     // recomputing would only add work.
-    if (next.lookup(forward) == backward.getOperation())
+    if (order.nextOnMesh.lookup(forward) == backward.getOperation())
       continue;
     if (getCallCounter(forward) != getCallCounter(backward) ||
         forward.getStageIdAttr() != backward.getStageIdAttr())
@@ -51,8 +56,8 @@ getFragmentsToRemat(FragmentOp backward,
   SmallVector<FragmentOp> ordered;
   for (Operation *producer : producers)
     ordered.push_back(cast<FragmentOp>(producer));
-  llvm::sort(ordered, [](FragmentOp lhs, FragmentOp rhs) {
-    return lhs->isBeforeInBlock(rhs);
+  llvm::sort(ordered, [&](FragmentOp lhs, FragmentOp rhs) {
+    return order.position.at(lhs) < order.position.at(rhs);
   });
   return ordered;
 }
@@ -69,14 +74,13 @@ class RematFragmentPass
     for (Block *block : getBlocksWithFragments(function)) {
       // "Next on the mesh" refers to the schedule as given, before clones
       // are inserted.
-      llvm::DenseMap<Operation *, Operation *> next =
-          mapNextFragmentOnMesh(*block);
+      BlockOrder order(*block);
       SmallVector<FragmentOp> backwards;
       for (auto fragment : block->getOps<FragmentOp>())
         if (getSingleTransposeCount(fragment) == 1)
           backwards.push_back(fragment);
       for (FragmentOp backward : backwards)
-        rematFor(backward, getFragmentsToRemat(backward, next), rewriter);
+        rematFor(backward, getFragmentsToRemat(backward, order), rewriter);
     }
   }
 

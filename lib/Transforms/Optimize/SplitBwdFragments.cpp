@@ -12,11 +12,11 @@
 #include "mpmd/Transforms/Common/FragmentUtils.h"
 #include "mpmd/Transforms/Optimize/Passes.h"
 
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::mpmd {
 #define GEN_PASS_DEF_SPLITBWDFRAGMENTSPASS
@@ -160,9 +160,8 @@ void splitFragment(FragmentOp fragment, const llvm::BitVector &transferred,
                               keep.getRegion().end());
   SmallVector<Value> keepTerminatorOperands(keepReturned);
   keepTerminatorOperands.append(newResiduals.begin(), newResiduals.end());
-  rewriter.modifyOpInPlace(terminator, [&] {
-    terminator->setOperands(keepTerminatorOperands);
-  });
+  rewriter.modifyOpInPlace(
+      terminator, [&] { terminator->setOperands(keepTerminatorOperands); });
 
   // The drop part's operands: the original operand for a block argument,
   // the keep result otherwise.
@@ -222,14 +221,12 @@ void splitFragment(FragmentOp fragment, const llvm::BitVector &transferred,
   for (Value value : dropReturned) {
     Operation *def = value.getDefiningOp();
     bool inDrop = def && !keepOps.contains(body.findAncestorOpInBlock(*def));
-    dropReturnedInBody.push_back(
-        inDrop ? value : dropArgOf.at(value));
+    dropReturnedInBody.push_back(inDrop ? value : dropArgOf.at(value));
   }
   rewriter.setInsertionPointToEnd(dropBody);
   ReturnOp::create(rewriter, terminator->getLoc(), dropReturnedInBody);
 
-  for (auto [result, keepResult] :
-       llvm::zip(keepResults, keep->getResults()))
+  for (auto [result, keepResult] : llvm::zip(keepResults, keep->getResults()))
     rewriter.replaceAllUsesWith(result, keepResult);
   for (auto [result, dropResult] : llvm::zip(dropResults, drop->getResults()))
     rewriter.replaceAllUsesWith(result, dropResult);

@@ -79,8 +79,11 @@ class VerifyStageMergingPass
         IntegerAttr stage = fragment.getStageIdAttr();
         if (!stage)
           continue;
-        StageKey key{fragment.getMeshName(), stage.getInt(), {},
-                     getSplitType(fragment), fragment->hasAttr(kRematAttrName)};
+        StageKey key{fragment.getMeshName(),
+                     stage.getInt(),
+                     {},
+                     getSplitType(fragment),
+                     fragment->hasAttr(kRematAttrName)};
         for (auto origin : fragment.getOrigin().getAsRange<UserOriginAttr>())
           key.transposeCounts.insert(origin.getTransposeCount());
         SeenFragments &entry = seen[key];
