@@ -66,7 +66,9 @@ llvm::SmallPtrSet<Operation *, 32> getKeepOps(Block &body,
   return keep;
 }
 
-/// Splits `fragment` whose results are partitioned by `transferred`.
+/// Splits `fragment` whose results are partitioned by `transferred`, unless a
+/// residual cannot be a fragment result (warning; nothing changes: the IR is
+/// only modified once the residuals are known).
 void splitFragment(FragmentOp fragment, const llvm::BitVector &transferred,
                    RewriterBase &rewriter) {
   MLIRContext *ctx = fragment.getContext();
@@ -123,11 +125,18 @@ void splitFragment(FragmentOp fragment, const llvm::BitVector &transferred,
       continue;
     newResiduals.push_back(input);
     Type type = resultTypeOf.lookup(input);
+    if (!type && isTokenType(input.getType()))
+      type = input.getType();
     if (!type) {
       auto tensorType = dyn_cast<RankedTensorType>(input.getType());
-      type = tensorType ? Type(MeshTensorType::get(ctx, fragment.getMeshName(),
-                                                   tensorType))
-                        : input.getType();
+      if (!tensorType) {
+        fragment.emitWarning("backward fragment not split: a value of type ")
+            << input.getType()
+            << " would have to pass from one part to the other, and only "
+               "ranked tensors and tokens can";
+        return;
+      }
+      type = MeshTensorType::get(ctx, fragment.getMeshName(), tensorType);
     }
     keepResultTypes.push_back(type);
   }

@@ -1,4 +1,4 @@
-// RUN: mpmd-opt %s -mpmd-split-bwd-fragments -split-input-file | FileCheck %s
+// RUN: mpmd-opt %s -mpmd-split-bwd-fragments -split-input-file -verify-diagnostics | FileCheck %s
 
 !t = tensor<4x8xf32>
 !m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
@@ -174,4 +174,30 @@ func.func @unchanged(%arg0: !m2) -> (!m1, !m2, !m2, !m2, !m1, !m1, !m1) attribut
   } : (!m2) -> (!m2, !m2)
   %11 = mpmd.transfer %9#0 : (!m2) -> !m1
   return %2, %0#1, %3#0, %3#1, %7, %8, %11 : !m1, !m2, !m2, !m2, !m1, !m1, !m1
+}
+
+// -----
+
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+!m2 = !mpmd.mesh_tensor<"m2", tensor<4x8xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// A residual that cannot be a fragment result (an unranked tensor): the
+// fragment is left whole, with a warning.
+// CHECK-LABEL: func.func @unsplittable_residual
+// CHECK-NEXT: mpmd.fragment<mesh="m2", origin=["b"(1)]> (%arg0) (
+// CHECK-NOT:  split_
+func.func @unsplittable_residual(%arg0: !m2) -> (!m1, !m2) attributes {topology = #topology} {
+  // expected-warning @+1 {{backward fragment not split: a value of type 'tensor<*xf32>' would have to pass from one part to the other, and only ranked tensors and tokens can}}
+  %0:2 = mpmd.fragment<mesh="m2", origin=["b"(1)]> (%arg0) (%a: !t) {
+    %u = tensor.cast %a : !t to tensor<*xf32>
+    %r = tensor.cast %u : tensor<*xf32> to !t
+    %x = stablehlo.negate %r : !t
+    %y = tensor.cast %u : tensor<*xf32> to !t
+    %z = stablehlo.abs %y : !t
+    mpmd.return %x, %z : !t, !t
+  } : (!m2) -> (!m2, !m2)
+  %1 = mpmd.transfer %0#0 : (!m2) -> !m1
+  return %1, %0#1 : !m1, !m2
 }

@@ -106,7 +106,8 @@ def SplitBwdFragmentsPass
     follow their values.
 
     Fragments with no transferred result, or with only transferred results,
-    are unchanged.
+    are unchanged. A fragment whose residual could not be a fragment result
+    (neither a ranked tensor nor a token) is left whole, with a warning.
 
     Complexity: O(N + Σ signature), each body is walked a constant number
     of times.
