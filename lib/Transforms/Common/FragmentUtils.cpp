@@ -2,6 +2,9 @@
 
 #include "mpmd/Transforms/Common/FragmentUtils.h"
 
+#include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
+
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "mlir/IR/Builders.h"
 
@@ -111,6 +114,89 @@ SmallVector<Block *> mlir::mpmd::getBlocksWithFragments(func::FuncOp function) {
   });
   return blocks;
 }
+
+std::optional<int64_t> mlir::mpmd::getSingleTransposeCount(ArrayAttr origin) {
+  std::optional<int64_t> count;
+  for (Attribute attr : origin) {
+    auto userOrigin = dyn_cast<UserOriginAttr>(attr);
+    if (!userOrigin)
+      return std::nullopt;
+    if (count && *count != userOrigin.getTransposeCount())
+      return std::nullopt;
+    count = userOrigin.getTransposeCount();
+  }
+  return count;
+}
+
+bool mlir::mpmd::isSchedulingUnit(FragmentOp fragment) {
+  std::optional<int64_t> transposeCount = getSingleTransposeCount(fragment);
+  return transposeCount && (*transposeCount == 0 || *transposeCount == 1) &&
+         getCallCounter(fragment).has_value();
+}
+
+namespace {
+
+/// The rank of a (mesh) tensor type, 0 for other types (tokens).
+int64_t getRank(Type type) {
+  if (auto meshTensor = dyn_cast<MeshTensorType>(type))
+    type = meshTensor.getRankedTensorType();
+  if (auto shaped = dyn_cast<ShapedType>(type);
+      shaped && shaped.hasRank())
+    return shaped.getRank();
+  return 0;
+}
+
+} // namespace
+
+sdy::TensorShardingPerValueAttr mlir::mpmd::shardingsForValues(
+    MLIRContext *ctx, ArrayRef<Value> values,
+    ArrayRef<std::pair<ValueRange, sdy::TensorShardingPerValueAttr>> sources) {
+  Attribute meshOrRef;
+  for (auto &[range, shardings] : sources)
+    if (shardings && !shardings.getShardings().empty())
+      meshOrRef = shardings.getShardings().front().getMeshOrRef();
+  if (!meshOrRef)
+    return nullptr;
+  llvm::DenseMap<Value, sdy::TensorShardingAttr> byValue;
+  for (auto &[range, shardings] : sources) {
+    if (!shardings || shardings.getShardings().size() != range.size())
+      continue;
+    for (auto [value, sharding] : llvm::zip(range, shardings.getShardings()))
+      byValue.try_emplace(value, sharding);
+  }
+  SmallVector<sdy::TensorShardingAttr> merged;
+  for (Value value : values) {
+    auto it = byValue.find(value);
+    merged.push_back(it != byValue.end()
+                         ? it->second
+                         : sdy::TensorShardingAttr::getFullyOpen(
+                               ctx, meshOrRef, getRank(value.getType())));
+  }
+  return sdy::TensorShardingPerValueAttr::get(ctx, merged);
+}
+
+ArrayAttr mlir::mpmd::dictionariesForValues(
+    MLIRContext *ctx, ArrayRef<Value> values,
+    ArrayRef<std::pair<ValueRange, ArrayAttr>> sources) {
+  llvm::DenseMap<Value, Attribute> byValue;
+  for (auto &[range, dicts] : sources) {
+    if (!dicts || dicts.size() != range.size())
+      continue;
+    for (auto [value, dict] : llvm::zip(range, dicts))
+      byValue.try_emplace(value, dict);
+  }
+  bool any = false;
+  SmallVector<Attribute> merged;
+  for (Value value : values) {
+    Attribute dict = byValue.lookup(value);
+    if (auto dictionary = dyn_cast_or_null<DictionaryAttr>(dict);
+        dictionary && !dictionary.empty())
+      any = true;
+    merged.push_back(dict ? dict : DictionaryAttr::get(ctx));
+  }
+  return any ? ArrayAttr::get(ctx, merged) : nullptr;
+}
+
 
 namespace {
 

@@ -37,66 +37,6 @@ Type getBodyType(Type type) {
   return type;
 }
 
-int64_t getRank(Type type) {
-  if (auto shaped = dyn_cast<ShapedType>(getBodyType(type));
-      shaped && shaped.hasRank())
-    return shaped.getRank();
-  return 0;
-}
-
-/// Shardings for `values`, each taken from the first of `sources` (a value
-/// range paired with its sharding attribute) that has it; fully open on the
-/// mesh of an existing sharding otherwise. Null when no source has shardings.
-sdy::TensorShardingPerValueAttr mergeShardings(
-    MLIRContext *ctx, ArrayRef<Value> values,
-    ArrayRef<std::pair<ValueRange, sdy::TensorShardingPerValueAttr>> sources) {
-  Attribute meshOrRef;
-  for (auto &[range, shardings] : sources)
-    if (shardings && !shardings.getShardings().empty())
-      meshOrRef = shardings.getShardings().front().getMeshOrRef();
-  if (!meshOrRef)
-    return nullptr;
-  llvm::DenseMap<Value, sdy::TensorShardingAttr> byValue;
-  for (auto &[range, shardings] : sources) {
-    if (!shardings || shardings.getShardings().size() != range.size())
-      continue;
-    for (auto [value, sharding] : llvm::zip(range, shardings.getShardings()))
-      byValue.try_emplace(value, sharding);
-  }
-  SmallVector<sdy::TensorShardingAttr> merged;
-  for (Value value : values) {
-    auto it = byValue.find(value);
-    merged.push_back(it != byValue.end()
-                         ? it->second
-                         : sdy::TensorShardingAttr::getFullyOpen(
-                               ctx, meshOrRef, getRank(value.getType())));
-  }
-  return sdy::TensorShardingPerValueAttr::get(ctx, merged);
-}
-
-/// Same for `arg_attrs`/`res_attrs` dictionaries (empty by default). Null when
-/// no entry is a non-empty dictionary.
-ArrayAttr mergeDictionaries(MLIRContext *ctx, ArrayRef<Value> values,
-                            ArrayRef<std::pair<ValueRange, ArrayAttr>> sources) {
-  llvm::DenseMap<Value, Attribute> byValue;
-  for (auto &[range, dicts] : sources) {
-    if (!dicts || dicts.size() != range.size())
-      continue;
-    for (auto [value, dict] : llvm::zip(range, dicts))
-      byValue.try_emplace(value, dict);
-  }
-  bool any = false;
-  SmallVector<Attribute> merged;
-  for (Value value : values) {
-    Attribute dict = byValue.lookup(value);
-    if (auto dictionary = dyn_cast_or_null<DictionaryAttr>(dict);
-        dictionary && !dictionary.empty())
-      any = true;
-    merged.push_back(dict ? dict : DictionaryAttr::get(ctx));
-  }
-  return any ? ArrayAttr::get(ctx, merged) : nullptr;
-}
-
 /// The op of `block` that is or contains `op`.
 Operation *ancestorIn(Block *block, Operation *op) {
   return block->findAncestorOpInBlock(*op);
@@ -272,12 +212,12 @@ FragmentOp mlir::mpmd::mergeFragmentSequence(
   auto merged = FragmentOp::create(
       rewriter, rewriter.getFusedLoc(locs), resultTypes, operands,
       summary.getOrigin(), summary.getMeshName(), summary.getStageId(),
-      mergeShardings(ctx, operands, inShardings),
-      mergeShardings(ctx, oldResults, outShardings));
+      shardingsForValues(ctx, operands, inShardings),
+      shardingsForValues(ctx, oldResults, outShardings));
   NamedAttrList attrs(summary.getAttributes());
-  if (ArrayAttr merged = mergeDictionaries(ctx, operands, argAttrs))
+  if (ArrayAttr merged = dictionariesForValues(ctx, operands, argAttrs))
     attrs.set(kArgAttrsAttrName, merged);
-  if (ArrayAttr merged = mergeDictionaries(ctx, oldResults, resAttrs))
+  if (ArrayAttr merged = dictionariesForValues(ctx, oldResults, resAttrs))
     attrs.set(kResAttrsAttrName, merged);
   if (!control.empty())
     attrs.set(kControlOperandStartIdxAttrName,
@@ -596,12 +536,16 @@ private:
         if (allowed(consumer))
           return consumer;
       return std::nullopt;
-    case ConsumerSelection::kNextOnSameMesh: {
+    case ConsumerSelection::kNextOnSameMesh:
+    case ConsumerSelection::kNextOnSameMeshIfConsumer: {
       auto &onMesh = byMesh[summary.getMeshName()];
       auto next = onMesh.upper_bound(groupPosition(producer));
-      if (next != onMesh.end() && allowed(next->second))
-        return next->second;
-      return std::nullopt;
+      if (next == onMesh.end() || !allowed(next->second))
+        return std::nullopt;
+      if (options.selection == ConsumerSelection::kNextOnSameMeshIfConsumer &&
+          !llvm::is_contained(consumers(producer), next->second))
+        return std::nullopt;
+      return next->second;
     }
     }
     return std::nullopt;

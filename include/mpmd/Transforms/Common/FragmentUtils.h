@@ -14,6 +14,8 @@
 #include "llvm/ADT/BitVector.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <optional>
+
 namespace mlir::mpmd {
 
 /// Discardable attributes of fragments (see the upstream notes §1.5).
@@ -28,6 +30,18 @@ inline constexpr StringLiteral kControlOperandStartIdxAttrName =
     "mpmd.control_operand_start_idx";
 inline constexpr StringLiteral kArgAttrsAttrName = "arg_attrs";
 inline constexpr StringLiteral kResAttrsAttrName = "res_attrs";
+
+/// The transpose count shared by every origin of `origin` (a fragment's
+/// origin list), or nullopt if the list is empty or mixes transpose counts.
+std::optional<int64_t> getSingleTransposeCount(ArrayAttr origin);
+inline std::optional<int64_t> getSingleTransposeCount(FragmentOp fragment) {
+  return getSingleTransposeCount(fragment.getOriginAttr());
+}
+
+/// A scheduling unit is what the pipeline schedules order: a user fragment
+/// with a `call_counter` and a single transpose count, 0 (forward) or 1
+/// (backward).
+bool isSchedulingUnit(FragmentOp fragment);
 
 /// The number of data operands of `fragment`: the operands before
 /// `mpmd.control_operand_start_idx` (all operands without the attribute).
@@ -56,6 +70,22 @@ FragmentOp getNextFragmentOnMesh(FragmentOp fragment);
 /// bodies of its (nested) `mpmd.for` ops, outer blocks first. Fragment bodies
 /// are not visited.
 SmallVector<Block *> getBlocksWithFragments(func::FuncOp function);
+
+/// Shardings for `values`, each taken from the first of `sources` (a value
+/// range paired with the sharding attribute of its values, e.g. a fragment's
+/// results and `out_shardings`) that has it; fully open on the mesh of an
+/// existing sharding otherwise. Null when no source has shardings. Sources
+/// whose attribute does not match their range in size are ignored.
+/// O(Σ source sizes + values).
+sdy::TensorShardingPerValueAttr shardingsForValues(
+    MLIRContext *ctx, ArrayRef<Value> values,
+    ArrayRef<std::pair<ValueRange, sdy::TensorShardingPerValueAttr>> sources);
+
+/// Same for `arg_attrs`/`res_attrs` dictionaries (empty by default). Null when
+/// no entry is a non-empty dictionary.
+ArrayAttr dictionariesForValues(
+    MLIRContext *ctx, ArrayRef<Value> values,
+    ArrayRef<std::pair<ValueRange, ArrayAttr>> sources);
 
 /// Rebuilds `fragment` without the operands set in `erasedOperands` and the
 /// results set in `erasedResults` (bit vectors sized like the operand and

@@ -168,6 +168,9 @@ enum class ConsumerSelection {
   /// The next fragment on the same mesh (data dependency or not), if merging
   /// is allowed.
   kNextOnSameMesh,
+  /// The next fragment on the same mesh, if it uses a producer result and
+  /// merging is allowed.
+  kNextOnSameMeshIfConsumer,
 };
 
 struct FragmentMergeTraversalOptions {
