@@ -360,7 +360,8 @@ std::optional<ConcatReduction> matchConcatReduction(Operation *op) {
   auto concat =
       reduce.getInputs().front().getDefiningOp<stablehlo::ConcatenateOp>();
   if (!concat || !concat->hasOneUse() ||
-      concat.getDimension() != reduce.getDimensions().front())
+      static_cast<int64_t>(concat.getDimension()) !=
+          reduce.getDimensions().front())
     return std::nullopt;
   for (Value operand : concat.getInputs()) {
     auto type = dyn_cast<RankedTensorType>(operand.getType());
