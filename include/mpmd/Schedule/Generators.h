@@ -3,21 +3,22 @@
 // The built-in schedules, generated from (p meshes, v stages per mesh,
 // m microbatches). Names parse case-insensitively, ignoring '-' and '_':
 //
-// | Name (aliases)                          | v     | Layout  | W split | Needs
-// |
-// |-----------------------------------------|-------|---------|---------|----------------|
-// | GPipe                                   | 1     | looping | no      | | |
-// 1F1B                                    | 1     | looping | no      | | |
-// Interleaved1F1B (interleaved, vpp)      | >= 2  | looping | no      | m
-// multiple of p| | ZB-H1 (ZeroBubbleH1)                    | 1     | looping |
-// yes     |                | | ZB-H2 (ZeroBubbleH2ZeroTxLatency)       | 1 |
-// looping | yes     |                | | ZB-H2-HalfTxLatency (ZeroBubbleH2...)
-// | 1     | looping | yes     |                | | ZB-H2-FullTxLatency
-// (ZeroBubbleH2...)   | 1     | looping | yes     |                | | ZB-V
-// (ZBV)                              | 2     | V-shape | yes     | | |
-// DualPipeV                               | 2     | V-shape | partly  | m >= 2p
-// | | Circular                                | any   | looping | no      | |
-// | CircularWithReversedBackward            | any   | looping | no      | |
+// | Name (aliases)                   | v    | layout  | W split | needs    |
+// |----------------------------------|------|---------|---------|----------|
+// | GPipe                            | 1    | looping | no      |          |
+// | 1F1B                             | 1    | looping | no      |          |
+// | Interleaved1F1B (interleaved,    | >= 2 | looping | no      | m % p = 0|
+// |   vpp)                           |      |         |         |          |
+// | ZB-H1 (ZeroBubbleH1)             | 1    | looping | yes     |          |
+// | ZB-H2 (ZeroBubbleH2ZeroTxLatency)| 1    | looping | yes     |          |
+// | ZB-H2-HalfTxLatency (ZeroBubble- | 1    | looping | yes     |          |
+// |   H2HalfTxLatency)               |      |         |         |          |
+// | ZB-H2-FullTxLatency (ZeroBubble- | 1    | looping | yes     |          |
+// |   H2FullTxLatency)               |      |         |         |          |
+// | ZB-V (ZBV)                       | 2    | V-shape | yes     |          |
+// | DualPipeV                        | 2    | V-shape | partly  | m >= 2p  |
+// | Circular                         | any  | looping | no      |          |
+// | CircularWithReversedBackward     | any  | looping | no      |          |
 //
 // Orders (r = mesh index; every schedule respects the data dependencies of
 // Schedule.h and is free of deadlocks, which the tests check for all of them):
