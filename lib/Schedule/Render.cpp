@@ -181,15 +181,27 @@ void printSvgTimeline(const Schedule &schedule, const SimulationResult &result,
            << "\">" << entry.action.microbatch << "</text>\n";
     }
   }
-  // The time axis: ten ticks.
+  // The time axis: ticks at a round step (1, 2 or 5 times a power of ten)
+  // giving at most about ten of them.
   os << "<line x1=\"" << formatTime(kLeft) << "\" y1=\"" << formatTime(axisY)
      << "\" x2=\"" << formatTime(kLeft + kPlotWidth) << "\" y2=\""
      << formatTime(axisY) << "\" stroke=\"black\"/>\n";
-  for (int tick = 0; tick <= 10; ++tick) {
-    const double x = kLeft + kPlotWidth * tick / 10;
-    os << "<text x=\"" << formatTime(x) << "\" y=\"" << formatTime(axisY + 14)
-       << "\" text-anchor=\"middle\">"
-       << formatTime(result.makespan * tick / 10) << "</text>\n";
+  if (result.makespan > 0) {
+    const double rawStep = result.makespan / 10;
+    const double magnitude = std::pow(10, std::floor(std::log10(rawStep)));
+    double step = 10 * magnitude;
+    for (double multiple : {1, 2, 5})
+      if (multiple * magnitude >= rawStep) {
+        step = multiple * magnitude;
+        break;
+      }
+    for (int64_t tick = 0; tick * step <= result.makespan * (1 + 1e-9);
+         ++tick) {
+      const double x = kLeft + tick * step * unit;
+      os << "<text x=\"" << formatTime(x) << "\" y=\"" << formatTime(axisY + 14)
+         << "\" text-anchor=\"middle\">" << formatTime(tick * step)
+         << "</text>\n";
+    }
   }
   // The legend.
   for (int kind = 0; kind < 3; ++kind) {
