@@ -40,15 +40,6 @@ double getColumnsPerUnit(const SimulationResult &result, int64_t maxColumns) {
   return static_cast<double>(maxColumns) / result.makespan;
 }
 
-/// The chunk of each stage on its mesh.
-std::vector<int64_t> getLocalChunks(const Schedule &schedule) {
-  std::vector<int64_t> chunkOfStage(schedule.getNumStages());
-  std::vector<int64_t> stagesSeen(schedule.getNumMeshes(), 0);
-  for (auto [stage, mesh] : llvm::enumerate(schedule.stageMesh))
-    chunkOfStage[stage] = stagesSeen[mesh]++;
-  return chunkOfStage;
-}
-
 std::string formatPercent(double fraction) {
   std::string text;
   llvm::raw_string_ostream(text) << llvm::format("%.2f%%", 100 * fraction);
@@ -115,7 +106,7 @@ void printAsciiTimeline(const Schedule &schedule,
   }
   os << ruler << "\n";
 
-  const std::vector<int64_t> chunkOfStage = getLocalChunks(schedule);
+  const std::vector<int64_t> chunkOfStage = schedule.getLocalChunks();
   for (auto [mesh, timed] : llvm::enumerate(result.timeline)) {
     std::string row = "mesh " + std::to_string(mesh);
     row.resize(labelWidth, ' ');
@@ -157,7 +148,7 @@ void printSvgTimeline(const Schedule &schedule, const SimulationResult &result,
      << escapeXml(title) << " (makespan " << formatTime(result.makespan)
      << ", bubble " << formatPercent(result.getTotalBubbleFraction())
      << ")</text>\n";
-  const std::vector<int64_t> chunkOfStage = getLocalChunks(schedule);
+  const std::vector<int64_t> chunkOfStage = schedule.getLocalChunks();
   for (auto [mesh, timed] : llvm::enumerate(result.timeline)) {
     const double y = kTop + mesh * kRowHeight;
     os << "<text x=\"8\" y=\"" << formatTime(y + kBarHeight / 2 + 4)

@@ -30,11 +30,12 @@ llvm::raw_ostream &operator<<(llvm::raw_ostream &os, const Action &action) {
             << ", stage " << action.stage << ")";
 }
 
-int64_t Schedule::getLocalChunk(int64_t stage) const {
-  int64_t chunk = 0;
-  for (int64_t below = 0; below < stage; ++below)
-    chunk += stageMesh[below] == stageMesh[stage];
-  return chunk;
+std::vector<int64_t> Schedule::getLocalChunks() const {
+  std::vector<int64_t> chunkOfStage(getNumStages());
+  std::vector<int64_t> stagesSeen(getNumMeshes(), 0);
+  for (int64_t stage = 0; stage < getNumStages(); ++stage)
+    chunkOfStage[stage] = stagesSeen[stageMesh[stage]]++;
+  return chunkOfStage;
 }
 
 std::vector<int64_t> getLoopingStageMeshes(int64_t meshes,

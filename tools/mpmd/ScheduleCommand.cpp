@@ -33,10 +33,21 @@ void printScheduleHelp(llvm::raw_ostream &os) {
         "Simulates a built-in pipeline schedule and prints its makespan, the "
         "bubble\nfraction and peak live activations of each mesh, and an "
         "ASCII timeline.\n\n"
-        "  --schedule NAME      one of "
-     << getScheduleNameList()
-     << "\n"
-        "                       (case-insensitive; '-' and '_' ignored)\n"
+        "  --schedule NAME      one of (case-insensitive; '-' and '_' "
+        "ignored):";
+  // The names, wrapped at 80 columns under the option's description.
+  constexpr size_t kIndent = 23, kWidth = 80;
+  size_t column = kWidth;
+  for (ScheduleKind kind : getAllScheduleKinds()) {
+    StringRef name = getScheduleName(kind);
+    if (column + 1 + name.size() > kWidth) {
+      os << "\n" << std::string(kIndent - 1, ' ');
+      column = kIndent - 1;
+    }
+    os << " " << name;
+    column += 1 + name.size();
+  }
+  os << "\n"
         "  --meshes P           pipeline ranks\n"
         "  --microbatches M     microbatches per step\n"
         "  --virtual-stages V   stages per mesh (default 2 for ZB-V and "

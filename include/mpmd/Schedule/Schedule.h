@@ -74,9 +74,9 @@ struct Schedule {
 
   int64_t getNumMeshes() const { return meshActions.size(); }
   int64_t getNumStages() const { return stageMesh.size(); }
-  /// The mesh-local chunk index of `stage` (0 for the mesh's first stage).
-  /// O(stage).
-  int64_t getLocalChunk(int64_t stage) const;
+  /// For each stage, its chunk index on its mesh (0 for the mesh's first
+  /// stage). O(stages).
+  std::vector<int64_t> getLocalChunks() const;
 };
 
 /// The looping (interleaved) layout: `meshes * stagesPerMesh` stages, stage
