@@ -113,6 +113,8 @@ void printAsciiTimeline(const Schedule &schedule,
     std::string cells(columns, '.');
     for (const TimedAction &entry : timed) {
       const int64_t first = columnOf(entry.start), last = columnOf(entry.end);
+      if (first == last)
+        continue;
       char letter = getActionKindLetter(entry.action.kind);
       if (chunkOfStage[entry.action.stage] % 2 == 1)
         letter = std::tolower(letter);

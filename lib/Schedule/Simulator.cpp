@@ -84,24 +84,31 @@ llvm::Expected<ActionGraph> ActionGraph::build(const Schedule &schedule) {
                        llvm::Twine(mesh) + ", but the schedule has " +
                        llvm::Twine(meshes) + " meshes");
   graph.idOfSlot.assign(3 * graph.microbatches * graph.stages, kAbsent);
+  size_t actionCount = 0;
+  for (const std::vector<Action> &actions : schedule.meshActions)
+    actionCount += actions.size();
+  graph.actions.reserve(actionCount);
+  graph.meshOf.reserve(actionCount);
   for (int64_t mesh = 0; mesh < meshes; ++mesh) {
     for (const Action &action : schedule.meshActions[mesh]) {
-      std::string where =
-          "mesh " + std::to_string(mesh) + " runs " + describe(action);
+      // Built only for an error: this loop runs once per action.
+      auto where = [&] {
+        return "mesh " + std::to_string(mesh) + " runs " + describe(action);
+      };
       if (action.stage < 0 || action.stage >= graph.stages)
-        return makeError(where + ", but the schedule has " +
+        return makeError(where() + ", but the schedule has " +
                          llvm::Twine(graph.stages) + " stages");
       if (action.microbatch < 0 || action.microbatch >= graph.microbatches)
-        return makeError(where + ", but the schedule has " +
+        return makeError(where() + ", but the schedule has " +
                          llvm::Twine(graph.microbatches) + " microbatches");
       if (schedule.stageMesh[action.stage] != mesh)
-        return makeError(where + ", but stage " + llvm::Twine(action.stage) +
+        return makeError(where() + ", but stage " + llvm::Twine(action.stage) +
                          " is on mesh " +
                          llvm::Twine(schedule.stageMesh[action.stage]));
       int64_t &id = graph.idOfSlot[graph.slot(action.kind, action.microbatch,
                                               action.stage)];
       if (id != kAbsent)
-        return makeError(where + " twice");
+        return makeError(where() + " twice");
       id = graph.actions.size();
       graph.actions.push_back(action);
       graph.meshOf.push_back(mesh);
@@ -316,6 +323,8 @@ llvm::Expected<SimulationResult> simulate(const Schedule &schedule,
   SimulationResult result;
   result.meshes.resize(schedule.getNumMeshes());
   result.timeline.resize(schedule.getNumMeshes());
+  for (auto [timed, actions] : llvm::zip(result.timeline, schedule.meshActions))
+    timed.reserve(actions.size());
   for (int64_t id = 0; id < graph->size(); ++id) {
     result.timeline[graph->getMesh(id)].push_back(
         {graph->getAction(id), start[id], end[id]});
