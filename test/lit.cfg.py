@@ -6,7 +6,8 @@ from lit.llvm import llvm_config
 
 config.name = "MPMD"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+# .test: command-line tests of tools that take no IR (mpmd schedule).
+config.suffixes = [".mlir", ".test"]
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.mpmd_obj_root, "test")
@@ -17,5 +18,5 @@ config.substitutions.append(("%mpmd_src_root", config.mpmd_src_root))
 llvm_config.use_default_substitutions()
 
 tool_dirs = [os.path.join(config.mpmd_obj_root, "bin"), config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["mpmd-opt"], tool_dirs)
+llvm_config.add_tool_substitutions(["mpmd-opt", "mpmd"], tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

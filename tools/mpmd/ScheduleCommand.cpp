@@ -1,0 +1,232 @@
+//===- ScheduleCommand.cpp - mpmd schedule --------------------------------===//
+//
+// Argument parsing and printing only: the schedules, the simulator and the
+// renderers are the MPMDSchedule library's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+
+#include "mpmd/Schedule/Generators.h"
+#include "mpmd/Schedule/Render.h"
+#include "mpmd/Schedule/Simulator.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::mpmd::tools {
+
+namespace {
+
+using namespace mlir::mpmd::schedule;
+using llvm::StringRef;
+
+void printScheduleHelp(llvm::raw_ostream &os) {
+  os << "usage: mpmd schedule --schedule NAME --meshes P --microbatches M\n"
+        "                     [--virtual-stages V] [--costs F,B,W[,T]] "
+        "[--svg FILE]\n\n"
+        "Simulates a built-in pipeline schedule and prints its makespan, the "
+        "bubble\nfraction and peak live activations of each mesh, and an "
+        "ASCII timeline.\n\n"
+        "  --schedule NAME      one of (case-insensitive; '-' and '_' "
+        "ignored):";
+  // The names, wrapped at 80 columns under the option's description.
+  constexpr size_t kIndent = 23, kWidth = 80;
+  size_t column = kWidth;
+  for (ScheduleKind kind : getAllScheduleKinds()) {
+    StringRef name = getScheduleName(kind);
+    if (column + 1 + name.size() > kWidth) {
+      os << "\n" << std::string(kIndent - 1, ' ');
+      column = kIndent - 1;
+    }
+    os << " " << name;
+    column += 1 + name.size();
+  }
+  os << "\n"
+        "  --meshes P           pipeline ranks\n"
+        "  --microbatches M     microbatches per step\n"
+        "  --virtual-stages V   stages per mesh (default 2 for ZB-V and "
+        "DualPipeV, else 1)\n"
+        "  --costs F,B,W[,T]    durations of a forward, a backward (input "
+        "gradient) and a\n"
+        "                       weight gradient, and the transfer latency "
+        "between meshes\n"
+        "                       (default 1,1,1,0); a backward without a "
+        "split-off W lasts B+W\n"
+        "  --svg FILE           also write the timeline as SVG to FILE\n";
+}
+
+llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+struct ScheduleOptions {
+  std::optional<std::string> schedule, meshes, microbatches, virtualStages,
+      costs, svg;
+  bool help = false;
+};
+
+/// Accepts `--name value` and `--name=value`; every option at most once.
+llvm::Expected<ScheduleOptions> parseOptions(llvm::ArrayRef<StringRef> args) {
+  ScheduleOptions options;
+  const std::pair<StringRef, std::optional<std::string> *> valued[] = {
+      {"--schedule", &options.schedule},
+      {"--meshes", &options.meshes},
+      {"--microbatches", &options.microbatches},
+      {"--virtual-stages", &options.virtualStages},
+      {"--costs", &options.costs},
+      {"--svg", &options.svg}};
+  for (size_t i = 0; i < args.size(); ++i) {
+    StringRef arg = args[i];
+    if (arg == "--help" || arg == "-h") {
+      options.help = true;
+      continue;
+    }
+    auto [name, inlineValue] = arg.split('=');
+    auto found = llvm::find_if(valued, [&, name = name](const auto &entry) {
+      return entry.first == name;
+    });
+    if (found == std::end(valued)) {
+      if (!arg.starts_with("-"))
+        return makeError("unexpected argument '" + arg + "'");
+      return makeError("unknown option '" + name + "'");
+    }
+    if (*found->second)
+      return makeError(name + " is given twice");
+    if (arg.contains('=')) {
+      *found->second = inlineValue.str();
+    } else if (i + 1 < args.size()) {
+      *found->second = args[++i].str();
+    } else {
+      return makeError(name + " needs a value");
+    }
+  }
+  return options;
+}
+
+llvm::Expected<int64_t> parseInteger(StringRef option, StringRef text) {
+  int64_t value;
+  if (text.getAsInteger(10, value))
+    return makeError(option + " expects an integer (got '" + text + "')");
+  return value;
+}
+
+llvm::Expected<ActionCosts> parseCosts(StringRef text) {
+  llvm::SmallVector<StringRef, 4> parts;
+  text.split(parts, ',');
+  if (parts.size() != 3 && parts.size() != 4)
+    return makeError("--costs expects F,B,W or F,B,W,T (got '" + text + "')");
+  double values[4] = {0, 0, 0, 0};
+  for (auto [part, value] : llvm::zip(parts, values))
+    if (part.trim().getAsDouble(value))
+      return makeError("--costs: '" + part + "' is not a number");
+  ActionCosts costs{values[0], values[1], values[2], values[3]};
+  if (llvm::Error error = verifyCosts(costs))
+    return std::move(error);
+  return costs;
+}
+
+llvm::Error writeSvg(StringRef path, const Schedule &schedule,
+                     const SimulationResult &result, StringRef title) {
+  std::error_code error;
+  llvm::raw_fd_ostream os(path, error, llvm::sys::fs::OF_None);
+  if (error)
+    return makeError("cannot write '" + path + "': " + error.message());
+  printSvgTimeline(schedule, result, title, os);
+  os.close();
+  if (os.has_error())
+    return makeError("cannot write '" + path + "': " + os.error().message());
+  return llvm::Error::success();
+}
+
+llvm::Error runSchedule(llvm::ArrayRef<StringRef> args) {
+  llvm::Expected<ScheduleOptions> options = parseOptions(args);
+  if (!options)
+    return options.takeError();
+  if (options->help) {
+    printScheduleHelp(llvm::outs());
+    return llvm::Error::success();
+  }
+  for (auto [name, value] :
+       {std::pair{"--schedule", &options->schedule},
+        std::pair{"--meshes", &options->meshes},
+        std::pair{"--microbatches", &options->microbatches}})
+    if (!*value)
+      return makeError(llvm::Twine(name) +
+                       " is required; see 'mpmd schedule --help'");
+
+  std::optional<ScheduleKind> kind = parseScheduleKind(*options->schedule);
+  if (!kind)
+    return makeError("unknown schedule '" + *options->schedule +
+                     "'; expected one of " + getScheduleNameList());
+  ScheduleParams params;
+  llvm::Expected<int64_t> meshes = parseInteger("--meshes", *options->meshes);
+  if (!meshes)
+    return meshes.takeError();
+  params.meshes = *meshes;
+  llvm::Expected<int64_t> microbatches =
+      parseInteger("--microbatches", *options->microbatches);
+  if (!microbatches)
+    return microbatches.takeError();
+  params.microbatches = *microbatches;
+  params.stagesPerMesh =
+      *kind == ScheduleKind::kZeroBubbleV || *kind == ScheduleKind::kDualPipeV
+          ? 2
+          : 1;
+  if (options->virtualStages) {
+    llvm::Expected<int64_t> stagesPerMesh =
+        parseInteger("--virtual-stages", *options->virtualStages);
+    if (!stagesPerMesh)
+      return stagesPerMesh.takeError();
+    params.stagesPerMesh = *stagesPerMesh;
+  }
+  ActionCosts costs;
+  if (options->costs) {
+    llvm::Expected<ActionCosts> parsed = parseCosts(*options->costs);
+    if (!parsed)
+      return parsed.takeError();
+    costs = *parsed;
+  }
+
+  llvm::Expected<Schedule> schedule = buildSchedule(*kind, params);
+  if (!schedule)
+    return schedule.takeError();
+  llvm::Expected<SimulationResult> result = simulate(*schedule, costs);
+  if (!result)
+    return result.takeError();
+
+  std::string title = getScheduleName(*kind).str() +
+                      ", p=" + std::to_string(params.meshes) +
+                      ", v=" + std::to_string(params.stagesPerMesh) +
+                      ", m=" + std::to_string(params.microbatches);
+  if (options->svg)
+    if (llvm::Error error = writeSvg(*options->svg, *schedule, *result, title))
+      return error;
+  llvm::raw_ostream &os = llvm::outs();
+  os << "schedule " << title << "; costs F=" << formatTime(costs.forward)
+     << " B=" << formatTime(costs.backward)
+     << " W=" << formatTime(costs.weightGradient)
+     << " T=" << formatTime(costs.transfer) << "\n";
+  printSummary(*result, os);
+  os << "\n";
+  printAsciiTimeline(*schedule, *result, os);
+  return llvm::Error::success();
+}
+
+} // namespace
+
+int runScheduleCommand(llvm::ArrayRef<StringRef> args) {
+  if (llvm::Error error = runSchedule(args)) {
+    llvm::errs() << "mpmd schedule: error: " << llvm::toString(std::move(error))
+                 << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+} // namespace mlir::mpmd::tools
