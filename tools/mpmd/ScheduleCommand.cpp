@@ -9,7 +9,16 @@
 
 #include "mpmd/Schedule/Generators.h"
 #include "mpmd/Schedule/Render.h"
+#include "mpmd/Schedule/ModuleSchedule.h"
 #include "mpmd/Schedule/Simulator.h"
+#include "mpmd/InitAllDialects.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
@@ -29,10 +38,19 @@ using llvm::StringRef;
 void printScheduleHelp(llvm::raw_ostream &os) {
   os << "usage: mpmd schedule --schedule NAME --meshes P --microbatches M\n"
         "                     [--virtual-stages V] [--costs F,B,W[,T]] "
-        "[--svg FILE]\n\n"
-        "Simulates a built-in pipeline schedule and prints its makespan, the "
-        "bubble\nfraction and peak live activations of each mesh, and an "
-        "ASCII timeline.\n\n"
+        "[--svg FILE]\n"
+        "       mpmd schedule MODULE.mlir [--costs F,B,W[,T]] [--svg FILE]\n\n"
+        "Simulates a built-in pipeline schedule, or the one an MPMD module "
+        "runs after\nscheduling, and prints its makespan, the bubble "
+        "fraction and peak live\nactivations of each mesh, and an ASCII "
+        "timeline. A schedule in which some mesh\nwaits forever is reported "
+        "as a deadlock, naming the actions involved.\n\n"
+        "  MODULE.mlir          each user fragment of @main with a "
+        "call_counter is an action:\n"
+        "                       F (transpose count 0), B (1), W "
+        "(split_drop_transferred);\n"
+        "                       stage = its stage, else its mesh's "
+        "position\n"
         "  --schedule NAME      one of (case-insensitive; '-' and '_' "
         "ignored):";
   // The names, wrapped at 80 columns under the option's description.
@@ -67,7 +85,7 @@ llvm::Error makeError(const llvm::Twine &message) {
 
 struct ScheduleOptions {
   std::optional<std::string> schedule, meshes, microbatches, virtualStages,
-      costs, svg;
+      costs, svg, module;
   bool help = false;
 };
 
@@ -92,9 +110,13 @@ llvm::Expected<ScheduleOptions> parseOptions(llvm::ArrayRef<StringRef> args) {
       return entry.first == name;
     });
     if (found == std::end(valued)) {
-      if (!arg.starts_with("-"))
-        return makeError("unexpected argument '" + arg + "'");
-      return makeError("unknown option '" + name + "'");
+      if (arg.starts_with("-"))
+        return makeError("unknown option '" + name + "'");
+      if (options.module)
+        return makeError("unexpected argument '" + arg +
+                         "' (a module is already given)");
+      options.module = arg.str();
+      continue;
     }
     if (*found->second)
       return makeError(name + " is given twice");
@@ -144,6 +166,85 @@ llvm::Error writeSvg(StringRef path, const Schedule &schedule,
   return llvm::Error::success();
 }
 
+/// The schedule of a built-in generator (`--schedule`, `--meshes`, ...).
+llvm::Expected<Schedule> buildBuiltinSchedule(const ScheduleOptions &options,
+                                              std::string &title) {
+  for (auto [name, value] :
+       {std::pair{"--schedule", &options.schedule},
+        std::pair{"--meshes", &options.meshes},
+        std::pair{"--microbatches", &options.microbatches}})
+    if (!*value)
+      return makeError(llvm::Twine(name) +
+                       " is required; see 'mpmd schedule --help'");
+
+  std::optional<ScheduleKind> kind = parseScheduleKind(*options.schedule);
+  if (!kind)
+    return makeError("unknown schedule '" + *options.schedule +
+                     "'; expected one of " + getScheduleNameList());
+  ScheduleParams params;
+  llvm::Expected<int64_t> meshes = parseInteger("--meshes", *options.meshes);
+  if (!meshes)
+    return meshes.takeError();
+  params.meshes = *meshes;
+  llvm::Expected<int64_t> microbatches =
+      parseInteger("--microbatches", *options.microbatches);
+  if (!microbatches)
+    return microbatches.takeError();
+  params.microbatches = *microbatches;
+  params.stagesPerMesh =
+      *kind == ScheduleKind::kZeroBubbleV || *kind == ScheduleKind::kDualPipeV
+          ? 2
+          : 1;
+  if (options.virtualStages) {
+    llvm::Expected<int64_t> stagesPerMesh =
+        parseInteger("--virtual-stages", *options.virtualStages);
+    if (!stagesPerMesh)
+      return stagesPerMesh.takeError();
+    params.stagesPerMesh = *stagesPerMesh;
+  }
+  title = getScheduleName(*kind).str() + ", p=" +
+          std::to_string(params.meshes) + ", v=" +
+          std::to_string(params.stagesPerMesh) + ", m=" +
+          std::to_string(params.microbatches);
+  return buildSchedule(*kind, params);
+}
+
+/// The schedule the main function of a scheduled MPMD module runs; IR
+/// errors are printed as MLIR diagnostics.
+llvm::Expected<Schedule> readModuleSchedule(const ScheduleOptions &options,
+                                            std::string &title) {
+  for (auto [name, value] :
+       {std::pair{"--schedule", &options.schedule},
+        std::pair{"--meshes", &options.meshes},
+        std::pair{"--microbatches", &options.microbatches},
+        std::pair{"--virtual-stages", &options.virtualStages}})
+    if (*value)
+      return makeError(llvm::Twine(name) +
+                       " is not used with a module: the module gives the "
+                       "schedule");
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      openInputFile(*options.module, &error);
+  if (!file)
+    return makeError(error);
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return makeError("cannot parse '" + *options.module + "'");
+  FailureOr<Schedule> schedule = getModuleSchedule(*module);
+  if (failed(schedule))
+    return makeError("'" + *options.module + "' holds no valid schedule");
+  title = llvm::sys::path::filename(*options.module).str();
+  return std::move(*schedule);
+}
+
 llvm::Error runSchedule(llvm::ArrayRef<StringRef> args) {
   llvm::Expected<ScheduleOptions> options = parseOptions(args);
   if (!options)
@@ -152,39 +253,6 @@ llvm::Error runSchedule(llvm::ArrayRef<StringRef> args) {
     printScheduleHelp(llvm::outs());
     return llvm::Error::success();
   }
-  for (auto [name, value] :
-       {std::pair{"--schedule", &options->schedule},
-        std::pair{"--meshes", &options->meshes},
-        std::pair{"--microbatches", &options->microbatches}})
-    if (!*value)
-      return makeError(llvm::Twine(name) +
-                       " is required; see 'mpmd schedule --help'");
-
-  std::optional<ScheduleKind> kind = parseScheduleKind(*options->schedule);
-  if (!kind)
-    return makeError("unknown schedule '" + *options->schedule +
-                     "'; expected one of " + getScheduleNameList());
-  ScheduleParams params;
-  llvm::Expected<int64_t> meshes = parseInteger("--meshes", *options->meshes);
-  if (!meshes)
-    return meshes.takeError();
-  params.meshes = *meshes;
-  llvm::Expected<int64_t> microbatches =
-      parseInteger("--microbatches", *options->microbatches);
-  if (!microbatches)
-    return microbatches.takeError();
-  params.microbatches = *microbatches;
-  params.stagesPerMesh =
-      *kind == ScheduleKind::kZeroBubbleV || *kind == ScheduleKind::kDualPipeV
-          ? 2
-          : 1;
-  if (options->virtualStages) {
-    llvm::Expected<int64_t> stagesPerMesh =
-        parseInteger("--virtual-stages", *options->virtualStages);
-    if (!stagesPerMesh)
-      return stagesPerMesh.takeError();
-    params.stagesPerMesh = *stagesPerMesh;
-  }
   ActionCosts costs;
   if (options->costs) {
     llvm::Expected<ActionCosts> parsed = parseCosts(*options->costs);
@@ -192,18 +260,16 @@ llvm::Error runSchedule(llvm::ArrayRef<StringRef> args) {
       return parsed.takeError();
     costs = *parsed;
   }
-
-  llvm::Expected<Schedule> schedule = buildSchedule(*kind, params);
+  std::string title;
+  llvm::Expected<Schedule> schedule =
+      options->module ? readModuleSchedule(*options, title)
+                      : buildBuiltinSchedule(*options, title);
   if (!schedule)
     return schedule.takeError();
   llvm::Expected<SimulationResult> result = simulate(*schedule, costs);
   if (!result)
     return result.takeError();
 
-  std::string title = getScheduleName(*kind).str() +
-                      ", p=" + std::to_string(params.meshes) +
-                      ", v=" + std::to_string(params.stagesPerMesh) +
-                      ", m=" + std::to_string(params.microbatches);
   if (options->svg)
     if (llvm::Error error = writeSvg(*options->svg, *schedule, *result, title))
       return error;

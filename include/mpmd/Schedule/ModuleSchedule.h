@@ -1,0 +1,38 @@
+//===- ModuleSchedule.h - The schedule a scheduled MPMD module runs -*- C++ -*-===//
+//
+// Reads the per-mesh pipeline actions out of an MPMD module after scheduling,
+// so that `mpmd schedule MODULE.mlir` can simulate it and prove progress.
+//
+// Each user fragment of the main function with a `call_counter` is an action
+// of microbatch `call_counter` (other fragments, e.g. the optimizer update or
+// inferred glue, are not pipeline actions and are skipped):
+// * stage: its `stage` if set, else the position of its mesh in the
+//   topology (one stage per mesh); stages are numbered 0.. in the order of
+//   these ids;
+// * kind: F when every origin has transpose count 0; W for a backward half
+//   marked `split_drop_transferred` (the weight gradient); B for any other
+//   backward (transpose count 1, including a rematerialised `remat` fragment
+//   whose origins also hold the forward); a fragment merging a forward with
+//   its backward (origins of both counts, not remat) is F then B.
+// Actions of a mesh are in program order. A stage found on two meshes, or an
+// action found twice, is an error on the fragment.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPMD_SCHEDULE_MODULESCHEDULE_H
+#define MPMD_SCHEDULE_MODULESCHEDULE_H
+
+#include "mpmd/Schedule/Schedule.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+namespace mlir::mpmd {
+
+/// The schedule the main function of `module` runs; failure after a
+/// diagnostic.
+FailureOr<schedule::Schedule> getModuleSchedule(ModuleOp module);
+
+} // namespace mlir::mpmd
+
+#endif // MPMD_SCHEDULE_MODULESCHEDULE_H

@@ -1,0 +1,100 @@
+//===- ModuleSchedule.cpp - The schedule a scheduled MPMD module runs -----===//
+
+#include "mpmd/Schedule/ModuleSchedule.h"
+
+#include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
+#include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
+#include "mpmd/Transforms/Common/FragmentUtils.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace mlir::mpmd;
+using schedule::Action;
+using schedule::ActionKind;
+
+namespace {
+
+/// The actions a fragment stands for, in order (none if it is not a
+/// pipeline action).
+SmallVector<ActionKind, 2> getActionKinds(FragmentOp fragment) {
+  bool forward = false, backward = false;
+  for (auto origin : fragment.getOrigin().getAsRange<UserOriginAttr>()) {
+    if (origin.getTransposeCount() == 0)
+      forward = true;
+    else
+      backward = true;
+  }
+  if (!backward)
+    return {ActionKind::kForward};
+  if (fragment->hasAttr(kSplitDropTransferredAttrName))
+    return {ActionKind::kWeightGradient};
+  if (forward && !fragment->hasAttr(kRematAttrName))
+    return {ActionKind::kForward, ActionKind::kBackward};
+  return {ActionKind::kBackward};
+}
+
+} // namespace
+
+FailureOr<schedule::Schedule> mlir::mpmd::getModuleSchedule(ModuleOp module) {
+  func::FuncOp main = getMainFunction(module);
+  TopologyAttr topology = main ? getTopology(main) : TopologyAttr();
+  if (!topology)
+    return module.emitError("expected a main function with a topology");
+  schedule::Schedule result;
+  result.meshActions.resize(topology.getMeshes().size());
+  llvm::DenseMap<int64_t, std::pair<int64_t, FragmentOp>> stageMesh;
+  llvm::DenseSet<std::tuple<int, int64_t, int64_t>> seen;
+  int64_t maxMicrobatch = -1;
+  for (FragmentOp fragment : main.getBody().front().getOps<FragmentOp>()) {
+    std::optional<uint32_t> counter = getCallCounter(fragment);
+    if (!fragment.isUserFragment() || !counter)
+      continue;
+    int64_t mesh = *topology.getMeshIndex(fragment.getMeshName());
+    int64_t stage = fragment.getStageId().value_or(mesh);
+    auto [it, inserted] = stageMesh.try_emplace(stage, mesh, fragment);
+    if (!inserted && it->second.first != mesh) {
+      InFlightDiagnostic diag = fragment.emitError()
+                                << "stage " << stage << " is on mesh \""
+                                << fragment.getMeshName()
+                                << "\" here and on mesh \""
+                                << it->second.second.getMeshName()
+                                << "\" elsewhere";
+      diag.attachNote(it->second.second.getLoc()) << "the other fragment";
+      return diag;
+    }
+    for (ActionKind kind : getActionKinds(fragment)) {
+      Action action{kind, static_cast<int64_t>(*counter), stage};
+      if (!seen.insert({static_cast<int>(kind), action.microbatch, stage})
+               .second) {
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        os << action;
+        return fragment.emitError() << "the program runs " << text
+                                    << " twice; simulate it before merging "
+                                       "microbatches";
+      }
+      result.meshActions[mesh].push_back(action);
+    }
+    maxMicrobatch = std::max<int64_t>(maxMicrobatch, *counter);
+  }
+  if (stageMesh.empty())
+    return main.emitError("no pipeline action: no user fragment of the main "
+                          "function has a call_counter");
+  // Stage ids need not start at 0 or be contiguous: their order counts.
+  SmallVector<int64_t> stageIds;
+  for (auto &entry : stageMesh)
+    stageIds.push_back(entry.first);
+  llvm::sort(stageIds);
+  llvm::DenseMap<int64_t, int64_t> denseStage;
+  for (auto [index, id] : llvm::enumerate(stageIds)) {
+    denseStage[id] = index;
+    result.stageMesh.push_back(stageMesh.at(id).first);
+  }
+  for (std::vector<Action> &actions : result.meshActions)
+    for (Action &action : actions)
+      action.stage = denseStage.at(action.stage);
+  result.numMicrobatches = maxMicrobatch + 1;
+  return result;
+}
