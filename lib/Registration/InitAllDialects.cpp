@@ -10,6 +10,7 @@
 #include "mpmd/Transforms/Common/Passes.h"
 #include "mpmd/Transforms/Import/Passes.h"
 #include "mpmd/Transforms/Import/Pipelines.h"
+#include "mpmd/Transforms/Optimize/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
@@ -34,6 +35,7 @@ void mlir::mpmd::registerAllPasses() {
   mlir::registerSymbolDCEPass();
   registerMpmdCommonPasses();
   registerMpmdImportPasses();
+  registerMpmdOptimizePasses();
   registerInferMeshPipeline();
   registerImportPipeline();
 }
