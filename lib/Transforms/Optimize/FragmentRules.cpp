@@ -347,17 +347,23 @@ public:
     return info;
   }
 
-  /// `FragmentInfo(...)` separated by `separator`; at least two.
+  /// `FragmentInfo(...)` separated by `separator` then `]`: at least two,
+  /// with origins (rules name user fragments).
   Expected<std::vector<FragmentInfo>> parseInfoList(StringRef separator,
                                                     StringRef what) {
     size_t listPosition = (skipSpaces(), position);
     std::vector<FragmentInfo> infos;
     do {
+      size_t infoPosition = (skipSpaces(), position);
       Expected<FragmentInfo> info = parseFragmentInfo();
       if (!info)
         return info.takeError();
+      if (Error e = checkHasOrigins(*info, infoPosition))
+        return std::move(e);
       infos.push_back(std::move(*info));
     } while (consumeIf(separator));
+    if (Error e = expect("]"))
+      return std::move(e);
     if (infos.size() < 2) {
       position = listPosition;
       return error(what + " needs at least two fragments");
@@ -365,7 +371,6 @@ public:
     return infos;
   }
 
-  /// Rules name user fragments only.
   Error checkHasOrigins(const FragmentInfo &info, size_t infoPosition) {
     if (!info.origins.empty())
       return Error::success();
@@ -378,16 +383,12 @@ public:
     for (StringRef token : {"FragmentMergeRule", "(", "sources", "=", "["})
       if (Error e = expect(token))
         return std::move(e);
-    size_t sourcesPosition = (skipSpaces(), position);
     Expected<std::vector<FragmentInfo>> sources =
         parseInfoList(",", "a merge rule");
     if (!sources)
       return sources.takeError();
     rule.sources = std::move(*sources);
-    for (const FragmentInfo &source : rule.sources)
-      if (Error e = checkHasOrigins(source, sourcesPosition))
-        return std::move(e);
-    for (StringRef token : {"]", ",", "target", "="})
+    for (StringRef token : {",", "target", "="})
       if (Error e = expect(token))
         return std::move(e);
     size_t targetPosition = (skipSpaces(), position);
@@ -410,18 +411,13 @@ public:
          {"FragmentScheduleRule", "(", "ordered_fragments", "=", "["})
       if (Error e = expect(token))
         return std::move(e);
-    size_t listPosition = (skipSpaces(), position);
     Expected<std::vector<FragmentInfo>> fragments =
         parseInfoList("->", "a schedule rule");
     if (!fragments)
       return fragments.takeError();
     rule.orderedFragments = std::move(*fragments);
-    for (const FragmentInfo &fragment : rule.orderedFragments)
-      if (Error e = checkHasOrigins(fragment, listPosition))
-        return std::move(e);
-    for (StringRef token : {"]", ")"})
-      if (Error e = expect(token))
-        return std::move(e);
+    if (Error e = expect(")"))
+      return std::move(e);
     if (Error e = expectEnd())
       return std::move(e);
     return rule;

@@ -11,12 +11,14 @@
 //
 // The two agree: every pair the predicate orders is ordered the same way by
 // the keys, and when the units of a mesh are complete (every microbatch of
-// each kind present) the transitive closure of the predicate orders exactly
-// the pairs with different keys. `PipelineScheduleTest` checks both
-// properties exhaustively on small pipelines. Where microbatches are missing
-// (e.g. fewer microbatches than a zero-bubble warm-up), the keys still order
-// units by their place in the steady-state pattern, while the pairwise rules
-// leave some pairs to the original program order.
+// each kind present) and reach the steady state (at least N microbatches for
+// 1F1B and ZB-H1, 2N − 1 + 2(N − 1)λ for ZB-H2; any number otherwise), the
+// transitive closure of the predicate orders exactly the pairs with
+// different keys. `PipelineScheduleTest` checks both properties
+// exhaustively on small pipelines. With fewer or missing microbatches the
+// keys still order units by their place in the steady-state pattern (e.g.
+// 1F1B with fewer microbatches than meshes: all forwards first), where the
+// pairwise rules leave some pairs to the original program order.
 //
 //===----------------------------------------------------------------------===//
 
