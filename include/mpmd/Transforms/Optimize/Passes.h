@@ -1,10 +1,12 @@
-//===- Passes.h - Optimize passes -----------------------------*- C++ -*-===//
+//===- Passes.h - Optimize passes ------------------------------*- C++ -*-===//
 
 #ifndef MPMD_TRANSFORMS_OPTIMIZE_PASSES_H
 #define MPMD_TRANSFORMS_OPTIMIZE_PASSES_H
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdDialect.h"
 #include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
+#include "mpmd/Transforms/Optimize/FragmentRules.h"
+#include "mpmd/Transforms/Optimize/PipelineSchedule.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
