@@ -304,21 +304,6 @@ mlir::mpmd::getScheduleKey(PipelineSchedule schedule,
   llvm_unreachable("unknown pipeline schedule");
 }
 
-std::optional<int64_t>
-mlir::mpmd::getSchedulingUnitTransposeCount(FragmentOp fragment) {
-  if (!fragment.isUserFragment() || !getCallCounter(fragment))
-    return std::nullopt;
-  auto origins = fragment.getOrigin().getAsRange<UserOriginAttr>();
-  int64_t transposeCount = (*origins.begin()).getTransposeCount();
-  if (transposeCount != 0 && transposeCount != 1)
-    return std::nullopt;
-  if (!llvm::all_of(origins, [&](UserOriginAttr origin) {
-        return origin.getTransposeCount() == transposeCount;
-      }))
-    return std::nullopt;
-  return transposeCount;
-}
-
 bool cl::parser<PipelineSchedule>::parse(Option &option, StringRef,
                                          StringRef arg,
                                          PipelineSchedule &value) {

@@ -87,15 +87,13 @@ class PipelineSchedulerPass
     UnorderedUnits unordered;
     for (auto [position, fragment] :
          llvm::enumerate(block.getOps<FragmentOp>())) {
-      std::optional<int64_t> transposeCount =
-          getSchedulingUnitTransposeCount(fragment);
       auto meshIndex = meshIndexOf.find(fragment.getMeshName());
-      if (!transposeCount || meshIndex == meshIndexOf.end())
+      if (!isSchedulingUnit(fragment) || meshIndex == meshIndexOf.end())
         continue;
       SchedulingUnit unit;
       unit.meshIndex = meshIndex->second;
       unit.callCounter = *getCallCounter(fragment);
-      unit.transposeCount = *transposeCount;
+      unit.transposeCount = *getSingleTransposeCount(fragment);
       unit.isWeightGradient = fragment->hasAttr(kSplitDropTransferredAttrName);
       unit.stageId = fragment.getStageId();
       unit.meshNumber = getMeshNumber(fragment.getMeshName());

@@ -89,11 +89,6 @@ std::optional<ScheduleKey> getScheduleKey(PipelineSchedule schedule,
                                           const SchedulingUnit &unit,
                                           int64_t numMeshes);
 
-/// A user fragment with a call counter whose origins all have the same
-/// transpose count, 0 or 1: the fragments pipeline schedules order. Returns
-/// that transpose count, or nullopt for other fragments.
-std::optional<int64_t> getSchedulingUnitTransposeCount(FragmentOp fragment);
-
 } // namespace mlir::mpmd
 
 namespace llvm::cl {
