@@ -190,4 +190,106 @@ def UniquifyFunctionInputsOutputsPass
   let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
 }
 
+//===----------------------------------------------------------------------===//
+// Scheduling preparation (the end of import, and optimize)
+//===----------------------------------------------------------------------===//
+
+def MoveTransfersToProducerPass
+    : Pass<"mpmd-move-transfers-to-producer", "::mlir::func::FuncOp"> {
+  let summary = "Moves each transfer right after the producer of its operand.";
+  let description = [{
+    Every `mpmd.transfer` moves to right after the op defining its operand,
+    or to the top of the block when the operand is a block argument.
+    Transfers moved to the same place keep their relative order, and a
+    transfer of a transfer result follows that transfer. Sending values as
+    soon as they exist keeps transfers from standing between a producer and
+    its consumers, where they would block the merges that follow.
+
+    Complexity: O(T).
+  }];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
+}
+
+def MergeUserFragmentsIntoSchedulingUnitsPass
+    : Pass<"mpmd-merge-user-fragments-into-scheduling-units",
+           "::mlir::func::FuncOp"> {
+  let summary = "Merges the user fragments of one microbatch, stage and "
+                "direction into the units the pipeline scheduler orders.";
+  let description = [{
+    Runs the fragment-merge traversal (see MergeFragments.h) on MPMD
+    functions: fragments are visited backwards, an unused fragment without
+    side effects is erased, and a fragment is merged with its closest
+    fragment consumer when both are user fragments with
+    * the same single transpose count (all origins of each side agree),
+    * compatible call counters (equal, or one side has none; the merge keeps
+      the defined one),
+    * compatible stages (equal, or one side has none).
+    The merged fragment goes where the consumer was if no other user of the
+    producer lies between the two, else where the producer was if all the
+    consumer's operands are defined before the producer; otherwise there is
+    no merge. Its origin is the union of both origins.
+
+    Complexity: O(N + F·signature) (the traversal builds each merged
+    fragment once).
+  }];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
+}
+
+def SchedulingUnitsVerifierPass
+    : Pass<"mpmd-scheduling-units-verifier", "::mlir::func::FuncOp"> {
+  let summary = "Warns when a mesh lacks one forward and one backward "
+                "scheduling unit per microbatch.";
+  let description = [{
+    A scheduling unit is a user fragment with a `call_counter` and a single
+    transpose count, 0 (forward) or 1 (backward). In each MPMD function the
+    number of microbatches is the largest call counter, plus one when the
+    counters start at 0. Each mesh holding scheduling units must then hold
+    exactly that many forward units, and, when the function has backward
+    units at all, that many backward units; otherwise the pass warns on the
+    function, naming the mesh, the counts and the call counters that are
+    missing or repeated. A mismatch means the schedule cannot pair the
+    units of a microbatch (typically, user fragments that could not be
+    merged). Warnings only: the IR is unchanged.
+
+    Complexity: O(F + M·microbatches) for M meshes.
+  }];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
+}
+
+def SplitBwdFragmentsPass
+    : Pass<"mpmd-split-bwd-fragments", "::mlir::func::FuncOp"> {
+  let summary = "Splits backward fragments into the part computing "
+                "transferred results and the rest.";
+  let description = [{
+    A backward fragment (single transpose count 1) that is not split yet
+    (neither `split_keep_transferred` nor `split_drop_transferred`) and has
+    both results used by an `mpmd.transfer` ("transferred") and results that
+    are not, is split in two, the first right before the second where the
+    fragment was:
+    * the keep part, marked `split_keep_transferred`, holds the ops the
+      transferred results depend on (nested regions included) and the ops
+      with side effects together with their dependencies, and returns the
+      transferred results followed by the residuals;
+    * the drop part, marked `split_drop_transferred` (the weight gradients),
+      holds the other ops and returns the other results.
+    Residuals are the values of the keep part that the drop part uses. A
+    residual the keep part already returns is passed through that result;
+    a block argument the drop part uses is passed as the original operand
+    (no residual). A new residual result gets the type and sharding of a
+    result returning the same value, if any, else a fully replicated mesh
+    tensor and a fully open sharding (so that sharding propagation, not this
+    pass, decides its sharding). Both parts keep the origin, stage and other
+    attributes; `in_shardings`, `out_shardings`, `arg_attrs` and `res_attrs`
+    follow their values.
+
+    Fragments with no transferred result, or with only transferred results,
+    are unchanged. A fragment whose residual could not be a fragment result
+    (neither a ranked tensor nor a token) is left whole, with a warning.
+
+    Complexity: O(N + Σ signature), each body is walked a constant number
+    of times.
+  }];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
+}
+
 #endif // MPMD_TRANSFORMS_COMMON_PASSES_TD

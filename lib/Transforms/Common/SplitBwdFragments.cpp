@@ -10,7 +10,7 @@
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
 #include "mpmd/Transforms/Common/FragmentUtils.h"
-#include "mpmd/Transforms/Optimize/Passes.h"
+#include "mpmd/Transforms/Common/Passes.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/BitVector.h"
@@ -20,7 +20,7 @@
 
 namespace mlir::mpmd {
 #define GEN_PASS_DEF_SPLITBWDFRAGMENTSPASS
-#include "mpmd/Transforms/Optimize/Passes.h.inc"
+#include "mpmd/Transforms/Common/Passes.h.inc"
 
 namespace {
 

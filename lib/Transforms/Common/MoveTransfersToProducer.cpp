@@ -1,12 +1,12 @@
 //===- MoveTransfersToProducer.cpp - -mpmd-move-transfers-to-producer -----===//
 
-#include "mpmd/Transforms/Optimize/Passes.h"
+#include "mpmd/Transforms/Common/Passes.h"
 
 #include "llvm/ADT/DenseMap.h"
 
 namespace mlir::mpmd {
 #define GEN_PASS_DEF_MOVETRANSFERSTOPRODUCERPASS
-#include "mpmd/Transforms/Optimize/Passes.h.inc"
+#include "mpmd/Transforms/Common/Passes.h.inc"
 
 namespace {
 

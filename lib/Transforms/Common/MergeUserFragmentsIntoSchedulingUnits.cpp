@@ -7,11 +7,11 @@
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
 #include "mpmd/Transforms/Common/FragmentUtils.h"
 #include "mpmd/Transforms/Common/MergeFragments.h"
-#include "mpmd/Transforms/Optimize/Passes.h"
+#include "mpmd/Transforms/Common/Passes.h"
 
 namespace mlir::mpmd {
 #define GEN_PASS_DEF_MERGEUSERFRAGMENTSINTOSCHEDULINGUNITSPASS
-#include "mpmd/Transforms/Optimize/Passes.h.inc"
+#include "mpmd/Transforms/Common/Passes.h.inc"
 
 namespace {
 

@@ -2,7 +2,7 @@
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
 #include "mpmd/Transforms/Common/FragmentUtils.h"
-#include "mpmd/Transforms/Optimize/Passes.h"
+#include "mpmd/Transforms/Common/Passes.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/raw_ostream.h"
@@ -11,7 +11,7 @@
 
 namespace mlir::mpmd {
 #define GEN_PASS_DEF_SCHEDULINGUNITSVERIFIERPASS
-#include "mpmd/Transforms/Optimize/Passes.h.inc"
+#include "mpmd/Transforms/Common/Passes.h.inc"
 
 namespace {
 
