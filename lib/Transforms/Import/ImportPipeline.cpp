@@ -75,6 +75,20 @@ void addImportPipeline(OpPassManager &pm, const ImportOptions &options) {
   pm.addPass(createCallInlinePass());
   if (!options.mergeAfterScheduling)
     pm.addNestedPass<func::FuncOp>(createMergeInferredFragmentsPass());
+
+  // Scheduling preparation: the units the optimize phase orders.
+  OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  funcPm.addPass(createMoveTransfersToProducerPass());
+  funcPm.addPass(createMergeUserFragmentsIntoSchedulingUnitsPass());
+  if (options.verifyScheduleUnits)
+    funcPm.addPass(createSchedulingUnitsVerifierPass());
+  if (options.splitBwdFragments) {
+    funcPm.addPass(createSplitBwdFragmentsPass());
+    GreedyRewriteConfig config;
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    funcPm.addPass(createCanonicalizerPass(config));
+    funcPm.addPass(createFragmentDcePass());
+  }
 }
 
 namespace {
@@ -116,6 +130,16 @@ struct ImportPipelineOptions
       llvm::cl::desc("Also absorb inferred fragments into user fragments of "
                      "the entry function."),
       llvm::cl::init(false)};
+  Option<bool> splitBwdFragments{
+      *this, "split-bwd-fragments",
+      llvm::cl::desc("Split each backward fragment into the part whose "
+                     "results are transferred and the rest."),
+      llvm::cl::init(false)};
+  Option<bool> verifyScheduleUnits{
+      *this, "verify-schedule-units",
+      llvm::cl::desc("Warn when a mesh does not have one forward and one "
+                     "backward scheduling unit per microbatch."),
+      llvm::cl::init(false)};
   Option<bool> enableHeterogeneousMeshes{
       *this, "enable-heterogeneous-meshes",
       llvm::cl::desc("One sdy.mesh per topology mesh; sharding axes are named "
@@ -146,6 +170,8 @@ void registerImportPipeline() {
         options.mergeAfterScheduling = pipelineOptions.mergeAfterScheduling;
         options.enableHeterogeneousMeshes =
             pipelineOptions.enableHeterogeneousMeshes;
+        options.splitBwdFragments = pipelineOptions.splitBwdFragments;
+        options.verifyScheduleUnits = pipelineOptions.verifyScheduleUnits;
         options.absorbInferredFragmentsOnEntryPointFunction =
             pipelineOptions.absorbOnEntryPoint;
         addImportPipeline(pm, options);

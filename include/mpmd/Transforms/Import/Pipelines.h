@@ -62,12 +62,20 @@ struct ImportOptions {
   /// Meshes of different shapes: one `sdy.mesh` per topology mesh, axes
   /// named `<mesh>_<axis>` (-mpmd-generate-sdy-meshes-from-topology).
   bool enableHeterogeneousMeshes = false;
+  /// Split backward fragments into their transferred and local parts
+  /// (-mpmd-split-bwd-fragments), so that zero-bubble schedules can delay the
+  /// weight gradients.
+  bool splitBwdFragments = false;
+  /// Warn when the scheduling units do not cover every microbatch.
+  bool verifyScheduleUnits = false;
 };
 
 /// Builds the import pipeline on a module pass manager: cleanup, call
 /// preparation and loop unrolling, named-op mapping, transfers, mesh
-/// inference, merging of inferred fragments, dedup/DCE, transfer cycles and
-/// call inlining (call counters reach the fragments).
+/// inference, merging of inferred fragments, dedup/DCE, transfer cycles,
+/// call inlining (call counters reach the fragments) and the scheduling
+/// preparation (transfers moved to their producers, scheduling units,
+/// optionally split backward fragments).
 void addImportPipeline(OpPassManager &pm, const ImportOptions &options);
 
 /// Registers `-mpmd-import-pipeline`.
