@@ -11,6 +11,7 @@
 #include "mpmd/Transforms/Import/Passes.h"
 #include "mpmd/Transforms/Import/Pipelines.h"
 #include "mpmd/Transforms/Optimize/Passes.h"
+#include "mpmd/Transforms/Optimize/Pipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
@@ -36,6 +37,7 @@ void mlir::mpmd::registerAllPasses() {
   registerMpmdCommonPasses();
   registerMpmdImportPasses();
   registerMpmdOptimizePasses();
+  registerOptimizePipeline();
   registerInferMeshPipeline();
   registerImportPipeline();
 }

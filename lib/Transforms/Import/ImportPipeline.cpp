@@ -1,6 +1,7 @@
 //===- ImportPipeline.cpp - -mpmd-import-pipeline -------------------------===//
 
 #include "mpmd/Transforms/Common/Passes.h"
+#include "mpmd/Transforms/Common/Pipelines.h"
 #include "mpmd/Transforms/Import/Passes.h"
 #include "mpmd/Transforms/Import/Pipelines.h"
 
@@ -9,23 +10,6 @@
 #include "mlir/Transforms/Passes.h"
 
 namespace mlir::mpmd {
-
-namespace {
-
-void addMergeInferredFragmentsPasses(OpPassManager &pm,
-                                     bool absorbOnEntryPoint) {
-  OpPassManager &funcPm = pm.nest<func::FuncOp>();
-  funcPm.addPass(createAbsorbInferredFragmentsPass(
-      AbsorbInferredFragmentsPassOptions{absorbOnEntryPoint}));
-  funcPm.addPass(createMergeInferredFragmentsPass(
-      MergeInferredFragmentsPassOptions{/*mergeAnyConsumer=*/true,
-                                        /*mergeSideways=*/false}));
-  funcPm.addPass(createMergeInferredFragmentsPass(
-      MergeInferredFragmentsPassOptions{/*mergeAnyConsumer=*/false,
-                                        /*mergeSideways=*/true}));
-}
-
-} // namespace
 
 void addImportPipeline(OpPassManager &pm, const ImportOptions &options) {
   // Inline func.call (mpmd.call is never inlined by the generic inliner) and

@@ -92,7 +92,17 @@ mlir::mpmd::sortBlockTopologically(Block &block,
     }
   }
 
-  std::priority_queue<unsigned, std::vector<unsigned>, std::greater<unsigned>>
+  // The order of repeated in-order sweeps that each schedule every op found
+  // ready when visited: an op runs in the sweep after the latest one that
+  // unblocked it, or in the same sweep if it comes after it in the original
+  // order. Ready ops go by (sweep, original index).
+  std::vector<unsigned> sweep(n, 0);
+  auto unblockedBy = [&](unsigned i, unsigned trigger) {
+    sweep[i] = std::max(sweep[i], sweep[trigger] + (i < trigger ? 1 : 0));
+  };
+  using SweepAndIndex = std::pair<unsigned, unsigned>;
+  std::priority_queue<SweepAndIndex, std::vector<SweepAndIndex>,
+                      std::greater<SweepAndIndex>>
       ready;
   // Ops whose producers have all run but that their sequence holds back.
   std::set<unsigned> heldReady;
@@ -100,15 +110,16 @@ mlir::mpmd::sortBlockTopologically(Block &block,
     if (held[i])
       heldReady.insert(i);
     else
-      ready.push(i);
+      ready.push({sweep[i], i});
   };
   auto release = [&](unsigned i) {
     held[i] = false;
     if (heldReady.erase(i))
-      ready.push(i);
+      ready.push({sweep[i], i});
   };
   // Opens the groups after finished ones.
-  auto advance = [&](unsigned s) {
+  // `trigger` (if any) is the op whose end finished a group.
+  auto advance = [&](unsigned s, std::optional<unsigned> trigger) {
     unsigned &g = currentGroup[s];
     bool opened = false;
     while (g < remainingInGroup[s].size() && remainingInGroup[s][g] == 0) {
@@ -116,12 +127,15 @@ mlir::mpmd::sortBlockTopologically(Block &block,
       opened = true;
     }
     if (opened && g < remainingInGroup[s].size())
-      for (Operation *op : sequences[s][g])
+      for (Operation *op : sequences[s][g]) {
+        if (trigger)
+          unblockedBy(indexOf[op], *trigger);
         release(indexOf[op]);
+      }
   };
   for (unsigned s = 0; s < sequences.size(); ++s) {
     if (!remainingInGroup[s].empty() && remainingInGroup[s][0] == 0)
-      advance(s);
+      advance(s, std::nullopt);
   }
   for (unsigned i = 0; i < n; ++i)
     if (pendingProducers[i] == 0)
@@ -129,6 +143,7 @@ mlir::mpmd::sortBlockTopologically(Block &block,
 
   std::vector<bool> scheduled(n, false);
   unsigned numScheduled = 0;
+  unsigned currentSweep = 0;
   auto moveToEnd = [&](Operation *op) {
     if (terminator)
       op->moveBefore(terminator);
@@ -141,20 +156,24 @@ mlir::mpmd::sortBlockTopologically(Block &block,
         break; // A cycle.
       unsigned first = *heldReady.begin();
       result.sequenceConflicts.push_back(ops[first]);
+      sweep[first] = currentSweep + 1;
       release(first);
     }
-    unsigned i = ready.top();
+    auto [currentSweepOfOp, i] = ready.top();
+    currentSweep = currentSweepOfOp;
     ready.pop();
     scheduled[i] = true;
     ++numScheduled;
     moveToEnd(ops[i]);
-    for (unsigned consumer : consumers[i])
+    for (unsigned consumer : consumers[i]) {
+      unblockedBy(consumer, i);
       if (--pendingProducers[consumer] == 0)
         becomeDataReady(consumer);
+    }
     if (auto it = positionOf.find(ops[i]); it != positionOf.end()) {
       auto [s, g] = it->second;
       --remainingInGroup[s][g];
-      advance(s);
+      advance(s, i);
     }
   }
   if (numScheduled < n) {

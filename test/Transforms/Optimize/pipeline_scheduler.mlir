@@ -22,13 +22,13 @@
 // 1F1B: mpmd.fragment<mesh="m2", origin=["layer2"]> {{.*}} {call_counter = 0 : ui32}
 // 1F1B: mpmd.fragment<mesh="m2", origin=["layer2"(1)]> {{.*}} {call_counter = 0 : ui32}
 // 1F1B: mpmd.fragment<mesh="m1", origin=["layer1"]> {{.*}} {call_counter = 1 : ui32}
-// 1F1B: mpmd.fragment<mesh="m1", origin=["layer1"(1)]> {{.*}} {call_counter = 0 : ui32}
 // 1F1B: mpmd.fragment<mesh="m2", origin=["layer2"]> {{.*}} {call_counter = 1 : ui32}
 // 1F1B: mpmd.fragment<mesh="m2", origin=["layer2"(1)]> {{.*}} {call_counter = 1 : ui32}
+// 1F1B: mpmd.fragment<mesh="m1", origin=["layer1"(1)]> {{.*}} {call_counter = 0 : ui32}
 // 1F1B: mpmd.fragment<mesh="m1", origin=["layer1"]> {{.*}} {call_counter = 2 : ui32}
-// 1F1B: mpmd.fragment<mesh="m1", origin=["layer1"(1)]> {{.*}} {call_counter = 1 : ui32}
 // 1F1B: mpmd.fragment<mesh="m2", origin=["layer2"]> {{.*}} {call_counter = 2 : ui32}
 // 1F1B: mpmd.fragment<mesh="m2", origin=["layer2"(1)]> {{.*}} {call_counter = 2 : ui32}
+// 1F1B: mpmd.fragment<mesh="m1", origin=["layer1"(1)]> {{.*}} {call_counter = 1 : ui32}
 // 1F1B: mpmd.fragment<mesh="m1", origin=["layer1"(1)]> {{.*}} {call_counter = 2 : ui32}
 // With GPipe, all forwards, then all backwards, on each mesh.
 // GPIPE-LABEL: func.func @three_microbatches
@@ -53,10 +53,10 @@
 // MIXED: mpmd.fragment<mesh="m2", origin=["layer2"]> {{.*}} {call_counter = 1 : ui32}
 // MIXED: mpmd.fragment<mesh="m2", origin=["layer2"(1)]> {{.*}} {call_counter = 1 : ui32}
 // MIXED: mpmd.fragment<mesh="m1", origin=["layer1"]> {{.*}} {call_counter = 2 : ui32}
-// MIXED: mpmd.fragment<mesh="m1", origin=["layer1"(1)]> {{.*}} {call_counter = 0 : ui32}
-// MIXED: mpmd.fragment<mesh="m1", origin=["layer1"(1)]> {{.*}} {call_counter = 1 : ui32}
 // MIXED: mpmd.fragment<mesh="m2", origin=["layer2"]> {{.*}} {call_counter = 2 : ui32}
 // MIXED: mpmd.fragment<mesh="m2", origin=["layer2"(1)]> {{.*}} {call_counter = 2 : ui32}
+// MIXED: mpmd.fragment<mesh="m1", origin=["layer1"(1)]> {{.*}} {call_counter = 0 : ui32}
+// MIXED: mpmd.fragment<mesh="m1", origin=["layer1"(1)]> {{.*}} {call_counter = 1 : ui32}
 // MIXED: mpmd.fragment<mesh="m1", origin=["layer1"(1)]> {{.*}} {call_counter = 2 : ui32}
 // With none, nothing moves.
 // NONE-LABEL: func.func @three_microbatches

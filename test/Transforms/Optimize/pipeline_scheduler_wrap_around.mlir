@@ -7,12 +7,13 @@
 
 // Mesh number p (from the digits of its name) runs microbatch p first, then
 // the smaller ones in descending order, then the larger ones in descending
-// order: m0 runs 0, 2, 1; m1 runs 1, 0, 2.
+// order: m0 runs 0, 2, 1; m1 runs 1, 0, 2 (the block interleaves the two
+// meshes in the order of in-order sweeps, as MLIR's topological sort does).
 // CHECK-LABEL: func.func @wrap_around
 // CHECK-NEXT: mpmd.fragment<mesh="m0", origin=["f"]> (%arg0) {call_counter = 0 : ui32}
 // CHECK: mpmd.fragment<mesh="m0", origin=["f"]> (%arg0) {call_counter = 2 : ui32}
-// CHECK: mpmd.fragment<mesh="m0", origin=["f"]> (%arg0) {call_counter = 1 : ui32}
 // CHECK: mpmd.fragment<mesh="m1", origin=["g"]> (%arg1) {call_counter = 1 : ui32}
+// CHECK: mpmd.fragment<mesh="m0", origin=["f"]> (%arg0) {call_counter = 1 : ui32}
 // CHECK: mpmd.fragment<mesh="m1", origin=["g"]> (%arg1) {call_counter = 0 : ui32}
 // CHECK: mpmd.fragment<mesh="m1", origin=["g"]> (%arg1) {call_counter = 2 : ui32}
 func.func @wrap_around(%arg0: !m0, %arg1: !m1) -> (!m0, !m0, !m0, !m1, !m1, !m1) attributes {topology = #topology} {

@@ -22,9 +22,9 @@
 // CHECK: mpmd.transfer
 // CHECK: mpmd.fragment<mesh="m1", origin=["q"]>
 // CHECK: mpmd.fragment<mesh="m1", origin=["h"]> (%arg0) (
+// CHECK: mpmd.fragment<mesh="m2", origin=["k"]> (%arg1) (
 // CHECK: mpmd.fragment<mesh="m1", origin=["f"]> (%arg0) {call_counter = 0 : ui32} (
 // CHECK: mpmd.fragment<mesh="m1", origin=["g"]> (%arg0) (
-// CHECK: mpmd.fragment<mesh="m2", origin=["k"]> (%arg1) (
 // CHECK-NOT: control_operand
 // KEEP-LABEL: func.func @rules
 // KEEP: %[[H:.*]] = mpmd.fragment<mesh="m1", origin=["h"]> (%arg0) (

@@ -38,14 +38,17 @@ struct BlockSortResult {
 /// comes after the ops of the block it depends on: the producers of its
 /// operands and of the operands of the ops nested in it (control operands
 /// included), and, within each of `sequences`, after the ops of the earlier
-/// groups. Among the ops that may run next, the one earliest in the original
-/// order goes first, so an already valid block without sequences is left
-/// unchanged. When only sequence constraints block progress (a sequence
-/// contradicts the data flow), the earliest op held back only by its
-/// sequence is released and reported.
+/// groups. The order is that of repeated sweeps over the original order, each
+/// placing every op whose dependencies are placed when it is visited (the
+/// order of MLIR's `sortTopologically` and thus upstream's), so an already
+/// valid block without sequences is left unchanged. When only sequence
+/// constraints block progress (a sequence contradicts the data flow), the
+/// earliest op held back only by its sequence is released and reported.
 ///
-/// Kahn's algorithm with a priority queue: O((n + e) log n) for n ops and e
-/// operand uses (nested ones included); each op is moved once.
+/// Kahn's algorithm with a priority queue on (sweep, original index), an
+/// op's sweep being the one after the latest sweep that unblocked it, or the
+/// same one when it comes later in the original order: O((n + e) log n) for
+/// n ops and e operand uses (nested ones included); each op is moved once.
 BlockSortResult sortBlockTopologically(Block &block,
                                        ArrayRef<GroupSequence> sequences = {});
 
