@@ -8,6 +8,7 @@
 #include "mpmd/Dialect/Sdy/IR/SdyDialect.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloDialect.h"
 #include "mpmd/Transforms/Common/Passes.h"
+#include "mpmd/Transforms/Export/Passes.h"
 #include "mpmd/Transforms/Import/Passes.h"
 #include "mpmd/Transforms/Import/Pipelines.h"
 
@@ -36,4 +37,5 @@ void mlir::mpmd::registerAllPasses() {
   registerMpmdImportPasses();
   registerInferMeshPipeline();
   registerImportPipeline();
+  registerMpmdExportPasses();
 }

@@ -1,0 +1,61 @@
+//===- ExportUtils.h - Attribute names and naming of the export phase -*- C++ -*-===//
+//
+// The argument/result attributes the export passes read and write on
+// fragments (`arg_attrs` / `res_attrs`) and on functions, and the naming of
+// the functions that `-mpmd-lower-to-fragment-calls` outlines.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPMD_TRANSFORMS_EXPORT_EXPORTUTILS_H
+#define MPMD_TRANSFORMS_EXPORT_EXPORTUTILS_H
+
+#include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace mlir::mpmd {
+
+/// Output index a (donated) input buffer is reused for (i32).
+inline constexpr StringLiteral kAliasingOutputAttrName = "tf.aliasing_output";
+/// The input buffer may be freed/reused by the callee (bool).
+inline constexpr StringLiteral kBufferDonorAttrName = "jax.buffer_donor";
+/// `"pinned_host"` or `"device"`.
+inline constexpr StringLiteral kMemoryKindAttrName = "mhlo.memory_kind";
+/// `"default"`, `"auto"` or an explicit layout such as `"{0,1}"`.
+inline constexpr StringLiteral kLayoutModeAttrName = "mhlo.layout_mode";
+inline constexpr StringLiteral kLayoutModeDefault = "default";
+inline constexpr StringLiteral kLayoutModeAuto = "auto";
+/// Bytes of device memory held by other live values while a fragment runs
+/// (i64), on fragments and outlined functions.
+inline constexpr StringLiteral kReservedHbmBytesAttrName = "reserved_hbm_bytes";
+
+/// The name of a fragment by its origins: origin names in order, joined by
+/// `.`, a transpose count n > 0 written `(n)` after the name's stem when the
+/// origins mix transpose counts (otherwise the phase suffix of the function
+/// name says it: `["bar"(1)]` gives `bar`), and runs
+/// of names `<stem>_<k>` with consecutive k (same stem and transpose count)
+/// compressed to `<stem>_<first>:<last>`:
+/// `["f_1", "f_2", "f_3", "loss", "f_1"(1), "f_2"(1), "f_3"(1)]` gives
+/// `f_1:3.loss.f(1)_1:3`. O(number of origins).
+std::string getOriginSummary(ArrayRef<UserOriginAttr> origins);
+
+/// The call-site suffix of a function called with these call counters (in
+/// program order; nullopt for a call without a counter): `_call<n>` for a
+/// single call, `_calls<a>to<b>` for counters a, a+1, ..., b,
+/// `_calls<a>from<b>` for counters a, a-1, ..., b, and "" otherwise.
+std::string
+getCallSiteSuffix(ArrayRef<std::optional<uint32_t>> callCounters);
+
+/// The phase suffix of a function whose fragments have origins with these
+/// transpose counts: `_fwd` (0), `_bwd` (1), `_transpose<n>` (n >= 2), in
+/// increasing order, each once.
+std::string getPhaseSuffix(ArrayRef<int64_t> transposeCounts);
+
+} // namespace mlir::mpmd
+
+#endif // MPMD_TRANSFORMS_EXPORT_EXPORTUTILS_H
