@@ -1,6 +1,7 @@
 //===- ExportUtils.cpp - Naming of outlined fragment functions ------------===//
 
 #include "mpmd/Transforms/Export/ExportUtils.h"
+#include "mpmd/Transforms/Common/FragmentUtils.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -32,7 +33,108 @@ SplitOriginName splitOriginName(StringRef name) {
   return {name.take_front(underscore), number};
 }
 
+/// The dictionaries of `arrayName` on `op`, one per value (empty ones where
+/// the array is missing or malformed).
+SmallVector<NamedAttrList> getPerValueAttrs(Operation *op, StringRef arrayName,
+                                            unsigned count) {
+  SmallVector<NamedAttrList> lists(count);
+  auto array = op->getAttrOfType<ArrayAttr>(arrayName);
+  if (!array || array.size() != count)
+    return lists;
+  for (auto [list, entry] : llvm::zip(lists, array))
+    if (auto dictionary = dyn_cast<DictionaryAttr>(entry))
+      list.append(dictionary.getValue());
+  return lists;
+}
+
+Attribute getPerValueAttr(Operation *op, StringRef arrayName, unsigned index,
+                          unsigned count, StringRef name) {
+  auto array = op->getAttrOfType<ArrayAttr>(arrayName);
+  if (!array || array.size() != count)
+    return nullptr;
+  auto dictionary = dyn_cast<DictionaryAttr>(array[index]);
+  return dictionary ? dictionary.get(name) : nullptr;
+}
+
+void setPerValueAttrs(Operation *op, StringRef arrayName, unsigned count,
+                      StringRef name,
+                      function_ref<Attribute(unsigned)> valueOf) {
+  SmallVector<NamedAttrList> lists = getPerValueAttrs(op, arrayName, count);
+  bool allEmpty = true;
+  for (auto [index, list] : llvm::enumerate(lists)) {
+    if (Attribute value = valueOf(index))
+      list.set(name, value);
+    else
+      list.erase(name);
+    allEmpty &= list.empty();
+  }
+  if (allEmpty) {
+    op->removeAttr(arrayName);
+    return;
+  }
+  MLIRContext *ctx = op->getContext();
+  op->setAttr(arrayName,
+              ArrayAttr::get(ctx, llvm::map_to_vector(lists, [&](auto &list) {
+                               return Attribute(list.getDictionary(ctx));
+                             })));
+}
+
 } // namespace
+
+Attribute getFragmentArgAttr(FragmentOp fragment, unsigned index,
+                             StringRef name) {
+  return getPerValueAttr(fragment, kArgAttrsAttrName, index,
+                         fragment->getNumOperands(), name);
+}
+
+Attribute getFragmentResAttr(FragmentOp fragment, unsigned index,
+                             StringRef name) {
+  return getPerValueAttr(fragment, kResAttrsAttrName, index,
+                         fragment->getNumResults(), name);
+}
+
+void setFragmentArgAttrs(FragmentOp fragment, StringRef name,
+                         function_ref<Attribute(unsigned)> valueOf) {
+  setPerValueAttrs(fragment, kArgAttrsAttrName, fragment->getNumOperands(),
+                   name, valueOf);
+}
+
+void setFragmentResAttrs(FragmentOp fragment, StringRef name,
+                         function_ref<Attribute(unsigned)> valueOf) {
+  setPerValueAttrs(fragment, kResAttrsAttrName, fragment->getNumResults(),
+                   name, valueOf);
+}
+
+bool isOnHost(Type type) {
+  auto meshTensor = dyn_cast<MeshTensorType>(type);
+  return meshTensor && meshTensor.isOnHost();
+}
+
+llvm::DenseMap<Value, OpOperand *> getLastUses(Block &block) {
+  llvm::DenseMap<Value, OpOperand *> lastUses;
+  for (Operation &op : block) {
+    for (OpOperand &operand : op.getOpOperands())
+      lastUses[operand.get()] = &operand;
+    // Values captured by nested regions (e.g. in mpmd.for bodies); fragment
+    // bodies are isolated and cannot capture.
+    if (op.getNumRegions() == 0 || op.hasTrait<OpTrait::IsIsolatedFromAbove>())
+      continue;
+    op.walk([&](Operation *nested) {
+      if (nested == &op)
+        return;
+      for (OpOperand &operand : nested->getOpOperands())
+        if (operand.get().getParentBlock() == &block)
+          lastUses[operand.get()] = &operand;
+    });
+  }
+  return lastUses;
+}
+
+bool isDonatedArgument(func::FuncOp function, unsigned index) {
+  auto donor = function.getArgAttrOfType<BoolAttr>(index, kBufferDonorAttrName);
+  return (donor && donor.getValue()) ||
+         function.getArgAttr(index, kAliasingOutputAttrName);
+}
 
 std::string getOriginSummary(ArrayRef<UserOriginAttr> origins) {
   std::string summary;

@@ -12,6 +12,7 @@
 #include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -33,6 +34,34 @@ inline constexpr StringLiteral kLayoutModeAuto = "auto";
 /// Bytes of device memory held by other live values while a fragment runs
 /// (i64), on fragments and outlined functions.
 inline constexpr StringLiteral kReservedHbmBytesAttrName = "reserved_hbm_bytes";
+
+/// Attribute `name` of operand (result) `index` in the fragment's `arg_attrs`
+/// (`res_attrs`), or null.
+Attribute getFragmentArgAttr(FragmentOp fragment, unsigned index,
+                             StringRef name);
+Attribute getFragmentResAttr(FragmentOp fragment, unsigned index,
+                             StringRef name);
+
+/// Sets attribute `name` of operand (result) i of the fragment's `arg_attrs`
+/// (`res_attrs`) to `valueOf(i)`, or removes it where that is null,
+/// rebuilding the array once (O(signature)). The array is dropped when every
+/// entry ends up empty.
+void setFragmentArgAttrs(FragmentOp fragment, StringRef name,
+                         function_ref<Attribute(unsigned)> valueOf);
+void setFragmentResAttrs(FragmentOp fragment, StringRef name,
+                         function_ref<Attribute(unsigned)> valueOf);
+
+/// True if a value of this type lives in host memory: a mesh tensor with
+/// `memory_kind="pinned_host"`.
+bool isOnHost(Type type);
+
+/// The last use of each value used in `block`, by ops of the block (uses in
+/// nested regions count as uses by their top-level op). O(ops + operands).
+llvm::DenseMap<Value, OpOperand *> getLastUses(Block &block);
+
+/// True if the user gave argument `index` of `function` away:
+/// `jax.buffer_donor = true` or a `tf.aliasing_output`.
+bool isDonatedArgument(func::FuncOp function, unsigned index);
 
 /// The name of a fragment by its origins: origin names in order, joined by
 /// `.`, a transpose count n > 0 written `(n)` after the name's stem when the

@@ -68,4 +68,55 @@ def LowerToFragmentCallsPass
                            "::mlir::mpmd::MpmdDialect"];
 }
 
+def MarkAliasingAndDonationPass
+    : Pass<"mpmd-mark-aliasing-and-donation", "::mlir::func::FuncOp"> {
+  let summary = "Marks the fragment inputs whose buffers can be reused for "
+                "an output (aliasing) or freed (donation).";
+  let description = [{
+    In entry-point MPMD functions, a fragment operand can give its buffer
+    away when the fragment is the value's last use (no later op, including
+    the return, uses it). Such operands, in increasing index order, are
+    skipped when the value is on the host (`pinned_host` type or
+    `mhlo.memory_kind`), also has a transfer user, or is passed to the
+    fragment more than once. Otherwise:
+    * a function argument is only considered when the user marked it
+      `jax.buffer_donor` or `tf.aliasing_output = K`; with K, the preferred
+      result is the fragment result that reaches output K through
+      single-operand ops (e.g. transfers);
+    * the operand is aliased to the preferred result if compatible, else to
+      the first compatible result, and is otherwise donated.
+    A compatible result has the operand's mesh tensor type (sharding and
+    memory kind included), is not on the host, has the same
+    `mhlo.layout_mode` and is not aliased yet.
+
+    The marks go to the fragment's `arg_attrs`:
+    `{tf.aliasing_output = k : i32}` or `{jax.buffer_donor = true}`.
+
+    Complexity: O(N + Σ signature · results) in the worst case (the search
+    for a compatible result); O(N + Σ signature) when results match early.
+  }];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
+}
+
+def MarkFragmentReservedMemoryPass
+    : Pass<"mpmd-mark-fragment-reserved-memory", "::mlir::func::FuncOp"> {
+  let summary = "Marks each fragment with the device memory other live "
+                "values hold while it runs.";
+  let description = [{
+    Walks an entry-point MPMD function in program order keeping, per mesh,
+    the bytes of live device values (per-device shard size: local elements
+    × element bit width / 8; host values do not count). Arguments start
+    live, except donated (`jax.buffer_donor` / `tf.aliasing_output`) unused
+    ones. Each fragment gets `reserved_hbm_bytes` = live bytes of its mesh
+    minus the bytes of its distinct device operands (rounded up). After
+    each fragment or transfer, operands it used last are freed (arguments
+    only if donated) and its used device results become live.
+
+    Ops other than fragments, transfers and the return are errors.
+
+    Complexity: O(N + Σ signature).
+  }];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
+}
+
 #endif // MPMD_TRANSFORMS_EXPORT_PASSES_TD
