@@ -119,4 +119,100 @@ def MarkFragmentReservedMemoryPass
   let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
 }
 
+def ValidateNoInferredFragmentsPass
+    : Pass<"mpmd-validate-no-inferred-fragments", "::mlir::func::FuncOp"> {
+  let summary = "Reports inferred fragments that were not merged into user "
+                "fragments.";
+  let description = [{
+    An inferred fragment (`origin=[]`) left in an MPMD function becomes a
+    program of its own, usually a sign that mesh inference or merging did
+    not go as the user expected. For each one:
+    * if every pass in its `mpmd.inferred_by` is one whose fragments are
+      expected to remain sometimes (`uniquify`,
+      `infer_mesh_wrap_meshless_ops`, `infer_mesh_wrap_resultless_ops`,
+      `infer_mesh_convert_reduce_ops`, `extract_reshards`,
+      `introduce_transfers`), a warning;
+    * otherwise an error, or a warning when `fail-on-inferred-fragments` is
+      false;
+    * without `mpmd.inferred_by` it is an internal error (every pass that
+      creates inferred fragments records itself there).
+
+    Complexity: O(F).
+  }];
+  let options = [
+    Option<"failOnInferredFragments", "fail-on-inferred-fragments", "bool",
+           /*default=*/"true",
+           "Report unmerged inferred fragments as errors rather than "
+           "warnings.">,
+  ];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
+}
+
+def ValidateNoReshardsPass
+    : Pass<"mpmd-validate-no-reshards", "ModuleOp"> {
+  let summary = "Reports fragment calls of functions that only reshard.";
+  let description = [{
+    A fragment call whose callee's body is just a return of its arguments
+    does no computation: it only moves data to another sharding (a
+    "reshard-only fragment", typically from an inter-mesh transfer whose
+    sharding changes). Each such call gets a warning, or an error with
+    `fail-on-reshard-only-fragments`.
+
+    Complexity: O(fragment calls), each callee checked once.
+  }];
+  let options = [
+    Option<"failOnReshardOnlyFragments", "fail-on-reshard-only-fragments",
+           "bool", /*default=*/"false",
+           "Report reshard-only fragments as errors rather than warnings.">,
+  ];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
+}
+
+def ValidateNoBackwardDepsPass
+    : Pass<"mpmd-validate-no-backward-deps", "::mlir::func::FuncOp"> {
+  let summary = "In forward-only programs, reports data dependencies from a "
+                "later mesh to an earlier one.";
+  let description = [{
+    Applies to MPMD functions whose fragment calls all have forward origins
+    (transpose count 0): such programs are pipelines from the first mesh of
+    the topology to the last. Every data dependency between two fragment
+    calls, directly or through transfers, must go from a mesh to the same
+    or a later mesh in topology order. A dependency from a later mesh to an
+    earlier one gets a warning at the consumer ("Detected backward
+    dependency..."), or an error with `fail-on-backward-deps`.
+
+    Complexity: O(N + operands · length of their transfer chains).
+  }];
+  let options = [
+    Option<"failOnBackwardDeps", "fail-on-backward-deps", "bool",
+           /*default=*/"false",
+           "Report backward dependencies as errors rather than warnings.">,
+  ];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
+}
+
+def ValidateNoParamTransfersPass
+    : Pass<"mpmd-validate-no-param-transfers", "::mlir::func::FuncOp"> {
+  let summary = "Reports transfers of values whose location matches a "
+                "parameter pattern.";
+  let description = [{
+    Moving parameters between meshes at every step is usually a mesh
+    assignment mistake. For each transfer in an MPMD function whose
+    operand's location (the argument or defining op location, printed)
+    contains `param-pattern`, a warning, or an error with
+    `fail-on-param-transfers`. An empty pattern matches nothing.
+
+    Complexity: O(T · location size).
+  }];
+  let options = [
+    Option<"failOnParamTransfers", "fail-on-param-transfers", "bool",
+           /*default=*/"false",
+           "Report parameter transfers as errors rather than warnings.">,
+    Option<"paramPattern", "param-pattern", "std::string",
+           /*default=*/"\"params['transformer\"",
+           "Substring of the location of values that are parameters.">,
+  ];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
+}
+
 #endif // MPMD_TRANSFORMS_EXPORT_PASSES_TD
