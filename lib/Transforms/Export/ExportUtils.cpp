@@ -136,6 +136,18 @@ bool isDonatedArgument(func::FuncOp function, unsigned index) {
          function.getArgAttr(index, kAliasingOutputAttrName);
 }
 
+void moveBeforeFirstUser(Operation *op) {
+  Block *block = op->getBlock();
+  Operation *firstUser = nullptr;
+  for (Operation *user : op->getUsers()) {
+    Operation *ancestor = block->findAncestorOpInBlock(*user);
+    if (ancestor && (!firstUser || ancestor->isBeforeInBlock(firstUser)))
+      firstUser = ancestor;
+  }
+  if (firstUser && firstUser != op->getNextNode())
+    op->moveBefore(firstUser);
+}
+
 std::string getOriginSummary(ArrayRef<UserOriginAttr> origins) {
   std::string summary;
   llvm::raw_string_ostream os(summary);

@@ -63,6 +63,11 @@ llvm::DenseMap<Value, OpOperand *> getLastUses(Block &block);
 /// `jax.buffer_donor = true` or a `tf.aliasing_output`.
 bool isDonatedArgument(func::FuncOp function, unsigned index);
 
+/// Moves `op` right before the first op of its block that uses one of its
+/// results (a use nested in an op counts as that op); nothing if unused.
+/// O(uses).
+void moveBeforeFirstUser(Operation *op);
+
 /// The name of a fragment by its origins: origin names in order, joined by
 /// `.`, a transpose count n > 0 written `(n)` after the name's stem when the
 /// origins mix transpose counts (otherwise the phase suffix of the function

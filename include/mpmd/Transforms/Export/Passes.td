@@ -215,4 +215,65 @@ def ValidateNoParamTransfersPass
   let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
 }
 
+def DelayInferredFragmentsPass
+    : Pass<"mpmd-delay-inferred-fragments", "::mlir::func::FuncOp"> {
+  let summary = "Moves inferred fragments right before their first user.";
+  let description = [{
+    In entry-point MPMD functions, each inferred fragment (`origin=[]`) is
+    moved right before the first op of the block that uses one of its
+    results, so that it does not run (and hold memory) earlier than needed.
+    Fragments are visited from last to first, so a chain of inferred
+    fragments moves as a whole. Unused fragments stay where they are.
+
+    Complexity: O(N + Σ uses), block order queries being amortized O(1).
+  }];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
+}
+
+def DelayTransfersFromCpuPass
+    : Pass<"mpmd-delay-transfers-from-cpu", "::mlir::func::FuncOp"> {
+  let summary = "Moves transfers out of CPU meshes or host memory right "
+                "before their first user.";
+  let description = [{
+    In MPMD functions, a transfer whose operand lives on a CPU mesh (name
+    ending in `/cpu`) or in `pinned_host` memory is moved right before the
+    first op that uses its result, so the device copy is made as late as
+    possible. Transfers are visited from last to first.
+
+    Complexity: O(T + Σ uses).
+  }];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
+}
+
+def SinkCreateTokenIntoFragmentsPass
+    : Pass<"mpmd-sink-create-token-into-fragments", "::mlir::func::FuncOp"> {
+  let summary = "Creates the tokens fragments use inside them.";
+  let description = [{
+    A `stablehlo.create_token` outside fragments whose token is passed to a
+    fragment is cloned at the start of that fragment's body and the operand
+    removed, so that no token crosses a fragment boundary (a compiled
+    program cannot take a token as input). The original op is erased once
+    unused.
+
+    Complexity: O(N + Σ signature).
+  }];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect",
+                           "::mlir::stablehlo::StablehloDialect"];
+}
+
+def CopyConstantsPass : Pass<"mpmd-copy-constants", "::mlir::func::FuncOp"> {
+  let summary = "Recreates constants in the fragments that consume them.";
+  let description = [{
+    When a fragment operand is a result of another fragment (directly or
+    through transfers) that just returns a constant (an op with no operands
+    and the `ConstantLike` trait), the constant is cloned at the start of the
+    consumer's body and used in place of the block argument, so the value
+    need not be computed elsewhere and transferred. The then unused operand
+    is left to `-mpmd-fragment-dce`.
+
+    Complexity: O(N + Σ signature · transfer chain length).
+  }];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
+}
+
 #endif // MPMD_TRANSFORMS_EXPORT_PASSES_TD
