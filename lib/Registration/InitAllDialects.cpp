@@ -9,6 +9,7 @@
 #include "mpmd/Dialect/StableHLO/IR/StablehloDialect.h"
 #include "mpmd/Transforms/Common/Passes.h"
 #include "mpmd/Transforms/Export/Passes.h"
+#include "mpmd/Transforms/Export/Pipelines.h"
 #include "mpmd/Transforms/Import/Passes.h"
 #include "mpmd/Transforms/Import/Pipelines.h"
 
@@ -38,4 +39,5 @@ void mlir::mpmd::registerAllPasses() {
   registerInferMeshPipeline();
   registerImportPipeline();
   registerMpmdExportPasses();
+  registerExportPipeline();
 }
