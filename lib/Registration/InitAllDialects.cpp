@@ -8,6 +8,8 @@
 #include "mpmd/Dialect/Sdy/IR/SdyDialect.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloDialect.h"
 #include "mpmd/Transforms/Common/Passes.h"
+#include "mpmd/Transforms/Export/Passes.h"
+#include "mpmd/Transforms/Export/Pipelines.h"
 #include "mpmd/Transforms/Import/Passes.h"
 #include "mpmd/Transforms/Import/Pipelines.h"
 #include "mpmd/Transforms/Optimize/Passes.h"
@@ -40,4 +42,6 @@ void mlir::mpmd::registerAllPasses() {
   registerOptimizePipeline();
   registerInferMeshPipeline();
   registerImportPipeline();
+  registerMpmdExportPasses();
+  registerExportPipeline();
 }

@@ -1,0 +1,279 @@
+//===- Passes.td - Export passes --------------------------*- tablegen -*-===//
+//
+// The passes that prepare an MPMD program for compilation: per-fragment
+// memory and buffer attributes, validations, and the outlining of fragments
+// into functions called by `mpmd.fragment_call`. One pass per file in
+// lib/Transforms/Export, named after its flag.
+//
+// Complexities use N = ops in the function (bodies included), F = fragments,
+// T = transfers, and "signature" = operands + results of one fragment.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPMD_TRANSFORMS_EXPORT_PASSES_TD
+#define MPMD_TRANSFORMS_EXPORT_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def LowerToFragmentCallsPass
+    : Pass<"mpmd-lower-to-fragment-calls", "ModuleOp"> {
+  let summary = "Outlines fragments into functions called by "
+                "mpmd.fragment_call, one function per group of equal "
+                "fragments.";
+  let description = [{
+    Fragments of MPMD functions are grouped when they have the same mesh
+    name, the same `arg_attrs` and `res_attrs`, the same operand and result
+    mesh tensor types, and equivalent bodies (same ops, attributes, types
+    and wiring; locations ignored). The mesh *name* is compared, not the
+    mesh shape, so that meshes of equal shape but different devices never
+    share a program.
+
+    Each group, numbered by first appearance, becomes one `func.func`
+    named `p<group>_<base><phases><calls>.<module>`:
+    * `<module>` is the module's name without a `jit_` prefix (`main` if
+      the module has no name);
+    * `<base>` is, for each fragment, `stage<id>` if it has a stage,
+      `inferred` if it has no origin, otherwise its origin summary (e.g.
+      `f_1:3.loss.f(1)_1:3`); the most frequent one in the group is used;
+    * `<phases>` is `_fwd`, `_bwd`, `_transpose<n>` for the transpose counts
+      of the group's origins, omitted when every origin of the module is a
+      forward one;
+    * `<calls>` is `_call<n>`, `_calls<a>to<b>` or `_calls<a>from<b>` for a
+      single call counter, an ascending or a descending run of counters, and
+      nothing otherwise;
+    * the part before the `.` is cut at 200 characters.
+
+    The function takes and returns the global tensor types, has the
+    topology mesh as `mesh_shape`, the largest `reserved_hbm_bytes` of the
+    group, the fragments' `arg_attrs` / `res_attrs` as argument/result
+    attributes plus `sdy.sharding` from sharded mesh tensor types. Its body
+    is the body of the group's first fragment. Each fragment becomes an
+    `mpmd.fragment_call` keeping `origin`, `mesh_name` and `remat`.
+
+    Fragments inside `mpmd.for` cannot be called (fragment_call lives
+    directly in a function): they are reported as errors.
+
+    With `verbose-logging`, a remark on each outlined function says how
+    many fragments call it.
+
+    Complexity: O(N) to hash every fragment body once; fragments are only
+    compared (O(body)) with the groups of their hash bucket, so grouping is
+    linear unless many different bodies collide.
+  }];
+  let options = [
+    Option<"verboseLogging", "verbose-logging", "bool", /*default=*/"false",
+           "Report each outlined function and its number of callers.">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::mpmd::MpmdDialect"];
+}
+
+def MarkAliasingAndDonationPass
+    : Pass<"mpmd-mark-aliasing-and-donation", "::mlir::func::FuncOp"> {
+  let summary = "Marks the fragment inputs whose buffers can be reused for "
+                "an output (aliasing) or freed (donation).";
+  let description = [{
+    In entry-point MPMD functions, a fragment operand can give its buffer
+    away when the fragment is the value's last use (no later op, including
+    the return, uses it). Such operands, in increasing index order, are
+    skipped when the value is on the host (`pinned_host` type or
+    `mhlo.memory_kind`), also has a transfer user, or is passed to the
+    fragment more than once. Otherwise:
+    * a function argument is only considered when the user marked it
+      `jax.buffer_donor` or `tf.aliasing_output = K`; with K, the preferred
+      result is the fragment result that reaches output K through
+      single-operand ops (e.g. transfers);
+    * the operand is aliased to the preferred result if compatible, else to
+      the first compatible result, and is otherwise donated.
+    A compatible result has the operand's mesh tensor type (sharding and
+    memory kind included), is not on the host, has the same
+    `mhlo.layout_mode` and is not aliased yet.
+
+    The marks go to the fragment's `arg_attrs`:
+    `{tf.aliasing_output = k : i32}` or `{jax.buffer_donor = true}`.
+
+    Complexity: O(N + Σ signature · results) in the worst case (the search
+    for a compatible result); O(N + Σ signature) when results match early.
+  }];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
+}
+
+def MarkFragmentReservedMemoryPass
+    : Pass<"mpmd-mark-fragment-reserved-memory", "::mlir::func::FuncOp"> {
+  let summary = "Marks each fragment with the device memory other live "
+                "values hold while it runs.";
+  let description = [{
+    Walks an entry-point MPMD function in program order keeping, per mesh,
+    the bytes of live device values (per-device shard size: local elements
+    × element bit width / 8; host values do not count). Arguments start
+    live, except donated (`jax.buffer_donor` / `tf.aliasing_output`) unused
+    ones. Each fragment gets `reserved_hbm_bytes` = live bytes of its mesh
+    minus the bytes of its distinct device operands (rounded up). After
+    each fragment or transfer, operands it used last are freed (arguments
+    only if donated) and its used device results become live.
+
+    Ops other than fragments, transfers and the return are errors.
+
+    Complexity: O(N + Σ signature).
+  }];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
+}
+
+def ValidateNoInferredFragmentsPass
+    : Pass<"mpmd-validate-no-inferred-fragments", "::mlir::func::FuncOp"> {
+  let summary = "Reports inferred fragments that were not merged into user "
+                "fragments.";
+  let description = [{
+    An inferred fragment (`origin=[]`) left in an MPMD function becomes a
+    program of its own, usually a sign that mesh inference or merging did
+    not go as the user expected. For each one:
+    * if every pass in its `mpmd.inferred_by` is one whose fragments are
+      expected to remain sometimes (`uniquify`,
+      `infer_mesh_wrap_meshless_ops`, `infer_mesh_wrap_resultless_ops`,
+      `infer_mesh_convert_reduce_ops`, `extract_reshards`,
+      `introduce_transfers`), a warning;
+    * otherwise an error, or a warning when `fail-on-inferred-fragments` is
+      false;
+    * without `mpmd.inferred_by` it is an internal error (every pass that
+      creates inferred fragments records itself there).
+
+    Complexity: O(F).
+  }];
+  let options = [
+    Option<"failOnInferredFragments", "fail-on-inferred-fragments", "bool",
+           /*default=*/"true",
+           "Report unmerged inferred fragments as errors rather than "
+           "warnings.">,
+  ];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
+}
+
+def ValidateNoReshardsPass
+    : Pass<"mpmd-validate-no-reshards", "ModuleOp"> {
+  let summary = "Reports fragment calls of functions that only reshard.";
+  let description = [{
+    A fragment call whose callee's body is just a return of its arguments
+    does no computation: it only moves data to another sharding (a
+    "reshard-only fragment", typically from an inter-mesh transfer whose
+    sharding changes). Each such call gets a warning, or an error with
+    `fail-on-reshard-only-fragments`.
+
+    Complexity: O(fragment calls), each callee checked once.
+  }];
+  let options = [
+    Option<"failOnReshardOnlyFragments", "fail-on-reshard-only-fragments",
+           "bool", /*default=*/"false",
+           "Report reshard-only fragments as errors rather than warnings.">,
+  ];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
+}
+
+def ValidateNoBackwardDepsPass
+    : Pass<"mpmd-validate-no-backward-deps", "::mlir::func::FuncOp"> {
+  let summary = "In forward-only programs, reports data dependencies from a "
+                "later mesh to an earlier one.";
+  let description = [{
+    Applies to MPMD functions whose fragment calls all have forward origins
+    (transpose count 0): such programs are pipelines from the first mesh of
+    the topology to the last. Every data dependency between two fragment
+    calls, directly or through transfers, must go from a mesh to the same
+    or a later mesh in topology order. A dependency from a later mesh to an
+    earlier one gets a warning at the consumer ("Detected backward
+    dependency..."), or an error with `fail-on-backward-deps`.
+
+    Complexity: O(N + operands · length of their transfer chains).
+  }];
+  let options = [
+    Option<"failOnBackwardDeps", "fail-on-backward-deps", "bool",
+           /*default=*/"false",
+           "Report backward dependencies as errors rather than warnings.">,
+  ];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
+}
+
+def ValidateNoParamTransfersPass
+    : Pass<"mpmd-validate-no-param-transfers", "::mlir::func::FuncOp"> {
+  let summary = "Reports transfers of values whose location matches a "
+                "parameter pattern.";
+  let description = [{
+    Moving parameters between meshes at every step is usually a mesh
+    assignment mistake. For each transfer in an MPMD function whose
+    operand's location (the argument or defining op location, printed)
+    contains `param-pattern`, a warning, or an error with
+    `fail-on-param-transfers`. An empty pattern matches nothing.
+
+    Complexity: O(T · location size).
+  }];
+  let options = [
+    Option<"failOnParamTransfers", "fail-on-param-transfers", "bool",
+           /*default=*/"false",
+           "Report parameter transfers as errors rather than warnings.">,
+    Option<"paramPattern", "param-pattern", "std::string",
+           /*default=*/"\"params['transformer\"",
+           "Substring of the location of values that are parameters.">,
+  ];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
+}
+
+def DelayInferredFragmentsPass
+    : Pass<"mpmd-delay-inferred-fragments", "::mlir::func::FuncOp"> {
+  let summary = "Moves inferred fragments right before their first user.";
+  let description = [{
+    In entry-point MPMD functions, each inferred fragment (`origin=[]`) is
+    moved right before the first op of the block that uses one of its
+    results, so that it does not run (and hold memory) earlier than needed.
+    Fragments are visited from last to first, so a chain of inferred
+    fragments moves as a whole. Unused fragments stay where they are.
+
+    Complexity: O(N + Σ uses), block order queries being amortized O(1).
+  }];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
+}
+
+def DelayTransfersFromCpuPass
+    : Pass<"mpmd-delay-transfers-from-cpu", "::mlir::func::FuncOp"> {
+  let summary = "Moves transfers out of CPU meshes or host memory right "
+                "before their first user.";
+  let description = [{
+    In MPMD functions, a transfer whose operand lives on a CPU mesh (name
+    ending in `/cpu`) or in `pinned_host` memory is moved right before the
+    first op that uses its result, so the device copy is made as late as
+    possible. Transfers are visited from last to first.
+
+    Complexity: O(T + Σ uses).
+  }];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
+}
+
+def SinkCreateTokenIntoFragmentsPass
+    : Pass<"mpmd-sink-create-token-into-fragments", "::mlir::func::FuncOp"> {
+  let summary = "Creates the tokens fragments use inside them.";
+  let description = [{
+    A `stablehlo.create_token` outside fragments whose token is passed to a
+    fragment is cloned at the start of that fragment's body and the operand
+    removed, so that no token crosses a fragment boundary (a compiled
+    program cannot take a token as input). The original op is erased once
+    unused.
+
+    Complexity: O(N + Σ signature).
+  }];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect",
+                           "::mlir::stablehlo::StablehloDialect"];
+}
+
+def CopyConstantsPass : Pass<"mpmd-copy-constants", "::mlir::func::FuncOp"> {
+  let summary = "Recreates constants in the fragments that consume them.";
+  let description = [{
+    When a fragment operand is a result of another fragment (directly or
+    through transfers) that just returns a constant (an op with no operands
+    and the `ConstantLike` trait), the constant is cloned at the start of the
+    consumer's body and used in place of the block argument, so the value
+    need not be computed elsewhere and transferred. The then unused operand
+    is left to `-mpmd-fragment-dce`.
+
+    Complexity: O(N + Σ signature · transfer chain length).
+  }];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
+}
+
+#endif // MPMD_TRANSFORMS_EXPORT_PASSES_TD

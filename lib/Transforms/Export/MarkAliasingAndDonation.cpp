@@ -1,0 +1,147 @@
+//===- MarkAliasingAndDonation.cpp - -mpmd-mark-aliasing-and-donation -----===//
+
+#include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
+#include "mpmd/Transforms/Export/ExportUtils.h"
+#include "mpmd/Transforms/Export/Passes.h"
+
+#include "llvm/ADT/BitVector.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::mpmd {
+#define GEN_PASS_DEF_MARKALIASINGANDDONATIONPASS
+#include "mpmd/Transforms/Export/Passes.h.inc"
+
+namespace {
+
+bool isHostMemoryKind(Attribute memoryKind) {
+  auto kind = dyn_cast_or_null<StringAttr>(memoryKind);
+  return kind && kind.getValue() == MeshTensorType::kMemoryKindPinnedHost;
+}
+
+/// The result of `fragment` that output `outputIndex` of `ret` is computed
+/// from through single-operand ops (e.g. transfers), if any.
+std::optional<unsigned> getResultReachingOutput(FragmentOp fragment,
+                                                func::ReturnOp ret,
+                                                int64_t outputIndex) {
+  if (outputIndex < 0 || outputIndex >= ret->getNumOperands())
+    return std::nullopt;
+  Value value = ret->getOperand(outputIndex);
+  while (Operation *producer = value.getDefiningOp()) {
+    if (producer == fragment.getOperation())
+      return cast<OpResult>(value).getResultNumber();
+    if (producer->getNumOperands() != 1)
+      return std::nullopt;
+    value = producer->getOperand(0);
+  }
+  return std::nullopt;
+}
+
+class FragmentBufferMarker {
+public:
+  FragmentBufferMarker(FragmentOp fragment)
+      : fragment(fragment), aliasedResults(fragment->getNumResults()),
+        aliasTo(fragment->getNumOperands()),
+        donated(fragment->getNumOperands()) {}
+
+  /// Aliases operand `operandIndex` to `preferred` if compatible, else to the
+  /// first compatible result, else donates it.
+  void aliasOrDonate(unsigned operandIndex, std::optional<unsigned> preferred) {
+    if (preferred && isCompatible(operandIndex, *preferred)) {
+      alias(operandIndex, *preferred);
+      return;
+    }
+    for (unsigned result = 0; result < fragment->getNumResults(); ++result) {
+      if (isCompatible(operandIndex, result)) {
+        alias(operandIndex, result);
+        return;
+      }
+    }
+    donated.set(operandIndex);
+  }
+
+  void writeAttributes() {
+    Builder builder(fragment.getContext());
+    setFragmentArgAttrs(fragment, kAliasingOutputAttrName, [&](unsigned i) {
+      if (aliasTo[i])
+        return Attribute(builder.getI32IntegerAttr(*aliasTo[i]));
+      return getFragmentArgAttr(fragment, i, kAliasingOutputAttrName);
+    });
+    setFragmentArgAttrs(fragment, kBufferDonorAttrName, [&](unsigned i) {
+      if (donated.test(i))
+        return Attribute(builder.getBoolAttr(true));
+      return getFragmentArgAttr(fragment, i, kBufferDonorAttrName);
+    });
+  }
+
+private:
+  bool isCompatible(unsigned operandIndex, unsigned resultIndex) {
+    Type resultType = fragment->getResult(resultIndex).getType();
+    return !aliasedResults.test(resultIndex) &&
+           fragment->getOperand(operandIndex).getType() == resultType &&
+           !isOnHost(resultType) &&
+           !isHostMemoryKind(getFragmentResAttr(fragment, resultIndex,
+                                                kMemoryKindAttrName)) &&
+           getFragmentArgAttr(fragment, operandIndex, kLayoutModeAttrName) ==
+               getFragmentResAttr(fragment, resultIndex, kLayoutModeAttrName);
+  }
+
+  void alias(unsigned operandIndex, unsigned resultIndex) {
+    aliasTo[operandIndex] = resultIndex;
+    aliasedResults.set(resultIndex);
+  }
+
+  FragmentOp fragment;
+  llvm::BitVector aliasedResults;
+  SmallVector<std::optional<unsigned>> aliasTo;
+  llvm::BitVector donated;
+};
+
+class MarkAliasingAndDonationPass
+    : public impl::MarkAliasingAndDonationPassBase<
+          MarkAliasingAndDonationPass> {
+  void runOnOperation() override {
+    func::FuncOp function = getOperation();
+    if (!isMpmdFunction(function) || !isEntryPointFunction(function))
+      return;
+    for (Block &block : function.getBody())
+      markBlock(function, block);
+  }
+
+  void markBlock(func::FuncOp function, Block &block) {
+    llvm::DenseMap<Value, OpOperand *> lastUses = getLastUses(block);
+    auto ret = dyn_cast<func::ReturnOp>(block.getTerminator());
+    for (auto fragment : block.getOps<FragmentOp>()) {
+      FragmentBufferMarker marker(fragment);
+      llvm::DenseMap<Value, unsigned> timesPassed;
+      for (Value operand : fragment->getOperands())
+        ++timesPassed[operand];
+      for (OpOperand &operand : fragment->getOpOperands()) {
+        Value value = operand.get();
+        unsigned index = operand.getOperandNumber();
+        if (lastUses.lookup(value) != &operand ||
+            !isa<MeshTensorType>(value.getType()) || isOnHost(value.getType()) ||
+            isHostMemoryKind(
+                getFragmentArgAttr(fragment, index, kMemoryKindAttrName)) ||
+            timesPassed[value] > 1 ||
+            llvm::any_of(value.getUsers(),
+                         [](Operation *user) { return isa<TransferOp>(user); }))
+          continue;
+        std::optional<unsigned> preferred;
+        if (auto arg = dyn_cast<BlockArgument>(value)) {
+          if (arg.getOwner() != &function.getBody().front() ||
+              !isDonatedArgument(function, arg.getArgNumber()))
+            continue;
+          if (auto output = function.getArgAttrOfType<IntegerAttr>(
+                  arg.getArgNumber(), kAliasingOutputAttrName);
+              output && ret)
+            preferred = getResultReachingOutput(fragment, ret, output.getInt());
+        }
+        marker.aliasOrDonate(index, preferred);
+      }
+      marker.writeAttributes();
+    }
+  }
+};
+
+} // namespace
+} // namespace mlir::mpmd

@@ -1,0 +1,37 @@
+// RUN: mpmd-opt %s -mpmd-lower-to-fragment-calls='verbose-logging=true' -split-input-file -verify-diagnostics
+
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>>
+
+// verbose-logging reports each outlined function (at its body's location).
+func.func @main(%arg0: !m1) -> (!m1, !m1) attributes {topology = #topology} {
+  // expected-remark @+1 {{outlined 2 fragment(s) on mesh "m1" into @p0_f.main}}
+  %0 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0) (%a: !t) {
+    %1 = stablehlo.abs %a : !t
+    mpmd.return %1 : !t
+  } : (!m1) -> !m1
+  %2 = mpmd.fragment<mesh="m1", origin=["f"]> (%0) (%a: !t) {
+    %3 = stablehlo.abs %a : !t
+    mpmd.return %3 : !t
+  } : (!m1) -> !m1
+  return %0, %2 : !m1, !m1
+}
+
+// -----
+
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>>
+
+// A fragment_call cannot live in a loop body.
+func.func @main(%arg0: !m1) -> !m1 attributes {topology = #topology} {
+  %0 = mpmd.for (%arg0) {iterations = 2 : ui32, unroll_factor = 1 : ui32} (%x: !m1, %index: tensor<ui32>) {
+    // expected-error @+1 {{cannot be lowered to a fragment call inside mpmd.for; unroll the loop first}}
+    %1 = mpmd.fragment<mesh="m1", origin=["f"]> (%x) (%a: !t) {
+      mpmd.return %a : !t
+    } : (!m1) -> !m1
+    mpmd.return %1 : !m1
+  } : !m1
+  return %0 : !m1
+}

@@ -1,0 +1,84 @@
+// RUN: mpmd-opt %s -mpmd-mark-fragment-reserved-memory -split-input-file -verify-diagnostics | FileCheck %s
+
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+!m2 = !mpmd.mesh_tensor<"m2", tensor<4x8xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=1]>>, <"m2": <["x"=1]>>>
+
+// 4x8xf32 = 128 bytes per device. A fragment consuming only the argument
+// reserves 0; intermediates stay alive (128, then 256); a duplicated
+// operand counts once; operands are freed after their last use. The transfer moves 128 bytes to m2, whose fragment sees
+// nothing else live there.
+// CHECK-LABEL: func.func @main
+// CHECK-NEXT: %[[A:.*]] = mpmd.fragment<mesh="m1", origin=["a"]> (%arg0) {reserved_hbm_bytes = 0 : i64}
+// CHECK:      %[[B:.*]] = mpmd.fragment<mesh="m1", origin=["b"]> (%arg0) {reserved_hbm_bytes = 128 : i64}
+// CHECK:      mpmd.fragment<mesh="m1", origin=["c"]> (%arg0) {reserved_hbm_bytes = 256 : i64}
+// CHECK:      mpmd.fragment<mesh="m1", origin=["d"]> (%[[A]], %[[A]], %[[B]]) {reserved_hbm_bytes = 256 : i64}
+// CHECK:      mpmd.fragment<mesh="m1", origin=["e"]> (%arg0) {reserved_hbm_bytes = 256 : i64}
+// CHECK:      mpmd.transfer
+// CHECK:      mpmd.fragment<mesh="m2", origin=["f"]> (%{{.*}}) {reserved_hbm_bytes = 0 : i64}
+func.func @main(%arg0: !m1) -> (!m1, !m1, !m2) attributes {topology = #topology} {
+  %0 = mpmd.fragment<mesh="m1", origin=["a"]> (%arg0) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m1) -> !m1
+  %1 = mpmd.fragment<mesh="m1", origin=["b"]> (%arg0) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m1) -> !m1
+  %2 = mpmd.fragment<mesh="m1", origin=["c"]> (%arg0) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m1) -> !m1
+  %3 = mpmd.fragment<mesh="m1", origin=["d"]> (%0, %0, %1) (%x: !t, %y: !t, %z: !t) {
+    mpmd.return %x : !t
+  } : (!m1, !m1, !m1) -> !m1
+  // Live: %arg0, %2, %3 (128 each; %0 and %1 died in "d"); the operand is
+  // %arg0.
+  %4 = mpmd.fragment<mesh="m1", origin=["e"]> (%arg0) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m1) -> !m1
+  %5 = mpmd.transfer %4 : (!m1) -> !m2
+  %6 = mpmd.fragment<mesh="m2", origin=["f"]> (%5) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m2) -> !m2
+  return %2, %3, %6 : !m1, !m1, !m2
+}
+
+// -----
+
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+!m1_x = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>, sharding=<@mesh, [{"x"}, {}]>>
+!m1_host = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>, memory_kind="pinned_host">
+#topology = #mpmd.topology<<"m1": <["x"=2]>>>
+
+// Sizes are per device (a sharded 4x8xf32 is 64 bytes on 2 devices); host
+// values and donated unused arguments do not count; a donated argument is
+// freed after its last use, an undonated one is not.
+// CHECK-LABEL: func.func @main
+// CHECK-NEXT: mpmd.fragment<mesh="m1", origin=["a"]> (%arg0) {reserved_hbm_bytes = 128 : i64}
+// CHECK:      mpmd.fragment<mesh="m1", origin=["b"]> (%arg1) {reserved_hbm_bytes = 64 : i64}
+sdy.mesh @mesh = <["x"=2]>
+func.func @main(%arg0: !m1_x {jax.buffer_donor = true}, %arg1: !m1, %arg2: !m1_host, %arg3: !m1 {jax.buffer_donor = true}) -> (!m1_x, !m1) attributes {topology = #topology} {
+  // Live: %arg0 (64), %arg1 (128).
+  %0 = mpmd.fragment<mesh="m1", origin=["a"]> (%arg0) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m1_x) -> !m1_x
+  // Live: %0 (64), %arg1 (128); %arg0 was freed.
+  %1 = mpmd.fragment<mesh="m1", origin=["b"]> (%arg1) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m1) -> !m1
+  return %0, %1 : !m1_x, !m1
+}
+
+// -----
+
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>>
+
+func.func @main(%arg0: !m1) -> !m1 attributes {topology = #topology} {
+  // expected-error @+1 {{is not supported by the reserved-memory analysis}}
+  %0 = mpmd.for (%arg0) {iterations = 1 : ui32, unroll_factor = 1 : ui32} (%x: !m1, %index: tensor<ui32>) {
+    mpmd.return %x : !m1
+  } : !m1
+  return %0 : !m1
+}
