@@ -45,8 +45,10 @@ void printScheduleHelp(llvm::raw_ostream &os) {
         "fraction and peak live\nactivations of each mesh, and an ASCII "
         "timeline. A schedule in which some mesh\nwaits forever is reported "
         "as a deadlock, naming the actions involved.\n\n"
-        "  MODULE.mlir          each user fragment of @main with a "
-        "call_counter is an action:\n"
+        "  MODULE.mlir          a scheduled MPMD module ('-': standard "
+        "input); each user\n"
+        "                       fragment of @main with a call_counter is an "
+        "action:\n"
         "                       F (transpose count 0), B (1), W "
         "(split_drop_transferred);\n"
         "                       stage = its stage, else its mesh's "
@@ -110,7 +112,8 @@ llvm::Expected<ScheduleOptions> parseOptions(llvm::ArrayRef<StringRef> args) {
       return entry.first == name;
     });
     if (found == std::end(valued)) {
-      if (arg.starts_with("-"))
+      // `-` is standard input.
+      if (arg.starts_with("-") && arg != "-")
         return makeError("unknown option '" + name + "'");
       if (options.module)
         return makeError("unexpected argument '" + arg +

@@ -24,10 +24,30 @@
 
 #include "mpmd/Schedule/Schedule.h"
 
+#include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 
+#include <map>
+#include <tuple>
+
 namespace mlir::mpmd {
+
+/// The pipeline actions of an MPMD function and the fragment of each.
+struct FunctionSchedule {
+  schedule::Schedule schedule;
+  /// (kind, microbatch, dense stage) -> fragment. A fragment merging a
+  /// forward with its backward stands for both actions.
+  std::map<std::tuple<schedule::ActionKind, int64_t, int64_t>, FragmentOp>
+      fragmentOf;
+};
+
+/// The schedule `function` (an MPMD function with `topology`) runs; failure
+/// after a diagnostic.
+FailureOr<FunctionSchedule> getFunctionSchedule(func::FuncOp function,
+                                                TopologyAttr topology);
 
 /// The schedule the main function of `module` runs; failure after a
 /// diagnostic.

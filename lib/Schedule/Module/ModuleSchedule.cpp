@@ -7,7 +7,6 @@
 #include "mpmd/Transforms/Common/FragmentUtils.h"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
 using namespace mlir::mpmd;
@@ -42,12 +41,20 @@ FailureOr<schedule::Schedule> mlir::mpmd::getModuleSchedule(ModuleOp module) {
   TopologyAttr topology = main ? getTopology(main) : TopologyAttr();
   if (!topology)
     return module.emitError("expected a main function with a topology");
-  schedule::Schedule result;
+  FailureOr<FunctionSchedule> result = getFunctionSchedule(main, topology);
+  if (failed(result))
+    return failure();
+  return std::move(result->schedule);
+}
+
+FailureOr<FunctionSchedule>
+mlir::mpmd::getFunctionSchedule(func::FuncOp function, TopologyAttr topology) {
+  FunctionSchedule functionSchedule;
+  schedule::Schedule &result = functionSchedule.schedule;
   result.meshActions.resize(topology.getMeshes().size());
   llvm::DenseMap<int64_t, std::pair<int64_t, FragmentOp>> stageMesh;
-  llvm::DenseSet<std::tuple<int, int64_t, int64_t>> seen;
   int64_t maxMicrobatch = -1;
-  for (FragmentOp fragment : main.getBody().front().getOps<FragmentOp>()) {
+  for (FragmentOp fragment : function.getBody().front().getOps<FragmentOp>()) {
     std::optional<uint32_t> counter = getCallCounter(fragment);
     if (!fragment.isUserFragment() || !counter)
       continue;
@@ -66,7 +73,8 @@ FailureOr<schedule::Schedule> mlir::mpmd::getModuleSchedule(ModuleOp module) {
     }
     for (ActionKind kind : getActionKinds(fragment)) {
       Action action{kind, static_cast<int64_t>(*counter), stage};
-      if (!seen.insert({static_cast<int>(kind), action.microbatch, stage})
+      if (!functionSchedule.fragmentOf
+               .try_emplace({kind, action.microbatch, stage}, fragment)
                .second) {
         std::string text;
         llvm::raw_string_ostream os(text);
@@ -80,8 +88,8 @@ FailureOr<schedule::Schedule> mlir::mpmd::getModuleSchedule(ModuleOp module) {
     maxMicrobatch = std::max<int64_t>(maxMicrobatch, *counter);
   }
   if (stageMesh.empty())
-    return main.emitError("no pipeline action: no user fragment of the main "
-                          "function has a call_counter");
+    return function.emitError("no pipeline action: no user fragment of the "
+                              "function has a call_counter");
   // Stage ids need not start at 0 or be contiguous: their order counts.
   SmallVector<int64_t> stageIds;
   for (auto &entry : stageMesh)
@@ -95,6 +103,12 @@ FailureOr<schedule::Schedule> mlir::mpmd::getModuleSchedule(ModuleOp module) {
   for (std::vector<Action> &actions : result.meshActions)
     for (Action &action : actions)
       action.stage = denseStage.at(action.stage);
+  std::map<std::tuple<ActionKind, int64_t, int64_t>, FragmentOp> dense;
+  for (auto &[key, fragment] : functionSchedule.fragmentOf) {
+    auto [kind, microbatch, stage] = key;
+    dense[{kind, microbatch, denseStage.at(stage)}] = fragment;
+  }
+  functionSchedule.fragmentOf = std::move(dense);
   result.numMicrobatches = maxMicrobatch + 1;
-  return result;
+  return functionSchedule;
 }

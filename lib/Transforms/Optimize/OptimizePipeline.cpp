@@ -16,7 +16,11 @@ void addOptimizePipeline(OpPassManager &pm, const OptimizeOptions &options) {
   // Control dependencies keep the schedule for the rule-based merge; it
   // drops them.
   bool keepControlDependencies = !options.mergeRules.empty();
-  if (!options.scheduleRules.empty()) {
+  if (!options.generatedSchedule.empty()) {
+    GeneratedSchedulePassOptions schedule;
+    schedule.scheduleName = options.generatedSchedule;
+    funcPm.addPass(createGeneratedSchedulePass(schedule));
+  } else if (!options.scheduleRules.empty()) {
     RuleBasedSchedulePassOptions schedule;
     schedule.rules.assign(options.scheduleRules.begin(),
                           options.scheduleRules.end());
@@ -58,6 +62,11 @@ struct OptimizePipelineOptions
       *this, "schedule-rules",
       llvm::cl::desc("A user schedule, replacing the built-in one: "
                      "FragmentScheduleRule(ordered_fragments=[...]) per mesh.")};
+  Option<std::string> generatedSchedule{
+      *this, "generated-schedule",
+      llvm::cl::desc("A schedule generated for the program's meshes, stages "
+                     "and microbatches (Interleaved1F1B, ZB-V, DualPipeV, "
+                     "...), replacing the built-in one.")};
   ListOption<FragmentMergeRule> mergeRules{
       *this, "merge-rules",
       llvm::cl::desc("FragmentMergeRule(sources=[...],target=...) applied "
@@ -100,6 +109,7 @@ void registerOptimizePipeline() {
         options.pipelineSchedule = pipelineOptions.pipelineSchedule;
         options.scheduleRules.assign(pipelineOptions.scheduleRules.begin(),
                                      pipelineOptions.scheduleRules.end());
+        options.generatedSchedule = pipelineOptions.generatedSchedule;
         options.mergeRules.assign(pipelineOptions.mergeRules.begin(),
                                   pipelineOptions.mergeRules.end());
         options.applyFragmentRemat = pipelineOptions.fragmentRemat;

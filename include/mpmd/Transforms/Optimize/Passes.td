@@ -62,6 +62,37 @@ def PipelineSchedulerPass
   let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
 }
 
+def GeneratedSchedulePass
+    : Pass<"mpmd-generated-schedule", "::mlir::func::FuncOp"> {
+  let summary = "Orders each mesh's fragments as a schedule generator does (interleaved 1F1B, ZB-V, DualPipeV, ...).";
+  let description = [{
+    Beyond upstream's comparator schedules: reads the pipeline actions of the
+    function (as `mpmd schedule MODULE.mlir` does: scheduling units by mesh,
+    stage and call counter; F, B, or W for a `split_drop_transferred` half),
+    generates the named schedule for its (meshes p, stages per mesh v,
+    microbatches m) with the schedule library, and reorders the block so
+    that each mesh runs its fragments in the generated order (one sequence
+    per mesh through the block sort the other scheduling passes use).
+
+    The program must fit the schedule: its stages must sit on the meshes the
+    schedule's layout says (looping: stage s on mesh s mod p; V-shape for
+    ZB-V and DualPipeV), and a schedule that splits weight gradients needs
+    split backward fragments. When the program splits a backward the
+    schedule does not, its W runs right after its B. Every mismatch is an
+    error saying what is required. Fragments that are not pipeline actions
+    keep their place as far as the data flow allows.
+
+    Complexity: O(A) to generate A actions, plus the block sort
+    O((N + E) log N).
+  }];
+  let options = [
+    Option<"scheduleName", "schedule", "std::string", /*default=*/"\"\"",
+           "The generated schedule: GPipe, 1F1B, Interleaved1F1B, ZB-H1, "
+           "ZB-H2, ZB-V, DualPipeV, Circular, ... (case-insensitive).">,
+  ];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
+}
+
 def RuleBasedSchedulePass
     : Pass<"mpmd-rule-based-schedule", "::mlir::func::FuncOp"> {
   let summary = "Orders fragments following user schedule rules.";

@@ -26,6 +26,11 @@ struct OptimizeOptions {
   /// A user schedule: per mesh, fragments in order. Replaces the built-in
   /// schedule when not empty.
   std::vector<FragmentScheduleRule> scheduleRules;
+  /// A schedule generated from the program's (meshes, stages per mesh,
+  /// microbatches) by name (Interleaved1F1B, ZB-V, DualPipeV, ...;
+  /// -mpmd-generated-schedule). Replaces the built-in schedule when not
+  /// empty, and takes precedence over `scheduleRules`.
+  std::string generatedSchedule;
   /// Fragments to merge into one, applied after scheduling and before any
   /// other merge (which would change the origins the rules name).
   std::vector<FragmentMergeRule> mergeRules;
