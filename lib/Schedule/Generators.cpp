@@ -70,20 +70,6 @@ std::string normalizeName(StringRef name) {
   return normalized;
 }
 
-llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
-Action forward(int64_t microbatch, int64_t stage) {
-  return {ActionKind::kForward, microbatch, stage};
-}
-Action backward(int64_t microbatch, int64_t stage) {
-  return {ActionKind::kBackward, microbatch, stage};
-}
-Action weightGradient(int64_t microbatch, int64_t stage) {
-  return {ActionKind::kWeightGradient, microbatch, stage};
-}
-
 Schedule makeEmptySchedule(std::vector<int64_t> stageMesh, int64_t meshes,
                            int64_t microbatches) {
   Schedule schedule;
@@ -102,18 +88,18 @@ void appendSingleStageOrder(std::vector<Action> &actions, int64_t stage,
                             std::optional<int64_t> weightLag) {
   warmup = std::min(warmup, microbatches);
   for (int64_t mb = 0; mb < warmup; ++mb)
-    actions.push_back(forward(mb, stage));
+    actions.push_back(Action::forward(mb, stage));
   for (int64_t mb = 0; mb < microbatches; ++mb) {
-    actions.push_back(backward(mb, stage));
+    actions.push_back(Action::backward(mb, stage));
     if (weightLag && mb >= *weightLag)
-      actions.push_back(weightGradient(mb - *weightLag, stage));
+      actions.push_back(Action::weightGradient(mb - *weightLag, stage));
     if (warmup + mb < microbatches)
-      actions.push_back(forward(warmup + mb, stage));
+      actions.push_back(Action::forward(warmup + mb, stage));
   }
   if (weightLag)
     for (int64_t mb = std::max<int64_t>(0, microbatches - *weightLag);
          mb < microbatches; ++mb)
-      actions.push_back(weightGradient(mb, stage));
+      actions.push_back(Action::weightGradient(mb, stage));
 }
 
 /// One stage per mesh, stage r on mesh r; `warmupOf(r)` forwards first and,
@@ -142,10 +128,10 @@ Schedule buildInterleavedOneFOneB(const ScheduleParams &params) {
   for (int64_t mesh = 0; mesh < p; ++mesh) {
     std::vector<Action> &actions = schedule.meshActions[mesh];
     auto forwardAt = [&](int64_t k) {
-      return forward(microbatchOf(k), forwardChunkOf(k) * p + mesh);
+      return Action::forward(microbatchOf(k), forwardChunkOf(k) * p + mesh);
     };
     auto backwardAt = [&](int64_t k) {
-      return backward(microbatchOf(k), (v - 1 - forwardChunkOf(k)) * p + mesh);
+      return Action::backward(microbatchOf(k), (v - 1 - forwardChunkOf(k)) * p + mesh);
     };
     const int64_t warmup = std::min(2 * (p - mesh - 1) + (v - 1) * p, total);
     for (int64_t k = 0; k < warmup; ++k)
@@ -203,10 +189,10 @@ Schedule buildZeroBubbleV(const ScheduleParams &params) {
           if (mb >= m || forwardEnd[index(mb, stage)] > step ||
               (stage + 1 < stages && backwardEnd[index(mb, stage + 1)] > step))
             continue;
-          actions.push_back(backward(mb, stage));
+          actions.push_back(Action::backward(mb, stage));
           backwardEnd[index(mb, stage)] = step + 1;
           ++nextBackward[stage];
-          pendingWeightGradients[mesh].push_back(weightGradient(mb, stage));
+          pendingWeightGradients[mesh].push_back(Action::weightGradient(mb, stage));
           return true;
         }
         return false;
@@ -218,7 +204,7 @@ Schedule buildZeroBubbleV(const ScheduleParams &params) {
           int64_t mb = nextForward[stage];
           if (mb >= m || (stage > 0 && forwardEnd[index(mb, stage - 1)] > step))
             continue;
-          actions.push_back(forward(mb, stage));
+          actions.push_back(Action::forward(mb, stage));
           forwardEnd[index(mb, stage)] = step + 1;
           ++nextForward[stage];
           ++liveActivations[mesh];
@@ -264,13 +250,13 @@ Schedule buildDualPipeV(const ScheduleParams &params) {
     int64_t nextForward[2] = {0, 0}, nextBackward[2] = {0, 0};
     std::deque<Action> pendingWeightGradients;
     auto runForward = [&](int chunk) {
-      actions.push_back(forward(nextForward[chunk]++, chunkStage[chunk]));
+      actions.push_back(Action::forward(nextForward[chunk]++, chunkStage[chunk]));
     };
     auto runBackward = [&](int chunk, bool splitWeightGradient) {
       int64_t mb = nextBackward[chunk]++;
-      actions.push_back(backward(mb, chunkStage[chunk]));
+      actions.push_back(Action::backward(mb, chunkStage[chunk]));
       if (splitWeightGradient)
-        pendingWeightGradients.push_back(weightGradient(mb, chunkStage[chunk]));
+        pendingWeightGradients.push_back(Action::weightGradient(mb, chunkStage[chunk]));
     };
     auto runWeightGradient = [&] {
       actions.push_back(pendingWeightGradients.front());
@@ -341,16 +327,16 @@ Schedule buildCircular(const ScheduleParams &params, bool reverseBackward) {
     for (int64_t phase = 0; phase < phases; ++phase)
       for (int64_t chunk = 0; chunk < v; ++chunk)
         for (int64_t mb = phase * p; mb < phaseEnd(phase); ++mb)
-          actions.push_back(forward(mb, chunk * p + mesh));
+          actions.push_back(Action::forward(mb, chunk * p + mesh));
     for (int64_t i = 0; i < phases; ++i) {
       int64_t phase = reverseBackward ? phases - 1 - i : i;
       for (int64_t chunk = v - 1; chunk >= 0; --chunk) {
         if (reverseBackward) {
           for (int64_t mb = phaseEnd(phase) - 1; mb >= phase * p; --mb)
-            actions.push_back(backward(mb, chunk * p + mesh));
+            actions.push_back(Action::backward(mb, chunk * p + mesh));
         } else {
           for (int64_t mb = phase * p; mb < phaseEnd(phase); ++mb)
-            actions.push_back(backward(mb, chunk * p + mesh));
+            actions.push_back(Action::backward(mb, chunk * p + mesh));
         }
       }
     }
@@ -362,18 +348,18 @@ llvm::Error verifyParams(ScheduleKind kind, const ScheduleParams &params) {
   const int64_t p = params.meshes, m = params.microbatches,
                 v = params.stagesPerMesh;
   if (p < 1)
-    return makeError("meshes must be at least 1 (got p=" + llvm::Twine(p) +
+    return makeScheduleError("meshes must be at least 1 (got p=" + llvm::Twine(p) +
                      ")");
   if (m < 1)
-    return makeError(
+    return makeScheduleError(
         "microbatches must be at least 1 (got m=" + llvm::Twine(m) + ")");
   if (v < 1)
-    return makeError(
+    return makeScheduleError(
         "stages per mesh must be at least 1 (got v=" + llvm::Twine(v) + ")");
   // At most three actions per (microbatch, stage); the divisions keep the
   // bound free of overflow.
   if (p > kMaxScheduleActions / 3 / v / m)
-    return makeError("p=" + llvm::Twine(p) + ", v=" + llvm::Twine(v) +
+    return makeScheduleError("p=" + llvm::Twine(p) + ", v=" + llvm::Twine(v) +
                      ", m=" + llvm::Twine(m) + " make more than " +
                      llvm::Twine(kMaxScheduleActions) +
                      " actions, the most a schedule may have");
@@ -382,7 +368,7 @@ llvm::Error verifyParams(ScheduleKind kind, const ScheduleParams &params) {
                                StringRef hint) -> llvm::Error {
     if (v == required)
       return llvm::Error::success();
-    return makeError(name + " needs v = " + llvm::Twine(required) +
+    return makeScheduleError(name + " needs v = " + llvm::Twine(required) +
                      " (got v=" + llvm::Twine(v) + ")" + hint);
   };
   switch (kind) {
@@ -397,10 +383,10 @@ llvm::Error verifyParams(ScheduleKind kind, const ScheduleParams &params) {
            "stages per mesh");
   case ScheduleKind::kInterleavedOneFOneB:
     if (v < 2)
-      return makeError(name + " needs v >= 2 (got v=" + llvm::Twine(v) +
+      return makeScheduleError(name + " needs v >= 2 (got v=" + llvm::Twine(v) +
                        "); 1F1B runs one stage per mesh");
     if (m % p != 0)
-      return makeError(
+      return makeScheduleError(
           name + " needs microbatches to be a multiple of meshes (got m=" +
           llvm::Twine(m) + ", p=" + llvm::Twine(p) + ")");
     return llvm::Error::success();
@@ -410,7 +396,7 @@ llvm::Error verifyParams(ScheduleKind kind, const ScheduleParams &params) {
     if (llvm::Error error = needStagesPerMesh(2, ""))
       return error;
     if (m < 2 * p)
-      return makeError(name +
+      return makeScheduleError(name +
                        " needs at least twice as many microbatches as "
                        "meshes (got m=" +
                        llvm::Twine(m) + ", p=" + llvm::Twine(p) + ")");

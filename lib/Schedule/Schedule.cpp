@@ -7,6 +7,10 @@
 
 namespace mlir::mpmd::schedule {
 
+llvm::Error makeScheduleError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
 char getActionKindLetter(ActionKind kind) {
   switch (kind) {
   case ActionKind::kForward:

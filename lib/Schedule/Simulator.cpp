@@ -13,10 +13,6 @@ namespace mlir::mpmd::schedule {
 
 namespace {
 
-llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 std::string describe(const Action &action) {
   std::string text;
   llvm::raw_string_ostream(text) << action;
@@ -76,11 +72,11 @@ llvm::Expected<ActionGraph> ActionGraph::build(const Schedule &schedule) {
   graph.microbatches = schedule.numMicrobatches;
   const int64_t meshes = schedule.getNumMeshes();
   if (graph.microbatches < 0)
-    return makeError("the schedule has a negative number of microbatches (" +
+    return makeScheduleError("the schedule has a negative number of microbatches (" +
                      llvm::Twine(graph.microbatches) + ")");
   for (auto [stage, mesh] : llvm::enumerate(schedule.stageMesh))
     if (mesh < 0 || mesh >= meshes)
-      return makeError("stage " + llvm::Twine(stage) + " is on mesh " +
+      return makeScheduleError("stage " + llvm::Twine(stage) + " is on mesh " +
                        llvm::Twine(mesh) + ", but the schedule has " +
                        llvm::Twine(meshes) + " meshes");
   graph.idOfSlot.assign(3 * graph.microbatches * graph.stages, kAbsent);
@@ -96,19 +92,19 @@ llvm::Expected<ActionGraph> ActionGraph::build(const Schedule &schedule) {
         return "mesh " + std::to_string(mesh) + " runs " + describe(action);
       };
       if (action.stage < 0 || action.stage >= graph.stages)
-        return makeError(where() + ", but the schedule has " +
+        return makeScheduleError(where() + ", but the schedule has " +
                          llvm::Twine(graph.stages) + " stages");
       if (action.microbatch < 0 || action.microbatch >= graph.microbatches)
-        return makeError(where() + ", but the schedule has " +
+        return makeScheduleError(where() + ", but the schedule has " +
                          llvm::Twine(graph.microbatches) + " microbatches");
       if (schedule.stageMesh[action.stage] != mesh)
-        return makeError(where() + ", but stage " + llvm::Twine(action.stage) +
+        return makeScheduleError(where() + ", but stage " + llvm::Twine(action.stage) +
                          " is on mesh " +
                          llvm::Twine(schedule.stageMesh[action.stage]));
       int64_t &id = graph.idOfSlot[graph.slot(action.kind, action.microbatch,
                                               action.stage)];
       if (id != kAbsent)
-        return makeError(where() + " twice");
+        return makeScheduleError(where() + " twice");
       id = graph.actions.size();
       graph.actions.push_back(action);
       graph.meshOf.push_back(mesh);
@@ -215,7 +211,7 @@ computeProgressOrder(const ActionGraph &graph) {
     for (const Action &dependency : graph.getDependencies(action)) {
       if (graph.find(dependency.kind, dependency.microbatch,
                      dependency.stage) == kAbsent)
-        return makeError("deadlock: mesh " + llvm::Twine(graph.getMesh(id)) +
+        return makeScheduleError("deadlock: mesh " + llvm::Twine(graph.getMesh(id)) +
                          " waits forever at " + describe(action) +
                          ": it needs " + describe(dependency) +
                          ", which no mesh runs");
@@ -243,7 +239,7 @@ computeProgressOrder(const ActionGraph &graph) {
   std::vector<bool> stuck(graph.size(), false);
   for (int64_t id = 0; id < graph.size(); ++id)
     stuck[id] = waitingFor[id] > 0;
-  return makeError(describeWaitCycle(graph, stuck));
+  return makeScheduleError(describeWaitCycle(graph, stuck));
 }
 
 } // namespace
@@ -256,7 +252,7 @@ llvm::Error verifyCosts(const ActionCosts &costs) {
       {"transfer", costs.transfer}};
   for (auto [name, cost] : named)
     if (!std::isfinite(cost) || cost < 0)
-      return makeError(llvm::Twine("the ") + name +
+      return makeScheduleError(llvm::Twine("the ") + name +
                        " cost must be a finite non-negative number (got " +
                        formatTime(cost) + ")");
   return llvm::Error::success();

@@ -81,10 +81,6 @@ void printScheduleHelp(llvm::raw_ostream &os) {
         "  --svg FILE           also write the timeline as SVG to FILE\n";
 }
 
-llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 struct ScheduleOptions {
   std::optional<std::string> schedule, meshes, microbatches, virtualStages,
       costs, svg, module;
@@ -114,21 +110,21 @@ llvm::Expected<ScheduleOptions> parseOptions(llvm::ArrayRef<StringRef> args) {
     if (found == std::end(valued)) {
       // `-` is standard input.
       if (arg.starts_with("-") && arg != "-")
-        return makeError("unknown option '" + name + "'");
+        return makeScheduleError("unknown option '" + name + "'");
       if (options.module)
-        return makeError("unexpected argument '" + arg +
+        return makeScheduleError("unexpected argument '" + arg +
                          "' (a module is already given)");
       options.module = arg.str();
       continue;
     }
     if (*found->second)
-      return makeError(name + " is given twice");
+      return makeScheduleError(name + " is given twice");
     if (arg.contains('=')) {
       *found->second = inlineValue.str();
     } else if (i + 1 < args.size()) {
       *found->second = args[++i].str();
     } else {
-      return makeError(name + " needs a value");
+      return makeScheduleError(name + " needs a value");
     }
   }
   return options;
@@ -137,7 +133,7 @@ llvm::Expected<ScheduleOptions> parseOptions(llvm::ArrayRef<StringRef> args) {
 llvm::Expected<int64_t> parseInteger(StringRef option, StringRef text) {
   int64_t value;
   if (text.getAsInteger(10, value))
-    return makeError(option + " expects an integer (got '" + text + "')");
+    return makeScheduleError(option + " expects an integer (got '" + text + "')");
   return value;
 }
 
@@ -145,11 +141,11 @@ llvm::Expected<ActionCosts> parseCosts(StringRef text) {
   llvm::SmallVector<StringRef, 4> parts;
   text.split(parts, ',');
   if (parts.size() != 3 && parts.size() != 4)
-    return makeError("--costs expects F,B,W or F,B,W,T (got '" + text + "')");
+    return makeScheduleError("--costs expects F,B,W or F,B,W,T (got '" + text + "')");
   double values[4] = {0, 0, 0, 0};
   for (auto [part, value] : llvm::zip(parts, values))
     if (part.trim().getAsDouble(value))
-      return makeError("--costs: '" + part + "' is not a number");
+      return makeScheduleError("--costs: '" + part + "' is not a number");
   ActionCosts costs{values[0], values[1], values[2], values[3]};
   if (llvm::Error error = verifyCosts(costs))
     return std::move(error);
@@ -161,11 +157,11 @@ llvm::Error writeSvg(StringRef path, const Schedule &schedule,
   std::error_code error;
   llvm::raw_fd_ostream os(path, error, llvm::sys::fs::OF_None);
   if (error)
-    return makeError("cannot write '" + path + "': " + error.message());
+    return makeScheduleError("cannot write '" + path + "': " + error.message());
   printSvgTimeline(schedule, result, title, os);
   os.close();
   if (os.has_error())
-    return makeError("cannot write '" + path + "': " + os.error().message());
+    return makeScheduleError("cannot write '" + path + "': " + os.error().message());
   return llvm::Error::success();
 }
 
@@ -177,12 +173,12 @@ llvm::Expected<Schedule> buildBuiltinSchedule(const ScheduleOptions &options,
         std::pair{"--meshes", &options.meshes},
         std::pair{"--microbatches", &options.microbatches}})
     if (!*value)
-      return makeError(llvm::Twine(name) +
+      return makeScheduleError(llvm::Twine(name) +
                        " is required; see 'mpmd schedule --help'");
 
   std::optional<ScheduleKind> kind = parseScheduleKind(*options.schedule);
   if (!kind)
-    return makeError("unknown schedule '" + *options.schedule +
+    return makeScheduleError("unknown schedule '" + *options.schedule +
                      "'; expected one of " + getScheduleNameList());
   ScheduleParams params;
   llvm::Expected<int64_t> meshes = parseInteger("--meshes", *options.meshes);
@@ -222,7 +218,7 @@ llvm::Expected<Schedule> readModuleSchedule(const ScheduleOptions &options,
         std::pair{"--microbatches", &options.microbatches},
         std::pair{"--virtual-stages", &options.virtualStages}})
     if (*value)
-      return makeError(llvm::Twine(name) +
+      return makeScheduleError(llvm::Twine(name) +
                        " is not used with a module: the module gives the "
                        "schedule");
   DialectRegistry registry;
@@ -235,15 +231,15 @@ llvm::Expected<Schedule> readModuleSchedule(const ScheduleOptions &options,
   std::unique_ptr<llvm::MemoryBuffer> file =
       openInputFile(*options.module, &error);
   if (!file)
-    return makeError(error);
+    return makeScheduleError(error);
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
-    return makeError("cannot parse '" + *options.module + "'");
+    return makeScheduleError("cannot parse '" + *options.module + "'");
   FailureOr<Schedule> schedule = getModuleSchedule(*module);
   if (failed(schedule))
-    return makeError("'" + *options.module + "' holds no valid schedule");
+    return makeScheduleError("'" + *options.module + "' holds no valid schedule");
   title = llvm::sys::path::filename(*options.module).str();
   return std::move(*schedule);
 }

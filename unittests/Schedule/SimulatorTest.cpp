@@ -17,15 +17,9 @@ std::string errorOf(llvm::Error error) {
   return llvm::toString(std::move(error));
 }
 
-Action F(int64_t mb, int64_t stage) {
-  return {ActionKind::kForward, mb, stage};
-}
-Action B(int64_t mb, int64_t stage) {
-  return {ActionKind::kBackward, mb, stage};
-}
-Action W(int64_t mb, int64_t stage) {
-  return {ActionKind::kWeightGradient, mb, stage};
-}
+constexpr auto F = Action::forward;
+constexpr auto B = Action::backward;
+constexpr auto W = Action::weightGradient;
 
 /// Two meshes, one stage each.
 Schedule twoMeshes(int64_t microbatches, std::vector<Action> mesh0,

@@ -27,6 +27,7 @@
 #ifndef MPMD_SCHEDULE_SCHEDULE_H
 #define MPMD_SCHEDULE_SCHEDULE_H
 
+#include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
@@ -55,8 +56,21 @@ struct Action {
   /// chunk index.
   int64_t stage;
 
+  static Action forward(int64_t microbatch, int64_t stage) {
+    return {ActionKind::kForward, microbatch, stage};
+  }
+  static Action backward(int64_t microbatch, int64_t stage) {
+    return {ActionKind::kBackward, microbatch, stage};
+  }
+  static Action weightGradient(int64_t microbatch, int64_t stage) {
+    return {ActionKind::kWeightGradient, microbatch, stage};
+  }
+
   friend bool operator==(const Action &, const Action &) = default;
 };
+
+/// The library's errors: a one-line message for the user.
+llvm::Error makeScheduleError(const llvm::Twine &message);
 
 /// A time or cost as printf's "%g" writes it ("1.5", "inf").
 std::string formatTime(double value);
