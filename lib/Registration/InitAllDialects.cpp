@@ -14,6 +14,8 @@
 #include "mpmd/Transforms/Import/Pipelines.h"
 #include "mpmd/Transforms/Optimize/Passes.h"
 #include "mpmd/Transforms/Optimize/Pipelines.h"
+#include "mpmd/Transforms/ShardingPropagation/Passes.h"
+#include "mpmd/Transforms/ShardingPropagation/Pipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
@@ -40,6 +42,8 @@ void mlir::mpmd::registerAllPasses() {
   registerMpmdImportPasses();
   registerMpmdOptimizePasses();
   registerOptimizePipeline();
+  registerMpmdShardingPropagationPasses();
+  registerShardingPropagationPipeline();
   registerInferMeshPipeline();
   registerImportPipeline();
   registerMpmdExportPasses();

@@ -1,0 +1,75 @@
+// RUN: mpmd-opt %s -split-input-file -verify-diagnostics -mpmd-sharding-propagation-pipeline | FileCheck %s
+// RUN: mpmd-opt %s -split-input-file -mpmd-enforce-user-shardings 2>/dev/null | FileCheck %s --check-prefix=ENFORCE
+
+// The user's shardings reach the boundary ops: the fragment reading %arg0
+// takes its sharding as in_shardings, the fragment and the transfer producing
+// outputs take theirs; then every sharding moves into the mesh tensor types
+// (open dimensions close), ops in bodies lose theirs, and sdy.constant
+// becomes stablehlo.constant. %arg1 returned directly gets its own buffer
+// (a transfer). Values without a sharding stay replicated.
+// ENFORCE-LABEL: func.func @main
+// ENFORCE: mpmd.fragment<mesh="m1", origin=["f"], in_shardings=[<@mesh, [{"x"}, {}]>, <@mesh, [{?}, {?}]>], out_shardings=[<@mesh, [{}, {"y"}]>]>
+// ENFORCE: mpmd.transfer {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {?}]>]>}
+// CHECK-LABEL: func.func @main(%arg0: !mpmd.mesh_tensor<"m1", tensor<4x8xf32>, sharding=<@mesh, [{"x"}, {}]>>, %arg1: !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>) -> (!mpmd.mesh_tensor<"m1", tensor<4x8xf32>, sharding=<@mesh, [{}, {"y"}]>>, !mpmd.mesh_tensor<"m2", tensor<4x8xf32>, sharding=<@mesh, [{"x"}, {}]>>, !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>)
+// CHECK-NEXT:  %[[F:.*]] = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0, %arg1)
+// CHECK-NEXT:    %[[C:.*]] = stablehlo.constant dense<1.000000e+00>
+// CHECK-NEXT:    stablehlo.add %{{.*}}, %{{.*}} : tensor<4x8xf32>
+// CHECK:       } : (!mpmd.mesh_tensor<"m1", tensor<4x8xf32>, sharding=<@mesh, [{"x"}, {}]>>, !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>) -> !mpmd.mesh_tensor<"m1", tensor<4x8xf32>, sharding=<@mesh, [{}, {"y"}]>>
+// CHECK-NEXT:  %[[T:.*]] = mpmd.transfer %[[F]] : (!mpmd.mesh_tensor<"m1", tensor<4x8xf32>, sharding=<@mesh, [{}, {"y"}]>>) -> !mpmd.mesh_tensor<"m2", tensor<4x8xf32>, sharding=<@mesh, [{"x"}, {}]>>
+// CHECK-NEXT:  %[[U:.*]] = mpmd.transfer %arg1 : (!mpmd.mesh_tensor<"m1", tensor<4x8xf32>>) -> !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+// CHECK-NEXT:  return %[[F]], %[[T]], %[[U]]
+// CHECK-NOT:   sdy.sharding =
+
+sdy.mesh @mesh = <["x"=2, "y"=2]>
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m2 = !mpmd.mesh_tensor<"m2", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2, "y"=2]>>, <"m2": <["x"=2, "y"=2]>>>
+
+func.func @main(%arg0: !m1 {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, %arg1: !m1)
+    -> (!m1 {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>}, !m2 {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {?}]>}, !m1) attributes {topology = #topology} {
+  %0 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0, %arg1) (%a: !t, %b: !t) {
+    %c = sdy.constant dense<1.0> : !t
+    %s = stablehlo.add %a, %b {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : !t
+    %t = stablehlo.multiply %s, %c : !t
+    mpmd.return %t : !t
+  } : (!m1, !m1) -> !m1
+  %1 = mpmd.transfer %0 : (!m1) -> !m2
+  return %0, %1, %arg1 : !m1, !m2, !m1
+}
+
+// -----
+
+// A fragment asking for a replicated operand whose value is sharded would
+// need a reshard: an error naming the operand.
+sdy.mesh @mesh = <["x"=2]>
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>>
+
+func.func @main(%arg0: !m1) -> !m1 attributes {topology = #topology} {
+  %0 = mpmd.fragment<mesh="m1", origin=["f"], out_shardings=[<@mesh, [{"x"}]>]> (%arg0) (%a: !t) {
+    mpmd.return %a : !t
+  } : (!m1) -> !m1
+  // expected-error @+1 {{operand 0 must be replicated but its value is #sdy.sharding<@mesh, [{"x"}]>; a reshard would be needed}}
+  %1 = mpmd.fragment<mesh="m1", origin=["g"], in_shardings=[<@mesh, [{}]>]> (%0) (%a: !t) {
+    mpmd.return %a : !t
+  } : (!m1) -> !m1
+  return %1 : !m1
+}
+
+// -----
+
+// A transfer within one mesh that changes the sharding is a reshard, not a
+// transfer.
+sdy.mesh @mesh = <["x"=2]>
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>>
+
+// An input returned as an output gets a transfer (its own buffer); asking
+// for another sharding on the output makes it a reshard.
+// expected-error @+1 {{transfers within mesh "m1" from #sdy.sharding<@mesh, [{"x"}]> to replicated: a reshard within a mesh is not a transfer}}
+func.func @main(%arg0: !m1 {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> (!m1 {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) attributes {topology = #topology} {
+  return %arg0 : !m1
+}
