@@ -13,6 +13,10 @@
 
 namespace mlir::mpmd::tools {
 
+/// `mpmd compile`: lowers a program with a JSON configuration (exit code 2
+/// for configuration errors).
+int runCompileCommand(llvm::ArrayRef<llvm::StringRef> args);
+
 /// `mpmd schedule`: simulates a built-in pipeline schedule.
 int runScheduleCommand(llvm::ArrayRef<llvm::StringRef> args);
 
