@@ -10,6 +10,7 @@
 
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace mlir::mpmd::driver {
 
@@ -119,19 +120,21 @@ FunctionNamedShardings Lowered::functionNamedShardings() const {
 
 LogicalResult verifyAssignmentCoversModule(ModuleOp module,
                                            const Config &config) {
-  bool covered = true;
+  // One error per name, at its first computation (forward and backward
+  // share a name).
+  llvm::StringSet<> reported;
   module.walk([&](NamedComputationOp computation) {
     // Nested computations are inlined into the top-level one.
     if (computation->getParentOfType<NamedComputationOp>())
       return;
     StringRef name = computation.getOrigin().getUserName();
-    if (config.assignment.entries.count(name.str()))
+    if (config.assignment.entries.count(name.str()) ||
+        !reported.insert(name).second)
       return;
     computation.emitError("named computation '")
         << name << "' is missing from config.assignment";
-    covered = false;
   });
-  return success(covered);
+  return success(reported.empty());
 }
 
 FailureOr<Lowered> lower(ModuleOp module, const Config &config) {
