@@ -344,6 +344,8 @@ llvm::Error parseSchedule(const Value &value, Config &config) {
                                  "\"; expected one of " +
                                  schedule::getScheduleNameList());
     config.generatedSchedule = schedule::getScheduleName(*kind).str();
+    config.generatedScheduleNeedsSplit =
+        schedule::hasWeightGradientActions(*kind);
     return llvm::Error::success();
   }
   if (const Array *rules = value.getAsArray()) {
@@ -538,14 +540,21 @@ llvm::Expected<Config> parseConfig(StringRef jsonText) {
       return std::move(error);
 
   // Upstream's registry: zero-bubble schedules require split backward
-  // fragments, set when missing and an error when contradicted.
-  if (config.generatedSchedule.empty() && config.scheduleRules.empty() &&
-      isZeroBubble(config.pipelineSchedule)) {
+  // fragments, set when missing and an error when contradicted. The same
+  // holds for generated schedules with weight-gradient actions.
+  std::optional<std::string> splitSchedule;
+  if (!config.generatedSchedule.empty()) {
+    if (config.generatedScheduleNeedsSplit)
+      splitSchedule = config.generatedSchedule;
+  } else if (config.scheduleRules.empty() &&
+             isZeroBubble(config.pipelineSchedule)) {
+    splitSchedule = stringifyPipelineSchedule(config.pipelineSchedule).str();
+  }
+  if (splitSchedule) {
     if (splitGiven && !config.options.splitBwdFragments)
       return makeConfigError(
           "config.partitioning_options.mpmd_split_bwd_fragments",
-          "must be true with the " +
-              stringifyPipelineSchedule(config.pipelineSchedule) +
+          "must be true with the " + *splitSchedule +
               " schedule (it schedules the split-off weight gradients)");
     config.options.splitBwdFragments = true;
   }

@@ -79,6 +79,9 @@ struct Config {
   PipelineSchedule pipelineSchedule = PipelineSchedule::kGPipe;
   /// `"schedule": {"generated": NAME}`, canonical name; empty when unset.
   std::string generatedSchedule;
+  /// The generated schedule runs weight gradients on their own, so
+  /// `options.splitBwdFragments` is set.
+  bool generatedScheduleNeedsSplit = false;
   /// `"schedule": [rule, ...]`.
   std::vector<FragmentScheduleRule> scheduleRules;
   std::vector<FragmentMergeRule> mergeRules;
