@@ -276,20 +276,6 @@ parseIndexedAssignment(const Value *value, StringRef field,
   return assignment;
 }
 
-constexpr PipelineSchedule kAllBuiltinSchedules[] = {
-    PipelineSchedule::kNone,
-    PipelineSchedule::k1F1B,
-    PipelineSchedule::kGPipe,
-    PipelineSchedule::kCircular,
-    PipelineSchedule::kCircularWithReversedBackward,
-    PipelineSchedule::kGPipeBut1F1BForLastMesh,
-    PipelineSchedule::kZeroBubbleH1,
-    PipelineSchedule::kZeroBubbleH2ZeroTxLatency,
-    PipelineSchedule::kZeroBubbleH2HalfTxLatency,
-    PipelineSchedule::kZeroBubbleH2FullTxLatency,
-    PipelineSchedule::kParallelPipelinesWithWrapAround,
-};
-
 llvm::Expected<PipelineSchedule> parseBuiltinSchedule(const Value &value,
                                                       const llvm::Twine &path) {
   llvm::Expected<StringRef> name = getString(value, path);
@@ -300,17 +286,8 @@ llvm::Expected<PipelineSchedule> parseBuiltinSchedule(const Value &value,
     return *schedule;
   return makeConfigError(
       path, "unknown schedule \"" + *name + "\"; expected one of " +
-                llvm::join(llvm::map_range(kAllBuiltinSchedules,
-                                           stringifyPipelineSchedule),
-                           ", ") +
+                getPipelineScheduleNameList() +
                 ", {\"generated\": NAME} or a list of schedule rules");
-}
-
-bool isZeroBubble(PipelineSchedule schedule) {
-  return schedule == PipelineSchedule::kZeroBubbleH1 ||
-         schedule == PipelineSchedule::kZeroBubbleH2ZeroTxLatency ||
-         schedule == PipelineSchedule::kZeroBubbleH2HalfTxLatency ||
-         schedule == PipelineSchedule::kZeroBubbleH2FullTxLatency;
 }
 
 /// `"schedule"`: a built-in name, {"generated": NAME} or a list of rules.
@@ -547,7 +524,7 @@ llvm::Expected<Config> parseConfig(StringRef jsonText) {
     if (config.generatedScheduleNeedsSplit)
       splitSchedule = config.generatedSchedule;
   } else if (config.scheduleRules.empty() &&
-             isZeroBubble(config.pipelineSchedule)) {
+             requiresSplitBwdFragments(config.pipelineSchedule)) {
     splitSchedule = stringifyPipelineSchedule(config.pipelineSchedule).str();
   }
   if (splitSchedule) {
