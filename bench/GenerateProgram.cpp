@@ -111,8 +111,7 @@ int main(int argc, char **argv) {
     if (integer) {
       if (value.getAsInteger(10, *integer) || *integer <= 0) {
         llvm::errs() << "mpmd-generate-program: error: " << arg
-                     << " expects a positive integer (got '" << value
-                     << "')\n";
+                     << " expects a positive integer (got '" << value << "')\n";
         return 1;
       }
     } else if (arg == "--config") {

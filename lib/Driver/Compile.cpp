@@ -22,8 +22,8 @@ TopologyAttr buildTopology(MLIRContext *context, const Config &config) {
     SmallVector<sdy::MeshAxisAttr> axes;
     for (const auto &[name, size] : mesh.axes)
       axes.push_back(sdy::MeshAxisAttr::get(context, name, size));
-    meshes.push_back(NamedMeshAttr::get(
-        context, mesh.name, sdy::MeshAttr::get(context, axes, {})));
+    meshes.push_back(NamedMeshAttr::get(context, mesh.name,
+                                        sdy::MeshAttr::get(context, axes, {})));
   }
   return TopologyAttr::get(context, meshes);
 }
@@ -45,9 +45,9 @@ ImportOptions getImportOptions(const Config &config) {
   import.enableHeterogeneousMeshes = llvm::any_of(
       config.topology, [&](const TopologyMesh &mesh) {
         return mesh.axes != config.topology.front().axes;
-      });
-  return import;
-}
+});
+return import;
+} // namespace
 
 OptimizeOptions getOptimizeOptions(const Config &config) {
   const PartitioningOptions &options = config.options;
@@ -94,7 +94,7 @@ NamedSharding getNamedSharding(Type type) {
   return sharding;
 }
 
-} // namespace
+} // namespace mlir::mpmd::driver
 
 StringRef getPhaseName(Phase phase) {
   switch (phase) {
@@ -161,8 +161,7 @@ FailureOr<Lowered> lower(ModuleOp module, const Config &config) {
     addPhasePipeline(pm, phase, config);
     if (failed(pm.run(copy)))
       return failure();
-    llvm::raw_string_ostream os(
-        lowered.phaseTexts[static_cast<size_t>(phase)]);
+    llvm::raw_string_ostream os(lowered.phaseTexts[static_cast<size_t>(phase)]);
     copy.print(os);
   }
   if (failed(verify(copy)))

@@ -102,14 +102,14 @@ llvm::Expected<std::vector<TopologyMesh>> parseTopology(const Value *value) {
                                  "...]] in pipeline order)");
   const Array *meshes = value->getAsArray();
   if (!meshes)
-    return makeTypeError(path, "a list of [mesh, [[axis, size], ...]]",
-                         *value);
+    return makeTypeError(path, "a list of [mesh, [[axis, size], ...]]", *value);
   if (meshes->empty())
     return makeConfigError(path, "the topology has no mesh");
   std::vector<TopologyMesh> topology;
   llvm::StringSet<> names;
   for (auto [index, meshValue] : llvm::enumerate(*meshes)) {
-    std::string meshPath = (llvm::Twine(path) + "[" + llvm::Twine(index) + "]").str();
+    std::string meshPath =
+        (llvm::Twine(path) + "[" + llvm::Twine(index) + "]").str();
     const Array *pair = meshValue.getAsArray();
     if (!pair || pair->size() != 2)
       return makeTypeError(meshPath, "[mesh name, [[axis, size], ...]]",
@@ -139,8 +139,8 @@ llvm::Expected<std::vector<TopologyMesh>> parseTopology(const Value *value) {
       if (!axisName)
         return axisName.takeError();
       if (!axisNames.insert(*axisName).second)
-        return makeConfigError(axisPath + "[0]", "axis \"" + *axisName +
-                                                     "\" is defined twice");
+        return makeConfigError(axisPath + "[0]",
+                               "axis \"" + *axisName + "\" is defined twice");
       llvm::Expected<int64_t> size = getInteger((*axis)[1], axisPath + "[1]");
       if (!size)
         return size.takeError();
@@ -177,11 +177,11 @@ parseMeshReference(StringRef text, const std::vector<TopologyMesh> &topology,
     assignment.memoryKind = memoryKind.str();
   }
   if (meshName.contains('@'))
-    return makeConfigError(path, "mesh name \"" + meshName +
-                                     "\" contains '@'");
-  if (llvm::none_of(topology, [&, meshName = meshName](const TopologyMesh &mesh) {
-        return mesh.name == meshName;
-      }))
+    return makeConfigError(path, "mesh name \"" + meshName + "\" contains '@'");
+  if (llvm::none_of(topology,
+                    [&, meshName = meshName](const TopologyMesh &mesh) {
+                      return mesh.name == meshName;
+                    }))
     return makeConfigError(path, "unknown mesh \"" + meshName +
                                      "\"; meshes are " +
                                      getMeshNameList(topology));
@@ -215,9 +215,8 @@ parseAssignment(const Value *value, const std::vector<TopologyMesh> &topology) {
     }
     const Object *object = entry.getAsObject();
     if (!object)
-      return makeTypeError(entryPath,
-                           "a mesh name or {\"mesh\": ..., \"stage\": ...}",
-                           entry);
+      return makeTypeError(
+          entryPath, "a mesh name or {\"mesh\": ..., \"stage\": ...}", entry);
     for (const std::string &key : getSortedKeys(*object))
       if (key != "mesh" && key != "stage")
         return makeConfigError(entryPath + "." + key,
@@ -426,9 +425,9 @@ llvm::Error parsePartitioningOptions(const Value &value, Config &config,
       continue;
     }
     if (boolOption == std::end(kBoolOptions))
-      return makeConfigError(optionPath,
-                             "unknown option; valid options are " +
-                                 llvm::join(getPartitioningOptionNames(), ", "));
+      return makeConfigError(
+          optionPath, "unknown option; valid options are " +
+                          llvm::join(getPartitioningOptionNames(), ", "));
     std::optional<bool> enabled = option.getAsBoolean();
     if (!enabled)
       return makeTypeError(optionPath, "a boolean", option);
@@ -458,18 +457,19 @@ std::vector<StringRef> getPartitioningOptionNames() {
 llvm::Expected<Config> parseConfig(StringRef jsonText) {
   llvm::Expected<Value> json = llvm::json::parse(jsonText);
   if (!json)
-    return makeConfigError("config", "invalid JSON: " +
-                                         llvm::toString(json.takeError()));
+    return makeConfigError("config",
+                           "invalid JSON: " + llvm::toString(json.takeError()));
   const Object *root = json->getAsObject();
   if (!root)
     return makeTypeError("config", "an object", *json);
   constexpr StringRef kFields[] = {
-      "topology",  "assignment",  "input_assignment",     "output_assignment",
-      "schedule",  "merge_rules", "partitioning_options"};
+      "topology", "assignment",  "input_assignment",    "output_assignment",
+      "schedule", "merge_rules", "partitioning_options"};
   for (const std::string &key : getSortedKeys(*root))
     if (!llvm::is_contained(kFields, key))
-      return makeConfigError("config." + key, "unknown field; expected one of " +
-                                                  llvm::join(llvm::ArrayRef(kFields), ", "));
+      return makeConfigError("config." + key,
+                             "unknown field; expected one of " +
+                                 llvm::join(llvm::ArrayRef(kFields), ", "));
 
   Config config;
   llvm::Expected<std::vector<TopologyMesh>> topology =
@@ -495,7 +495,8 @@ llvm::Expected<Config> parseConfig(StringRef jsonText) {
   // only when they agree.
   bool splitGiven = false;
   if (const Value *options = root->get("partitioning_options"))
-    if (llvm::Error error = parsePartitioningOptions(*options, config, splitGiven))
+    if (llvm::Error error =
+            parsePartitioningOptions(*options, config, splitGiven))
       return std::move(error);
   if (const Value *schedule = root->get("schedule")) {
     std::optional<PipelineSchedule> fromOptions;

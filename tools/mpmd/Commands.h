@@ -1,7 +1,7 @@
 //===- Commands.h - The subcommands of the mpmd driver ----------*- C++ -*-===//
 //
 // Each subcommand takes the arguments after its name and returns the exit
-// code: 0 on success, 1 on bad input (after one error line on stderr).
+// code: 0 on success, non-zero on bad input (after the errors on stderr).
 //
 //===----------------------------------------------------------------------===//
 

@@ -142,9 +142,9 @@ bool dumpPhases(StringRef dir, const Lowered &lowered) {
   }
   for (auto [index, phase] : llvm::enumerate(kAllPhases)) {
     llvm::SmallString<128> path(dir);
-    llvm::sys::path::append(path, llvm::formatv("{0:02}-{1}.mlir", index + 1,
-                                                getPhaseName(phase))
-                                      .str());
+    llvm::sys::path::append(
+        path,
+        llvm::formatv("{0:02}-{1}.mlir", index + 1, getPhaseName(phase)).str());
     if (!writeFile(path, lowered.asText(phase)))
       return false;
   }
@@ -199,8 +199,8 @@ void printSummary(const Lowered &lowered, llvm::raw_ostream &os) {
       ++mesh.fragmentCalls;
       mesh.functions.insert(call.getCallee());
       if (auto callee = symbols.lookup<func::FuncOp>(call.getCallee()))
-        if (auto reserved = callee->getAttrOfType<IntegerAttr>(
-                kReservedHbmBytesAttrName))
+        if (auto reserved =
+                callee->getAttrOfType<IntegerAttr>(kReservedHbmBytesAttrName))
           mesh.reservedBytes = std::max(mesh.reservedBytes, reserved.getInt());
     } else if (auto transfer = dyn_cast<TransferOp>(op)) {
       auto source = cast<MeshTensorType>(transfer.getTensor().getType());

@@ -53,8 +53,7 @@ TEST_F(CompileTest, LowerKeepsEachPhaseAndTheInputModule) {
       parseSourceString<ModuleOp>(kProgram, &context);
   ASSERT_TRUE(module);
   llvm::Expected<Config> config = parseConfig(kConfig);
-  ASSERT_TRUE(static_cast<bool>(config))
-      << llvm::toString(config.takeError());
+  ASSERT_TRUE(static_cast<bool>(config)) << llvm::toString(config.takeError());
   FailureOr<Lowered> lowered = lower(*module, *config);
   ASSERT_TRUE(succeeded(lowered));
 
@@ -63,8 +62,8 @@ TEST_F(CompileTest, LowerKeepsEachPhaseAndTheInputModule) {
             std::string::npos);
   EXPECT_EQ(lowered->asText(Phase::kOptimize).find("mpmd.fragment_call"),
             std::string::npos);
-  EXPECT_NE(lowered->asText(Phase::kExport).find(
-                "mpmd.fragment_call<mesh=\"m1\", origin=[\"g\"]>"),
+  EXPECT_NE(lowered->asText(Phase::kExport)
+                .find("mpmd.fragment_call<mesh=\"m1\", origin=[\"g\"]>"),
             std::string::npos);
   // The input module is not lowered in place.
   std::string input;
@@ -95,7 +94,8 @@ TEST_F(CompileTest, MissingComputationIsReportedByName) {
   });
   EXPECT_TRUE(failed(lower(*module, *config)));
   ASSERT_EQ(errors.size(), 1u);
-  EXPECT_EQ(errors[0], "named computation 'g' is missing from config.assignment");
+  EXPECT_EQ(errors[0],
+            "named computation 'g' is missing from config.assignment");
 }
 
 } // namespace

@@ -21,8 +21,8 @@ constexpr const char *kTwoMeshes =
     R"("topology": [["m1", [["data", 4], ["model", 2]]], ["m0", [["x", 8]]]])";
 
 std::string withTopology(const std::string &fields) {
-  return std::string("{") + kTwoMeshes + (fields.empty() ? "" : ", ") +
-         fields + "}";
+  return std::string("{") + kTwoMeshes + (fields.empty() ? "" : ", ") + fields +
+         "}";
 }
 
 TEST(ConfigTest, TopologyKeepsMeshAndAxisOrder) {
@@ -135,7 +135,8 @@ TEST(ConfigTest, ErrorsNameTheJsonPath) {
   EXPECT_EQ(errorOf(parseConfig(R"({"assignment": {}})")),
             "config.topology: missing (a list of [mesh, [[axis, size], ...]] "
             "in pipeline order)");
-  EXPECT_EQ(errorOf(parseConfig("[]")), "config: expected an object, got a list");
+  EXPECT_EQ(errorOf(parseConfig("[]")),
+            "config: expected an object, got a list");
   EXPECT_EQ(errorOf(parseConfig(withTopology(
                 R"("partitioning_options": {"mpmd_fragment_remat": 1})"))),
             "config.partitioning_options.mpmd_fragment_remat: expected a "

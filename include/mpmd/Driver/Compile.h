@@ -1,4 +1,5 @@
-//===- Compile.h - Lowering a program with a config --------------*- C++ -*-===//
+//===- Compile.h - Lowering a program with a config --------------*- C++
+//-*-===//
 //
 // The C++ counterpart of upstream's JAX `jit(f, config).lower(...)`: runs the
 // import, optimize and export pipelines (their C++ builders, with options
@@ -11,8 +12,8 @@
 #ifndef MPMD_DRIVER_COMPILE_H
 #define MPMD_DRIVER_COMPILE_H
 
-#include "mpmd/Driver/Config.h"
 #include "mpmd/Dialect/Sdy/IR/SdyDialect.h"
+#include "mpmd/Driver/Config.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
