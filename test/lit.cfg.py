@@ -18,5 +18,5 @@ config.substitutions.append(("%mpmd_src_root", config.mpmd_src_root))
 llvm_config.use_default_substitutions()
 
 tool_dirs = [os.path.join(config.mpmd_obj_root, "bin"), config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["mpmd-opt", "mpmd"], tool_dirs)
+llvm_config.add_tool_substitutions(["mpmd-opt", "mpmd", "mpmd-generate-program"], tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

@@ -428,6 +428,25 @@ std::optional<ScheduleKind> parseScheduleKind(StringRef name) {
   return std::nullopt;
 }
 
+bool hasWeightGradientActions(ScheduleKind kind) {
+  switch (kind) {
+  case ScheduleKind::kZeroBubbleH1:
+  case ScheduleKind::kZeroBubbleH2ZeroTxLatency:
+  case ScheduleKind::kZeroBubbleH2HalfTxLatency:
+  case ScheduleKind::kZeroBubbleH2FullTxLatency:
+  case ScheduleKind::kZeroBubbleV:
+  case ScheduleKind::kDualPipeV:
+    return true;
+  case ScheduleKind::kGPipe:
+  case ScheduleKind::kOneFOneB:
+  case ScheduleKind::kInterleavedOneFOneB:
+  case ScheduleKind::kCircular:
+  case ScheduleKind::kCircularWithReversedBackward:
+    return false;
+  }
+  llvm_unreachable("unknown schedule kind");
+}
+
 std::string getScheduleNameList() {
   std::string list;
   for (ScheduleKind kind : kAllScheduleKinds) {

@@ -1,7 +1,7 @@
 //===- Commands.h - The subcommands of the mpmd driver ----------*- C++ -*-===//
 //
 // Each subcommand takes the arguments after its name and returns the exit
-// code: 0 on success, 1 on bad input (after one error line on stderr).
+// code: 0 on success, non-zero on bad input (after the errors on stderr).
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +12,10 @@
 #include "llvm/ADT/StringRef.h"
 
 namespace mlir::mpmd::tools {
+
+/// `mpmd compile`: lowers a program with a JSON configuration (exit code 2
+/// for configuration errors).
+int runCompileCommand(llvm::ArrayRef<llvm::StringRef> args);
 
 /// `mpmd schedule`: simulates a built-in pipeline schedule.
 int runScheduleCommand(llvm::ArrayRef<llvm::StringRef> args);

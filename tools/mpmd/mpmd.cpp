@@ -24,6 +24,9 @@ struct Command {
 };
 
 const Command kCommands[] = {
+    {"compile",
+     "lower a program with a JSON config: import, optimize, export",
+     runCompileCommand},
     {"schedule",
      "simulate a pipeline schedule: makespan, bubbles, peak activations, "
      "timeline",

@@ -93,6 +93,10 @@ std::optional<ScheduleKind> parseScheduleKind(llvm::StringRef name);
 /// "GPipe, 1F1B, ..." for error messages and help texts.
 std::string getScheduleNameList();
 
+/// True for schedules that run weight gradients (W) as actions of their own
+/// (zero-bubble and DualPipeV): a program needs split backward fragments.
+bool hasWeightGradientActions(ScheduleKind kind);
+
 struct ScheduleParams {
   int64_t meshes = 1;
   int64_t microbatches = 1;

@@ -196,6 +196,33 @@ mlir::mpmd::symbolizePipelineSchedule(StringRef name) {
   return std::nullopt;
 }
 
+std::string mlir::mpmd::getPipelineScheduleNameList() {
+  std::string names;
+  raw_string_ostream os(names);
+  interleave(
+      kScheduleNames, os, [&](const ScheduleName &e) { os << e.name; }, ", ");
+  return names;
+}
+
+bool mlir::mpmd::requiresSplitBwdFragments(PipelineSchedule schedule) {
+  switch (schedule) {
+  case PipelineSchedule::kZeroBubbleH1:
+  case PipelineSchedule::kZeroBubbleH2ZeroTxLatency:
+  case PipelineSchedule::kZeroBubbleH2HalfTxLatency:
+  case PipelineSchedule::kZeroBubbleH2FullTxLatency:
+    return true;
+  case PipelineSchedule::kNone:
+  case PipelineSchedule::k1F1B:
+  case PipelineSchedule::kGPipe:
+  case PipelineSchedule::kCircular:
+  case PipelineSchedule::kCircularWithReversedBackward:
+  case PipelineSchedule::kGPipeBut1F1BForLastMesh:
+  case PipelineSchedule::kParallelPipelinesWithWrapAround:
+    return false;
+  }
+  llvm_unreachable("unknown pipeline schedule");
+}
+
 raw_ostream &mlir::mpmd::operator<<(raw_ostream &os,
                                     PipelineSchedule schedule) {
   return os << stringifyPipelineSchedule(schedule);
@@ -313,10 +340,7 @@ bool cl::parser<PipelineSchedule>::parse(Option &option, StringRef,
     value = *schedule;
     return false;
   }
-  std::string names;
-  raw_string_ostream os(names);
-  interleave(
-      kScheduleNames, os, [&](const ScheduleName &e) { os << e.name; }, ", ");
   return option.error("unknown pipeline schedule '" + arg +
-                      "'; expected one of (any case): " + names);
+                      "'; expected one of (any case): " +
+                      getPipelineScheduleNameList());
 }

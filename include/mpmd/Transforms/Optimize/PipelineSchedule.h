@@ -33,6 +33,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 
 namespace mlir::mpmd {
 
@@ -54,6 +55,11 @@ enum class PipelineSchedule {
 StringRef stringifyPipelineSchedule(PipelineSchedule schedule);
 /// Case-insensitive; nullopt for an unknown name.
 std::optional<PipelineSchedule> symbolizePipelineSchedule(StringRef name);
+/// "none, 1F1B, GPipe, ..." (canonical names) for messages.
+std::string getPipelineScheduleNameList();
+/// True for the zero-bubble schedules, which order split-off weight
+/// gradients: upstream requires `mpmd_split_bwd_fragments` with them.
+bool requiresSplitBwdFragments(PipelineSchedule schedule);
 llvm::raw_ostream &operator<<(llvm::raw_ostream &os,
                               PipelineSchedule schedule);
 

@@ -1,0 +1,82 @@
+//===- Compile.h - Lowering a program with a config --------------*- C++
+//-*-===//
+//
+// The C++ counterpart of upstream's JAX `jit(f, config).lower(...)`: runs the
+// import, optimize and export pipelines (their C++ builders, with options
+// taken from the `Config`) on a copy of the program and keeps the IR after
+// each phase. Sharding propagation between optimize and export has no
+// engine yet: values without a user sharding stay replicated on their mesh.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPMD_DRIVER_COMPILE_H
+#define MPMD_DRIVER_COMPILE_H
+
+#include "mpmd/Dialect/Sdy/IR/SdyDialect.h"
+#include "mpmd/Driver/Config.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::mpmd::driver {
+
+/// The phases `lower` runs, in order.
+enum class Phase { kImport, kOptimize, kExport };
+inline constexpr std::array<Phase, 3> kAllPhases = {
+    Phase::kImport, Phase::kOptimize, Phase::kExport};
+
+/// "import", "optimize", "export".
+llvm::StringRef getPhaseName(Phase phase);
+
+/// Where an input or output of the entry function lives (upstream's
+/// `NamedSharding`): mesh, sharding (null: replicated) and memory kind
+/// (none: device memory).
+struct NamedSharding {
+  std::string meshName;
+  sdy::TensorShardingAttr sharding;
+  std::optional<std::string> memoryKind;
+};
+
+/// upstream's `FunctionNamedShardings`, one entry per input / output.
+struct FunctionNamedShardings {
+  std::vector<NamedSharding> inputs;
+  std::vector<NamedSharding> outputs;
+};
+
+/// The lowered program and its IR after each phase.
+class Lowered {
+public:
+  /// The exported module (fragment calls of outlined functions).
+  ModuleOp getModule() const { return *module; }
+  /// The IR right after `phase` (the export text is the final module's).
+  llvm::StringRef asText(Phase phase) const {
+    return phaseTexts[static_cast<size_t>(phase)];
+  }
+  /// Mesh, sharding and memory kind of every input and output of @main.
+  FunctionNamedShardings functionNamedShardings() const;
+
+private:
+  friend FailureOr<Lowered> lower(ModuleOp, const Config &);
+  OwningOpRef<ModuleOp> module;
+  std::array<std::string, kAllPhases.size()> phaseTexts;
+};
+
+/// Emits an error at each named computation (and named tensor) of `module`
+/// whose name `config.assignment` lacks. O(ops × log assignments).
+LogicalResult verifyAssignmentCoversModule(ModuleOp module,
+                                           const Config &config);
+
+/// Lowers a copy of `module` (left unchanged) with `config`: sets @main's
+/// topology from the config (an error if @main has a different one), then
+/// runs import → optimize → export and verifies the result once. Errors are
+/// MLIR diagnostics on the module's context.
+FailureOr<Lowered> lower(ModuleOp module, const Config &config);
+
+} // namespace mlir::mpmd::driver
+
+#endif // MPMD_DRIVER_COMPILE_H

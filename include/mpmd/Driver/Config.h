@@ -1,0 +1,107 @@
+//===- Config.h - The configuration of `mpmd compile` -----------*- C++ -*-===//
+//
+// What upstream's JAX `make_config` takes, read from JSON:
+//
+//   {
+//     "topology": [["m0", [["x", 2]]], ["m1", [["x", 2]]]],
+//     "assignment": {"layer1": "m0", "layer2": {"mesh": "m1", "stage": 1}},
+//     "input_assignment": ["m0", null, "m1#pinned_host"],
+//     "output_assignment": ["m1"],
+//     "schedule": "1F1B",
+//     "merge_rules": ["FragmentMergeRule(sources=[...],target=...)"],
+//     "partitioning_options": {"mpmd_infer_transfers": true}
+//   }
+//
+// The topology is a list because JSON objects are unordered and the order of
+// meshes (a mesh's position is its pipeline stage) and of axes matters; it is
+// upstream's `topology_shape = [(name, [(axis, size), ...]), ...]`.
+// `schedule` is a built-in schedule name, `{"generated": NAME}` (a schedule
+// generated for the program's meshes and stages, e.g. Interleaved1F1B, ZB-V)
+// or a list of FragmentScheduleRule strings. Every error names the JSON path
+// of the offending field (`config.assignment.layer3: unknown mesh "m9"; ...`).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPMD_DRIVER_CONFIG_H
+#define MPMD_DRIVER_CONFIG_H
+
+#include "mpmd/Transforms/Common/PassOptions.h"
+#include "mpmd/Transforms/Optimize/FragmentRules.h"
+#include "mpmd/Transforms/Optimize/PipelineSchedule.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mlir::mpmd::driver {
+
+/// A mesh of the topology: its name and its ordered (axis, size) pairs.
+struct TopologyMesh {
+  std::string name;
+  std::vector<std::pair<std::string, int64_t>> axes;
+
+  bool operator==(const TopologyMesh &other) const = default;
+};
+
+/// Upstream's partitioning options (`partitioning_options.py`), under their
+/// JSON names `mpmd_<snake_case of the field>`.
+struct PartitioningOptions {
+  bool inferTransfers = false;
+  bool inferCrossMeshReductions = false;
+  bool fragmentRemat = false;
+  bool mergeRematFragments = false;
+  bool splitBwdFragments = false;
+  /// Accepted for compatibility; upstream parses it and uses it nowhere.
+  bool assumeHomogeneousDevices = false;
+  bool absorbInferredFragmentsOnEntryPointFunction = false;
+  bool copyConstantCreationFromProducerToConsumer = false;
+  bool mergeInferredAfterScheduling = false;
+  bool failOnBackwardDeps = false;
+
+  bool operator==(const PartitioningOptions &other) const = default;
+};
+
+struct Config {
+  /// Ordered meshes; never empty.
+  std::vector<TopologyMesh> topology;
+  /// Named computation or tensor → mesh[#kind] and optional stage.
+  UserAssignmentMap assignment;
+  /// Entry-function input/output index → mesh[#kind].
+  IndexedAssignmentMap inputAssignment;
+  IndexedAssignmentMap outputAssignment;
+  /// The built-in schedule (`"schedule": NAME` or the partitioning option
+  /// `mpmd_pipeline_schedule`); GPipe, upstream's C++ default, when unset.
+  PipelineSchedule pipelineSchedule = PipelineSchedule::kGPipe;
+  /// `"schedule": {"generated": NAME}`, canonical name; empty when unset.
+  std::string generatedSchedule;
+  /// The generated schedule runs weight gradients on their own, so
+  /// `options.splitBwdFragments` is set.
+  bool generatedScheduleNeedsSplit = false;
+  /// `"schedule": [rule, ...]`.
+  std::vector<FragmentScheduleRule> scheduleRules;
+  std::vector<FragmentMergeRule> mergeRules;
+  PartitioningOptions options;
+
+  /// The topology mesh called `name`, or null. O(meshes).
+  const TopologyMesh *findMesh(llvm::StringRef name) const;
+};
+
+/// The JSON names of the partitioning options, in documentation order.
+std::vector<llvm::StringRef> getPartitioningOptionNames();
+
+/// Parses and validates a configuration. The error message starts with the
+/// JSON path of the offending field (`config.topology[1][0]: ...`).
+/// O(size of the text + assignments × log).
+llvm::Expected<Config> parseConfig(llvm::StringRef jsonText);
+
+/// Reads and parses the configuration file at `path`.
+llvm::Expected<Config> readConfigFile(llvm::StringRef path);
+
+} // namespace mlir::mpmd::driver
+
+#endif // MPMD_DRIVER_CONFIG_H

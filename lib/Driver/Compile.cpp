@@ -1,0 +1,172 @@
+//===- Compile.cpp - import → optimize → export with a config -------------===//
+
+#include "mpmd/Driver/Compile.h"
+
+#include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
+#include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
+#include "mpmd/Transforms/Export/Pipelines.h"
+#include "mpmd/Transforms/Import/Pipelines.h"
+#include "mpmd/Transforms/Optimize/Pipelines.h"
+
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace mlir::mpmd::driver {
+
+namespace {
+
+TopologyAttr buildTopology(MLIRContext *context, const Config &config) {
+  SmallVector<NamedMeshAttr> meshes;
+  for (const TopologyMesh &mesh : config.topology) {
+    SmallVector<sdy::MeshAxisAttr> axes;
+    for (const auto &[name, size] : mesh.axes)
+      axes.push_back(sdy::MeshAxisAttr::get(context, name, size));
+    meshes.push_back(NamedMeshAttr::get(context, mesh.name,
+                                        sdy::MeshAttr::get(context, axes, {})));
+  }
+  return TopologyAttr::get(context, meshes);
+}
+
+ImportOptions getImportOptions(const Config &config) {
+  const PartitioningOptions &options = config.options;
+  ImportOptions import;
+  import.nameToMeshAssignment = config.assignment;
+  import.inputAssignment = config.inputAssignment;
+  import.outputAssignment = config.outputAssignment;
+  import.inferMeshOptions.inferTransfers = options.inferTransfers;
+  import.inferMeshOptions.inferCrossMeshReductions =
+      options.inferCrossMeshReductions;
+  import.mergeAfterScheduling = options.mergeInferredAfterScheduling;
+  import.absorbInferredFragmentsOnEntryPointFunction =
+      options.absorbInferredFragmentsOnEntryPointFunction;
+  import.splitBwdFragments = options.splitBwdFragments;
+  // Meshes of different shapes need one sdy.mesh each.
+  import.enableHeterogeneousMeshes = llvm::any_of(
+      config.topology, [&](const TopologyMesh &mesh) {
+        return mesh.axes != config.topology.front().axes;
+});
+return import;
+} // namespace
+
+OptimizeOptions getOptimizeOptions(const Config &config) {
+  const PartitioningOptions &options = config.options;
+  OptimizeOptions optimize;
+  optimize.pipelineSchedule = config.pipelineSchedule;
+  optimize.generatedSchedule = config.generatedSchedule;
+  optimize.scheduleRules = config.scheduleRules;
+  optimize.mergeRules = config.mergeRules;
+  optimize.applyFragmentRemat = options.fragmentRemat;
+  optimize.mergeRematFragments = options.mergeRematFragments;
+  optimize.mergeAfterScheduling = options.mergeInferredAfterScheduling;
+  optimize.absorbInferredFragmentsOnEntryPointFunction =
+      options.absorbInferredFragmentsOnEntryPointFunction;
+  return optimize;
+}
+
+ExportOptions getExportOptions(const Config &config) {
+  ExportOptions exportOptions;
+  exportOptions.copyConstantsFromProducerToConsumer =
+      config.options.copyConstantCreationFromProducerToConsumer;
+  exportOptions.failOnBackwardDeps = config.options.failOnBackwardDeps;
+  return exportOptions;
+}
+
+void addPhasePipeline(OpPassManager &pm, Phase phase, const Config &config) {
+  switch (phase) {
+  case Phase::kImport:
+    return addImportPipeline(pm, getImportOptions(config));
+  case Phase::kOptimize:
+    return addOptimizePipeline(pm, getOptimizeOptions(config));
+  case Phase::kExport:
+    return addExportPipeline(pm, getExportOptions(config));
+  }
+}
+
+NamedSharding getNamedSharding(Type type) {
+  auto meshTensor = dyn_cast<MeshTensorType>(type);
+  if (!meshTensor)
+    return {};
+  NamedSharding sharding{meshTensor.getMeshName().str(),
+                         meshTensor.getSharding(), std::nullopt};
+  if (StringAttr memoryKind = meshTensor.getMemoryKind())
+    sharding.memoryKind = memoryKind.str();
+  return sharding;
+}
+
+} // namespace mlir::mpmd::driver
+
+StringRef getPhaseName(Phase phase) {
+  switch (phase) {
+  case Phase::kImport:
+    return "import";
+  case Phase::kOptimize:
+    return "optimize";
+  case Phase::kExport:
+    return "export";
+  }
+  llvm_unreachable("unknown phase");
+}
+
+FunctionNamedShardings Lowered::functionNamedShardings() const {
+  FunctionNamedShardings shardings;
+  func::FuncOp main = getMainFunction(*module);
+  for (Type type : main.getArgumentTypes())
+    shardings.inputs.push_back(getNamedSharding(type));
+  for (Type type : main.getResultTypes())
+    shardings.outputs.push_back(getNamedSharding(type));
+  return shardings;
+}
+
+LogicalResult verifyAssignmentCoversModule(ModuleOp module,
+                                           const Config &config) {
+  // One error per name, at its first computation (forward and backward
+  // share a name).
+  llvm::StringSet<> reported;
+  module.walk([&](NamedComputationOp computation) {
+    // Nested computations are inlined into the top-level one.
+    if (computation->getParentOfType<NamedComputationOp>())
+      return;
+    StringRef name = computation.getOrigin().getUserName();
+    if (config.assignment.entries.count(name.str()) ||
+        !reported.insert(name).second)
+      return;
+    computation.emitError("named computation '")
+        << name << "' is missing from config.assignment";
+  });
+  return success(reported.empty());
+}
+
+FailureOr<Lowered> lower(ModuleOp module, const Config &config) {
+  if (failed(verifyAssignmentCoversModule(module, config)))
+    return failure();
+  Lowered lowered;
+  lowered.module = module.clone();
+  ModuleOp copy = *lowered.module;
+  func::FuncOp main = getMainFunction(copy);
+  if (!main)
+    return copy.emitError("the program has no @main function");
+  MLIRContext *context = copy.getContext();
+  TopologyAttr topology = buildTopology(context, config);
+  Attribute existing = main->getAttr(MpmdDialect::kTopologyAttrName);
+  if (existing && existing != topology)
+    return main.emitError("@main's topology ")
+           << existing << " differs from config.topology " << topology;
+  main->setAttr(MpmdDialect::kTopologyAttrName, topology);
+
+  for (Phase phase : kAllPhases) {
+    PassManager pm(context, ModuleOp::getOperationName());
+    // Passes trust each other's output; one verification at the end.
+    pm.enableVerifier(false);
+    addPhasePipeline(pm, phase, config);
+    if (failed(pm.run(copy)))
+      return failure();
+    llvm::raw_string_ostream os(lowered.phaseTexts[static_cast<size_t>(phase)]);
+    copy.print(os);
+  }
+  if (failed(verify(copy)))
+    return failure();
+  return lowered;
+}
+
+} // namespace mlir::mpmd::driver

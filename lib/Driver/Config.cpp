@@ -1,0 +1,550 @@
+//===- Config.cpp - Parsing and validation of the driver's JSON config ----===//
+//
+// Fields are validated in the order a reader checks them (topology first, as
+// every assignment refers to it), so the first error reported is the most
+// fundamental one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mpmd/Driver/Config.h"
+
+#include "mpmd/Schedule/Generators.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+namespace mlir::mpmd::driver {
+
+namespace {
+
+using llvm::StringRef;
+using llvm::json::Array;
+using llvm::json::Object;
+using llvm::json::Value;
+
+llvm::Error makeConfigError(const llvm::Twine &path,
+                            const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 path + ": " + message);
+}
+
+/// "an object", "a string", ... for wrong-type messages.
+StringRef describeKind(const Value &value) {
+  switch (value.kind()) {
+  case Value::Null:
+    return "null";
+  case Value::Boolean:
+    return "a boolean";
+  case Value::Number:
+    return "a number";
+  case Value::String:
+    return "a string";
+  case Value::Array:
+    return "a list";
+  case Value::Object:
+    return "an object";
+  }
+  llvm_unreachable("unknown JSON kind");
+}
+
+llvm::Error makeTypeError(const llvm::Twine &path, StringRef expected,
+                          const Value &value) {
+  return makeConfigError(path, "expected " + expected + ", got " +
+                                   describeKind(value));
+}
+
+/// Sorted, so that messages do not depend on hashing.
+std::vector<std::string> getSortedKeys(const Object &object) {
+  std::vector<std::string> keys;
+  for (const auto &entry : object)
+    keys.push_back(entry.first.str());
+  llvm::sort(keys);
+  return keys;
+}
+
+llvm::Expected<int64_t> getInteger(const Value &value,
+                                   const llvm::Twine &path) {
+  if (std::optional<int64_t> integer = value.getAsInteger())
+    return *integer;
+  return makeTypeError(path, "an integer", value);
+}
+
+llvm::Expected<StringRef> getString(const Value &value,
+                                    const llvm::Twine &path) {
+  if (std::optional<StringRef> text = value.getAsString())
+    return *text;
+  return makeTypeError(path, "a string", value);
+}
+
+/// `@` separates names from meshes and `#` meshes from memory kinds in the
+/// assignment grammar, so neither may appear in a mesh name.
+llvm::Error verifyMeshName(StringRef name, const llvm::Twine &path) {
+  if (name.empty())
+    return makeConfigError(path, "empty mesh name");
+  if (name.contains('@'))
+    return makeConfigError(path, "mesh name \"" + name +
+                                     "\" contains '@', which separates names "
+                                     "from meshes in assignments");
+  if (name.contains('#'))
+    return makeConfigError(path, "mesh name \"" + name +
+                                     "\" contains '#', which introduces a "
+                                     "memory kind (#pinned_host, #device)");
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<TopologyMesh>> parseTopology(const Value *value) {
+  const char *path = "config.topology";
+  if (!value)
+    return makeConfigError(path, "missing (a list of [mesh, [[axis, size], "
+                                 "...]] in pipeline order)");
+  const Array *meshes = value->getAsArray();
+  if (!meshes)
+    return makeTypeError(path, "a list of [mesh, [[axis, size], ...]]", *value);
+  if (meshes->empty())
+    return makeConfigError(path, "the topology has no mesh");
+  std::vector<TopologyMesh> topology;
+  llvm::StringSet<> names;
+  for (auto [index, meshValue] : llvm::enumerate(*meshes)) {
+    std::string meshPath =
+        (llvm::Twine(path) + "[" + llvm::Twine(index) + "]").str();
+    const Array *pair = meshValue.getAsArray();
+    if (!pair || pair->size() != 2)
+      return makeTypeError(meshPath, "[mesh name, [[axis, size], ...]]",
+                           meshValue);
+    llvm::Expected<StringRef> name = getString((*pair)[0], meshPath + "[0]");
+    if (!name)
+      return name.takeError();
+    if (llvm::Error error = verifyMeshName(*name, meshPath + "[0]"))
+      return std::move(error);
+    if (!names.insert(*name).second)
+      return makeConfigError(meshPath + "[0]",
+                             "mesh \"" + *name + "\" is defined twice");
+    TopologyMesh mesh{name->str(), {}};
+    const Array *axes = (*pair)[1].getAsArray();
+    if (!axes)
+      return makeTypeError(meshPath + "[1]", "a list of [axis, size]",
+                           (*pair)[1]);
+    llvm::StringSet<> axisNames;
+    for (auto [axisIndex, axisValue] : llvm::enumerate(*axes)) {
+      std::string axisPath =
+          (meshPath + "[1][" + llvm::Twine(axisIndex) + "]").str();
+      const Array *axis = axisValue.getAsArray();
+      if (!axis || axis->size() != 2)
+        return makeTypeError(axisPath, "[axis name, size]", axisValue);
+      llvm::Expected<StringRef> axisName =
+          getString((*axis)[0], axisPath + "[0]");
+      if (!axisName)
+        return axisName.takeError();
+      if (!axisNames.insert(*axisName).second)
+        return makeConfigError(axisPath + "[0]",
+                               "axis \"" + *axisName + "\" is defined twice");
+      llvm::Expected<int64_t> size = getInteger((*axis)[1], axisPath + "[1]");
+      if (!size)
+        return size.takeError();
+      if (*size <= 0)
+        return makeConfigError(axisPath + "[1]",
+                               "axis size must be positive, got " +
+                                   llvm::Twine(*size));
+      mesh.axes.emplace_back(axisName->str(), *size);
+    }
+    topology.push_back(std::move(mesh));
+  }
+  return topology;
+}
+
+std::string getMeshNameList(const std::vector<TopologyMesh> &topology) {
+  return llvm::join(llvm::map_range(topology,
+                                    [](const TopologyMesh &mesh) -> StringRef {
+                                      return mesh.name;
+                                    }),
+                    ", ");
+}
+
+/// `mesh[#kind]` naming a topology mesh.
+llvm::Expected<MeshAssignment>
+parseMeshReference(StringRef text, const std::vector<TopologyMesh> &topology,
+                   const llvm::Twine &path) {
+  auto [meshName, memoryKind] = text.split('#');
+  MeshAssignment assignment;
+  assignment.meshName = meshName.str();
+  if (text.contains('#')) {
+    if (memoryKind != "pinned_host" && memoryKind != "device")
+      return makeConfigError(path, "unknown memory kind \"" + memoryKind +
+                                       "\"; expected pinned_host or device");
+    assignment.memoryKind = memoryKind.str();
+  }
+  if (meshName.contains('@'))
+    return makeConfigError(path, "mesh name \"" + meshName + "\" contains '@'");
+  if (llvm::none_of(topology,
+                    [&, meshName = meshName](const TopologyMesh &mesh) {
+                      return mesh.name == meshName;
+                    }))
+    return makeConfigError(path, "unknown mesh \"" + meshName +
+                                     "\"; meshes are " +
+                                     getMeshNameList(topology));
+  return assignment;
+}
+
+llvm::Expected<UserAssignmentMap>
+parseAssignment(const Value *value, const std::vector<TopologyMesh> &topology) {
+  const char *path = "config.assignment";
+  UserAssignmentMap assignment;
+  if (!value)
+    return assignment;
+  const Object *entries = value->getAsObject();
+  if (!entries)
+    return makeTypeError(path, "an object (name → mesh)", *value);
+  for (const std::string &name : getSortedKeys(*entries)) {
+    std::string entryPath = (llvm::Twine(path) + "." + name).str();
+    const Value &entry = *entries->get(name);
+    if (name.empty() || StringRef(name).contains('@') ||
+        StringRef(name).contains(','))
+      return makeConfigError(entryPath,
+                             "a computation name may not be empty nor "
+                             "contain '@' or ','");
+    if (std::optional<StringRef> mesh = entry.getAsString()) {
+      llvm::Expected<MeshAssignment> parsed =
+          parseMeshReference(*mesh, topology, entryPath);
+      if (!parsed)
+        return parsed.takeError();
+      assignment.entries[name] = *parsed;
+      continue;
+    }
+    const Object *object = entry.getAsObject();
+    if (!object)
+      return makeTypeError(
+          entryPath, "a mesh name or {\"mesh\": ..., \"stage\": ...}", entry);
+    for (const std::string &key : getSortedKeys(*object))
+      if (key != "mesh" && key != "stage")
+        return makeConfigError(entryPath + "." + key,
+                               "unknown field; expected mesh, stage");
+    const Value *meshValue = object->get("mesh");
+    if (!meshValue)
+      return makeConfigError(entryPath + ".mesh", "missing");
+    llvm::Expected<StringRef> mesh = getString(*meshValue, entryPath + ".mesh");
+    if (!mesh)
+      return mesh.takeError();
+    llvm::Expected<MeshAssignment> parsed =
+        parseMeshReference(*mesh, topology, entryPath + ".mesh");
+    if (!parsed)
+      return parsed.takeError();
+    if (const Value *stageValue = object->get("stage")) {
+      llvm::Expected<int64_t> stage =
+          getInteger(*stageValue, entryPath + ".stage");
+      if (!stage)
+        return stage.takeError();
+      if (*stage < 0)
+        return makeConfigError(entryPath + ".stage",
+                               "stage must be >= 0, got " +
+                                   llvm::Twine(*stage));
+      parsed->stage = *stage;
+    }
+    assignment.entries[name] = *parsed;
+  }
+  return assignment;
+}
+
+/// A list whose entry i is the mesh[#kind] of input (output) i, or null.
+llvm::Expected<IndexedAssignmentMap>
+parseIndexedAssignment(const Value *value, StringRef field,
+                       const std::vector<TopologyMesh> &topology) {
+  std::string path = ("config." + field).str();
+  IndexedAssignmentMap assignment;
+  if (!value)
+    return assignment;
+  const Array *entries = value->getAsArray();
+  if (!entries)
+    return makeTypeError(path, "a list of mesh names (null: unassigned)",
+                         *value);
+  for (auto [index, entry] : llvm::enumerate(*entries)) {
+    std::string entryPath = (path + "[" + llvm::Twine(index) + "]").str();
+    if (entry.kind() == Value::Null)
+      continue;
+    llvm::Expected<StringRef> mesh = getString(entry, entryPath);
+    if (!mesh)
+      return mesh.takeError();
+    llvm::Expected<MeshAssignment> parsed =
+        parseMeshReference(*mesh, topology, entryPath);
+    if (!parsed)
+      return parsed.takeError();
+    assignment.entries[index] = *parsed;
+  }
+  return assignment;
+}
+
+llvm::Expected<PipelineSchedule> parseBuiltinSchedule(const Value &value,
+                                                      const llvm::Twine &path) {
+  llvm::Expected<StringRef> name = getString(value, path);
+  if (!name)
+    return name.takeError();
+  if (std::optional<PipelineSchedule> schedule =
+          symbolizePipelineSchedule(*name))
+    return *schedule;
+  return makeConfigError(
+      path, "unknown schedule \"" + *name + "\"; expected one of " +
+                getPipelineScheduleNameList() +
+                ", {\"generated\": NAME} or a list of schedule rules");
+}
+
+/// `"schedule"`: a built-in name, {"generated": NAME} or a list of rules.
+llvm::Error parseSchedule(const Value &value, Config &config) {
+  const char *path = "config.schedule";
+  if (value.kind() == Value::String) {
+    llvm::Expected<PipelineSchedule> schedule =
+        parseBuiltinSchedule(value, path);
+    if (!schedule)
+      return schedule.takeError();
+    config.pipelineSchedule = *schedule;
+    return llvm::Error::success();
+  }
+  if (const Object *object = value.getAsObject()) {
+    for (const std::string &key : getSortedKeys(*object))
+      if (key != "generated")
+        return makeConfigError(llvm::Twine(path) + "." + key,
+                               "unknown field; expected generated");
+    const Value *generated = object->get("generated");
+    if (!generated)
+      return makeConfigError(llvm::Twine(path) + ".generated", "missing");
+    llvm::Expected<StringRef> name =
+        getString(*generated, llvm::Twine(path) + ".generated");
+    if (!name)
+      return name.takeError();
+    std::optional<schedule::ScheduleKind> kind =
+        schedule::parseScheduleKind(*name);
+    if (!kind)
+      return makeConfigError(llvm::Twine(path) + ".generated",
+                             "unknown generated schedule \"" + *name +
+                                 "\"; expected one of " +
+                                 schedule::getScheduleNameList());
+    config.generatedSchedule = schedule::getScheduleName(*kind).str();
+    config.generatedScheduleNeedsSplit =
+        schedule::hasWeightGradientActions(*kind);
+    return llvm::Error::success();
+  }
+  if (const Array *rules = value.getAsArray()) {
+    for (auto [index, rule] : llvm::enumerate(*rules)) {
+      std::string rulePath =
+          (llvm::Twine(path) + "[" + llvm::Twine(index) + "]").str();
+      llvm::Expected<StringRef> text = getString(rule, rulePath);
+      if (!text)
+        return text.takeError();
+      llvm::Expected<FragmentScheduleRule> parsed =
+          parseFragmentScheduleRule(*text);
+      if (!parsed)
+        return makeConfigError(rulePath, llvm::toString(parsed.takeError()));
+      config.scheduleRules.push_back(std::move(*parsed));
+    }
+    return llvm::Error::success();
+  }
+  return makeTypeError(path,
+                       "a schedule name, {\"generated\": NAME} or a list of "
+                       "FragmentScheduleRule strings",
+                       value);
+}
+
+llvm::Error parseMergeRules(const Value &value, Config &config) {
+  const char *path = "config.merge_rules";
+  const Array *rules = value.getAsArray();
+  if (!rules)
+    return makeTypeError(path, "a list of FragmentMergeRule strings", value);
+  for (auto [index, rule] : llvm::enumerate(*rules)) {
+    std::string rulePath =
+        (llvm::Twine(path) + "[" + llvm::Twine(index) + "]").str();
+    llvm::Expected<StringRef> text = getString(rule, rulePath);
+    if (!text)
+      return text.takeError();
+    llvm::Expected<FragmentMergeRule> parsed = parseFragmentMergeRule(*text);
+    if (!parsed)
+      return makeConfigError(rulePath, llvm::toString(parsed.takeError()));
+    config.mergeRules.push_back(std::move(*parsed));
+  }
+  return llvm::Error::success();
+}
+
+struct BoolOption {
+  StringRef name;
+  bool PartitioningOptions::*field;
+};
+
+constexpr BoolOption kBoolOptions[] = {
+    {"mpmd_infer_transfers", &PartitioningOptions::inferTransfers},
+    {"mpmd_infer_cross_mesh_reductions",
+     &PartitioningOptions::inferCrossMeshReductions},
+    {"mpmd_fragment_remat", &PartitioningOptions::fragmentRemat},
+    {"mpmd_merge_remat_fragments", &PartitioningOptions::mergeRematFragments},
+    {"mpmd_split_bwd_fragments", &PartitioningOptions::splitBwdFragments},
+    {"mpmd_assume_homogeneous_devices",
+     &PartitioningOptions::assumeHomogeneousDevices},
+    {"mpmd_absorb_inferred_fragments_on_entry_point_function",
+     &PartitioningOptions::absorbInferredFragmentsOnEntryPointFunction},
+    {"mpmd_copy_constant_creation_from_producer_to_consumer",
+     &PartitioningOptions::copyConstantCreationFromProducerToConsumer},
+    {"mpmd_merge_inferred_after_scheduling",
+     &PartitioningOptions::mergeInferredAfterScheduling},
+    {"mpmd_fail_on_backward_deps", &PartitioningOptions::failOnBackwardDeps},
+};
+constexpr StringRef kPipelineScheduleOption = "mpmd_pipeline_schedule";
+/// Upstream accepts it; there is no merge-transfers pass here yet, so
+/// setting it is an error rather than a silently ignored request.
+constexpr StringRef kMergeTransfersOption = "mpmd_apply_merge_transfers_pass";
+
+/// Also returns, through `splitGiven`, whether mpmd_split_bwd_fragments was
+/// set explicitly (zero-bubble schedules need it and set it otherwise).
+llvm::Error parsePartitioningOptions(const Value &value, Config &config,
+                                     bool &splitGiven) {
+  const char *path = "config.partitioning_options";
+  const Object *options = value.getAsObject();
+  if (!options)
+    return makeTypeError(path, "an object (option name → value)", value);
+  for (const std::string &name : getSortedKeys(*options)) {
+    std::string optionPath = (llvm::Twine(path) + "." + name).str();
+    const Value &option = *options->get(name);
+    if (name == kPipelineScheduleOption) {
+      llvm::Expected<PipelineSchedule> schedule =
+          parseBuiltinSchedule(option, optionPath);
+      if (!schedule)
+        return schedule.takeError();
+      config.pipelineSchedule = *schedule;
+      continue;
+    }
+    const BoolOption *boolOption =
+        llvm::find_if(kBoolOptions, [&](const BoolOption &candidate) {
+          return candidate.name == name;
+        });
+    if (name == kMergeTransfersOption) {
+      std::optional<bool> enabled = option.getAsBoolean();
+      if (!enabled)
+        return makeTypeError(optionPath, "a boolean", option);
+      if (*enabled)
+        return makeConfigError(optionPath,
+                               "not supported: there is no merge-transfers "
+                               "pass yet");
+      continue;
+    }
+    if (boolOption == std::end(kBoolOptions))
+      return makeConfigError(
+          optionPath, "unknown option; valid options are " +
+                          llvm::join(getPartitioningOptionNames(), ", "));
+    std::optional<bool> enabled = option.getAsBoolean();
+    if (!enabled)
+      return makeTypeError(optionPath, "a boolean", option);
+    config.options.*(boolOption->field) = *enabled;
+    splitGiven |= name == "mpmd_split_bwd_fragments";
+  }
+  return llvm::Error::success();
+}
+
+} // namespace
+
+const TopologyMesh *Config::findMesh(StringRef name) const {
+  auto found = llvm::find_if(
+      topology, [&](const TopologyMesh &mesh) { return mesh.name == name; });
+  return found == topology.end() ? nullptr : &*found;
+}
+
+std::vector<StringRef> getPartitioningOptionNames() {
+  std::vector<StringRef> names;
+  for (const BoolOption &option : kBoolOptions)
+    names.push_back(option.name);
+  names.push_back(kMergeTransfersOption);
+  names.push_back(kPipelineScheduleOption);
+  return names;
+}
+
+llvm::Expected<Config> parseConfig(StringRef jsonText) {
+  llvm::Expected<Value> json = llvm::json::parse(jsonText);
+  if (!json)
+    return makeConfigError("config",
+                           "invalid JSON: " + llvm::toString(json.takeError()));
+  const Object *root = json->getAsObject();
+  if (!root)
+    return makeTypeError("config", "an object", *json);
+  constexpr StringRef kFields[] = {
+      "topology", "assignment",  "input_assignment",    "output_assignment",
+      "schedule", "merge_rules", "partitioning_options"};
+  for (const std::string &key : getSortedKeys(*root))
+    if (!llvm::is_contained(kFields, key))
+      return makeConfigError("config." + key,
+                             "unknown field; expected one of " +
+                                 llvm::join(llvm::ArrayRef(kFields), ", "));
+
+  Config config;
+  llvm::Expected<std::vector<TopologyMesh>> topology =
+      parseTopology(root->get("topology"));
+  if (!topology)
+    return topology.takeError();
+  config.topology = std::move(*topology);
+  llvm::Expected<UserAssignmentMap> assignment =
+      parseAssignment(root->get("assignment"), config.topology);
+  if (!assignment)
+    return assignment.takeError();
+  config.assignment = std::move(*assignment);
+  for (auto [field, target] :
+       {std::pair{StringRef("input_assignment"), &config.inputAssignment},
+        std::pair{StringRef("output_assignment"), &config.outputAssignment}}) {
+    llvm::Expected<IndexedAssignmentMap> parsed =
+        parseIndexedAssignment(root->get(field), field, config.topology);
+    if (!parsed)
+      return parsed.takeError();
+    *target = std::move(*parsed);
+  }
+  // The options first: `"schedule"` overrides mpmd_pipeline_schedule below
+  // only when they agree.
+  bool splitGiven = false;
+  if (const Value *options = root->get("partitioning_options"))
+    if (llvm::Error error =
+            parsePartitioningOptions(*options, config, splitGiven))
+      return std::move(error);
+  if (const Value *schedule = root->get("schedule")) {
+    std::optional<PipelineSchedule> fromOptions;
+    const Object *options = root->getObject("partitioning_options");
+    if (options && options->get(kPipelineScheduleOption))
+      fromOptions = config.pipelineSchedule;
+    if (llvm::Error error = parseSchedule(*schedule, config))
+      return std::move(error);
+    if (fromOptions && schedule->kind() == Value::String &&
+        *fromOptions != config.pipelineSchedule)
+      return makeConfigError(
+          "config.schedule",
+          "\"" + stringifyPipelineSchedule(config.pipelineSchedule) +
+              "\" contradicts partitioning_options.mpmd_pipeline_schedule \"" +
+              stringifyPipelineSchedule(*fromOptions) + "\"");
+  }
+  if (const Value *mergeRules = root->get("merge_rules"))
+    if (llvm::Error error = parseMergeRules(*mergeRules, config))
+      return std::move(error);
+
+  // Upstream's registry: zero-bubble schedules require split backward
+  // fragments, set when missing and an error when contradicted. The same
+  // holds for generated schedules with weight-gradient actions.
+  std::optional<std::string> splitSchedule;
+  if (!config.generatedSchedule.empty()) {
+    if (config.generatedScheduleNeedsSplit)
+      splitSchedule = config.generatedSchedule;
+  } else if (config.scheduleRules.empty() &&
+             requiresSplitBwdFragments(config.pipelineSchedule)) {
+    splitSchedule = stringifyPipelineSchedule(config.pipelineSchedule).str();
+  }
+  if (splitSchedule) {
+    if (splitGiven && !config.options.splitBwdFragments)
+      return makeConfigError(
+          "config.partitioning_options.mpmd_split_bwd_fragments",
+          "must be true with the " + *splitSchedule +
+              " schedule (it schedules the split-off weight gradients)");
+    config.options.splitBwdFragments = true;
+  }
+  return config;
+}
+
+llvm::Expected<Config> readConfigFile(StringRef path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/true);
+  if (!file)
+    return makeConfigError(path, "cannot read: " + file.getError().message());
+  return parseConfig((*file)->getBuffer());
+}
+
+} // namespace mlir::mpmd::driver

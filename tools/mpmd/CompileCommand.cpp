@@ -1,0 +1,294 @@
+//===- CompileCommand.cpp - mpmd compile ----------------------------------===//
+//
+// Argument parsing, files and printing only: the lowering is the MPMDDriver
+// library's `lower`. Exit codes: 0 success, 1 bad IR or I/O (MLIR
+// diagnostics), 2 bad command line or configuration.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+
+#include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
+#include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
+#include "mpmd/Driver/Compile.h"
+#include "mpmd/InitAllDialects.h"
+#include "mpmd/Transforms/Export/ExportUtils.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::mpmd::tools {
+
+namespace {
+
+using namespace mlir::mpmd::driver;
+using llvm::StringRef;
+
+constexpr int kExitIrError = 1;
+constexpr int kExitConfigError = 2;
+
+void printCompileHelp(llvm::raw_ostream &os) {
+  os << "usage: mpmd compile MODEL.mlir --config CONFIG.json -o OUT.mlir\n"
+        "                    [--dump-dir DIR] [--summary]\n\n"
+        "Lowers an MPMD program (named computations, mpmd.call microbatches) "
+        "with the\nmeshes, assignment, schedule and options of CONFIG.json "
+        "(see the README,\n\"mpmd compile\"): import, optimize, export.\n\n"
+        "  MODEL.mlir       the program ('-': standard input)\n"
+        "  --config FILE    the JSON configuration\n"
+        "  -o FILE          the exported module ('-': standard output)\n"
+        "  --dump-dir DIR   also write the IR after each phase to "
+        "DIR/01-import.mlir,\n"
+        "                   DIR/02-optimize.mlir, DIR/03-export.mlir\n"
+        "  --summary        print, per mesh, fragment calls, distinct "
+        "functions, transfers\n"
+        "                   in and out (count, bytes) and reserved memory; "
+        "per input and\n"
+        "                   output, its mesh and sharding\n\n"
+        "Exit codes: 1 for errors in the program (MLIR diagnostics), 2 for "
+        "errors in the\ncommand line or the configuration.\n";
+}
+
+struct CompileOptions {
+  std::optional<std::string> model, config, output, dumpDir;
+  bool summary = false;
+  bool help = false;
+};
+
+llvm::Error makeUsageError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// Accepts `--name value` and `--name=value`; every option at most once.
+llvm::Expected<CompileOptions> parseOptions(llvm::ArrayRef<StringRef> args) {
+  CompileOptions options;
+  const std::pair<StringRef, std::optional<std::string> *> valued[] = {
+      {"--config", &options.config},
+      {"-o", &options.output},
+      {"--dump-dir", &options.dumpDir}};
+  for (size_t i = 0; i < args.size(); ++i) {
+    StringRef arg = args[i];
+    if (arg == "--help" || arg == "-h") {
+      options.help = true;
+      continue;
+    }
+    if (arg == "--summary") {
+      options.summary = true;
+      continue;
+    }
+    auto [name, inlineValue] = arg.split('=');
+    auto found = llvm::find_if(valued, [&, name = name](const auto &entry) {
+      return entry.first == name;
+    });
+    if (found == std::end(valued)) {
+      if (arg.starts_with("-") && arg != "-")
+        return makeUsageError("unknown option '" + name + "'");
+      if (options.model)
+        return makeUsageError("unexpected argument '" + arg +
+                              "' (a model is already given)");
+      options.model = arg.str();
+      continue;
+    }
+    if (*found->second)
+      return makeUsageError(name + " is given twice");
+    if (arg.contains('='))
+      *found->second = inlineValue.str();
+    else if (i + 1 < args.size())
+      *found->second = args[++i].str();
+    else
+      return makeUsageError(name + " needs a value");
+  }
+  if (options.help)
+    return options;
+  for (auto [name, value] : {std::pair{"MODEL.mlir", &options.model},
+                             std::pair{"--config", &options.config},
+                             std::pair{"-o", &options.output}})
+    if (!*value)
+      return makeUsageError(llvm::Twine(name) +
+                            " is required; see 'mpmd compile --help'");
+  return options;
+}
+
+/// Writes `text` to `path`; errors go to stderr.
+bool writeFile(StringRef path, StringRef text) {
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
+  if (!file) {
+    llvm::errs() << "mpmd compile: error: " << error << "\n";
+    return false;
+  }
+  file->os() << text;
+  file->keep();
+  return true;
+}
+
+bool dumpPhases(StringRef dir, const Lowered &lowered) {
+  if (std::error_code error = llvm::sys::fs::create_directories(dir)) {
+    llvm::errs() << "mpmd compile: error: cannot create '" << dir
+                 << "': " << error.message() << "\n";
+    return false;
+  }
+  for (auto [index, phase] : llvm::enumerate(kAllPhases)) {
+    llvm::SmallString<128> path(dir);
+    llvm::sys::path::append(
+        path,
+        llvm::formatv("{0:02}-{1}.mlir", index + 1, getPhaseName(phase)).str());
+    if (!writeFile(path, lowered.asText(phase)))
+      return false;
+  }
+  return true;
+}
+
+/// Bytes of the global tensor a mesh tensor holds.
+int64_t getGlobalBytes(Type type) {
+  auto meshTensor = dyn_cast<MeshTensorType>(type);
+  if (!meshTensor)
+    return 0;
+  RankedTensorType tensor = meshTensor.getRankedTensorType();
+  return tensor.getNumElements() *
+         llvm::divideCeil(tensor.getElementTypeBitWidth(), 8);
+}
+
+struct MeshSummary {
+  int64_t fragmentCalls = 0;
+  llvm::SetVector<StringRef> functions;
+  int64_t transfersIn = 0, transfersOut = 0;
+  int64_t bytesIn = 0, bytesOut = 0;
+  int64_t reservedBytes = 0;
+};
+
+void printNamedSharding(llvm::raw_ostream &os, const NamedSharding &sharding) {
+  if (sharding.meshName.empty()) {
+    os << "(not on a mesh)";
+    return;
+  }
+  os << sharding.meshName << " ";
+  if (sharding.sharding)
+    os << sharding.sharding;
+  else
+    os << "replicated";
+  if (sharding.memoryKind)
+    os << " memory_kind=" << *sharding.memoryKind;
+}
+
+/// O(ops of @main + outlined functions).
+void printSummary(const Lowered &lowered, llvm::raw_ostream &os) {
+  ModuleOp module = lowered.getModule();
+  func::FuncOp main = getMainFunction(module);
+  auto topology =
+      main->getAttrOfType<TopologyAttr>(MpmdDialect::kTopologyAttrName);
+  llvm::MapVector<StringRef, MeshSummary> meshes;
+  for (NamedMeshAttr mesh : topology.getMeshes())
+    meshes[mesh.getName()];
+  SymbolTable symbols(module);
+  main.walk([&](Operation *op) {
+    if (auto call = dyn_cast<FragmentCallOp>(op)) {
+      MeshSummary &mesh = meshes[call.getMeshName()];
+      ++mesh.fragmentCalls;
+      mesh.functions.insert(call.getCallee());
+      if (auto callee = symbols.lookup<func::FuncOp>(call.getCallee()))
+        if (auto reserved =
+                callee->getAttrOfType<IntegerAttr>(kReservedHbmBytesAttrName))
+          mesh.reservedBytes = std::max(mesh.reservedBytes, reserved.getInt());
+    } else if (auto transfer = dyn_cast<TransferOp>(op)) {
+      auto source = cast<MeshTensorType>(transfer.getTensor().getType());
+      auto target = cast<MeshTensorType>(transfer.getResult().getType());
+      if (source.getMeshName() == target.getMeshName())
+        return;
+      int64_t bytes = getGlobalBytes(source);
+      MeshSummary &from = meshes[source.getMeshName()];
+      ++from.transfersOut;
+      from.bytesOut += bytes;
+      MeshSummary &to = meshes[target.getMeshName()];
+      ++to.transfersIn;
+      to.bytesIn += bytes;
+    }
+  });
+  os << "meshes:\n";
+  for (auto &[name, mesh] : meshes)
+    os << llvm::formatv("  {0}: {1} fragment calls, {2} functions, "
+                        "transfers in {3} ({4} B), out {5} ({6} B), "
+                        "reserved {7} B\n",
+                        name, mesh.fragmentCalls, mesh.functions.size(),
+                        mesh.transfersIn, mesh.bytesIn, mesh.transfersOut,
+                        mesh.bytesOut, mesh.reservedBytes);
+  FunctionNamedShardings shardings = lowered.functionNamedShardings();
+  for (auto [label, list] : {std::pair{"inputs", &shardings.inputs},
+                             std::pair{"outputs", &shardings.outputs}}) {
+    os << label << ":\n";
+    for (auto [index, sharding] : llvm::enumerate(*list)) {
+      os << "  " << index << ": ";
+      printNamedSharding(os, sharding);
+      os << "\n";
+    }
+  }
+}
+
+int runCompile(const CompileOptions &options) {
+  llvm::Expected<Config> config = readConfigFile(*options.config);
+  if (!config) {
+    llvm::errs() << "mpmd compile: error: "
+                 << llvm::toString(config.takeError()) << "\n";
+    return kExitConfigError;
+  }
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      openInputFile(*options.model, &error);
+  if (!file) {
+    llvm::errs() << "mpmd compile: error: " << error << "\n";
+    return kExitIrError;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return kExitIrError;
+  // A computation the assignment misses is a configuration error.
+  if (failed(verifyAssignmentCoversModule(*module, *config)))
+    return kExitConfigError;
+  FailureOr<Lowered> lowered = lower(*module, *config);
+  if (failed(lowered))
+    return kExitIrError;
+  if (options.dumpDir && !dumpPhases(*options.dumpDir, *lowered))
+    return kExitIrError;
+  if (!writeFile(*options.output, lowered->asText(Phase::kExport)))
+    return kExitIrError;
+  if (options.summary)
+    printSummary(*lowered, llvm::outs());
+  return 0;
+}
+
+} // namespace
+
+int runCompileCommand(llvm::ArrayRef<StringRef> args) {
+  llvm::Expected<CompileOptions> options = parseOptions(args);
+  if (!options) {
+    llvm::errs() << "mpmd compile: error: "
+                 << llvm::toString(options.takeError()) << "\n";
+    return kExitConfigError;
+  }
+  if (options->help) {
+    printCompileHelp(llvm::outs());
+    return 0;
+  }
+  return runCompile(*options);
+}
+
+} // namespace mlir::mpmd::tools

@@ -1,0 +1,155 @@
+//===- ConfigTest.cpp - Tests of the driver's JSON configuration ----------===//
+
+#include "mpmd/Driver/Config.h"
+
+#include "llvm/Support/Error.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir::mpmd;
+using namespace mlir::mpmd::driver;
+
+namespace {
+
+std::string errorOf(llvm::Expected<Config> config) {
+  if (config)
+    return "(no error)";
+  return llvm::toString(config.takeError());
+}
+
+constexpr const char *kTwoMeshes =
+    R"("topology": [["m1", [["data", 4], ["model", 2]]], ["m0", [["x", 8]]]])";
+
+std::string withTopology(const std::string &fields) {
+  return std::string("{") + kTwoMeshes + (fields.empty() ? "" : ", ") + fields +
+         "}";
+}
+
+TEST(ConfigTest, TopologyKeepsMeshAndAxisOrder) {
+  llvm::Expected<Config> config = parseConfig(withTopology(""));
+  ASSERT_TRUE(static_cast<bool>(config)) << errorOf(std::move(config));
+  ASSERT_EQ(config->topology.size(), 2u);
+  // Listed order, not sorted: m1 is the first pipeline stage.
+  EXPECT_EQ(config->topology[0],
+            (TopologyMesh{"m1", {{"data", 4}, {"model", 2}}}));
+  EXPECT_EQ(config->topology[1], (TopologyMesh{"m0", {{"x", 8}}}));
+  EXPECT_EQ(config->findMesh("m0"), &config->topology[1]);
+  EXPECT_EQ(config->findMesh("m2"), nullptr);
+  // Defaults: upstream's C++ schedule, no rules, all options off.
+  EXPECT_EQ(config->pipelineSchedule, PipelineSchedule::kGPipe);
+  EXPECT_TRUE(config->generatedSchedule.empty());
+  EXPECT_EQ(config->options, PartitioningOptions());
+}
+
+TEST(ConfigTest, AssignmentsWithStagesAndMemoryKinds) {
+  llvm::Expected<Config> config = parseConfig(withTopology(R"(
+      "assignment": {"f": "m1", "g": {"mesh": "m0", "stage": 3},
+                     "t": "m0#pinned_host"},
+      "input_assignment": ["m1", null, "m0#device"],
+      "output_assignment": [null, "m1"])"));
+  ASSERT_TRUE(static_cast<bool>(config)) << errorOf(std::move(config));
+  EXPECT_EQ(config->assignment.entries.size(), 3u);
+  EXPECT_EQ(config->assignment.entries.at("f"),
+            (MeshAssignment{"m1", std::nullopt, std::nullopt}));
+  EXPECT_EQ(config->assignment.entries.at("g"),
+            (MeshAssignment{"m0", std::nullopt, 3}));
+  EXPECT_EQ(config->assignment.entries.at("t"),
+            (MeshAssignment{"m0", "pinned_host", std::nullopt}));
+  ASSERT_EQ(config->inputAssignment.entries.size(), 2u);
+  EXPECT_EQ(config->inputAssignment.entries.at(0).meshName, "m1");
+  EXPECT_EQ(config->inputAssignment.entries.at(2),
+            (MeshAssignment{"m0", "device", std::nullopt}));
+  ASSERT_EQ(config->outputAssignment.entries.size(), 1u);
+  EXPECT_EQ(config->outputAssignment.entries.at(1).meshName, "m1");
+}
+
+TEST(ConfigTest, ScheduleForms) {
+  llvm::Expected<Config> builtin =
+      parseConfig(withTopology(R"("schedule": "1f1b")"));
+  ASSERT_TRUE(static_cast<bool>(builtin)) << errorOf(std::move(builtin));
+  EXPECT_EQ(builtin->pipelineSchedule, PipelineSchedule::k1F1B);
+
+  llvm::Expected<Config> generated =
+      parseConfig(withTopology(R"("schedule": {"generated": "zbv"})"));
+  ASSERT_TRUE(static_cast<bool>(generated)) << errorOf(std::move(generated));
+  // Canonical name; ZB-V schedules weight gradients, so backward fragments
+  // are split.
+  EXPECT_EQ(generated->generatedSchedule, "ZB-V");
+  EXPECT_TRUE(generated->options.splitBwdFragments);
+
+  llvm::Expected<Config> interleaved = parseConfig(
+      withTopology(R"("schedule": {"generated": "Interleaved1F1B"})"));
+  ASSERT_TRUE(static_cast<bool>(interleaved));
+  EXPECT_FALSE(interleaved->options.splitBwdFragments);
+
+  llvm::Expected<Config> rules = parseConfig(withTopology(R"json(
+      "schedule": ["FragmentScheduleRule(ordered_fragments=[FragmentInfo(origins=[\"f\"],mesh_name=\"m1\")->FragmentInfo(origins=[\"f\"(1)],mesh_name=\"m1\")])"],
+      "merge_rules": ["FragmentMergeRule(sources=[FragmentInfo(origins=[\"f\"]),FragmentInfo(origins=[\"g\"])],target=FragmentInfo(origins=[\"f\",\"g\"]))"])json"));
+  ASSERT_TRUE(static_cast<bool>(rules)) << errorOf(std::move(rules));
+  ASSERT_EQ(rules->scheduleRules.size(), 1u);
+  EXPECT_EQ(rules->scheduleRules[0].orderedFragments.size(), 2u);
+  EXPECT_EQ(rules->scheduleRules[0].orderedFragments[1].origins[0],
+            (FragmentOrigin{"f", 1}));
+  ASSERT_EQ(rules->mergeRules.size(), 1u);
+  EXPECT_EQ(rules->mergeRules[0].sources.size(), 2u);
+}
+
+TEST(ConfigTest, PartitioningOptionsUnderUpstreamNames) {
+  llvm::Expected<Config> config = parseConfig(withTopology(R"(
+      "partitioning_options": {
+        "mpmd_infer_transfers": true, "mpmd_fragment_remat": true,
+        "mpmd_merge_remat_fragments": true,
+        "mpmd_merge_inferred_after_scheduling": true,
+        "mpmd_copy_constant_creation_from_producer_to_consumer": true,
+        "mpmd_apply_merge_transfers_pass": false,
+        "mpmd_pipeline_schedule": "ZeroBubbleH1"})"));
+  ASSERT_TRUE(static_cast<bool>(config)) << errorOf(std::move(config));
+  PartitioningOptions expected;
+  expected.inferTransfers = true;
+  expected.fragmentRemat = true;
+  expected.mergeRematFragments = true;
+  expected.mergeInferredAfterScheduling = true;
+  expected.copyConstantCreationFromProducerToConsumer = true;
+  // Required by the zero-bubble schedule and not given: set.
+  expected.splitBwdFragments = true;
+  EXPECT_EQ(config->options, expected);
+  EXPECT_EQ(config->pipelineSchedule, PipelineSchedule::kZeroBubbleH1);
+}
+
+TEST(ConfigTest, ErrorsNameTheJsonPath) {
+  EXPECT_EQ(errorOf(parseConfig(withTopology(R"("assignment": {"l3": "m9"})"))),
+            "config.assignment.l3: unknown mesh \"m9\"; meshes are m1, m0");
+  EXPECT_EQ(errorOf(parseConfig(withTopology(
+                R"("assignment": {"l3": {"mesh": "m1", "stage": -2}})"))),
+            "config.assignment.l3.stage: stage must be >= 0, got -2");
+  EXPECT_EQ(errorOf(parseConfig(withTopology(
+                R"("assignment": {"l3": {"mesh": "m1", "stag": 2}})"))),
+            "config.assignment.l3.stag: unknown field; expected mesh, stage");
+  EXPECT_EQ(errorOf(parseConfig(
+                R"({"topology": [["m1", [["x", 2]]], ["m1", [["x", 2]]]]})")),
+            "config.topology[1][0]: mesh \"m1\" is defined twice");
+  EXPECT_EQ(errorOf(parseConfig(R"({"topology": [["m1", [["x", 0]]]]})")),
+            "config.topology[0][1][0][1]: axis size must be positive, got 0");
+  EXPECT_EQ(errorOf(parseConfig(R"({"topology": [["m1", [["x", 2.5]]]]})")),
+            "config.topology[0][1][0][1]: expected an integer, got a number");
+  EXPECT_EQ(errorOf(parseConfig(R"({"assignment": {}})")),
+            "config.topology: missing (a list of [mesh, [[axis, size], ...]] "
+            "in pipeline order)");
+  EXPECT_EQ(errorOf(parseConfig("[]")),
+            "config: expected an object, got a list");
+  EXPECT_EQ(errorOf(parseConfig(withTopology(
+                R"("partitioning_options": {"mpmd_fragment_remat": 1})"))),
+            "config.partitioning_options.mpmd_fragment_remat: expected a "
+            "boolean, got a number");
+  EXPECT_EQ(errorOf(parseConfig(withTopology(R"("schedule": 3)"))),
+            "config.schedule: expected a schedule name, {\"generated\": NAME} "
+            "or a list of FragmentScheduleRule strings, got a number");
+  EXPECT_EQ(errorOf(parseConfig(withTopology(
+                R"("schedule": {"generated": "ZB-V"},
+                   "partitioning_options": {"mpmd_split_bwd_fragments": false})"))),
+            "config.partitioning_options.mpmd_split_bwd_fragments: must be "
+            "true with the ZB-V schedule (it schedules the split-off weight "
+            "gradients)");
+}
+
+} // namespace
