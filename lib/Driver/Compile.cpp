@@ -1,4 +1,4 @@
-//===- Compile.cpp - import → optimize → export with a config -------------===//
+//===- Compile.cpp - import → optimize → shardings → export, configured ---===//
 
 #include "mpmd/Driver/Compile.h"
 
@@ -7,6 +7,7 @@
 #include "mpmd/Transforms/Export/Pipelines.h"
 #include "mpmd/Transforms/Import/Pipelines.h"
 #include "mpmd/Transforms/Optimize/Pipelines.h"
+#include "mpmd/Transforms/ShardingPropagation/Pipelines.h"
 
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
@@ -78,6 +79,8 @@ void addPhasePipeline(OpPassManager &pm, Phase phase, const Config &config) {
     return addImportPipeline(pm, getImportOptions(config));
   case Phase::kOptimize:
     return addOptimizePipeline(pm, getOptimizeOptions(config));
+  case Phase::kShardingPropagation:
+    return addShardingPropagationPipeline(pm);
   case Phase::kExport:
     return addExportPipeline(pm, getExportOptions(config));
   }
@@ -102,6 +105,8 @@ StringRef getPhaseName(Phase phase) {
     return "import";
   case Phase::kOptimize:
     return "optimize";
+  case Phase::kShardingPropagation:
+    return "sharding-propagation";
   case Phase::kExport:
     return "export";
   }

@@ -25,7 +25,8 @@ struct Command {
 
 const Command kCommands[] = {
     {"compile",
-     "lower a program with a JSON config: import, optimize, export",
+     "lower a program with a JSON config: import, optimize, sharding "
+     "propagation, export",
      runCompileCommand},
     {"schedule",
      "simulate a pipeline schedule: makespan, bubbles, peak activations, "

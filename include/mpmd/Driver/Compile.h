@@ -26,11 +26,12 @@
 namespace mlir::mpmd::driver {
 
 /// The phases `lower` runs, in order.
-enum class Phase { kImport, kOptimize, kExport };
-inline constexpr std::array<Phase, 3> kAllPhases = {
-    Phase::kImport, Phase::kOptimize, Phase::kExport};
+enum class Phase { kImport, kOptimize, kShardingPropagation, kExport };
+inline constexpr std::array<Phase, 4> kAllPhases = {
+    Phase::kImport, Phase::kOptimize, Phase::kShardingPropagation,
+    Phase::kExport};
 
-/// "import", "optimize", "export".
+/// "import", "optimize", "sharding-propagation", "export".
 llvm::StringRef getPhaseName(Phase phase);
 
 /// Where an input or output of the entry function lives (upstream's
@@ -73,7 +74,7 @@ LogicalResult verifyAssignmentCoversModule(ModuleOp module,
 
 /// Lowers a copy of `module` (left unchanged) with `config`: sets @main's
 /// topology from the config (an error if @main has a different one), then
-/// runs import → optimize → export and verifies the result once. Errors are
+/// runs import → optimize → sharding propagation → export and verifies the result once. Errors are
 /// MLIR diagnostics on the module's context.
 FailureOr<Lowered> lower(ModuleOp module, const Config &config);
 
