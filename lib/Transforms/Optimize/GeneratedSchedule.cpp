@@ -59,6 +59,10 @@ class GeneratedSchedulePass
       for (const Action &action : actions)
         if (action.kind == ActionKind::kWeightGradient)
           splitInSchedule.insert({action.microbatch, action.stage});
+    bool programSplitsBackwards = llvm::any_of(
+        program->fragmentOf, [](const auto &entry) {
+          return std::get<0>(entry.first) == ActionKind::kWeightGradient;
+        });
     SmallVector<GroupSequence> sequences;
     for (const std::vector<Action> &actions : generated->meshActions) {
       GroupSequence &sequence = sequences.emplace_back();
@@ -74,6 +78,15 @@ class GeneratedSchedulePass
         return true;
       };
       for (const Action &action : actions) {
+        // A backward the program did not split (it sends nothing to another
+        // mesh) ran whole at its backward's turn.
+        if (action.kind == ActionKind::kWeightGradient &&
+            programSplitsBackwards &&
+            program->fragmentOf.count(
+                {ActionKind::kBackward, action.microbatch, action.stage}))
+          if (!program->fragmentOf.count({ActionKind::kWeightGradient,
+                                          action.microbatch, action.stage}))
+            continue;
         if (!place(action.kind, action)) {
           function.emitError()
               << "schedule " << schedule::getScheduleName(*kind) << " runs "

@@ -77,8 +77,10 @@ def GeneratedSchedulePass
     The program must fit the schedule: its stages must sit on the meshes the
     schedule's layout says (looping: stage s on mesh s mod p; V-shape for
     ZB-V and DualPipeV), and a schedule that splits weight gradients needs
-    split backward fragments. When the program splits a backward the
-    schedule does not, its W runs right after its B. Every mismatch is an
+    split backward fragments (a backward left whole by the split, because it
+    sends nothing to another mesh, runs at its backward's turn). When the
+    program splits a backward the schedule does not, its W runs right after
+    its B. Every mismatch is an
     error saying what is required. Fragments that are not pipeline actions
     keep their place as far as the data flow allows.
 
