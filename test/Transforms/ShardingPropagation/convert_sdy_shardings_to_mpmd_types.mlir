@@ -1,15 +1,12 @@
 // RUN: mpmd-opt %s -split-input-file -verify-diagnostics -mpmd-sharding-propagation-pipeline | FileCheck %s
-// RUN: mpmd-opt %s -split-input-file -mpmd-enforce-user-shardings 2>/dev/null | FileCheck %s --check-prefix=ENFORCE
 
-// The user's shardings reach the boundary ops: the fragment reading %arg0
-// takes its sharding as in_shardings, the fragment and the transfer producing
-// outputs take theirs; then every sharding moves into the mesh tensor types
-// (open dimensions close), ops in bodies lose theirs, and sdy.constant
-// becomes stablehlo.constant. %arg1 returned directly gets its own buffer
-// (a transfer). Values without a sharding stay replicated.
-// ENFORCE-LABEL: func.func @main
-// ENFORCE: mpmd.fragment<mesh="m1", origin=["f"], in_shardings=[<@mesh, [{"x"}, {}]>, <@mesh, [{?}, {?}]>], out_shardings=[<@mesh, [{}, {"y"}]>]>
-// ENFORCE: mpmd.transfer {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {?}]>]>}
+// -mpmd-convert-sdy-shardings-to-mpmd-types, run in its pipeline: the user's
+// shardings reach the boundary ops (enforce-user-shardings) and every
+// sharding moves into the mesh tensor types (open dimensions close), ops in
+// bodies lose theirs, and sdy.constant becomes stablehlo.constant. %arg1
+// returned directly gets its own buffer (a transfer). Values without a
+// sharding stay replicated. Errors: a fragment operand that would need a
+// reshard; a transfer within a mesh that changes the sharding.
 // CHECK-LABEL: func.func @main(%arg0: !mpmd.mesh_tensor<"m1", tensor<4x8xf32>, sharding=<@mesh, [{"x"}, {}]>>, %arg1: !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>) -> (!mpmd.mesh_tensor<"m1", tensor<4x8xf32>, sharding=<@mesh, [{}, {"y"}]>>, !mpmd.mesh_tensor<"m2", tensor<4x8xf32>, sharding=<@mesh, [{"x"}, {}]>>, !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>)
 // CHECK-NEXT:  %[[F:.*]] = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0, %arg1)
 // CHECK-NEXT:    %[[C:.*]] = stablehlo.constant dense<1.000000e+00>
