@@ -532,7 +532,13 @@ void Interpreter::Frame::recordCheckFailure(Operation &op, const Tensor &actual,
     return;
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << op.getName() << " at " << op.getLoc() << ": element " << index << " is "
+  os << op.getName() << " at ";
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(op.getLoc()))
+    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
+       << fileLoc.getColumn();
+  else
+    os << op.getLoc();
+  os << ": element " << index << " is "
      << actual.elementAt(index).valuesToString() << ", expected "
      << expected.elementAt(index).valuesToString() << detail
      << "; got " << actual.valuesToString() << ", expected "

@@ -49,6 +49,7 @@ bool interpretModule(ModuleOp module, llvm::raw_ostream &os) {
     if (failed(results)) {
       os << "FAIL: @" << function.getSymName()
          << ": cannot be interpreted (see the error above)\n";
+      os.flush();
       allPassed = false;
     } else if (const std::optional<std::string> &failure =
                    interpreter.getFirstCheckFailure()) {
@@ -113,6 +114,7 @@ int runInterpretCommand(llvm::ArrayRef<llvm::StringRef> args) {
       return success(); // the parser reported why; go on with other chunks
     }
     allPassed &= interpretModule(*module, os);
+    os.flush(); // keep the lines in order with the errors on stderr
     return success();
   };
   if (splitInputFile)

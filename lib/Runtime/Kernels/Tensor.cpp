@@ -2,6 +2,7 @@
 
 #include "mpmd/Runtime/Tensor.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
@@ -207,8 +208,17 @@ std::string Tensor::valuesToString(int64_t limit) const {
   for (int64_t i = 0; i < count && i < limit; ++i) {
     if (i)
       text << ", ";
-    if (isFloat(dtype_))
-      text << elementAsDouble(i);
+    if (isFloat(dtype_)) {
+      // The shortest text that reads back as the same value of the dtype.
+      char digits[32];
+      double value = elementAsDouble(i);
+      std::to_chars_result end =
+          dtype_ == DType::F64
+              ? std::to_chars(digits, digits + sizeof(digits), value)
+              : std::to_chars(digits, digits + sizeof(digits),
+                              static_cast<float>(value));
+      text.write(digits, end.ptr - digits);
+    }
     else if (dtype_ == DType::I1)
       text << (elementAsInt(i) ? "true" : "false");
     else if (dtype_ == DType::UI64)

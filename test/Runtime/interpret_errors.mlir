@@ -1,0 +1,45 @@
+// What mpmd interpret cannot run is an error at the op, naming it; the
+// other functions and chunks still run, and the exit code is 1.
+// RUN: not mpmd interpret %s --split-input-file 2>&1 | FileCheck %s
+
+func.func @unsupported_op() {
+  %x = stablehlo.constant dense<[3.0, 1.0]> : tensor<2xf32>
+  // CHECK: interpret_errors.mlir:{{[0-9]+}} offset :{{[0-9]+}}:8: error: 'stablehlo.sort' is not supported by the interpreter
+  %s = "stablehlo.sort"(%x) <{dimension = 0 : i64}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %lt = stablehlo.compare LT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  }) : (tensor<2xf32>) -> tensor<2xf32>
+  func.return
+}
+// CHECK: FAIL: @unsupported_op: cannot be interpreted (see the error above)
+
+// CHECK: PASS: @still_runs
+func.func @still_runs() {
+  func.return
+}
+
+// -----
+
+func.func @complex() {
+  // CHECK: interpret_errors.mlir:{{[0-9]+}} offset :{{[0-9]+}}:8: error: element type 'complex<f32>' is not supported by the interpreter
+  %c = stablehlo.constant dense<(1.0, 2.0)> : tensor<complex<f32>>
+  func.return
+}
+// CHECK: FAIL: @complex
+
+// -----
+
+func.func @wrong_dtype_for_op() {
+  %x = stablehlo.constant dense<[1, 2]> : tensor<2xi32>
+  // The verifier rejects what the kernels could not run.
+  // CHECK: interpret_errors.mlir:{{[0-9]+}} offset :{{[0-9]+}}:8: error: 'stablehlo.exponential' op operand #0 must be ranked tensor of floating-point
+  %e = "stablehlo.exponential"(%x) : (tensor<2xi32>) -> tensor<2xi32>
+  func.return
+}
+
+// -----
+
+// CHECK: interpret_errors.mlir:{{[0-9]+}} offset :{{[0-9]+}}:1: error: custom op 'func.funk' is unknown
+func.funk @parse_error() {
+}
