@@ -15,7 +15,7 @@
 
 #include <cblas.h>
 
-#include <numeric>
+#include <cstring>
 
 namespace mlir::mpmd::runtime {
 
@@ -108,7 +108,9 @@ Tensor dotGeneral(const Tensor &lhsIn, const Tensor &rhsIn,
     resultShape.push_back(lhs.shape()[d]);
   for (int64_t d : rhsFree)
     resultShape.push_back(rhs.shape()[d]);
-  Tensor result = Tensor::zeros(lhs.dtype(), resultShape);
+  // Every path below writes the whole result; only an empty contraction
+  // (k = 0) leaves zeros to fill.
+  Tensor result = Tensor::empty(lhs.dtype(), resultShape);
 
   bool isBlasType = lhs.dtype() == DType::F32 || lhs.dtype() == DType::F64;
   auto [a, aLayout] = arrange(
@@ -118,7 +120,9 @@ Tensor dotGeneral(const Tensor &lhsIn, const Tensor &rhsIn,
       rhs, concat({&dims.rhsBatch, &dims.rhsContracting, &rhsFree}),
       concat({&dims.rhsBatch, &rhsFree, &dims.rhsContracting}), isBlasType);
 
-  if (batches * m * n * k > 0) {
+  if (k == 0)
+    std::memset(result.bytes(), 0, result.byteSize());
+  else if (batches * m * n > 0) {
     if (isBlasType) {
       CBLAS_TRANSPOSE transA = aLayout == OperandLayout::Normal ? CblasNoTrans : CblasTrans;
       CBLAS_TRANSPOSE transB = bLayout == OperandLayout::Normal ? CblasNoTrans : CblasTrans;
