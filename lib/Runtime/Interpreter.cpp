@@ -261,6 +261,7 @@ private:
 
   LogicalResult runOp(Operation &op);
   LogicalResult runReduce(stablehlo::ReduceOp op);
+  LogicalResult runScatter(stablehlo::ScatterOp op);
   LogicalResult runCheck(Operation &op);
   void recordCheckFailure(Operation &op, const Tensor &actual,
                           const Tensor &expected, int64_t index,
@@ -415,6 +416,20 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
         return success();
       })
       .Case([&](stablehlo::ReduceOp reduceOp) { return runReduce(reduceOp); })
+      .Case([&](stablehlo::GatherOp gatherOp) {
+        stablehlo::GatherDimensionNumbersAttr numbers = gatherOp.getDimensionNumbers();
+        GatherDimensions dims{toVector(numbers.getOffsetDims()),
+                              toVector(numbers.getCollapsedSliceDims()),
+                              toVector(numbers.getOperandBatchingDims()),
+                              toVector(numbers.getStartIndicesBatchingDims()),
+                              toVector(numbers.getStartIndexMap()),
+                              numbers.getIndexVectorDim()};
+        bind(op, {gather(lookup(gatherOp.getOperand()), lookup(gatherOp.getStartIndices()),
+                         dims, toVector(gatherOp.getSliceSizes()),
+                         shapeOf(gatherOp.getResult()))});
+        return success();
+      })
+      .Case([&](stablehlo::ScatterOp scatterOp) { return runScatter(scatterOp); })
       .Case([&](stablehlo::WhileOp whileOp) {
         std::vector<Tensor> state = lookupAll(whileOp.getOperand());
         while (true) {
@@ -522,6 +537,36 @@ LogicalResult Interpreter::Frame::runReduce(stablehlo::ReduceOp op) {
       result.setElement(outOffset, value);
   }
   bind(*op, std::move(results));
+  return success();
+}
+
+LogicalResult Interpreter::Frame::runScatter(stablehlo::ScatterOp op) {
+  if (op.getInputs().size() != 1)
+    return op.emitError() << "scatter of several inputs is not supported by "
+                             "the interpreter";
+  // The update computation either returns the update (replace) or is one
+  // known binary op on the current value and the update.
+  std::optional<ReduceKind> combiner;
+  Block &body = op.getUpdateComputation().front();
+  Operation *terminator = body.getTerminator();
+  bool isReplace = llvm::hasSingleElement(body) && terminator->getNumOperands() == 1 &&
+                   terminator->getOperand(0) == body.getArgument(1);
+  if (!isReplace) {
+    combiner = matchReduceCombiner(op.getUpdateComputation());
+    if (!combiner)
+      return op.emitError() << "this scatter update computation is not "
+                               "supported by the interpreter (supported: "
+                               "replace, add, multiply, maximum, minimum, and, or)";
+  }
+  stablehlo::ScatterDimensionNumbersAttr numbers = op.getScatterDimensionNumbers();
+  ScatterDimensions dims{toVector(numbers.getUpdateWindowDims()),
+                         toVector(numbers.getInsertedWindowDims()),
+                         toVector(numbers.getInputBatchingDims()),
+                         toVector(numbers.getScatterIndicesBatchingDims()),
+                         toVector(numbers.getScatterDimsToOperandDims()),
+                         numbers.getIndexVectorDim()};
+  bind(*op, {scatter(lookup(op.getInputs()[0]), lookup(op.getScatterIndices()),
+                     lookup(op.getUpdates()[0]), dims, combiner)});
   return success();
 }
 

@@ -43,3 +43,19 @@ func.func @wrong_dtype_for_op() {
 // CHECK: interpret_errors.mlir:{{[0-9]+}} offset :{{[0-9]+}}:1: error: custom op 'func.funk' is unknown
 func.funk @parse_error() {
 }
+
+// -----
+
+func.func @scatter_with_other_body() {
+  %x = stablehlo.constant dense<[1.0, 5.0]> : tensor<2xf32>
+  %ids = stablehlo.constant dense<[[0]]> : tensor<1x1xi32>
+  %upd = stablehlo.constant dense<[3.0]> : tensor<1xf32>
+  // CHECK: offset :{{[0-9]+}}:8: error: this scatter update computation is not supported by the interpreter (supported: replace, add, multiply, maximum, minimum, and, or)
+  %r = "stablehlo.scatter"(%x, %ids, %upd) <{scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({
+  ^bb0(%cur: tensor<f32>, %new: tensor<f32>):
+    %s = stablehlo.subtract %cur, %new : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<2xf32>, tensor<1x1xi32>, tensor<1xf32>) -> tensor<2xf32>
+  func.return
+}
+// CHECK: FAIL: @scatter_with_other_body

@@ -102,6 +102,33 @@ bool supportsReduce(ReduceKind kind, DType dtype);
 Tensor reduce(ReduceKind kind, const Tensor &operand, const Tensor &init,
               const std::vector<int64_t> &dimensions);
 
+//===----------------------------------------------------------------------===//
+// gather and scatter (StableHLO semantics, batching dimensions included)
+//===----------------------------------------------------------------------===//
+
+struct GatherDimensions {
+  std::vector<int64_t> offsetDims, collapsedSliceDims, operandBatchingDims,
+      startIndicesBatchingDims, startIndexMap;
+  int64_t indexVectorDim = 0;
+};
+/// One strided slice copy per start index; starts are clamped so that the
+/// slice stays in bounds.
+Tensor gather(const Tensor &operand, const Tensor &startIndices,
+              const GatherDimensions &dimensions,
+              const std::vector<int64_t> &sliceSizes, const Shape &resultShape);
+
+struct ScatterDimensions {
+  std::vector<int64_t> updateWindowDims, insertedWindowDims, inputBatchingDims,
+      scatterIndicesBatchingDims, scatterDimsToOperandDims;
+  int64_t indexVectorDim = 0;
+};
+/// Combines each update element into the input element it addresses with
+/// `combiner` (std::nullopt: replace); update elements that address
+/// outside the input are skipped. Updates apply in index order.
+Tensor scatter(const Tensor &input, const Tensor &scatterIndices,
+               const Tensor &updates, const ScatterDimensions &dimensions,
+               std::optional<ReduceKind> combiner);
+
 } // namespace mlir::mpmd::runtime
 
 #endif // MPMD_RUNTIME_KERNELS_H

@@ -1,6 +1,6 @@
 //===- Dispatch.h - dtype → C++ type dispatch for the kernels ---*- C++ -*-===//
 //
-// Private to lib/Runtime. `visitStorageType(dtype, f)` calls `f(T{})` with
+// Private to lib/Runtime/Kernels. `visitStorageType(dtype, f)` calls `f(T{})` with
 // the C++ type that stores `dtype` (bool for i1, uint16_t for f16/bf16), so
 // a kernel is written once as a template.
 //
@@ -35,6 +35,13 @@ template <typename F> decltype(auto) visitStorageType(DType dtype, F &&f) {
 /// f16/bf16 tensors widened to f32 (others returned as they are), and back.
 Tensor widenHalf(const Tensor &tensor);
 Tensor narrowToHalf(const Tensor &tensor, DType half);
+
+/// Copies the elements of `shape` from `src` to `dst`, each given as an
+/// element offset and strides (in elements; source strides may be 0 or
+/// negative).
+void stridedCopy(const Shape &shape, const Tensor &src, int64_t srcOffset,
+                 const std::vector<int64_t> &srcStrides, Tensor &dst,
+                 int64_t dstOffset, const std::vector<int64_t> &dstStrides);
 
 } // namespace mlir::mpmd::runtime::detail
 

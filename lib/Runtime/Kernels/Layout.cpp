@@ -86,18 +86,6 @@ template <typename F> void visitElementSize(size_t size, F &&f) {
   }
 }
 
-/// Copies the elements of `shape` from `src` (strides may be 0 or negative)
-/// to `dst`, both given as an element offset into their tensor.
-void stridedCopy(const Shape &shape, const Tensor &srcTensor, int64_t srcOffset,
-                 const std::vector<int64_t> &srcStrides, Tensor &dstTensor,
-                 int64_t dstOffset, const std::vector<int64_t> &dstStrides) {
-  visitElementSize(dtypeSize(srcTensor.dtype()), [&](auto tag) {
-    using E = decltype(tag);
-    stridedCopyTyped(shape, srcTensor.data<E>() + srcOffset, srcStrides,
-                     dstTensor.data<E>() + dstOffset, dstStrides);
-  });
-}
-
 template <typename E>
 void tiledTranspose(const Shape &shape, const E *src,
                     const std::vector<int64_t> &srcStrides, E *dst,
@@ -128,6 +116,22 @@ void tiledTranspose(const Shape &shape, const E *src,
 }
 
 } // namespace
+
+namespace detail {
+
+void stridedCopy(const Shape &shape, const Tensor &srcTensor, int64_t srcOffset,
+                 const std::vector<int64_t> &srcStrides, Tensor &dstTensor,
+                 int64_t dstOffset, const std::vector<int64_t> &dstStrides) {
+  visitElementSize(dtypeSize(srcTensor.dtype()), [&](auto tag) {
+    using E = decltype(tag);
+    stridedCopyTyped(shape, srcTensor.data<E>() + srcOffset, srcStrides,
+                     dstTensor.data<E>() + dstOffset, dstStrides);
+  });
+}
+
+} // namespace detail
+
+using detail::stridedCopy;
 
 Tensor transpose(const Tensor &operand, const std::vector<int64_t> &permutation) {
   int64_t rank = operand.rank();
