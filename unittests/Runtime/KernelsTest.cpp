@@ -44,6 +44,7 @@ int64_t ravel(const std::vector<int64_t> &index, const Shape &shape) {
 }
 
 struct DotCase {
+  const char *name;
   Shape lhsShape, rhsShape;
   DotDimensions dims;
 };
@@ -103,15 +104,19 @@ INSTANTIATE_TEST_SUITE_P(
         ::testing::Values(
             // Plain [M,K]x[K,N], both transposed, contracting K on dim 0 of
             // both, batch leading, batch in the middle, two contracting dims.
-            DotCase{{5, 7}, {7, 3}, {{}, {}, {1}, {0}}},
-            DotCase{{7, 5}, {3, 7}, {{}, {}, {0}, {1}}},
-            DotCase{{7, 5}, {7, 3}, {{}, {}, {0}, {0}}},
-            DotCase{{2, 5, 7}, {2, 7, 3}, {{0}, {0}, {2}, {1}}},
-            DotCase{{5, 2, 7}, {3, 7, 2}, {{1}, {2}, {2}, {1}}},
-            DotCase{{4, 3, 6}, {6, 3, 2}, {{}, {}, {1, 2}, {1, 0}}},
-            DotCase{{40, 33}, {33, 37}, {{}, {}, {1}, {0}}}),
+            DotCase{"Plain", {5, 7}, {7, 3}, {{}, {}, {1}, {0}}},
+            DotCase{"BothTransposed", {7, 5}, {3, 7}, {{}, {}, {0}, {1}}},
+            DotCase{"LhsTransposed", {7, 5}, {7, 3}, {{}, {}, {0}, {0}}},
+            DotCase{"BatchLeading", {2, 5, 7}, {2, 7, 3}, {{0}, {0}, {2}, {1}}},
+            DotCase{"BatchInTheMiddle", {5, 2, 7}, {3, 7, 2}, {{1}, {2}, {2}, {1}}},
+            DotCase{"TwoContractingDims", {4, 3, 6}, {6, 3, 2}, {{}, {}, {1, 2}, {1, 0}}},
+            DotCase{"SeveralBlasBlocks", {40, 33}, {33, 37}, {{}, {}, {1}, {0}}}),
         ::testing::Values(DType::F32, DType::F64, DType::BF16, DType::I32,
-                          DType::I64)));
+                          DType::I64)),
+    [](const ::testing::TestParamInfo<DotGeneralTest::ParamType> &info) {
+      return std::string(std::get<0>(info.param).name) + "_" +
+             dtypeName(std::get<1>(info.param));
+    });
 
 TEST(TransposeTest, MatchesReferenceOnEveryPermutationOfRank3) {
   Shape shape{37, 5, 41}; // more than one 32x32 tile, uneven edges
