@@ -285,6 +285,9 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
   // what the kernels below assume.
   for (Type type : llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes()))
     if (auto tensorType = dyn_cast<RankedTensorType>(type)) {
+      if (!tensorType.hasStaticShape())
+        return op.emitError() << "the interpreter supports only static shapes, not "
+                              << type;
       if (failed(getDType(tensorType.getElementType(), op.getLoc())))
         return failure();
     } else if (!isa<stablehlo::TokenType>(type)) {

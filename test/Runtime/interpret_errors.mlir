@@ -59,3 +59,13 @@ func.func @scatter_with_other_body() {
   func.return
 }
 // CHECK: FAIL: @scatter_with_other_body
+
+// -----
+
+func.func @dynamic_shape() {
+  %x = stablehlo.constant dense<[1.0, 5.0]> : tensor<2xf32>
+  // CHECK: offset :{{[0-9]+}}:8: error: the interpreter supports only static shapes, not 'tensor<?xf32>'
+  %d = "stablehlo.reshape"(%x) : (tensor<2xf32>) -> tensor<?xf32>
+  func.return
+}
+// CHECK: FAIL: @dynamic_shape

@@ -49,6 +49,8 @@ struct DotCase {
   DotDimensions dims;
 };
 
+void PrintTo(const DotCase &dotCase, std::ostream *os) { *os << dotCase.name; }
+
 class DotGeneralTest : public ::testing::TestWithParam<std::tuple<DotCase, DType>> {};
 
 TEST_P(DotGeneralTest, MatchesReferenceLoop) {
