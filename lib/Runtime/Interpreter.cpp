@@ -16,7 +16,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <algorithm>
 #include <cstring>
+#include <numeric>
 
 namespace mlir::mpmd::runtime {
 
@@ -89,6 +91,17 @@ const llvm::StringMap<UnaryKind> &unaryOps() {
       {"stablehlo.cosine", UnaryKind::Cosine},
       {"stablehlo.tan", UnaryKind::Tan},
       {"chlo.tan", UnaryKind::Tan},
+      {"chlo.erf", UnaryKind::Erf},
+      {"chlo.erfc", UnaryKind::Erfc},
+      {"chlo.lgamma", UnaryKind::Lgamma},
+      {"chlo.sinh", UnaryKind::Sinh},
+      {"chlo.cosh", UnaryKind::Cosh},
+      {"chlo.asin", UnaryKind::Asin},
+      {"chlo.acos", UnaryKind::Acos},
+      {"chlo.atan", UnaryKind::Atan},
+      {"chlo.asinh", UnaryKind::Asinh},
+      {"chlo.acosh", UnaryKind::Acosh},
+      {"chlo.atanh", UnaryKind::Atanh},
       {"stablehlo.floor", UnaryKind::Floor},
       {"stablehlo.ceil", UnaryKind::Ceil},
       {"stablehlo.round_nearest_afz", UnaryKind::RoundAwayFromZero},
@@ -262,6 +275,7 @@ private:
   LogicalResult runOp(Operation &op);
   LogicalResult runReduce(stablehlo::ReduceOp op);
   LogicalResult runScatter(stablehlo::ScatterOp op);
+  LogicalResult runSort(stablehlo::SortOp op);
   LogicalResult runCheck(Operation &op);
   void recordCheckFailure(Operation &op, const Tensor &actual,
                           const Tensor &expected, int64_t index,
@@ -351,6 +365,13 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
         bind(op, {runtime::convert(lookup(convert.getOperand()), to)});
         return success();
       })
+      .Case([&](stablehlo::BitcastConvertOp bitcast) {
+        // Row-major bytes are the same whichever the element size, so the
+        // result is a view of the operand's buffer.
+        DType to = *getDType(getElementTypeOrSelf(bitcast.getType()), op.getLoc());
+        bind(op, {lookup(bitcast.getOperand()).bitcast(to, shapeOf(bitcast.getResult()))});
+        return success();
+      })
       .Case([&](stablehlo::IotaOp iota) {
         DType dtype = *getDType(getElementTypeOrSelf(iota.getType()), op.getLoc());
         bind(op, {runtime::iota(dtype, shapeOf(iota.getResult()),
@@ -433,6 +454,7 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
         return success();
       })
       .Case([&](stablehlo::ScatterOp scatterOp) { return runScatter(scatterOp); })
+      .Case([&](stablehlo::SortOp sortOp) { return runSort(sortOp); })
       .Case([&](stablehlo::WhileOp whileOp) {
         std::vector<Tensor> state = lookupAll(whileOp.getOperand());
         while (true) {
@@ -570,6 +592,54 @@ LogicalResult Interpreter::Frame::runScatter(stablehlo::ScatterOp op) {
                          numbers.getIndexVectorDim()};
   bind(*op, {scatter(lookup(op.getInputs()[0]), lookup(op.getScatterIndices()),
                      lookup(op.getUpdates()[0]), dims, combiner)});
+  return success();
+}
+
+LogicalResult Interpreter::Frame::runSort(stablehlo::SortOp op) {
+  std::vector<Tensor> inputs = lookupAll(op.getInputs());
+  const Shape &shape = inputs[0].shape();
+  int64_t rank = inputs[0].rank(), count = inputs[0].numElements();
+  if (count == 0) {
+    bind(*op, std::move(inputs));
+    return success();
+  }
+  int64_t dimension = op.getDimension() < 0 ? op.getDimension() + rank : op.getDimension();
+  int64_t length = shape[dimension], stride = rowMajorStrides(shape)[dimension];
+  std::vector<Tensor> results;
+  for (const Tensor &input : inputs)
+    results.push_back(input.clone());
+  // Each line along `dimension` is sorted as a permutation of its positions;
+  // the comparator region decides every comparison (O(n log n) region runs
+  // per line of n elements: correct, not fast).
+  std::vector<int64_t> order(length);
+  bool comparatorFailed = false;
+  auto lessThan = [&](int64_t base, int64_t a, int64_t b) {
+    if (comparatorFailed)
+      return false;
+    std::vector<Tensor> arguments;
+    for (const Tensor &input : inputs) {
+      arguments.push_back(input.elementAt(base + a * stride));
+      arguments.push_back(input.elementAt(base + b * stride));
+    }
+    FailureOr<std::vector<Tensor>> verdict = runRegion(op.getComparator(), arguments);
+    if (failed(verdict)) {
+      comparatorFailed = true;
+      return false;
+    }
+    return verdict->front().elementAsInt(0) != 0;
+  };
+  for (int64_t line = 0, lines = count / length; line < lines; ++line) {
+    int64_t base = line / stride * stride * length + line % stride;
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int64_t a, int64_t b) { return lessThan(base, a, b); });
+    if (comparatorFailed)
+      return failure();
+    for (auto [input, result] : llvm::zip(inputs, results))
+      for (int64_t k = 0; k < length; ++k)
+        result.setElement(base + k * stride, input.elementAt(base + order[k] * stride));
+  }
+  bind(*op, std::move(results));
   return success();
 }
 

@@ -4,12 +4,8 @@
 
 func.func @unsupported_op() {
   %x = stablehlo.constant dense<[3.0, 1.0]> : tensor<2xf32>
-  // CHECK: interpret_errors.mlir:{{[0-9]+}} offset :{{[0-9]+}}:8: error: 'stablehlo.sort' is not supported by the interpreter
-  %s = "stablehlo.sort"(%x) <{dimension = 0 : i64}> ({
-  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
-    %lt = stablehlo.compare LT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
-    stablehlo.return %lt : tensor<i1>
-  }) : (tensor<2xf32>) -> tensor<2xf32>
+  // CHECK: interpret_errors.mlir:{{[0-9]+}} offset :{{[0-9]+}}:8: error: 'stablehlo.partition_id' is not supported by the interpreter
+  %p = "stablehlo.partition_id"() : () -> tensor<ui32>
   func.return
 }
 // CHECK: FAIL: @unsupported_op: cannot be interpreted (see the error above)

@@ -25,7 +25,9 @@ namespace mlir::mpmd::runtime {
 enum class UnaryKind {
   Abs, Negate, Not, Sign, Exp, Expm1, Log, Log1p, Logistic, Sqrt, Rsqrt, Cbrt,
   Tanh, Sine, Cosine, Tan, Floor, Ceil, RoundAwayFromZero, RoundNearestEven,
-  PopCount, CountLeadingZeros
+  PopCount, CountLeadingZeros,
+  // chlo
+  Erf, Erfc, Lgamma, Sinh, Cosh, Asin, Acos, Atan, Asinh, Acosh, Atanh
 };
 enum class BinaryKind {
   Add, Subtract, Multiply, Divide, Remainder, Power, Maximum, Minimum, Atan2,

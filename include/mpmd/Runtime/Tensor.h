@@ -64,6 +64,8 @@ public:
 
   /// A view with the same elements in a new shape (shares the buffer).
   Tensor reshaped(Shape shape) const;
+  /// A view of the same bytes as another dtype and shape (same byte size).
+  Tensor bitcast(DType dtype, Shape shape) const;
   /// A copy that owns its own buffer.
   Tensor clone() const;
   /// True when both tensors share a buffer (reshape views).

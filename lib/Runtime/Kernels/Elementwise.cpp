@@ -163,6 +163,17 @@ void unaryLoop(UnaryKind kind, const T *in, T *out, int64_t count) {
       return map1(in, out, count, [](T x) { return std::round(x); });
     case UnaryKind::RoundNearestEven:
       return map1(in, out, count, [](T x) { return std::nearbyint(x); });
+    case UnaryKind::Erf: return map1(in, out, count, [](T x) { return std::erf(x); });
+    case UnaryKind::Erfc: return map1(in, out, count, [](T x) { return std::erfc(x); });
+    case UnaryKind::Lgamma: return map1(in, out, count, [](T x) { return std::lgamma(x); });
+    case UnaryKind::Sinh: return map1(in, out, count, [](T x) { return std::sinh(x); });
+    case UnaryKind::Cosh: return map1(in, out, count, [](T x) { return std::cosh(x); });
+    case UnaryKind::Asin: return map1(in, out, count, [](T x) { return std::asin(x); });
+    case UnaryKind::Acos: return map1(in, out, count, [](T x) { return std::acos(x); });
+    case UnaryKind::Atan: return map1(in, out, count, [](T x) { return std::atan(x); });
+    case UnaryKind::Asinh: return map1(in, out, count, [](T x) { return std::asinh(x); });
+    case UnaryKind::Acosh: return map1(in, out, count, [](T x) { return std::acosh(x); });
+    case UnaryKind::Atanh: return map1(in, out, count, [](T x) { return std::atanh(x); });
     default: return;
     }
   } else if constexpr (kIsInt<T>) {

@@ -205,6 +205,13 @@ Tensor Tensor::reshaped(Shape shape) const {
   return view;
 }
 
+Tensor Tensor::bitcast(DType dtype, Shape shape) const {
+  Tensor view = *this;
+  view.dtype_ = dtype;
+  view.shape_ = std::move(shape);
+  return view;
+}
+
 Tensor Tensor::clone() const {
   Tensor copy = empty(dtype_, shape_);
   std::memcpy(copy.bytes(), bytes(), byteSize());
