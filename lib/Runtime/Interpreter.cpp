@@ -247,9 +247,14 @@ public:
     Block &block = region.front();
     for (auto [argument, tensor] : llvm::zip(block.getArguments(), arguments))
       values[argument] = tensor;
-    for (Operation &op : block.without_terminator())
+    const auto &deadAfter = interpreter.getValuesDeadAfter(block);
+    for (Operation &op : block.without_terminator()) {
       if (failed(runOp(op)))
         return failure();
+      if (auto dead = deadAfter.find(&op); dead != deadAfter.end())
+        for (Value value : dead->second)
+          values.erase(value);
+    }
     return lookupAll(block.getTerminator()->getOperands());
   }
 
@@ -284,6 +289,31 @@ private:
   Interpreter &interpreter;
   llvm::DenseMap<Value, Tensor> values;
 };
+
+const llvm::DenseMap<Operation *, llvm::SmallVector<Value, 2>> &
+Interpreter::getValuesDeadAfter(Block &block) {
+  std::unique_ptr<llvm::DenseMap<Operation *, llvm::SmallVector<Value, 2>>> &entry =
+      valuesDeadAfter[&block];
+  if (entry)
+    return *entry;
+  entry = std::make_unique<llvm::DenseMap<Operation *, llvm::SmallVector<Value, 2>>>();
+  llvm::DenseMap<Value, Operation *> lastUser;
+  for (Operation &op : block) {
+    op.walk([&](Operation *user) {
+      for (Value operand : user->getOperands())
+        if (operand.getParentBlock() == &block)
+          lastUser[operand] = &op;
+    });
+    for (Value result : op.getResults())
+      if (result.use_empty())
+        lastUser[result] = &op;
+  }
+  // Values the terminator uses are read after the loop over the ops.
+  for (auto [value, user] : lastUser)
+    if (user != block.getTerminator())
+      (*entry)[user].push_back(value);
+  return *entry;
+}
 
 FailureOr<std::vector<Tensor>>
 Interpreter::run(func::FuncOp function, const std::vector<Tensor> &arguments) {

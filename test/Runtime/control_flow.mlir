@@ -21,6 +21,9 @@ func.func @while_sum() {
   }
   check.expect_eq_const %r#0, dense<10> : tensor<i64>
   check.expect_eq_const %r#1, dense<45> : tensor<i64>
+  // Values are dropped after their last use in their block; uses inside the
+  // loop's regions count as uses by the loop.
+  check.expect_eq_const %n, dense<10> : tensor<i64>
   func.return
 }
 

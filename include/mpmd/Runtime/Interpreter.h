@@ -5,7 +5,9 @@
 // dispatch cost (a map lookup and a switch) is paid once per op, never per
 // element. `check.*` ops are assertions: a failed one is recorded (the first
 // per run is kept) and execution goes on. An op, dtype or attribute the
-// interpreter does not support is an error at that op's location.
+// interpreter does not support is an error at that op's location. A value
+// is dropped right after its last use in its block, so its buffer returns to
+// the pool while the function still runs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,7 +18,10 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,7 +51,16 @@ public:
 
 private:
   class Frame;
+  /// The values defined in `block` whose last use (nested uses count as
+  /// uses by their ancestor in `block`) is each op; computed once per block.
+  const llvm::DenseMap<Operation *, llvm::SmallVector<Value, 2>> &
+  getValuesDeadAfter(Block &block);
+
   ModuleOp module;
+  // Behind a pointer: a nested block's entry may be added (and the map
+  // rehashed) while an outer block's entry is in use.
+  llvm::DenseMap<Block *, std::unique_ptr<llvm::DenseMap<Operation *, llvm::SmallVector<Value, 2>>>>
+      valuesDeadAfter;
   std::optional<std::string> firstCheckFailure;
   friend class Frame;
 };
