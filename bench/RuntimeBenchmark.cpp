@@ -2,10 +2,12 @@
 //
 // Each kernel beside the raw operation it must keep up with, on the same
 // shape: dot_general f32 vs cblas_sgemm (plain and batched), elementwise
-// add on 16M f32 vs memcpy of the same bytes. The ratio of the medians is
-// what the README reports:
-//   build/bench/mpmd-bench-runtime --benchmark_repetitions=5 \
-//       --benchmark_report_aggregates_only=true
+// add on 16M f32 vs memcpy of the same bytes, and a
+// 64 MiB sum over rows or columns. The ratio of the medians is
+// what the README reports (random interleaving spreads the load of a shared
+// machine over both sides of each ratio):
+//   build/bench/mpmd-bench-runtime --benchmark_enable_random_interleaving=true \
+//       --benchmark_repetitions=12 --benchmark_report_aggregates_only=true
 //
 //===----------------------------------------------------------------------===//
 
@@ -102,8 +104,20 @@ void BM_Memcpy(benchmark::State &state) {
   setBytesCounter(state);
 }
 
+// Sum of a 4096x4096 f32 matrix (64 MiB, as the add) over its rows
+// (innermost dimension reduced) or its columns (innermost kept).
+void BM_ReduceSumF32(benchmark::State &state) {
+  int64_t reducedDim = state.range(0);
+  Tensor operand = filled(DType::F32, {4096, 4096}, 1.0f);
+  Tensor init = Tensor::zeros(DType::F32, {});
+  for (auto _ : state)
+    benchmark::DoNotOptimize(reduce(ReduceKind::Add, operand, init, {reducedDim}));
+  setBytesCounter(state);
+}
+
 } // namespace
 
+BENCHMARK(BM_ReduceSumF32)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_DotGeneralF32)->Args({1, 512})->Args({8, 256})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_CblasSgemm)->Args({1, 512})->Args({8, 256})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_AddF32Into)->Unit(benchmark::kMillisecond)->UseRealTime();

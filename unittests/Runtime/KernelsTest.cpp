@@ -163,6 +163,29 @@ TEST(ReduceTest, MatchesReferenceOnEverySubsetOfDimensions) {
   }
 }
 
+TEST(ReduceTest, LongRowsFoldThroughPartialAccumulators) {
+  // 101 elements per row: the 16-lane partial fold plus a remainder.
+  Tensor operand = randomTensor(DType::I64, {3, 101}, 9);
+  Tensor init = Tensor::zeros(DType::I64, {});
+  Tensor sums = reduce(ReduceKind::Add, operand, init, {1});
+  Tensor maxima = reduce(ReduceKind::Maximum, operand, init, {1});
+  for (int64_t row = 0; row < 3; ++row) {
+    int64_t sum = 0, maximum = 0;
+    for (int64_t i = 0; i < 101; ++i) {
+      sum += operand.elementAsInt(row * 101 + i);
+      maximum = std::max(maximum, operand.elementAsInt(row * 101 + i));
+    }
+    EXPECT_EQ(sums.elementAsInt(row), sum);
+    EXPECT_EQ(maxima.elementAsInt(row), maximum);
+  }
+  Tensor floats = convert(operand, DType::F32);
+  floats.data<float>()[150] = NAN;
+  Tensor floatInit = Tensor::zeros(DType::F32, {});
+  Tensor floatMaxima = reduce(ReduceKind::Maximum, floats, floatInit, {1});
+  EXPECT_TRUE(std::isnan(floatMaxima.elementAsDouble(1)));
+  EXPECT_FALSE(std::isnan(floatMaxima.elementAsDouble(0)));
+}
+
 TEST(ReduceTest, MaximumPropagatesNan) {
   Tensor operand = Tensor::empty(DType::F32, {3});
   operand.data<float>()[0] = 1;

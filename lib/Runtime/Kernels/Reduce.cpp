@@ -1,7 +1,8 @@
 //===- Reduce.cpp - Reductions with a known combiner ----------------------===//
 //
 // The operand is read once, in memory order. When the innermost dimension
-// is reduced, each run of it folds into one accumulator; when it is kept,
+// is reduced, each run of it folds into 16 partial accumulators, then one;
+// when it is kept,
 // each run combines elementwise into a row of the result (vectorizable).
 // The accumulation order differs from a sequential fold, which changes
 // float results by rounding only.
@@ -72,8 +73,22 @@ void reduceTyped(Op op, const Tensor &operand, const std::vector<bool> &reduced,
     const T *row = in + inOffset;
     T *target = out + outOffset;
     if (reduced[last]) {
+      // Independent partial accumulators break the loop-carried dependency
+      // so that the fold vectorizes.
+      constexpr int64_t kLanes = 16;
       T accumulator = *target;
-      for (int64_t i = 0; i < length; ++i)
+      int64_t i = 0;
+      if (length >= 2 * kLanes) {
+        T partial[kLanes];
+        for (int64_t lane = 0; lane < kLanes; ++lane)
+          partial[lane] = row[lane];
+        for (i = kLanes; i + kLanes <= length; i += kLanes)
+          for (int64_t lane = 0; lane < kLanes; ++lane)
+            partial[lane] = op(partial[lane], row[i + lane]);
+        for (int64_t lane = 0; lane < kLanes; ++lane)
+          accumulator = op(accumulator, partial[lane]);
+      }
+      for (; i < length; ++i)
         accumulator = op(accumulator, row[i]);
       *target = accumulator;
     } else {
