@@ -445,8 +445,10 @@ Tensor convert(const Tensor &operand, DType to) {
     using From = decltype(fromTag);
     visitStorageType(computeType, [&](auto toTag) {
       using To = decltype(toTag);
-      map2(input.data<From>(), input.data<From>(), result.data<To>(), count,
-           [](From x, From) { return convertValue<From, To>(x); });
+      const From *in = input.data<From>();
+      To *out = result.data<To>();
+      for (int64_t i = 0; i < count; ++i)
+        out[i] = convertValue<From, To>(in[i]);
     });
   });
   return isHalf(to) ? detail::narrowToHalf(result, to) : result;
