@@ -290,13 +290,11 @@ private:
   llvm::DenseMap<Value, Tensor> values;
 };
 
-const llvm::DenseMap<Operation *, llvm::SmallVector<Value, 2>> &
-Interpreter::getValuesDeadAfter(Block &block) {
-  std::unique_ptr<llvm::DenseMap<Operation *, llvm::SmallVector<Value, 2>>> &entry =
-      valuesDeadAfter[&block];
+const Interpreter::DeadValues &Interpreter::getValuesDeadAfter(Block &block) {
+  std::unique_ptr<DeadValues> &entry = valuesDeadAfter[&block];
   if (entry)
     return *entry;
-  entry = std::make_unique<llvm::DenseMap<Operation *, llvm::SmallVector<Value, 2>>>();
+  entry = std::make_unique<DeadValues>();
   llvm::DenseMap<Value, Operation *> lastUser;
   for (Operation &op : block) {
     op.walk([&](Operation *user) {

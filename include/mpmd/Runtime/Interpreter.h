@@ -51,16 +51,16 @@ public:
 
 private:
   class Frame;
-  /// The values defined in `block` whose last use (nested uses count as
-  /// uses by their ancestor in `block`) is each op; computed once per block.
-  const llvm::DenseMap<Operation *, llvm::SmallVector<Value, 2>> &
-  getValuesDeadAfter(Block &block);
+  /// Per op of a block: the values defined in the block whose last use is
+  /// that op (nested uses count as uses by their ancestor in the block).
+  using DeadValues = llvm::DenseMap<Operation *, llvm::SmallVector<Value, 2>>;
+  /// Computed once per block, O(ops and uses in it).
+  const DeadValues &getValuesDeadAfter(Block &block);
 
   ModuleOp module;
   // Behind a pointer: a nested block's entry may be added (and the map
   // rehashed) while an outer block's entry is in use.
-  llvm::DenseMap<Block *, std::unique_ptr<llvm::DenseMap<Operation *, llvm::SmallVector<Value, 2>>>>
-      valuesDeadAfter;
+  llvm::DenseMap<Block *, std::unique_ptr<DeadValues>> valuesDeadAfter;
   std::optional<std::string> firstCheckFailure;
   friend class Frame;
 };
