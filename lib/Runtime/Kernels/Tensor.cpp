@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <sstream>
@@ -156,7 +157,17 @@ public:
         return buffer;
       }
     }
-    return static_cast<std::byte *>(std::aligned_alloc(kAlignment, bytes));
+    auto *buffer = static_cast<std::byte *>(std::aligned_alloc(kAlignment, bytes));
+    if (!buffer) {
+      // No caller can go on without the buffer, and the runtime has no
+      // exceptions: say what failed and exit instead of crashing later.
+      std::fprintf(stderr,
+                   "mpmd runtime: error: out of memory: cannot allocate %zu "
+                   "bytes for a tensor\n",
+                   bytes);
+      std::exit(1);
+    }
+    return buffer;
   }
 
   void release(std::byte *buffer, size_t bytes) {
