@@ -7,6 +7,8 @@ packages=(
   clang-22 lld-22 libclang-rt-22-dev
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
   cmake ninja-build ccache
+  # The runtime's dot_general (cblas_sgemm/dgemm), found through pkg-config.
+  libopenblas-dev pkg-config
   # Test and benchmark frameworks.
   libgtest-dev libgmock-dev libbenchmark-dev
 )

@@ -20,6 +20,9 @@ int runCompileCommand(llvm::ArrayRef<llvm::StringRef> args);
 /// `mpmd schedule`: simulates a built-in pipeline schedule.
 int runScheduleCommand(llvm::ArrayRef<llvm::StringRef> args);
 
+/// `mpmd interpret`: runs a module's test functions with check ops.
+int runInterpretCommand(llvm::ArrayRef<llvm::StringRef> args);
+
 } // namespace mlir::mpmd::tools
 
 #endif // MPMD_TOOLS_MPMD_COMMANDS_H

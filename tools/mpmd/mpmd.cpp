@@ -32,6 +32,10 @@ const Command kCommands[] = {
      "simulate a pipeline schedule: makespan, bubbles, peak activations, "
      "timeline",
      runScheduleCommand},
+    {"interpret",
+     "run the argument-free functions of a module, with check ops as "
+     "assertions",
+     runInterpretCommand},
 };
 
 void printUsage(llvm::raw_ostream &os) {

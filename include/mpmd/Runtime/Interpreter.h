@@ -1,0 +1,70 @@
+//===- Interpreter.h - Runs stablehlo functions on the kernels --*- C++ -*-===//
+//
+// A tensor-level interpreter: it walks a func.func once per call and runs
+// each op as one whole-tensor kernel (see Kernels.h), so the per-op
+// dispatch cost (a map lookup and a switch) is paid once per op, never per
+// element. `check.*` ops are assertions: a failed one is recorded (the first
+// per run is kept) and execution goes on. An op, dtype or attribute the
+// interpreter does not support is an error at that op's location. A value
+// is dropped right after its last use in its block, so its buffer returns to
+// the pool while the function still runs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPMD_RUNTIME_INTERPRETER_H
+#define MPMD_RUNTIME_INTERPRETER_H
+
+#include "mpmd/Runtime/Tensor.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::mpmd::runtime {
+
+/// The runtime dtype of an MLIR element type, or an error at `loc`.
+FailureOr<DType> getDType(Type elementType, Location loc);
+/// A tensor holding the values of a dense elements attribute.
+FailureOr<Tensor> tensorFromAttr(ElementsAttr attr, Location loc);
+
+class Interpreter {
+public:
+  /// `module` holds the callees of func.call ops.
+  explicit Interpreter(ModuleOp module) : module(module) {}
+
+  /// Runs `function` on `arguments` (one per function argument, of its
+  /// type). Fails, after an error diagnostic, on anything unsupported.
+  FailureOr<std::vector<Tensor>> run(func::FuncOp function,
+                                     const std::vector<Tensor> &arguments);
+
+  /// The first check that failed since the last reset, with its values.
+  const std::optional<std::string> &getFirstCheckFailure() const {
+    return firstCheckFailure;
+  }
+  void resetCheckFailures() { firstCheckFailure.reset(); }
+
+private:
+  class Frame;
+  /// Per op of a block: the values defined in the block whose last use is
+  /// that op (nested uses count as uses by their ancestor in the block).
+  using DeadValues = llvm::DenseMap<Operation *, llvm::SmallVector<Value, 2>>;
+  /// Computed once per block, O(ops and uses in it).
+  const DeadValues &getValuesDeadAfter(Block &block);
+
+  ModuleOp module;
+  // Behind a pointer: a nested block's entry may be added (and the map
+  // rehashed) while an outer block's entry is in use.
+  llvm::DenseMap<Block *, std::unique_ptr<DeadValues>> valuesDeadAfter;
+  std::optional<std::string> firstCheckFailure;
+  friend class Frame;
+};
+
+} // namespace mlir::mpmd::runtime
+
+#endif // MPMD_RUNTIME_INTERPRETER_H

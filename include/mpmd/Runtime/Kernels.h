@@ -1,0 +1,136 @@
+//===- Kernels.h - The runtime's tensor kernels -----------------*- C++ -*-===//
+//
+// Whole-tensor kernels: each call runs one tight, vectorizable loop (or a
+// BLAS call), never a per-element dispatch. Shapes and dtypes are assumed
+// valid (the IR verifier checks them); the interpreter rejects what the
+// kernels do not support before calling them. f16/bf16 are computed in f32.
+// Costs: elementwise, layout and reduce kernels are O(elements);
+// dot_general is one GEMM per batch element.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPMD_RUNTIME_KERNELS_H
+#define MPMD_RUNTIME_KERNELS_H
+
+#include "mpmd/Runtime/Tensor.h"
+
+#include <optional>
+
+namespace mlir::mpmd::runtime {
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+enum class UnaryKind {
+  Abs, Negate, Not, Sign, Exp, Expm1, Log, Log1p, Logistic, Sqrt, Rsqrt, Cbrt,
+  Tanh, Sine, Cosine, Tan, Floor, Ceil, RoundAwayFromZero, RoundNearestEven,
+  PopCount, CountLeadingZeros,
+  // chlo
+  Erf, Erfc, Lgamma, Sinh, Cosh, Asin, Acos, Atan, Asinh, Acosh, Atanh
+};
+enum class BinaryKind {
+  Add, Subtract, Multiply, Divide, Remainder, Power, Maximum, Minimum, Atan2,
+  And, Or, Xor, ShiftLeft, ShiftRightArithmetic, ShiftRightLogical
+};
+enum class CompareKind { EQ, NE, LT, LE, GT, GE };
+
+/// False when `kind` has no meaning on `dtype` (e.g. exp on integers).
+bool supportsUnary(UnaryKind kind, DType dtype);
+bool supportsBinary(BinaryKind kind, DType dtype);
+
+Tensor unary(UnaryKind kind, const Tensor &operand);
+Tensor binary(BinaryKind kind, const Tensor &lhs, const Tensor &rhs);
+/// `out` must already have the operands' shape and dtype (lets callers and
+/// benchmarks reuse a buffer).
+void binaryInto(BinaryKind kind, const Tensor &lhs, const Tensor &rhs,
+                Tensor &out);
+/// i1 result. Integers compare by their signedness, floats by IEEE order.
+Tensor compare(CompareKind kind, const Tensor &lhs, const Tensor &rhs);
+/// `pred` is i1, scalar or of the operands' shape.
+Tensor select(const Tensor &pred, const Tensor &onTrue, const Tensor &onFalse);
+/// `min` and `max` are scalars or of the operand's shape.
+Tensor clamp(const Tensor &min, const Tensor &operand, const Tensor &max);
+/// i1 result: true where a float is neither inf nor nan.
+Tensor isFinite(const Tensor &operand);
+/// Float to int truncates toward zero (saturating); to i1 is `!= 0`.
+Tensor convert(const Tensor &operand, DType to);
+
+//===----------------------------------------------------------------------===//
+// Layout: views and copies
+//===----------------------------------------------------------------------===//
+
+/// result[i] = operand[i[permutation[0]], ...]; cache-blocked 2-D tiles when
+/// the innermost dimension moves.
+Tensor transpose(const Tensor &operand, const std::vector<int64_t> &permutation);
+/// StableHLO broadcast_in_dim: operand dim d becomes result dim
+/// `dimensions[d]` (size 1 dims repeat).
+Tensor broadcastInDim(const Tensor &operand, const Shape &resultShape,
+                      const std::vector<int64_t> &dimensions);
+Tensor slice(const Tensor &operand, const std::vector<int64_t> &start,
+             const std::vector<int64_t> &limit,
+             const std::vector<int64_t> &strides);
+/// `start` is clamped so that the slice stays in bounds (StableHLO).
+Tensor dynamicSlice(const Tensor &operand, std::vector<int64_t> start,
+                    const Shape &sizes);
+Tensor dynamicUpdateSlice(const Tensor &operand, const Tensor &update,
+                          std::vector<int64_t> start);
+Tensor concatenate(const std::vector<Tensor> &inputs, int64_t dimension);
+/// Edge padding may be negative (crops); interior padding is >= 0.
+Tensor pad(const Tensor &operand, const Tensor &paddingValue,
+           const std::vector<int64_t> &low, const std::vector<int64_t> &high,
+           const std::vector<int64_t> &interior);
+Tensor reverse(const Tensor &operand, const std::vector<int64_t> &dimensions);
+Tensor iota(DType dtype, const Shape &shape, int64_t dimension);
+
+//===----------------------------------------------------------------------===//
+// dot_general and reduce
+//===----------------------------------------------------------------------===//
+
+struct DotDimensions {
+  std::vector<int64_t> lhsBatch, rhsBatch, lhsContracting, rhsContracting;
+};
+/// Result dims: batch, free lhs, free rhs. f32/f64 (and f16/bf16 through
+/// f32) go to BLAS gemm, one call per batch element, with operands passed
+/// transposed instead of copied when their layout allows; integers use a
+/// blocked loop.
+Tensor dotGeneral(const Tensor &lhs, const Tensor &rhs,
+                  const DotDimensions &dimensions);
+
+enum class ReduceKind { Add, Multiply, Maximum, Minimum, And, Or };
+bool supportsReduce(ReduceKind kind, DType dtype);
+/// Reduces `operand` over `dimensions` starting from the scalar `init`,
+/// reading the operand once in memory order.
+Tensor reduce(ReduceKind kind, const Tensor &operand, const Tensor &init,
+              const std::vector<int64_t> &dimensions);
+
+//===----------------------------------------------------------------------===//
+// gather and scatter (StableHLO semantics, batching dimensions included)
+//===----------------------------------------------------------------------===//
+
+struct GatherDimensions {
+  std::vector<int64_t> offsetDims, collapsedSliceDims, operandBatchingDims,
+      startIndicesBatchingDims, startIndexMap;
+  int64_t indexVectorDim = 0;
+};
+/// One strided slice copy per start index; starts are clamped so that the
+/// slice stays in bounds.
+Tensor gather(const Tensor &operand, const Tensor &startIndices,
+              const GatherDimensions &dimensions,
+              const std::vector<int64_t> &sliceSizes, const Shape &resultShape);
+
+struct ScatterDimensions {
+  std::vector<int64_t> updateWindowDims, insertedWindowDims, inputBatchingDims,
+      scatterIndicesBatchingDims, scatterDimsToOperandDims;
+  int64_t indexVectorDim = 0;
+};
+/// Combines each update element into the input element it addresses with
+/// `combiner` (std::nullopt: replace); update elements that address
+/// outside the input are skipped. Updates apply in index order.
+Tensor scatter(const Tensor &input, const Tensor &scatterIndices,
+               const Tensor &updates, const ScatterDimensions &dimensions,
+               std::optional<ReduceKind> combiner);
+
+} // namespace mlir::mpmd::runtime
+
+#endif // MPMD_RUNTIME_KERNELS_H

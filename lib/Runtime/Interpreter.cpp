@@ -1,0 +1,746 @@
+//===- Interpreter.cpp - Runs stablehlo functions on the kernels ----------===//
+
+#include "mpmd/Runtime/Interpreter.h"
+
+#include "mpmd/Dialect/Check/IR/CheckOps.h"
+#include "mpmd/Dialect/Chlo/IR/ChloOps.h"
+#include "mpmd/Dialect/Sdy/IR/SdyOps.h"
+#include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
+#include "mpmd/Runtime/Kernels.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+
+namespace mlir::mpmd::runtime {
+
+FailureOr<DType> getDType(Type elementType, Location loc) {
+  if (elementType.isF64()) return DType::F64;
+  if (elementType.isF32()) return DType::F32;
+  if (elementType.isF16()) return DType::F16;
+  if (elementType.isBF16()) return DType::BF16;
+  if (auto integer = dyn_cast<IntegerType>(elementType)) {
+    bool isUnsigned = integer.isUnsigned();
+    switch (integer.getWidth()) {
+    case 1: return DType::I1;
+    case 8: return isUnsigned ? DType::UI8 : DType::I8;
+    case 16: return isUnsigned ? DType::UI16 : DType::I16;
+    case 32: return isUnsigned ? DType::UI32 : DType::I32;
+    case 64: return isUnsigned ? DType::UI64 : DType::I64;
+    default: break;
+    }
+  }
+  return emitError(loc) << "element type " << elementType
+                        << " is not supported by the interpreter";
+}
+
+FailureOr<Tensor> tensorFromAttr(ElementsAttr attr, Location loc) {
+  auto dense = dyn_cast<DenseElementsAttr>(attr);
+  auto type = cast<ShapedType>(attr.getType());
+  FailureOr<DType> dtype = getDType(type.getElementType(), loc);
+  if (failed(dtype))
+    return failure();
+  if (!dense)
+    return emitError(loc) << "only dense constants are supported by the "
+                             "interpreter";
+  Tensor tensor = Tensor::empty(*dtype, Shape(type.getShape()));
+  size_t size = dtypeSize(*dtype);
+  std::byte *out = tensor.bytes();
+  // Each value's bit pattern, truncated to the element size (little endian).
+  auto store = [&](int64_t index, const APInt &bits) {
+    uint64_t raw = bits.getZExtValue();
+    std::memcpy(out + index * size, &raw, size);
+  };
+  int64_t index = 0;
+  if (isa<FloatType>(type.getElementType())) {
+    for (const APFloat &value : dense.getValues<APFloat>())
+      store(index++, value.bitcastToAPInt());
+  } else {
+    for (const APInt &value : dense.getValues<APInt>())
+      store(index++, value);
+  }
+  return tensor;
+}
+
+namespace {
+
+const llvm::StringMap<UnaryKind> &unaryOps() {
+  static const llvm::StringMap<UnaryKind> ops = {
+      {"stablehlo.abs", UnaryKind::Abs},
+      {"stablehlo.negate", UnaryKind::Negate},
+      {"stablehlo.not", UnaryKind::Not},
+      {"stablehlo.sign", UnaryKind::Sign},
+      {"stablehlo.exponential", UnaryKind::Exp},
+      {"stablehlo.exponential_minus_one", UnaryKind::Expm1},
+      {"stablehlo.log", UnaryKind::Log},
+      {"stablehlo.log_plus_one", UnaryKind::Log1p},
+      {"stablehlo.logistic", UnaryKind::Logistic},
+      {"stablehlo.sqrt", UnaryKind::Sqrt},
+      {"stablehlo.rsqrt", UnaryKind::Rsqrt},
+      {"stablehlo.cbrt", UnaryKind::Cbrt},
+      {"stablehlo.tanh", UnaryKind::Tanh},
+      {"stablehlo.sine", UnaryKind::Sine},
+      {"stablehlo.cosine", UnaryKind::Cosine},
+      {"stablehlo.tan", UnaryKind::Tan},
+      {"chlo.tan", UnaryKind::Tan},
+      {"chlo.erf", UnaryKind::Erf},
+      {"chlo.erfc", UnaryKind::Erfc},
+      {"chlo.lgamma", UnaryKind::Lgamma},
+      {"chlo.sinh", UnaryKind::Sinh},
+      {"chlo.cosh", UnaryKind::Cosh},
+      {"chlo.asin", UnaryKind::Asin},
+      {"chlo.acos", UnaryKind::Acos},
+      {"chlo.atan", UnaryKind::Atan},
+      {"chlo.asinh", UnaryKind::Asinh},
+      {"chlo.acosh", UnaryKind::Acosh},
+      {"chlo.atanh", UnaryKind::Atanh},
+      {"stablehlo.floor", UnaryKind::Floor},
+      {"stablehlo.ceil", UnaryKind::Ceil},
+      {"stablehlo.round_nearest_afz", UnaryKind::RoundAwayFromZero},
+      {"stablehlo.round_nearest_even", UnaryKind::RoundNearestEven},
+      {"stablehlo.popcnt", UnaryKind::PopCount},
+      {"stablehlo.count_leading_zeros", UnaryKind::CountLeadingZeros},
+  };
+  return ops;
+}
+
+const llvm::StringMap<BinaryKind> &binaryOps() {
+  static const llvm::StringMap<BinaryKind> ops = {
+      {"stablehlo.add", BinaryKind::Add},
+      {"stablehlo.subtract", BinaryKind::Subtract},
+      {"stablehlo.multiply", BinaryKind::Multiply},
+      {"stablehlo.divide", BinaryKind::Divide},
+      {"stablehlo.remainder", BinaryKind::Remainder},
+      {"stablehlo.power", BinaryKind::Power},
+      {"stablehlo.maximum", BinaryKind::Maximum},
+      {"stablehlo.minimum", BinaryKind::Minimum},
+      {"stablehlo.atan2", BinaryKind::Atan2},
+      {"stablehlo.and", BinaryKind::And},
+      {"stablehlo.or", BinaryKind::Or},
+      {"stablehlo.xor", BinaryKind::Xor},
+      {"stablehlo.shift_left", BinaryKind::ShiftLeft},
+      {"stablehlo.shift_right_arithmetic", BinaryKind::ShiftRightArithmetic},
+      {"stablehlo.shift_right_logical", BinaryKind::ShiftRightLogical},
+  };
+  return ops;
+}
+
+const llvm::StringMap<ReduceKind> &reduceCombiners() {
+  static const llvm::StringMap<ReduceKind> ops = {
+      {"stablehlo.add", ReduceKind::Add},
+      {"stablehlo.multiply", ReduceKind::Multiply},
+      {"stablehlo.maximum", ReduceKind::Maximum},
+      {"stablehlo.minimum", ReduceKind::Minimum},
+      {"stablehlo.and", ReduceKind::And},
+      {"stablehlo.or", ReduceKind::Or},
+  };
+  return ops;
+}
+
+CompareKind toCompareKind(stablehlo::ComparisonDirection direction) {
+  switch (direction) {
+  case stablehlo::ComparisonDirection::EQ: return CompareKind::EQ;
+  case stablehlo::ComparisonDirection::NE: return CompareKind::NE;
+  case stablehlo::ComparisonDirection::LT: return CompareKind::LT;
+  case stablehlo::ComparisonDirection::LE: return CompareKind::LE;
+  case stablehlo::ComparisonDirection::GT: return CompareKind::GT;
+  case stablehlo::ComparisonDirection::GE: return CompareKind::GE;
+  }
+  return CompareKind::EQ;
+}
+
+std::vector<int64_t> toVector(ArrayRef<int64_t> values) {
+  return std::vector<int64_t>(values.begin(), values.end());
+}
+
+Shape shapeOf(Value value) {
+  return toVector(cast<RankedTensorType>(value.getType()).getShape());
+}
+
+/// The combiner of a reduce body that is one known binary op on the two
+/// block arguments (either order), feeding the return.
+std::optional<ReduceKind> matchReduceCombiner(Region &body) {
+  Block &block = body.front();
+  if (block.getNumArguments() != 2 || !llvm::hasNItems(block, 2))
+    return std::nullopt;
+  Operation &combiner = block.front();
+  Operation *terminator = block.getTerminator();
+  auto kind = reduceCombiners().find(combiner.getName().getStringRef());
+  if (kind == reduceCombiners().end() || combiner.getNumOperands() != 2 ||
+      terminator->getNumOperands() != 1 ||
+      terminator->getOperand(0) != combiner.getResult(0))
+    return std::nullopt;
+  Value a = block.getArgument(0), b = block.getArgument(1);
+  Value x = combiner.getOperand(0), y = combiner.getOperand(1);
+  if (!((x == a && y == b) || (x == b && y == a)))
+    return std::nullopt;
+  return kind->second;
+}
+
+/// Elementwise equality of two same-typed tensors (nan equals nan); `within`
+/// is the absolute tolerance for floats.
+std::optional<int64_t> firstMismatch(const Tensor &actual, const Tensor &expected,
+                                     double within) {
+  for (int64_t i = 0, e = actual.numElements(); i < e; ++i) {
+    if (isFloat(actual.dtype())) {
+      double a = actual.elementAsDouble(i), b = expected.elementAsDouble(i);
+      if (std::isnan(a) && std::isnan(b))
+        continue;
+      if (a == b || std::fabs(a - b) <= within)
+        continue;
+      return i;
+    }
+    if (actual.elementAsInt(i) != expected.elementAsInt(i))
+      return i;
+  }
+  return std::nullopt;
+}
+
+/// Distance in units in the last place (bit patterns mapped to a monotonic
+/// integer line).
+int64_t ulpDistance(const Tensor &a, const Tensor &b, int64_t index) {
+  auto ordered = [&](const Tensor &t) -> int64_t {
+    int64_t bits;
+    int64_t signBit;
+    switch (dtypeSize(t.dtype())) {
+    case 8: {
+      std::memcpy(&bits, t.bytes() + index * 8, 8);
+      signBit = INT64_MIN;
+      return bits < 0 ? signBit - bits : bits;
+    }
+    case 4: {
+      int32_t narrow;
+      std::memcpy(&narrow, t.bytes() + index * 4, 4);
+      return narrow < 0 ? int64_t(INT32_MIN) - narrow : narrow;
+    }
+    default: {
+      int16_t narrow;
+      std::memcpy(&narrow, t.bytes() + index * 2, 2);
+      return narrow < 0 ? int64_t(INT16_MIN) - narrow : narrow;
+    }
+    }
+  };
+  int64_t x = ordered(a), y = ordered(b);
+  return x > y ? x - y : y - x;
+}
+
+} // namespace
+
+/// One function invocation: the values of its SSA names (including those
+/// of nested regions, which may use values defined above them).
+class Interpreter::Frame {
+public:
+  Frame(Interpreter &interpreter) : interpreter(interpreter) {}
+
+  /// Runs the single block of `region` on `arguments` and returns the
+  /// operands of its terminator.
+  FailureOr<std::vector<Tensor>> runRegion(Region &region,
+                                           const std::vector<Tensor> &arguments) {
+    Block &block = region.front();
+    for (auto [argument, tensor] : llvm::zip(block.getArguments(), arguments))
+      values[argument] = tensor;
+    const auto &deadAfter = interpreter.getValuesDeadAfter(block);
+    for (Operation &op : block.without_terminator()) {
+      if (failed(runOp(op)))
+        return failure();
+      if (auto dead = deadAfter.find(&op); dead != deadAfter.end())
+        for (Value value : dead->second)
+          values.erase(value);
+    }
+    return lookupAll(block.getTerminator()->getOperands());
+  }
+
+private:
+  const Tensor &lookup(Value value) { return values[value]; }
+  std::vector<Tensor> lookupAll(ValueRange range) {
+    std::vector<Tensor> tensors;
+    for (Value value : range)
+      tensors.push_back(lookup(value));
+    return tensors;
+  }
+  void bind(Operation &op, std::vector<Tensor> results) {
+    for (auto [result, tensor] : llvm::zip(op.getResults(), results))
+      values[result] = std::move(tensor);
+  }
+  std::vector<int64_t> scalarsAsInts(ValueRange range) {
+    std::vector<int64_t> ints;
+    for (Value value : range)
+      ints.push_back(lookup(value).elementAsInt(0));
+    return ints;
+  }
+
+  LogicalResult runOp(Operation &op);
+  LogicalResult runReduce(stablehlo::ReduceOp op);
+  LogicalResult runScatter(stablehlo::ScatterOp op);
+  LogicalResult runSort(stablehlo::SortOp op);
+  LogicalResult runCheck(Operation &op);
+  void recordCheckFailure(Operation &op, const Tensor &actual,
+                          const Tensor &expected, int64_t index,
+                          llvm::StringRef detail = "");
+
+  Interpreter &interpreter;
+  llvm::DenseMap<Value, Tensor> values;
+};
+
+const Interpreter::DeadValues &Interpreter::getValuesDeadAfter(Block &block) {
+  std::unique_ptr<DeadValues> &entry = valuesDeadAfter[&block];
+  if (entry)
+    return *entry;
+  entry = std::make_unique<DeadValues>();
+  llvm::DenseMap<Value, Operation *> lastUser;
+  for (Operation &op : block) {
+    op.walk([&](Operation *user) {
+      for (Value operand : user->getOperands())
+        if (operand.getParentBlock() == &block)
+          lastUser[operand] = &op;
+    });
+    for (Value result : op.getResults())
+      if (result.use_empty())
+        lastUser[result] = &op;
+  }
+  // Values the terminator uses are read after the loop over the ops.
+  for (auto [value, user] : lastUser)
+    if (user != block.getTerminator())
+      (*entry)[user].push_back(value);
+  return *entry;
+}
+
+FailureOr<std::vector<Tensor>>
+Interpreter::run(func::FuncOp function, const std::vector<Tensor> &arguments) {
+  if (function.isExternal())
+    return function.emitError() << "cannot run a function without a body";
+  Frame frame(*this);
+  return frame.runRegion(function.getBody(), arguments);
+}
+
+LogicalResult Interpreter::Frame::runOp(Operation &op) {
+  llvm::StringRef name = op.getName().getStringRef();
+  // Every operand and result must have a supported dtype; this also covers
+  // what the kernels below assume.
+  for (Type type : llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes()))
+    if (auto tensorType = dyn_cast<RankedTensorType>(type)) {
+      if (!tensorType.hasStaticShape())
+        return op.emitError() << "the interpreter supports only static shapes, not "
+                              << type;
+      if (failed(getDType(tensorType.getElementType(), op.getLoc())))
+        return failure();
+    } else if (!isa<stablehlo::TokenType>(type)) {
+      return op.emitError() << "the interpreter supports only ranked tensors, not "
+                            << type;
+    }
+
+  if (auto unaryKind = unaryOps().find(name); unaryKind != unaryOps().end()) {
+    const Tensor &operand = lookup(op.getOperand(0));
+    if (!supportsUnary(unaryKind->second, operand.dtype()))
+      return op.emitError() << "'" << name << "' is not supported on "
+                            << dtypeName(operand.dtype());
+    bind(op, {unary(unaryKind->second, operand)});
+    return success();
+  }
+  if (auto binaryKind = binaryOps().find(name); binaryKind != binaryOps().end()) {
+    const Tensor &lhs = lookup(op.getOperand(0));
+    if (!supportsBinary(binaryKind->second, lhs.dtype()))
+      return op.emitError() << "'" << name << "' is not supported on "
+                            << dtypeName(lhs.dtype());
+    bind(op, {binary(binaryKind->second, lhs, lookup(op.getOperand(1)))});
+    return success();
+  }
+  if (op.getDialect() && op.getDialect()->getNamespace() == "check")
+    return runCheck(op);
+
+  return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+      .Case([&](stablehlo::ConstantOp constant) {
+        FailureOr<Tensor> tensor = tensorFromAttr(constant.getValue(), op.getLoc());
+        if (failed(tensor))
+          return failure();
+        bind(op, {*tensor});
+        return success();
+      })
+      .Case([&](chlo::SquareOp square) {
+        const Tensor &x = lookup(square.getOperand());
+        bind(op, {binary(BinaryKind::Multiply, x, x)});
+        return success();
+      })
+      .Case([&](stablehlo::CompareOp compare) {
+        bind(op, {runtime::compare(toCompareKind(compare.getComparisonDirection()),
+                                   lookup(compare.getLhs()), lookup(compare.getRhs()))});
+        return success();
+      })
+      .Case([&](stablehlo::SelectOp select) {
+        bind(op, {runtime::select(lookup(select.getPred()), lookup(select.getOnTrue()),
+                                  lookup(select.getOnFalse()))});
+        return success();
+      })
+      .Case([&](stablehlo::ClampOp clamp) {
+        bind(op, {runtime::clamp(lookup(clamp.getMin()), lookup(clamp.getOperand()),
+                                 lookup(clamp.getMax()))});
+        return success();
+      })
+      .Case([&](stablehlo::IsFiniteOp finite) {
+        bind(op, {runtime::isFinite(lookup(finite.getOperand()))});
+        return success();
+      })
+      .Case([&](stablehlo::ConvertOp convert) {
+        DType to = *getDType(getElementTypeOrSelf(convert.getType()), op.getLoc());
+        bind(op, {runtime::convert(lookup(convert.getOperand()), to)});
+        return success();
+      })
+      .Case([&](stablehlo::BitcastConvertOp bitcast) {
+        // Row-major bytes are the same whichever the element size, so the
+        // result is a view of the operand's buffer.
+        DType to = *getDType(getElementTypeOrSelf(bitcast.getType()), op.getLoc());
+        bind(op, {lookup(bitcast.getOperand()).bitcast(to, shapeOf(bitcast.getResult()))});
+        return success();
+      })
+      .Case([&](stablehlo::IotaOp iota) {
+        DType dtype = *getDType(getElementTypeOrSelf(iota.getType()), op.getLoc());
+        bind(op, {runtime::iota(dtype, shapeOf(iota.getResult()),
+                                iota.getIotaDimension())});
+        return success();
+      })
+      .Case([&](stablehlo::ReshapeOp reshape) {
+        bind(op, {lookup(reshape.getOperand()).reshaped(shapeOf(reshape.getResult()))});
+        return success();
+      })
+      .Case([&](stablehlo::BroadcastInDimOp broadcast) {
+        bind(op, {broadcastInDim(lookup(broadcast.getOperand()),
+                                 shapeOf(broadcast.getResult()),
+                                 toVector(broadcast.getBroadcastDimensions()))});
+        return success();
+      })
+      .Case([&](stablehlo::TransposeOp transposeOp) {
+        bind(op, {transpose(lookup(transposeOp.getOperand()),
+                            toVector(transposeOp.getPermutation()))});
+        return success();
+      })
+      .Case([&](stablehlo::SliceOp sliceOp) {
+        bind(op, {slice(lookup(sliceOp.getOperand()), toVector(sliceOp.getStartIndices()),
+                        toVector(sliceOp.getLimitIndices()), toVector(sliceOp.getStrides()))});
+        return success();
+      })
+      .Case([&](stablehlo::DynamicSliceOp sliceOp) {
+        bind(op, {dynamicSlice(lookup(sliceOp.getOperand()),
+                               scalarsAsInts(sliceOp.getStartIndices()),
+                               toVector(sliceOp.getSliceSizes()))});
+        return success();
+      })
+      .Case([&](stablehlo::DynamicUpdateSliceOp update) {
+        bind(op, {dynamicUpdateSlice(lookup(update.getOperand()), lookup(update.getUpdate()),
+                                     scalarsAsInts(update.getStartIndices()))});
+        return success();
+      })
+      .Case([&](stablehlo::ConcatenateOp concat) {
+        bind(op, {concatenate(lookupAll(concat.getInputs()), concat.getDimension())});
+        return success();
+      })
+      .Case([&](stablehlo::PadOp padOp) {
+        bind(op, {pad(lookup(padOp.getOperand()), lookup(padOp.getPaddingValue()),
+                      toVector(padOp.getEdgePaddingLow()), toVector(padOp.getEdgePaddingHigh()),
+                      toVector(padOp.getInteriorPadding()))});
+        return success();
+      })
+      .Case([&](stablehlo::ReverseOp reverseOp) {
+        bind(op, {reverse(lookup(reverseOp.getOperand()), toVector(reverseOp.getDimensions()))});
+        return success();
+      })
+      .Case([&](stablehlo::DotGeneralOp dot) {
+        stablehlo::DotDimensionNumbersAttr numbers = dot.getDotDimensionNumbers();
+        DotDimensions dims{toVector(numbers.getLhsBatchingDimensions()),
+                           toVector(numbers.getRhsBatchingDimensions()),
+                           toVector(numbers.getLhsContractingDimensions()),
+                           toVector(numbers.getRhsContractingDimensions())};
+        bind(op, {dotGeneral(lookup(dot.getLhs()), lookup(dot.getRhs()), dims)});
+        return success();
+      })
+      .Case([&](stablehlo::DotOp dot) {
+        // Legacy dot: contracts the last lhs dim with the first rhs dim.
+        const Tensor &lhs = lookup(dot.getLhs());
+        DotDimensions dims{{}, {}, {lhs.rank() - 1}, {0}};
+        bind(op, {dotGeneral(lhs, lookup(dot.getRhs()), dims)});
+        return success();
+      })
+      .Case([&](stablehlo::ReduceOp reduceOp) { return runReduce(reduceOp); })
+      .Case([&](stablehlo::GatherOp gatherOp) {
+        stablehlo::GatherDimensionNumbersAttr numbers = gatherOp.getDimensionNumbers();
+        GatherDimensions dims{toVector(numbers.getOffsetDims()),
+                              toVector(numbers.getCollapsedSliceDims()),
+                              toVector(numbers.getOperandBatchingDims()),
+                              toVector(numbers.getStartIndicesBatchingDims()),
+                              toVector(numbers.getStartIndexMap()),
+                              numbers.getIndexVectorDim()};
+        bind(op, {gather(lookup(gatherOp.getOperand()), lookup(gatherOp.getStartIndices()),
+                         dims, toVector(gatherOp.getSliceSizes()),
+                         shapeOf(gatherOp.getResult()))});
+        return success();
+      })
+      .Case([&](stablehlo::ScatterOp scatterOp) { return runScatter(scatterOp); })
+      .Case([&](stablehlo::SortOp sortOp) { return runSort(sortOp); })
+      .Case([&](stablehlo::WhileOp whileOp) {
+        std::vector<Tensor> state = lookupAll(whileOp.getOperand());
+        while (true) {
+          FailureOr<std::vector<Tensor>> condition = runRegion(whileOp.getCond(), state);
+          if (failed(condition))
+            return failure();
+          if (!condition->front().elementAsInt(0))
+            break;
+          FailureOr<std::vector<Tensor>> next = runRegion(whileOp.getBody(), state);
+          if (failed(next))
+            return failure();
+          state = std::move(*next);
+        }
+        bind(op, std::move(state));
+        return success();
+      })
+      .Case([&](stablehlo::IfOp ifOp) {
+        Region &branch = lookup(ifOp.getPred()).elementAsInt(0) ? ifOp.getTrueBranch()
+                                                                 : ifOp.getFalseBranch();
+        FailureOr<std::vector<Tensor>> results = runRegion(branch, {});
+        if (failed(results))
+          return failure();
+        bind(op, std::move(*results));
+        return success();
+      })
+      .Case([&](stablehlo::CaseOp caseOp) {
+        int64_t index = lookup(caseOp.getIndex()).elementAsInt(0);
+        int64_t count = caseOp.getBranches().size();
+        if (index < 0 || index >= count)
+          index = count - 1;
+        FailureOr<std::vector<Tensor>> results =
+            runRegion(caseOp.getBranches()[index], {});
+        if (failed(results))
+          return failure();
+        bind(op, std::move(*results));
+        return success();
+      })
+      .Case([&](stablehlo::OptimizationBarrierOp barrier) {
+        bind(op, lookupAll(barrier.getOperand()));
+        return success();
+      })
+      .Case([&](sdy::ShardingConstraintOp constraint) {
+        bind(op, {lookup(constraint.getInput())});
+        return success();
+      })
+      .Case([&](func::CallOp call) -> LogicalResult {
+        auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+            call, call.getCalleeAttr());
+        if (!callee)
+          return call.emitError() << "no function named " << call.getCalleeAttr();
+        FailureOr<std::vector<Tensor>> results =
+            interpreter.run(callee, lookupAll(call.getOperands()));
+        if (failed(results))
+          return failure();
+        bind(op, std::move(*results));
+        return success();
+      })
+      .Default([&](Operation *) {
+        return op.emitError() << "'" << name
+                              << "' is not supported by the interpreter";
+      });
+}
+
+LogicalResult Interpreter::Frame::runReduce(stablehlo::ReduceOp op) {
+  std::vector<Tensor> inputs = lookupAll(op.getInputs());
+  std::vector<Tensor> inits = lookupAll(op.getInitValues());
+  std::vector<int64_t> dimensions = toVector(op.getDimensions());
+  if (std::optional<ReduceKind> kind = matchReduceCombiner(op.getBody())) {
+    if (!supportsReduce(*kind, inputs[0].dtype()))
+      return op.emitError() << "this reduction is not supported on "
+                            << dtypeName(inputs[0].dtype());
+    bind(*op, {reduce(*kind, inputs[0], inits[0], dimensions)});
+    return success();
+  }
+  // Any other body: fold element by element through the region, in the
+  // operand's memory order. Slow (one region run per element) but general
+  // (variadic reductions such as argmax).
+  const Shape &shape = inputs[0].shape();
+  std::vector<bool> reduced(shape.size(), false);
+  for (int64_t d : dimensions)
+    reduced[d] = true;
+  std::vector<Tensor> results;
+  Shape resultShape = shapeOf(op.getResult(0));
+  for (const Tensor &init : inits)
+    results.push_back(broadcastInDim(init, resultShape, {}));
+  std::vector<int64_t> index(shape.size(), 0);
+  for (int64_t linear = 0, e = inputs[0].numElements(); linear < e; ++linear) {
+    int64_t outOffset = 0;
+    for (int64_t d = 0, rest = linear; d < static_cast<int64_t>(shape.size()); ++d) {
+      int64_t inner = numElementsOf(Shape(shape.begin() + d + 1, shape.end()));
+      int64_t coordinate = rest / inner;
+      rest %= inner;
+      if (!reduced[d])
+        outOffset = outOffset * shape[d] + coordinate;
+    }
+    std::vector<Tensor> arguments;
+    for (const Tensor &result : results)
+      arguments.push_back(result.elementAt(outOffset));
+    for (const Tensor &input : inputs)
+      arguments.push_back(input.elementAt(linear));
+    FailureOr<std::vector<Tensor>> combined = runRegion(op.getBody(), arguments);
+    if (failed(combined))
+      return failure();
+    for (auto [result, value] : llvm::zip(results, *combined))
+      result.setElement(outOffset, value);
+  }
+  bind(*op, std::move(results));
+  return success();
+}
+
+LogicalResult Interpreter::Frame::runScatter(stablehlo::ScatterOp op) {
+  if (op.getInputs().size() != 1)
+    return op.emitError() << "scatter of several inputs is not supported by "
+                             "the interpreter";
+  // The update computation either returns the update (replace) or is one
+  // known binary op on the current value and the update.
+  std::optional<ReduceKind> combiner;
+  Block &body = op.getUpdateComputation().front();
+  Operation *terminator = body.getTerminator();
+  bool isReplace = llvm::hasSingleElement(body) && terminator->getNumOperands() == 1 &&
+                   terminator->getOperand(0) == body.getArgument(1);
+  if (!isReplace) {
+    combiner = matchReduceCombiner(op.getUpdateComputation());
+    if (!combiner)
+      return op.emitError() << "this scatter update computation is not "
+                               "supported by the interpreter (supported: "
+                               "replace, add, multiply, maximum, minimum, and, or)";
+  }
+  stablehlo::ScatterDimensionNumbersAttr numbers = op.getScatterDimensionNumbers();
+  ScatterDimensions dims{toVector(numbers.getUpdateWindowDims()),
+                         toVector(numbers.getInsertedWindowDims()),
+                         toVector(numbers.getInputBatchingDims()),
+                         toVector(numbers.getScatterIndicesBatchingDims()),
+                         toVector(numbers.getScatterDimsToOperandDims()),
+                         numbers.getIndexVectorDim()};
+  bind(*op, {scatter(lookup(op.getInputs()[0]), lookup(op.getScatterIndices()),
+                     lookup(op.getUpdates()[0]), dims, combiner)});
+  return success();
+}
+
+LogicalResult Interpreter::Frame::runSort(stablehlo::SortOp op) {
+  std::vector<Tensor> inputs = lookupAll(op.getInputs());
+  const Shape &shape = inputs[0].shape();
+  int64_t rank = inputs[0].rank(), count = inputs[0].numElements();
+  if (count == 0) {
+    bind(*op, std::move(inputs));
+    return success();
+  }
+  int64_t dimension = op.getDimension() < 0 ? op.getDimension() + rank : op.getDimension();
+  int64_t length = shape[dimension], stride = rowMajorStrides(shape)[dimension];
+  std::vector<Tensor> results;
+  for (const Tensor &input : inputs)
+    results.push_back(input.clone());
+  // Each line along `dimension` is sorted as a permutation of its positions;
+  // the comparator region decides every comparison (O(n log n) region runs
+  // per line of n elements: correct, not fast).
+  std::vector<int64_t> order(length);
+  bool comparatorFailed = false;
+  auto lessThan = [&](int64_t base, int64_t a, int64_t b) {
+    if (comparatorFailed)
+      return false;
+    std::vector<Tensor> arguments;
+    for (const Tensor &input : inputs) {
+      arguments.push_back(input.elementAt(base + a * stride));
+      arguments.push_back(input.elementAt(base + b * stride));
+    }
+    FailureOr<std::vector<Tensor>> verdict = runRegion(op.getComparator(), arguments);
+    if (failed(verdict)) {
+      comparatorFailed = true;
+      return false;
+    }
+    return verdict->front().elementAsInt(0) != 0;
+  };
+  for (int64_t line = 0, lines = count / length; line < lines; ++line) {
+    int64_t base = line / stride * stride * length + line % stride;
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int64_t a, int64_t b) { return lessThan(base, a, b); });
+    if (comparatorFailed)
+      return failure();
+    for (auto [input, result] : llvm::zip(inputs, results))
+      for (int64_t k = 0; k < length; ++k)
+        result.setElement(base + k * stride, input.elementAt(base + order[k] * stride));
+  }
+  bind(*op, std::move(results));
+  return success();
+}
+
+void Interpreter::Frame::recordCheckFailure(Operation &op, const Tensor &actual,
+                                            const Tensor &expected, int64_t index,
+                                            llvm::StringRef detail) {
+  if (interpreter.firstCheckFailure)
+    return;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << op.getName() << " at ";
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(op.getLoc()))
+    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
+       << fileLoc.getColumn();
+  else
+    os << op.getLoc();
+  os << ": element " << index << " is "
+     << actual.elementAt(index).valuesToString() << ", expected "
+     << expected.elementAt(index).valuesToString() << detail
+     << "; got " << actual.valuesToString() << ", expected "
+     << expected.valuesToString();
+  interpreter.firstCheckFailure = text;
+}
+
+LogicalResult Interpreter::Frame::runCheck(Operation &op) {
+  auto expectedOf = [&](Attribute value) -> FailureOr<Tensor> {
+    return tensorFromAttr(cast<ElementsAttr>(value), op.getLoc());
+  };
+  auto checkEqual = [&](const Tensor &actual, const Tensor &expected,
+                        double tolerance) {
+    if (std::optional<int64_t> index = firstMismatch(actual, expected, tolerance))
+      recordCheckFailure(op, actual, expected, *index,
+                         tolerance > 0 ? " (tolerance " + std::to_string(tolerance) + ")"
+                                       : "");
+    return success();
+  };
+  return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+      .Case([&](check::ExpectEqOp eq) {
+        return checkEqual(lookup(eq.getLhs()), lookup(eq.getRhs()), 0);
+      })
+      .Case([&](check::ExpectEqConstOp eq) {
+        FailureOr<Tensor> expected = expectedOf(eq.getValue());
+        return failed(expected) ? failure() : checkEqual(lookup(eq.getLhs()), *expected, 0);
+      })
+      .Case([&](check::ExpectAlmostEqOp eq) {
+        return checkEqual(lookup(eq.getLhs()), lookup(eq.getRhs()),
+                          eq.getTolerance().convertToDouble());
+      })
+      .Case([&](check::ExpectAlmostEqConstOp eq) {
+        FailureOr<Tensor> expected = expectedOf(eq.getValue());
+        return failed(expected) ? failure()
+                                : checkEqual(lookup(eq.getLhs()), *expected,
+                                             eq.getTolerance().convertToDouble());
+      })
+      .Case([&](check::ExpectCloseOp close) {
+        const Tensor &actual = lookup(close.getActual());
+        const Tensor &expected = lookup(close.getExpected());
+        int64_t maxUlp = close.getMaxUlpDifference(),
+                minUlp = close.getMinUlpDifference();
+        for (int64_t i = 0, e = actual.numElements(); i < e; ++i) {
+          int64_t distance = ulpDistance(actual, expected, i);
+          if (distance > maxUlp || distance < minUlp) {
+            recordCheckFailure(op, actual, expected, i,
+                               " (" + std::to_string(distance) + " ULPs apart)");
+            break;
+          }
+        }
+        return success();
+      })
+      .Default([&](Operation *) {
+        return op.emitError() << "'" << op.getName()
+                              << "' is not supported by the interpreter";
+      });
+}
+
+} // namespace mlir::mpmd::runtime

@@ -1,0 +1,155 @@
+//===- DotGeneral.cpp - dot_general as (batched) GEMM ---------------------===//
+//
+// The operands are viewed as [B, M, K] and [B, K, N] (batch, free,
+// contracting). When an operand's dimensions are already in that order, or
+// in the transposed [B, K, M] / [B, N, K] order, it goes to BLAS as it is
+// (with the transpose flag); otherwise one transpose copy puts it in order.
+// f32 and f64 use OpenBLAS sgemm/dgemm (one call per batch element);
+// f16/bf16 go through f32; integer dtypes use a cache-friendly i-k-j loop.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mpmd/Runtime/Kernels.h"
+
+#include "Dispatch.h"
+
+#include <cblas.h>
+
+#include <cstring>
+
+namespace mlir::mpmd::runtime {
+
+namespace {
+
+enum class OperandLayout { Normal, Transposed };
+
+std::vector<int64_t> concat(std::initializer_list<const std::vector<int64_t> *> parts) {
+  std::vector<int64_t> result;
+  for (const std::vector<int64_t> *part : parts)
+    result.insert(result.end(), part->begin(), part->end());
+  return result;
+}
+
+bool isIdentity(const std::vector<int64_t> &permutation) {
+  for (size_t i = 0; i < permutation.size(); ++i)
+    if (permutation[i] != static_cast<int64_t>(i))
+      return false;
+  return true;
+}
+
+std::vector<int64_t> freeDimensions(int64_t rank, const std::vector<int64_t> &batch,
+                                    const std::vector<int64_t> &contracting) {
+  std::vector<bool> used(rank, false);
+  for (int64_t d : batch)
+    used[d] = true;
+  for (int64_t d : contracting)
+    used[d] = true;
+  std::vector<int64_t> free;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!used[d])
+      free.push_back(d);
+  return free;
+}
+
+int64_t productOf(const Tensor &tensor, const std::vector<int64_t> &dims) {
+  int64_t product = 1;
+  for (int64_t d : dims)
+    product *= tensor.shape()[d];
+  return product;
+}
+
+/// `operand` in the order `normal` (or `transposed`, when that is free),
+/// with the layout it ended up in.
+std::pair<Tensor, OperandLayout> arrange(const Tensor &operand,
+                                         const std::vector<int64_t> &normal,
+                                         const std::vector<int64_t> &transposed,
+                                         bool allowTransposed) {
+  if (isIdentity(normal))
+    return {operand, OperandLayout::Normal};
+  if (allowTransposed && isIdentity(transposed))
+    return {operand, OperandLayout::Transposed};
+  return {transpose(operand, normal), OperandLayout::Normal};
+}
+
+template <typename T>
+void integerGemm(int64_t batches, int64_t m, int64_t n, int64_t k, const T *lhs,
+                 const T *rhs, T *out) {
+  for (int64_t b = 0; b < batches; ++b) {
+    const T *a = lhs + b * m * k, *bMatrix = rhs + b * k * n;
+    T *c = out + b * m * n;
+    std::fill(c, c + m * n, T(0));
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t p = 0; p < k; ++p) {
+        T scale = a[i * k + p];
+        const T *row = bMatrix + p * n;
+        T *outRow = c + i * n;
+        for (int64_t j = 0; j < n; ++j)
+          outRow[j] = static_cast<T>(outRow[j] + scale * row[j]);
+      }
+  }
+}
+
+} // namespace
+
+Tensor dotGeneral(const Tensor &lhsIn, const Tensor &rhsIn,
+                  const DotDimensions &dims) {
+  Tensor lhs = detail::widenHalf(lhsIn), rhs = detail::widenHalf(rhsIn);
+  std::vector<int64_t> lhsFree =
+      freeDimensions(lhs.rank(), dims.lhsBatch, dims.lhsContracting);
+  std::vector<int64_t> rhsFree =
+      freeDimensions(rhs.rank(), dims.rhsBatch, dims.rhsContracting);
+  int64_t batches = productOf(lhs, dims.lhsBatch), m = productOf(lhs, lhsFree),
+          k = productOf(lhs, dims.lhsContracting), n = productOf(rhs, rhsFree);
+
+  Shape resultShape;
+  for (int64_t d : dims.lhsBatch)
+    resultShape.push_back(lhs.shape()[d]);
+  for (int64_t d : lhsFree)
+    resultShape.push_back(lhs.shape()[d]);
+  for (int64_t d : rhsFree)
+    resultShape.push_back(rhs.shape()[d]);
+  // Every path below writes the whole result; only an empty contraction
+  // (k = 0) leaves zeros to fill.
+  Tensor result = Tensor::empty(lhs.dtype(), resultShape);
+
+  bool isBlasType = lhs.dtype() == DType::F32 || lhs.dtype() == DType::F64;
+  auto [a, aLayout] = arrange(
+      lhs, concat({&dims.lhsBatch, &lhsFree, &dims.lhsContracting}),
+      concat({&dims.lhsBatch, &dims.lhsContracting, &lhsFree}), isBlasType);
+  auto [b, bLayout] = arrange(
+      rhs, concat({&dims.rhsBatch, &dims.rhsContracting, &rhsFree}),
+      concat({&dims.rhsBatch, &rhsFree, &dims.rhsContracting}), isBlasType);
+
+  if (k == 0)
+    std::memset(result.bytes(), 0, result.byteSize());
+  else if (batches * m * n > 0) {
+    if (isBlasType) {
+      CBLAS_TRANSPOSE transA = aLayout == OperandLayout::Normal ? CblasNoTrans : CblasTrans;
+      CBLAS_TRANSPOSE transB = bLayout == OperandLayout::Normal ? CblasNoTrans : CblasTrans;
+      int64_t lda = aLayout == OperandLayout::Normal ? k : m;
+      int64_t ldb = bLayout == OperandLayout::Normal ? n : k;
+      for (int64_t batch = 0; batch < batches; ++batch) {
+        if (lhs.dtype() == DType::F32)
+          cblas_sgemm(CblasRowMajor, transA, transB, m, n, k, 1.0f,
+                      a.data<float>() + batch * m * k, lda,
+                      b.data<float>() + batch * k * n, ldb, 0.0f,
+                      result.data<float>() + batch * m * n, n);
+        else
+          cblas_dgemm(CblasRowMajor, transA, transB, m, n, k, 1.0,
+                      a.data<double>() + batch * m * k, lda,
+                      b.data<double>() + batch * k * n, ldb, 0.0,
+                      result.data<double>() + batch * m * n, n);
+      }
+    } else {
+      detail::visitStorageType(lhs.dtype(), [&](auto tag) {
+        using T = decltype(tag);
+        integerGemm<T>(batches, m, n, k, a.data<T>(), b.data<T>(),
+                       result.data<T>());
+      });
+    }
+  }
+  return isHalf(lhsIn.dtype()) ? detail::narrowToHalf(result, lhsIn.dtype())
+                               : result;
+}
+
+} // namespace mlir::mpmd::runtime

@@ -1,0 +1,457 @@
+//===- Elementwise.cpp - Unary, binary, compare, select, convert ----------===//
+//
+// Each kernel instantiates one loop per (operation, C++ type) with the
+// operation inlined, so the compiler vectorizes the plain arithmetic ones
+// (add, multiply, ...) at -O3. Integer division by zero and shifts past the
+// width have defined results (XLA's): x / 0 = -1, x % 0 = x, MIN / -1 = MIN,
+// shifts by >= bits give 0 (or the sign for arithmetic right shifts).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mpmd/Runtime/Kernels.h"
+
+#include "Dispatch.h"
+
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+namespace mlir::mpmd::runtime {
+
+using detail::visitStorageType;
+
+namespace detail {
+
+Tensor widenHalf(const Tensor &tensor) {
+  if (!isHalf(tensor.dtype()))
+    return tensor;
+  Tensor wide = Tensor::empty(DType::F32, tensor.shape());
+  const uint16_t *in = tensor.data<uint16_t>();
+  float *out = wide.data<float>();
+  int64_t count = tensor.numElements();
+  if (tensor.dtype() == DType::BF16)
+    for (int64_t i = 0; i < count; ++i)
+      out[i] = bf16ToFloat(in[i]);
+  else
+    for (int64_t i = 0; i < count; ++i)
+      out[i] = halfToFloat(in[i]);
+  return wide;
+}
+
+Tensor narrowToHalf(const Tensor &tensor, DType half) {
+  Tensor narrow = Tensor::empty(half, tensor.shape());
+  const float *in = tensor.data<float>();
+  uint16_t *out = narrow.data<uint16_t>();
+  int64_t count = tensor.numElements();
+  if (half == DType::BF16)
+    for (int64_t i = 0; i < count; ++i)
+      out[i] = floatToBf16(in[i]);
+  else
+    for (int64_t i = 0; i < count; ++i)
+      out[i] = floatToHalf(in[i]);
+  return narrow;
+}
+
+} // namespace detail
+
+namespace {
+
+template <typename T>
+constexpr bool kIsFloat = std::is_floating_point_v<T>;
+template <typename T>
+constexpr bool kIsInt = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+
+template <typename T, typename F>
+void map1(const T *in, T *out, int64_t count, F f) {
+  for (int64_t i = 0; i < count; ++i)
+    out[i] = f(in[i]);
+}
+
+template <typename T, typename U, typename F>
+void map2(const T *lhs, const T *rhs, U *out, int64_t count, F f) {
+  for (int64_t i = 0; i < count; ++i)
+    out[i] = f(lhs[i], rhs[i]);
+}
+
+template <typename T> T floatMax(T a, T b) { return (a != a || a > b) ? a : b; }
+template <typename T> T floatMin(T a, T b) { return (a != a || a < b) ? a : b; }
+
+template <typename T> T intPower(T base, T exponent) {
+  if constexpr (std::is_signed_v<T>) {
+    if (exponent < 0)
+      return base == 1 ? 1 : base == -1 ? (exponent % 2 ? -1 : 1) : 0;
+  }
+  using Wide = std::make_unsigned_t<T>;
+  Wide result = 1, factor = static_cast<Wide>(base);
+  for (auto e = static_cast<Wide>(exponent); e; e >>= 1) {
+    if (e & 1)
+      result *= factor;
+    factor *= factor;
+  }
+  return static_cast<T>(result);
+}
+
+template <typename T> T intDivide(T a, T b) {
+  if (b == 0)
+    return static_cast<T>(-1);
+  if constexpr (std::is_signed_v<T>)
+    if (a == std::numeric_limits<T>::min() && b == -1)
+      return a;
+  return a / b;
+}
+
+template <typename T> T intRemainder(T a, T b) {
+  if (b == 0)
+    return a;
+  if constexpr (std::is_signed_v<T>)
+    if (a == std::numeric_limits<T>::min() && b == -1)
+      return 0;
+  return a % b;
+}
+
+template <typename T> T shiftLeft(T a, T b) {
+  using U = std::make_unsigned_t<T>;
+  if (static_cast<U>(b) >= sizeof(T) * 8)
+    return 0;
+  return static_cast<T>(static_cast<U>(a) << static_cast<U>(b));
+}
+
+template <typename T> T shiftRightLogical(T a, T b) {
+  using U = std::make_unsigned_t<T>;
+  if (static_cast<U>(b) >= sizeof(T) * 8)
+    return 0;
+  return static_cast<T>(static_cast<U>(a) >> static_cast<U>(b));
+}
+
+template <typename T> T shiftRightArithmetic(T a, T b) {
+  using S = std::make_signed_t<T>;
+  using U = std::make_unsigned_t<T>;
+  U amount = static_cast<U>(b);
+  if (amount >= sizeof(T) * 8)
+    amount = sizeof(T) * 8 - 1;
+  return static_cast<T>(static_cast<S>(a) >> amount);
+}
+
+template <typename T>
+void unaryLoop(UnaryKind kind, const T *in, T *out, int64_t count) {
+  if constexpr (kIsFloat<T>) {
+    switch (kind) {
+    case UnaryKind::Abs: return map1(in, out, count, [](T x) { return std::fabs(x); });
+    case UnaryKind::Negate: return map1(in, out, count, [](T x) { return -x; });
+    case UnaryKind::Sign:
+      return map1(in, out, count, [](T x) {
+        return x != x ? x : x > 0 ? T(1) : x < 0 ? T(-1) : x;
+      });
+    case UnaryKind::Exp: return map1(in, out, count, [](T x) { return std::exp(x); });
+    case UnaryKind::Expm1: return map1(in, out, count, [](T x) { return std::expm1(x); });
+    case UnaryKind::Log: return map1(in, out, count, [](T x) { return std::log(x); });
+    case UnaryKind::Log1p: return map1(in, out, count, [](T x) { return std::log1p(x); });
+    case UnaryKind::Logistic:
+      return map1(in, out, count, [](T x) { return T(1) / (T(1) + std::exp(-x)); });
+    case UnaryKind::Sqrt: return map1(in, out, count, [](T x) { return std::sqrt(x); });
+    case UnaryKind::Rsqrt:
+      return map1(in, out, count, [](T x) { return T(1) / std::sqrt(x); });
+    case UnaryKind::Cbrt: return map1(in, out, count, [](T x) { return std::cbrt(x); });
+    case UnaryKind::Tanh: return map1(in, out, count, [](T x) { return std::tanh(x); });
+    case UnaryKind::Sine: return map1(in, out, count, [](T x) { return std::sin(x); });
+    case UnaryKind::Cosine: return map1(in, out, count, [](T x) { return std::cos(x); });
+    case UnaryKind::Tan: return map1(in, out, count, [](T x) { return std::tan(x); });
+    case UnaryKind::Floor: return map1(in, out, count, [](T x) { return std::floor(x); });
+    case UnaryKind::Ceil: return map1(in, out, count, [](T x) { return std::ceil(x); });
+    case UnaryKind::RoundAwayFromZero:
+      return map1(in, out, count, [](T x) { return std::round(x); });
+    case UnaryKind::RoundNearestEven:
+      return map1(in, out, count, [](T x) { return std::nearbyint(x); });
+    case UnaryKind::Erf: return map1(in, out, count, [](T x) { return std::erf(x); });
+    case UnaryKind::Erfc: return map1(in, out, count, [](T x) { return std::erfc(x); });
+    case UnaryKind::Lgamma: return map1(in, out, count, [](T x) { return std::lgamma(x); });
+    case UnaryKind::Sinh: return map1(in, out, count, [](T x) { return std::sinh(x); });
+    case UnaryKind::Cosh: return map1(in, out, count, [](T x) { return std::cosh(x); });
+    case UnaryKind::Asin: return map1(in, out, count, [](T x) { return std::asin(x); });
+    case UnaryKind::Acos: return map1(in, out, count, [](T x) { return std::acos(x); });
+    case UnaryKind::Atan: return map1(in, out, count, [](T x) { return std::atan(x); });
+    case UnaryKind::Asinh: return map1(in, out, count, [](T x) { return std::asinh(x); });
+    case UnaryKind::Acosh: return map1(in, out, count, [](T x) { return std::acosh(x); });
+    case UnaryKind::Atanh: return map1(in, out, count, [](T x) { return std::atanh(x); });
+    default: return;
+    }
+  } else if constexpr (kIsInt<T>) {
+    using U = std::make_unsigned_t<T>;
+    switch (kind) {
+    case UnaryKind::Abs:
+      return map1(in, out, count, [](T x) {
+        if constexpr (std::is_signed_v<T>)
+          return x < 0 ? static_cast<T>(U(0) - static_cast<U>(x)) : x;
+        else
+          return x;
+      });
+    case UnaryKind::Negate:
+      return map1(in, out, count,
+                  [](T x) { return static_cast<T>(U(0) - static_cast<U>(x)); });
+    case UnaryKind::Not: return map1(in, out, count, [](T x) { return static_cast<T>(~x); });
+    case UnaryKind::Sign:
+      return map1(in, out, count,
+                  [](T x) { return static_cast<T>(x > 0 ? 1 : x < 0 ? -1 : 0); });
+    case UnaryKind::PopCount:
+      return map1(in, out, count, [](T x) {
+        return static_cast<T>(std::popcount(static_cast<U>(x)));
+      });
+    case UnaryKind::CountLeadingZeros:
+      return map1(in, out, count, [](T x) {
+        return static_cast<T>(std::countl_zero(static_cast<U>(x)));
+      });
+    default: return;
+    }
+  } else { // i1
+    if (kind == UnaryKind::Not)
+      map1(in, out, count, [](T x) { return !x; });
+  }
+}
+
+template <typename T>
+void binaryLoop(BinaryKind kind, const T *lhs, const T *rhs, T *out,
+                int64_t count) {
+  switch (kind) {
+  case BinaryKind::Add:
+    if constexpr (std::is_same_v<T, bool>)
+      return map2(lhs, rhs, out, count, [](T a, T b) { return a || b; });
+    else
+      return map2(lhs, rhs, out, count, [](T a, T b) { return static_cast<T>(a + b); });
+  case BinaryKind::Multiply:
+    if constexpr (std::is_same_v<T, bool>)
+      return map2(lhs, rhs, out, count, [](T a, T b) { return a && b; });
+    else
+      return map2(lhs, rhs, out, count, [](T a, T b) { return static_cast<T>(a * b); });
+  case BinaryKind::Maximum:
+    if constexpr (kIsFloat<T>)
+      return map2(lhs, rhs, out, count, floatMax<T>);
+    else
+      return map2(lhs, rhs, out, count, [](T a, T b) { return a > b ? a : b; });
+  case BinaryKind::Minimum:
+    if constexpr (kIsFloat<T>)
+      return map2(lhs, rhs, out, count, floatMin<T>);
+    else
+      return map2(lhs, rhs, out, count, [](T a, T b) { return a < b ? a : b; });
+  default: break;
+  }
+  if constexpr (kIsFloat<T>) {
+    switch (kind) {
+    case BinaryKind::Subtract: return map2(lhs, rhs, out, count, [](T a, T b) { return a - b; });
+    case BinaryKind::Divide: return map2(lhs, rhs, out, count, [](T a, T b) { return a / b; });
+    case BinaryKind::Remainder:
+      return map2(lhs, rhs, out, count, [](T a, T b) { return std::fmod(a, b); });
+    case BinaryKind::Power:
+      return map2(lhs, rhs, out, count, [](T a, T b) { return std::pow(a, b); });
+    case BinaryKind::Atan2:
+      return map2(lhs, rhs, out, count, [](T a, T b) { return std::atan2(a, b); });
+    default: return;
+    }
+  } else if constexpr (kIsInt<T>) {
+    using U = std::make_unsigned_t<T>;
+    switch (kind) {
+    case BinaryKind::Subtract:
+      return map2(lhs, rhs, out, count, [](T a, T b) {
+        return static_cast<T>(static_cast<U>(a) - static_cast<U>(b));
+      });
+    case BinaryKind::Divide: return map2(lhs, rhs, out, count, intDivide<T>);
+    case BinaryKind::Remainder: return map2(lhs, rhs, out, count, intRemainder<T>);
+    case BinaryKind::Power: return map2(lhs, rhs, out, count, intPower<T>);
+    case BinaryKind::And: return map2(lhs, rhs, out, count, [](T a, T b) { return static_cast<T>(a & b); });
+    case BinaryKind::Or: return map2(lhs, rhs, out, count, [](T a, T b) { return static_cast<T>(a | b); });
+    case BinaryKind::Xor: return map2(lhs, rhs, out, count, [](T a, T b) { return static_cast<T>(a ^ b); });
+    case BinaryKind::ShiftLeft: return map2(lhs, rhs, out, count, shiftLeft<T>);
+    case BinaryKind::ShiftRightLogical: return map2(lhs, rhs, out, count, shiftRightLogical<T>);
+    case BinaryKind::ShiftRightArithmetic: return map2(lhs, rhs, out, count, shiftRightArithmetic<T>);
+    default: return;
+    }
+  } else { // i1
+    switch (kind) {
+    case BinaryKind::And: return map2(lhs, rhs, out, count, [](T a, T b) { return a && b; });
+    case BinaryKind::Or: return map2(lhs, rhs, out, count, [](T a, T b) { return a || b; });
+    case BinaryKind::Xor: return map2(lhs, rhs, out, count, [](T a, T b) { return a != b; });
+    default: return;
+    }
+  }
+}
+
+} // namespace
+
+bool supportsUnary(UnaryKind kind, DType dtype) {
+  switch (kind) {
+  case UnaryKind::Abs: case UnaryKind::Negate: case UnaryKind::Sign:
+    return dtype != DType::I1;
+  case UnaryKind::Not:
+    return !isFloat(dtype);
+  case UnaryKind::PopCount: case UnaryKind::CountLeadingZeros:
+    return !isFloat(dtype) && dtype != DType::I1;
+  default:
+    return isFloat(dtype);
+  }
+}
+
+bool supportsBinary(BinaryKind kind, DType dtype) {
+  switch (kind) {
+  case BinaryKind::Add: case BinaryKind::Multiply: case BinaryKind::Maximum:
+  case BinaryKind::Minimum:
+    return true;
+  case BinaryKind::Subtract: case BinaryKind::Divide: case BinaryKind::Remainder:
+  case BinaryKind::Power:
+    return dtype != DType::I1;
+  case BinaryKind::Atan2:
+    return isFloat(dtype);
+  case BinaryKind::And: case BinaryKind::Or: case BinaryKind::Xor:
+    return !isFloat(dtype);
+  case BinaryKind::ShiftLeft: case BinaryKind::ShiftRightArithmetic:
+  case BinaryKind::ShiftRightLogical:
+    return !isFloat(dtype) && dtype != DType::I1;
+  }
+  return false;
+}
+
+Tensor unary(UnaryKind kind, const Tensor &operand) {
+  Tensor input = detail::widenHalf(operand);
+  Tensor result = Tensor::empty(input.dtype(), input.shape());
+  visitStorageType(input.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    unaryLoop<T>(kind, input.data<T>(), result.data<T>(), input.numElements());
+  });
+  return isHalf(operand.dtype()) ? detail::narrowToHalf(result, operand.dtype())
+                                 : result;
+}
+
+void binaryInto(BinaryKind kind, const Tensor &lhs, const Tensor &rhs,
+                Tensor &out) {
+  visitStorageType(lhs.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    binaryLoop<T>(kind, lhs.data<T>(), rhs.data<T>(), out.data<T>(),
+                  lhs.numElements());
+  });
+}
+
+Tensor binary(BinaryKind kind, const Tensor &lhs, const Tensor &rhs) {
+  if (isHalf(lhs.dtype())) {
+    Tensor wideLhs = detail::widenHalf(lhs), wideRhs = detail::widenHalf(rhs);
+    return detail::narrowToHalf(binary(kind, wideLhs, wideRhs), lhs.dtype());
+  }
+  Tensor result = Tensor::empty(lhs.dtype(), lhs.shape());
+  binaryInto(kind, lhs, rhs, result);
+  return result;
+}
+
+Tensor compare(CompareKind kind, const Tensor &lhs, const Tensor &rhs) {
+  Tensor a = detail::widenHalf(lhs), b = detail::widenHalf(rhs);
+  Tensor result = Tensor::empty(DType::I1, lhs.shape());
+  bool *out = result.data<bool>();
+  int64_t count = lhs.numElements();
+  visitStorageType(a.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *x = a.data<T>(), *y = b.data<T>();
+    switch (kind) {
+    case CompareKind::EQ: return map2(x, y, out, count, [](T p, T q) { return p == q; });
+    case CompareKind::NE: return map2(x, y, out, count, [](T p, T q) { return p != q; });
+    case CompareKind::LT: return map2(x, y, out, count, [](T p, T q) { return p < q; });
+    case CompareKind::LE: return map2(x, y, out, count, [](T p, T q) { return p <= q; });
+    case CompareKind::GT: return map2(x, y, out, count, [](T p, T q) { return p > q; });
+    case CompareKind::GE: return map2(x, y, out, count, [](T p, T q) { return p >= q; });
+    }
+  });
+  return result;
+}
+
+Tensor select(const Tensor &pred, const Tensor &onTrue, const Tensor &onFalse) {
+  Tensor result = Tensor::empty(onTrue.dtype(), onTrue.shape());
+  int64_t count = onTrue.numElements();
+  const bool *condition = pred.data<bool>();
+  visitStorageType(onTrue.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *a = onTrue.data<T>(), *b = onFalse.data<T>();
+    T *out = result.data<T>();
+    if (pred.rank() == 0) {
+      const T *chosen = condition[0] ? a : b;
+      std::copy(chosen, chosen + count, out);
+      return;
+    }
+    for (int64_t i = 0; i < count; ++i)
+      out[i] = condition[i] ? a[i] : b[i];
+  });
+  return result;
+}
+
+Tensor clamp(const Tensor &min, const Tensor &operand, const Tensor &max) {
+  Tensor lo = detail::widenHalf(min), x = detail::widenHalf(operand),
+         hi = detail::widenHalf(max);
+  Tensor result = Tensor::empty(x.dtype(), x.shape());
+  int64_t count = x.numElements();
+  visitStorageType(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *low = lo.data<T>(), *in = x.data<T>(), *high = hi.data<T>();
+    int64_t lowStep = lo.rank() == 0 ? 0 : 1, highStep = hi.rank() == 0 ? 0 : 1;
+    T *out = result.data<T>();
+    for (int64_t i = 0; i < count; ++i) {
+      T value = in[i], a = low[i * lowStep], b = high[i * highStep];
+      value = value < a ? a : value;
+      out[i] = value > b ? b : value;
+    }
+  });
+  return isHalf(operand.dtype()) ? detail::narrowToHalf(result, operand.dtype())
+                                 : result;
+}
+
+Tensor isFinite(const Tensor &operand) {
+  Tensor x = detail::widenHalf(operand);
+  Tensor result = Tensor::empty(DType::I1, x.shape());
+  bool *out = result.data<bool>();
+  visitStorageType(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *in = x.data<T>();
+    for (int64_t i = 0, e = x.numElements(); i < e; ++i) {
+      if constexpr (kIsFloat<T>)
+        out[i] = std::isfinite(in[i]);
+      else
+        out[i] = true;
+    }
+  });
+  return result;
+}
+
+namespace {
+
+template <typename From, typename To> To convertValue(From value) {
+  if constexpr (std::is_same_v<To, bool>) {
+    return value != From(0);
+  } else if constexpr (kIsFloat<From> && !kIsFloat<To>) {
+    // Saturate out-of-range floats (and map nan to 0) instead of UB.
+    if (value != value)
+      return To(0);
+    if (value <= static_cast<From>(std::numeric_limits<To>::min()))
+      return std::numeric_limits<To>::min();
+    if (value >= static_cast<From>(std::numeric_limits<To>::max()))
+      return std::numeric_limits<To>::max();
+    return static_cast<To>(value);
+  } else {
+    return static_cast<To>(value);
+  }
+}
+
+} // namespace
+
+Tensor convert(const Tensor &operand, DType to) {
+  Tensor input = detail::widenHalf(operand);
+  DType computeType = isHalf(to) ? DType::F32 : to;
+  Tensor result = Tensor::empty(computeType, input.shape());
+  int64_t count = input.numElements();
+  visitStorageType(input.dtype(), [&](auto fromTag) {
+    using From = decltype(fromTag);
+    visitStorageType(computeType, [&](auto toTag) {
+      using To = decltype(toTag);
+      const From *in = input.data<From>();
+      To *out = result.data<To>();
+      for (int64_t i = 0; i < count; ++i)
+        out[i] = convertValue<From, To>(in[i]);
+    });
+  });
+  return isHalf(to) ? detail::narrowToHalf(result, to) : result;
+}
+
+} // namespace mlir::mpmd::runtime

@@ -1,0 +1,128 @@
+//===- InterpretCommand.cpp - mpmd interpret ------------------------------===//
+//
+// Argument parsing and printing only: the interpreter is MPMDRuntime's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+
+#include "mpmd/InitAllDialects.h"
+#include "mpmd/Runtime/Interpreter.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/ToolUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::mpmd::tools {
+
+namespace {
+
+void printInterpretHelp(llvm::raw_ostream &os) {
+  os << "usage: mpmd interpret FILE.mlir [--split-input-file]\n\n"
+        "Runs every public function without arguments in FILE.mlir ('-': "
+        "standard\ninput) on the runtime's interpreter, with check.* ops "
+        "as assertions, and\nprints 'PASS: @name' or 'FAIL: @name: <the "
+        "first failed check>' per function.\nExits with 1 when any "
+        "function fails or cannot be interpreted.\n\n"
+        "  --split-input-file   run each '// -----' separated chunk as its "
+        "own module\n";
+}
+
+/// Runs the functions of one module; false when any failed.
+bool interpretModule(ModuleOp module, llvm::raw_ostream &os) {
+  bool allPassed = true;
+  runtime::Interpreter interpreter(module);
+  for (auto function : module.getOps<func::FuncOp>()) {
+    if (function.isExternal() || function.isPrivate() ||
+        function.getNumArguments() != 0)
+      continue;
+    interpreter.resetCheckFailures();
+    FailureOr<std::vector<runtime::Tensor>> results = interpreter.run(function, {});
+    if (failed(results)) {
+      os << "FAIL: @" << function.getSymName()
+         << ": cannot be interpreted (see the error above)\n";
+      os.flush();
+      allPassed = false;
+    } else if (const std::optional<std::string> &failure =
+                   interpreter.getFirstCheckFailure()) {
+      os << "FAIL: @" << function.getSymName() << ": " << *failure << "\n";
+      allPassed = false;
+    } else {
+      os << "PASS: @" << function.getSymName() << "\n";
+    }
+  }
+  return allPassed;
+}
+
+} // namespace
+
+int runInterpretCommand(llvm::ArrayRef<llvm::StringRef> args) {
+  std::optional<std::string> path;
+  bool splitInputFile = false;
+  for (llvm::StringRef arg : args) {
+    if (arg == "--help" || arg == "-h") {
+      printInterpretHelp(llvm::outs());
+      return 0;
+    }
+    if (arg == "--split-input-file" || arg == "-split-input-file") {
+      splitInputFile = true;
+    } else if (arg.starts_with("-") && arg != "-") {
+      llvm::errs() << "mpmd interpret: error: unknown option '" << arg
+                   << "'; see 'mpmd interpret --help'\n";
+      return 1;
+    } else if (path) {
+      llvm::errs() << "mpmd interpret: error: one input file expected, got '"
+                   << *path << "' and '" << arg << "'\n";
+      return 1;
+    } else {
+      path = arg.str();
+    }
+  }
+  if (!path) {
+    llvm::errs() << "mpmd interpret: error: no input file; see 'mpmd "
+                    "interpret --help'\n";
+    return 1;
+  }
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(*path, &error);
+  if (!file) {
+    llvm::errs() << "mpmd interpret: error: " << error << "\n";
+    return 1;
+  }
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
+  bool allPassed = true;
+  auto processChunk = [&](std::unique_ptr<llvm::MemoryBuffer> chunk,
+                          llvm::raw_ostream &os) -> LogicalResult {
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(std::move(chunk), llvm::SMLoc());
+    SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context, llvm::errs());
+    OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    if (!module) {
+      allPassed = false;
+      return success(); // the parser reported why; go on with other chunks
+    }
+    allPassed &= interpretModule(*module, os);
+    os.flush(); // keep the lines in order with the errors on stderr
+    return success();
+  };
+  if (splitInputFile)
+    (void)splitAndProcessBuffer(std::move(file), processChunk, llvm::outs());
+  else
+    (void)processChunk(std::move(file), llvm::outs());
+  llvm::outs().flush();
+  return allPassed ? 0 : 1;
+}
+
+} // namespace mlir::mpmd::tools
