@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Arguments.h"
 #include "Commands.h"
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
@@ -74,45 +75,16 @@ llvm::Error makeUsageError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-/// Accepts `--name value` and `--name=value`; every option at most once.
 llvm::Expected<CompileOptions> parseOptions(llvm::ArrayRef<StringRef> args) {
   CompileOptions options;
-  const std::pair<StringRef, std::optional<std::string> *> valued[] = {
-      {"--config", &options.config},
-      {"-o", &options.output},
-      {"--dump-dir", &options.dumpDir}};
-  for (size_t i = 0; i < args.size(); ++i) {
-    StringRef arg = args[i];
-    if (arg == "--help" || arg == "-h") {
-      options.help = true;
-      continue;
-    }
-    if (arg == "--summary") {
-      options.summary = true;
-      continue;
-    }
-    auto [name, inlineValue] = arg.split('=');
-    auto found = llvm::find_if(valued, [&, name = name](const auto &entry) {
-      return entry.first == name;
-    });
-    if (found == std::end(valued)) {
-      if (arg.starts_with("-") && arg != "-")
-        return makeUsageError("unknown option '" + name + "'");
-      if (options.model)
-        return makeUsageError("unexpected argument '" + arg +
-                              "' (a model is already given)");
-      options.model = arg.str();
-      continue;
-    }
-    if (*found->second)
-      return makeUsageError(name + " is given twice");
-    if (arg.contains('='))
-      *found->second = inlineValue.str();
-    else if (i + 1 < args.size())
-      *found->second = args[++i].str();
-    else
-      return makeUsageError(name + " needs a value");
-  }
+  if (llvm::Error error = parseArguments(
+          args,
+          {{"--config", &options.config},
+           {"-o", &options.output},
+           {"--dump-dir", &options.dumpDir}},
+          {{"--summary", &options.summary}}, options.help, options.model,
+          "a model"))
+    return std::move(error);
   if (options.help)
     return options;
   for (auto [name, value] : {std::pair{"MODEL.mlir", &options.model},

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Arguments.h"
 #include "Commands.h"
 
 #include "mpmd/InitAllDialects.h"
@@ -66,25 +67,19 @@ bool interpretModule(ModuleOp module, llvm::raw_ostream &os) {
 
 int runInterpretCommand(llvm::ArrayRef<llvm::StringRef> args) {
   std::optional<std::string> path;
-  bool splitInputFile = false;
-  for (llvm::StringRef arg : args) {
-    if (arg == "--help" || arg == "-h") {
-      printInterpretHelp(llvm::outs());
-      return 0;
-    }
-    if (arg == "--split-input-file" || arg == "-split-input-file") {
-      splitInputFile = true;
-    } else if (arg.starts_with("-") && arg != "-") {
-      llvm::errs() << "mpmd interpret: error: unknown option '" << arg
-                   << "'; see 'mpmd interpret --help'\n";
-      return 1;
-    } else if (path) {
-      llvm::errs() << "mpmd interpret: error: one input file expected, got '"
-                   << *path << "' and '" << arg << "'\n";
-      return 1;
-    } else {
-      path = arg.str();
-    }
+  bool splitInputFile = false, help = false;
+  if (llvm::Error error = parseArguments(
+          args, {},
+          {{"--split-input-file", &splitInputFile},
+           {"-split-input-file", &splitInputFile}},
+          help, path, "an input file")) {
+    llvm::errs() << "mpmd interpret: error: " << llvm::toString(std::move(error))
+                 << "; see 'mpmd interpret --help'\n";
+    return 1;
+  }
+  if (help) {
+    printInterpretHelp(llvm::outs());
+    return 0;
   }
   if (!path) {
     llvm::errs() << "mpmd interpret: error: no input file; see 'mpmd "

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Arguments.h"
 #include "Commands.h"
 
 #include "mpmd/Schedule/Generators.h"
@@ -87,46 +88,18 @@ struct ScheduleOptions {
   bool help = false;
 };
 
-/// Accepts `--name value` and `--name=value`; every option at most once.
 llvm::Expected<ScheduleOptions> parseOptions(llvm::ArrayRef<StringRef> args) {
   ScheduleOptions options;
-  const std::pair<StringRef, std::optional<std::string> *> valued[] = {
-      {"--schedule", &options.schedule},
-      {"--meshes", &options.meshes},
-      {"--microbatches", &options.microbatches},
-      {"--virtual-stages", &options.virtualStages},
-      {"--costs", &options.costs},
-      {"--svg", &options.svg}};
-  for (size_t i = 0; i < args.size(); ++i) {
-    StringRef arg = args[i];
-    if (arg == "--help" || arg == "-h") {
-      options.help = true;
-      continue;
-    }
-    auto [name, inlineValue] = arg.split('=');
-    auto found = llvm::find_if(valued, [&, name = name](const auto &entry) {
-      return entry.first == name;
-    });
-    if (found == std::end(valued)) {
-      // `-` is standard input.
-      if (arg.starts_with("-") && arg != "-")
-        return makeScheduleError("unknown option '" + name + "'");
-      if (options.module)
-        return makeScheduleError("unexpected argument '" + arg +
-                         "' (a module is already given)");
-      options.module = arg.str();
-      continue;
-    }
-    if (*found->second)
-      return makeScheduleError(name + " is given twice");
-    if (arg.contains('=')) {
-      *found->second = inlineValue.str();
-    } else if (i + 1 < args.size()) {
-      *found->second = args[++i].str();
-    } else {
-      return makeScheduleError(name + " needs a value");
-    }
-  }
+  if (llvm::Error error = parseArguments(
+          args,
+          {{"--schedule", &options.schedule},
+           {"--meshes", &options.meshes},
+           {"--microbatches", &options.microbatches},
+           {"--virtual-stages", &options.virtualStages},
+           {"--costs", &options.costs},
+           {"--svg", &options.svg}},
+          {}, options.help, options.module, "a module"))
+    return std::move(error);
   return options;
 }
 

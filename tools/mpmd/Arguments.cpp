@@ -1,0 +1,61 @@
+//===- Arguments.cpp - Command lines of the mpmd subcommands --------------===//
+
+#include "Arguments.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Twine.h"
+
+namespace mlir::mpmd::tools {
+
+namespace {
+
+llvm::Error makeArgumentError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+} // namespace
+
+llvm::Error parseArguments(llvm::ArrayRef<llvm::StringRef> args,
+                           llvm::ArrayRef<ValuedOption> options,
+                           llvm::ArrayRef<FlagOption> flags, bool &help,
+                           std::optional<std::string> &positional,
+                           llvm::StringRef positionalName) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    llvm::StringRef arg = args[i];
+    if (arg == "--help" || arg == "-h") {
+      help = true;
+      continue;
+    }
+    if (const FlagOption *flag = llvm::find_if(
+            flags, [&](const FlagOption &flag) { return flag.name == arg; });
+        flag != flags.end()) {
+      *flag->value = true;
+      continue;
+    }
+    auto [name, inlineValue] = arg.split('=');
+    const ValuedOption *option =
+        llvm::find_if(options, [&, name = name](const ValuedOption &option) {
+          return option.name == name;
+        });
+    if (option == options.end()) {
+      if (arg.starts_with("-") && arg != "-")
+        return makeArgumentError("unknown option '" + name + "'");
+      if (positional)
+        return makeArgumentError("unexpected argument '" + arg + "' (" +
+                                 positionalName + " is already given)");
+      positional = arg.str();
+      continue;
+    }
+    if (*option->value)
+      return makeArgumentError(name + " is given twice");
+    if (arg.contains('='))
+      *option->value = inlineValue.str();
+    else if (i + 1 < args.size())
+      *option->value = args[++i].str();
+    else
+      return makeArgumentError(name + " needs a value");
+  }
+  return llvm::Error::success();
+}
+
+} // namespace mlir::mpmd::tools
