@@ -16,19 +16,6 @@ namespace mlir::mpmd {
 
 namespace {
 
-/// Drops the entries of an `arg_attrs`/`res_attrs` array at the set bits.
-void eraseArrayEntries(Operation *op, StringRef name,
-                       const llvm::BitVector &erase) {
-  auto attrs = op->getAttrOfType<ArrayAttr>(name);
-  if (!attrs)
-    return;
-  SmallVector<Attribute> kept;
-  for (auto [index, attr] : llvm::enumerate(attrs))
-    if (index >= erase.size() || !erase.test(index))
-      kept.push_back(attr);
-  op->setAttr(name, ArrayAttr::get(op->getContext(), kept));
-}
-
 /// Erases the arguments of `callee` used only by its return, the results
 /// returning them and the matching call operands; call results become the
 /// call operands. Calls and callee go when no result is left.

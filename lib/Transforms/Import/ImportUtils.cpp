@@ -46,3 +46,15 @@ mlir::mpmd::getFunctionsCalledOnlyByMpmdCalls(ModuleOp module) {
       result.insert({function, std::move(sites)});
   return result;
 }
+
+void mlir::mpmd::eraseArrayEntries(Operation *op, StringRef name,
+                                    const llvm::BitVector &erase) {
+  auto attrs = op->getAttrOfType<ArrayAttr>(name);
+  if (!attrs)
+    return;
+  SmallVector<Attribute> kept;
+  for (auto [index, attr] : llvm::enumerate(attrs))
+    if (index >= erase.size() || !erase.test(index))
+      kept.push_back(attr);
+  op->setAttr(name, ArrayAttr::get(op->getContext(), kept));
+}

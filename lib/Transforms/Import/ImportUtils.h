@@ -5,6 +5,7 @@
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
 
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
@@ -19,6 +20,11 @@ bool isNegligibleOp(Operation *op);
 /// only by `mpmd.call` ops, in module order. One walk over the module.
 llvm::MapVector<func::FuncOp, SmallVector<CallOp>>
 getFunctionsCalledOnlyByMpmdCalls(ModuleOp module);
+
+/// Drops the entries at the set bits of `erase` from the array attribute
+/// `name` of `op` (an `arg_attrs`/`res_attrs` list); nothing if it has none.
+void eraseArrayEntries(Operation *op, StringRef name,
+                       const llvm::BitVector &erase);
 
 } // namespace mlir::mpmd
 

@@ -30,19 +30,6 @@ Value getSinkableOperand(ArrayRef<CallOp> calls, unsigned index) {
   return common;
 }
 
-/// Drops the entries of `attrs` (an `arg_attrs` array) at the set bits.
-void eraseArrayEntries(Operation *op, StringRef name,
-                       const llvm::BitVector &erase) {
-  auto attrs = op->getAttrOfType<ArrayAttr>(name);
-  if (!attrs)
-    return;
-  SmallVector<Attribute> kept;
-  for (auto [index, attr] : llvm::enumerate(attrs))
-    if (index >= erase.size() || !erase.test(index))
-      kept.push_back(attr);
-  op->setAttr(name, ArrayAttr::get(op->getContext(), kept));
-}
-
 class SinkNegligibleOpsIntoCallOpPass
     : public impl::SinkNegligibleOpsIntoCallOpPassBase<
           SinkNegligibleOpsIntoCallOpPass> {
