@@ -15,7 +15,7 @@ namespace mlir::mpmd {
 
 namespace {
 
-constexpr StringLiteral kShardingAttrName = "sdy.sharding";
+constexpr StringLiteral kShardingAttrName = sdy::SdyDialect::kShardingAttrName;
 
 /// The sharding a type keeps: dimensions closed, priorities and explicit
 /// replicated axes dropped (after propagation they say nothing more); null

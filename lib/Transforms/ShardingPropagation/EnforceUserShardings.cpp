@@ -1,6 +1,7 @@
 //===- EnforceUserShardings.cpp - -mpmd-enforce-user-shardings ------------===//
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
+#include "mpmd/Transforms/Common/FragmentUtils.h"
 #include "mpmd/Transforms/ShardingPropagation/Passes.h"
 
 namespace mlir::mpmd {
@@ -9,30 +10,7 @@ namespace mlir::mpmd {
 
 namespace {
 
-constexpr StringLiteral kShardingAttrName = "sdy.sharding";
-
-int64_t getRank(Type type) {
-  if (auto meshTensor = dyn_cast<MeshTensorType>(type))
-    return meshTensor.getRankedTensorType().getRank();
-  return 0;
-}
-
-/// `shardings` with entry `index` set to `sharding`; a missing list becomes
-/// fully open entries on `sharding`'s mesh for `types`.
-sdy::TensorShardingPerValueAttr
-withSharding(sdy::TensorShardingPerValueAttr shardings, TypeRange types,
-             unsigned index, sdy::TensorShardingAttr sharding) {
-  MLIRContext *ctx = sharding.getContext();
-  SmallVector<sdy::TensorShardingAttr> entries;
-  if (shardings && shardings.getShardings().size() == types.size())
-    llvm::append_range(entries, shardings.getShardings());
-  else
-    for (Type type : types)
-      entries.push_back(sdy::TensorShardingAttr::getFullyOpen(
-          ctx, sharding.getMeshOrRef(), getRank(type)));
-  entries[index] = sharding;
-  return sdy::TensorShardingPerValueAttr::get(ctx, entries);
-}
+constexpr StringLiteral kShardingAttrName = sdy::SdyDialect::kShardingAttrName;
 
 class EnforceUserShardingsPass
     : public impl::EnforceUserShardingsPassBase<EnforceUserShardingsPass> {
@@ -45,12 +23,14 @@ class EnforceUserShardingsPass
           arg.getArgNumber(), kShardingAttrName);
       if (!sharding)
         continue;
-      for (OpOperand &use : arg.getUses())
-        if (auto fragment = dyn_cast<FragmentOp>(use.getOwner()))
-          fragment.setInShardingsAttr(
-              withSharding(fragment.getInShardingsAttr(),
-                           fragment->getOperandTypes(),
-                           use.getOperandNumber(), sharding));
+      auto userSharding =
+          sdy::TensorShardingPerValueAttr::get(&getContext(), {sharding});
+      for (Operation *user : arg.getUsers())
+        if (auto fragment = dyn_cast<FragmentOp>(user))
+          fragment.setInShardingsAttr(shardingsForValues(
+              &getContext(), SmallVector<Value>(fragment->getOperands()),
+              {{arg, userSharding},
+               {fragment->getOperands(), fragment.getInShardingsAttr()}}));
     }
     Operation *ret = function.getBody().front().getTerminator();
     for (OpOperand &output : ret->getOpOperands()) {
@@ -59,14 +39,15 @@ class EnforceUserShardingsPass
       if (!sharding)
         continue;
       Value value = output.get();
+      auto userSharding =
+          sdy::TensorShardingPerValueAttr::get(&getContext(), {sharding});
       if (auto fragment = value.getDefiningOp<FragmentOp>())
-        fragment.setOutShardingsAttr(withSharding(
-            fragment.getOutShardingsAttr(), fragment->getResultTypes(),
-            cast<OpResult>(value).getResultNumber(), sharding));
+        fragment.setOutShardingsAttr(shardingsForValues(
+            &getContext(), SmallVector<Value>(fragment->getResults()),
+            {{value, userSharding},
+             {fragment->getResults(), fragment.getOutShardingsAttr()}}));
       else if (auto transfer = value.getDefiningOp<TransferOp>())
-        transfer->setAttr(kShardingAttrName,
-                          sdy::TensorShardingPerValueAttr::get(
-                              &getContext(), {sharding}));
+        transfer->setAttr(kShardingAttrName, userSharding);
     }
   }
 };
