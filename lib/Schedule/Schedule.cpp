@@ -34,6 +34,12 @@ llvm::raw_ostream &operator<<(llvm::raw_ostream &os, const Action &action) {
             << ", stage " << action.stage << ")";
 }
 
+std::string describe(const Action &action) {
+  std::string text;
+  llvm::raw_string_ostream(text) << action;
+  return text;
+}
+
 std::vector<int64_t> Schedule::getLocalChunks() const {
   std::vector<int64_t> chunkOfStage(getNumStages());
   std::vector<int64_t> stagesSeen(getNumMeshes(), 0);

@@ -13,12 +13,6 @@ namespace mlir::mpmd::schedule {
 
 namespace {
 
-std::string describe(const Action &action) {
-  std::string text;
-  llvm::raw_string_ostream(text) << action;
-  return text;
-}
-
 constexpr int64_t kAbsent = -1;
 
 /// The actions of a schedule numbered in mesh order (mesh 0's list, then mesh

@@ -77,6 +77,8 @@ std::string formatTime(double value);
 
 /// Prints `F(mb 3, stage 1)`.
 llvm::raw_ostream &operator<<(llvm::raw_ostream &os, const Action &action);
+/// `F(mb 3, stage 1)` as a string, for error messages.
+std::string describe(const Action &action);
 
 struct Schedule {
   /// The mesh of each stage, in forward order; its size is the stage count.

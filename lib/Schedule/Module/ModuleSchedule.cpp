@@ -76,10 +76,8 @@ mlir::mpmd::getFunctionSchedule(func::FuncOp function, TopologyAttr topology) {
       if (!functionSchedule.fragmentOf
                .try_emplace({kind, action.microbatch, stage}, fragment)
                .second) {
-        std::string text;
-        llvm::raw_string_ostream os(text);
-        os << action;
-        return fragment.emitError() << "the program runs " << text
+        return fragment.emitError() << "the program runs "
+                                    << schedule::describe(action)
                                     << " twice; simulate it before merging "
                                        "microbatches";
       }

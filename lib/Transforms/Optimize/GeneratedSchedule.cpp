@@ -20,13 +20,6 @@ using schedule::Action;
 using schedule::ActionKind;
 using schedule::Schedule;
 
-std::string describe(const Action &action) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << action;
-  return text;
-}
-
 class GeneratedSchedulePass
     : public impl::GeneratedSchedulePassBase<GeneratedSchedulePass> {
   using Base::Base;
@@ -90,7 +83,8 @@ class GeneratedSchedulePass
         if (!place(action.kind, action)) {
           function.emitError()
               << "schedule " << schedule::getScheduleName(*kind) << " runs "
-              << describe(action) << ", which the program does not have"
+              << schedule::describe(action)
+              << ", which the program does not have"
               << (action.kind == ActionKind::kWeightGradient
                       ? " (split backward fragments with "
                         "-mpmd-split-bwd-fragments, or the import option "
