@@ -76,10 +76,10 @@ class GeneratedSchedulePass
         if (action.kind == ActionKind::kWeightGradient &&
             programSplitsBackwards &&
             program->fragmentOf.count(
-                {ActionKind::kBackward, action.microbatch, action.stage}))
-          if (!program->fragmentOf.count({ActionKind::kWeightGradient,
-                                          action.microbatch, action.stage}))
-            continue;
+                {ActionKind::kBackward, action.microbatch, action.stage}) &&
+            !program->fragmentOf.count(
+                {ActionKind::kWeightGradient, action.microbatch, action.stage}))
+          continue;
         if (!place(action.kind, action)) {
           function.emitError()
               << "schedule " << schedule::getScheduleName(*kind) << " runs "
