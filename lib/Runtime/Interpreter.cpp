@@ -42,6 +42,18 @@ FailureOr<DType> getDType(Type elementType, Location loc) {
                         << " is not supported by the interpreter";
 }
 
+FailureOr<TensorSpec> getTensorSpec(Type type, Location loc) {
+  auto tensorType = dyn_cast<RankedTensorType>(type);
+  if (!tensorType || !tensorType.hasStaticShape())
+    return emitError(loc) << "the interpreter supports only statically shaped "
+                             "ranked tensors, not "
+                          << type;
+  FailureOr<DType> dtype = getDType(tensorType.getElementType(), loc);
+  if (failed(dtype))
+    return failure();
+  return TensorSpec{*dtype, Shape(tensorType.getShape())};
+}
+
 FailureOr<Tensor> tensorFromAttr(ElementsAttr attr, Location loc) {
   auto dense = dyn_cast<DenseElementsAttr>(attr);
   auto type = cast<ShapedType>(attr.getType());

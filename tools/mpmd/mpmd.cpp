@@ -36,6 +36,9 @@ const Command kCommands[] = {
      "run the argument-free functions of a module, with check ops as "
      "assertions",
      runInterpretCommand},
+    {"run",
+     "run a function with inputs from .npy files or a seed; outputs as .npy",
+     runRunCommand},
 };
 
 void printUsage(llvm::raw_ostream &os) {

@@ -14,6 +14,7 @@
 #ifndef MPMD_RUNTIME_INTERPRETER_H
 #define MPMD_RUNTIME_INTERPRETER_H
 
+#include "mpmd/Runtime/ProgramIO.h"
 #include "mpmd/Runtime/Tensor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -30,6 +31,9 @@ namespace mlir::mpmd::runtime {
 
 /// The runtime dtype of an MLIR element type, or an error at `loc`.
 FailureOr<DType> getDType(Type elementType, Location loc);
+/// The dtype and shape of a value of `type`, or an error at `loc` when it is
+/// not a statically shaped ranked tensor of a supported dtype.
+FailureOr<TensorSpec> getTensorSpec(Type type, Location loc);
 /// A tensor holding the values of a dense elements attribute.
 FailureOr<Tensor> tensorFromAttr(ElementsAttr attr, Location loc);
 
