@@ -11,6 +11,8 @@ packages=(
   libopenblas-dev pkg-config
   # Test and benchmark frameworks.
   libgtest-dev libgmock-dev libbenchmark-dev
+  # NumPy for the .npy interop lit test (skipped without it).
+  python3-numpy
 )
 
 missing=()

@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import subprocess
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -20,3 +21,15 @@ llvm_config.use_default_substitutions()
 tool_dirs = [os.path.join(config.mpmd_obj_root, "bin"), config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["mpmd-opt", "mpmd", "mpmd-generate-program"], tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+# NumPy interop tests run where Debian's python3 has NumPy (python3-numpy).
+numpy_python = "/usr/bin/python3"
+try:
+    has_numpy = subprocess.call([numpy_python, "-c", "import numpy"],
+                                stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL) == 0
+except OSError:
+    has_numpy = False
+if has_numpy:
+    config.available_features.add("numpy")
+    config.substitutions.append(("%numpy_python", numpy_python))

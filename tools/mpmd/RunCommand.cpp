@@ -98,13 +98,13 @@ loadArguments(func::FuncOp function, const std::optional<std::string> &inputs,
 int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
   std::optional<std::string> path, functionName, inputs, randomSeed, outputs;
   bool print = false, help = false;
-  if (llvm::Error error = parseArguments(
-          args,
-          {{"--function", &functionName},
-           {"--inputs", &inputs},
-           {"--random-inputs", &randomSeed},
-           {"--outputs", &outputs}},
-          {{"--print", &print}}, help, path, "an input file"))
+  if (llvm::Error error =
+          parseArguments(args,
+                         {{"--function", &functionName},
+                          {"--inputs", &inputs},
+                          {"--random-inputs", &randomSeed},
+                          {"--outputs", &outputs}},
+                         {{"--print", &print}}, help, path, "an input file"))
     return fail(llvm::toString(std::move(error)) + "; see 'mpmd run --help'");
   if (help) {
     printRunHelp(llvm::outs());
@@ -134,8 +134,10 @@ int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
   auto function = module->lookupSymbol<func::FuncOp>(name);
   if (!function || function.isExternal())
     return fail("no function @" + name + " with a body in " + *path);
-  // MPMD programs (an exported @main with a topology) run on the MPMD
-  // executor, plain modules on the interpreter.
+  // MPMD EXECUTOR: an MPMD program (a function with a topology, as export
+  // leaves @main) goes to the MPMD executor here, with its inputs loaded by
+  // ProgramIO.h against its mesh tensors' local types; plain functions run
+  // on the interpreter below.
   if (isMpmdFunction(function))
     return fail("MPMD programs need the executor (not yet available)");
 

@@ -92,7 +92,8 @@ TEST_F(NpyTest, EveryDTypeRoundTrips) {
   for (DType dtype : {DType::F64, DType::F32, DType::F16, DType::I1, DType::I8,
                       DType::I16, DType::I32, DType::I64, DType::UI8,
                       DType::UI16, DType::UI32, DType::UI64}) {
-    for (const Shape &shape : {Shape{}, Shape{5}, Shape{2, 3, 4}, Shape{0, 3}}) {
+    for (const Shape &shape :
+         {Shape{}, Shape{5}, Shape{2, 3, 4}, Shape{0, 3}}) {
       SCOPED_TRACE(std::string(dtypeName(dtype)) + " " + shapeToString(shape));
       Tensor tensor = randomTensor(dtype, shape, 7);
       std::string file = path("t.npy");
@@ -118,10 +119,11 @@ TEST_F(NpyTest, WritesNumPysHeader) {
   EXPECT_EQ(bytes.substr(0, 10), std::string("\x93NUMPY\x01\x00\x76\x00", 10));
   EXPECT_EQ(bytes.substr(10, header.size()), header);
   EXPECT_EQ(bytes[127], '\n');
-  EXPECT_EQ(bytes.substr(128), std::string(reinterpret_cast<const char *>(
-                                               tensor.bytes()), 48));
+  EXPECT_EQ(bytes.substr(128),
+            std::string(reinterpret_cast<const char *>(tensor.bytes()), 48));
 
-  ASSERT_FALSE(llvm::errorToBool(writeNpy(file, Tensor::zeros(DType::I1, {5}))));
+  ASSERT_FALSE(
+      llvm::errorToBool(writeNpy(file, Tensor::zeros(DType::I1, {5}))));
   EXPECT_NE(readFile(file).find("'descr': '|b1', 'fortran_order': False, "
                                 "'shape': (5,), }"),
             std::string::npos);
@@ -162,21 +164,21 @@ TEST_F(NpyTest, ReadsVersions2And3AndOtherSpellings) {
     EXPECT_EQ(read->valuesToString(), "[1.5, -2]");
   }
   // A single row is the same bytes in either order.
-  llvm::Expected<Tensor> row = readNpy(writeFile(
-      "row.npy", npyBytes(1,
-                          "{'descr': '<f4', 'fortran_order': True, "
-                          "'shape': (1, 2), }",
-                          f32Bytes({3, 4}))));
+  llvm::Expected<Tensor> row = readNpy(
+      writeFile("row.npy", npyBytes(1,
+                                    "{'descr': '<f4', 'fortran_order': True, "
+                                    "'shape': (1, 2), }",
+                                    f32Bytes({3, 4}))));
   ASSERT_TRUE(bool(row)) << llvm::toString(row.takeError());
   EXPECT_EQ(row->valuesToString(), "[3, 4]");
 }
 
 TEST_F(NpyTest, BooleansBecomeZeroOrOne) {
-  llvm::Expected<Tensor> read = readNpy(writeFile(
-      "b.npy", npyBytes(1,
-                        "{'descr': '|b1', 'fortran_order': False, "
-                        "'shape': (3,), }",
-                        llvm::StringRef("\x00\x02\x01", 3))));
+  llvm::Expected<Tensor> read = readNpy(
+      writeFile("b.npy", npyBytes(1,
+                                  "{'descr': '|b1', 'fortran_order': False, "
+                                  "'shape': (3,), }",
+                                  llvm::StringRef("\x00\x02\x01", 3))));
   ASSERT_TRUE(bool(read)) << llvm::toString(read.takeError());
   EXPECT_EQ(read->valuesToString(), "[false, true, true]");
   EXPECT_EQ(read->data<uint8_t>()[1], 1);
@@ -215,7 +217,8 @@ TEST_F(NpyTest, CorruptFilesNameTheProblem) {
        "holds 9"},
       {"big-endian", npyBytes(1, header("'>f4'", "False", "(2,)"), "12345678"),
        "big-endian data ('>f4') is not supported"},
-      {"fortran", npyBytes(1, header("'<f4'", "True", "(2, 2)"), "1234567812345678"),
+      {"fortran",
+       npyBytes(1, header("'<f4'", "True", "(2, 2)"), "1234567812345678"),
        "Fortran-order arrays are not supported"},
       {"complex", npyBytes(1, header("'<c8'", "False", "(1,)"), "12345678"),
        "unsupported dtype '<c8'; supported: '<f8', '<f4', '<f2', '|b1'"},
@@ -227,13 +230,13 @@ TEST_F(NpyTest, CorruptFilesNameTheProblem) {
        npyBytes(1, header("[('a', '<f4')]", "False", "(1,)"), "1234"),
        "malformed header (expected structured dtypes (a list of fields) are "
        "not supported)"},
-      {"missing-key",
-       npyBytes(1, "{'descr': '<f4', 'shape': (1,)}", "1234"),
+      {"missing-key", npyBytes(1, "{'descr': '<f4', 'shape': (1,)}", "1234"),
        "malformed header (expected a 'fortran_order' key): {'descr': '<f4', "
        "'shape': (1,)}"},
       {"extra-key",
-       npyBytes(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), "
-                   "'x': 1}",
+       npyBytes(1,
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), "
+                "'x': 1}",
                 "1234"),
        "malformed header (expected only 'descr', 'fortran_order' and 'shape' "
        "keys, not 'x')"},

@@ -10,6 +10,7 @@
 #include "llvm/Support/Path.h"
 #include "gtest/gtest.h"
 
+#include <cmath>
 #include <cstring>
 
 using namespace mlir::mpmd::runtime;
@@ -99,15 +100,18 @@ TEST_F(ProgramIOTest, MismatchesNameTheArgument) {
                       std::optional<size_t>()));
   EXPECT_EQ(inputError({a, b}, two),
             std::pair("argument 1: expected tensor<3xi32>, got tensor<3xi64> "
-                      "from " + b,
+                      "from " +
+                          b,
                       std::optional<size_t>(1)));
   EXPECT_EQ(inputError({b, a}, {{DType::I64, {3}}, {DType::F32, {3, 2}}}),
             std::pair("argument 1: expected tensor<3x2xf32>, got "
-                      "tensor<2x3xf32> from " + a,
+                      "tensor<2x3xf32> from " +
+                          a,
                       std::optional<size_t>(1)));
   EXPECT_EQ(inputError({b}, {{DType::BF16, {3}}}).first,
             "argument 0: expected tensor<3xbf16> (as '<f4'), got "
-            "tensor<3xi64> from " + b);
+            "tensor<3xi64> from " +
+                b);
 }
 
 TEST_F(ProgramIOTest, UnreadableInputsAreNpyErrors) {
@@ -125,8 +129,8 @@ TEST_F(ProgramIOTest, RandomInputsAreSeededPerArgument) {
   ASSERT_EQ(inputs.size(), 2u);
   EXPECT_TRUE(sameBytes(inputs[0],
                         randomTensor(DType::F32, {4}, SplitMix64(9).next())));
-  EXPECT_TRUE(sameBytes(inputs[1], randomTensor(DType::I8, {2, 2},
-                                                SplitMix64(10).next())));
+  EXPECT_TRUE(sameBytes(
+      inputs[1], randomTensor(DType::I8, {2, 2}, SplitMix64(10).next())));
 }
 
 TEST_F(ProgramIOTest, WritesOneFilePerOutput) {
@@ -163,6 +167,10 @@ TEST_F(ProgramIOTest, SummariesGiveTypeStatisticsAndValues) {
             "tensor<2x2xf32> min -1 max 2.5 mean 0.5 [-1, 0, 0.5, 2.5]");
   EXPECT_EQ(summarize(tensor, 2), "tensor<2x2xf32> min -1 max 2.5 mean 0.5 "
                                   "[-1, 0, ... (4 elements)]");
+  float withNan[] = {NAN, 1, -2, NAN};
+  std::memcpy(tensor.bytes(), withNan, sizeof(withNan));
+  EXPECT_EQ(summarize(tensor), "tensor<2x2xf32> min -2 max 1 mean nan "
+                               "[nan, 1, -2, nan]");
   EXPECT_EQ(summarize(Tensor::zeros(DType::I1, {3})),
             "tensor<3xi1> min 0 max 0 mean 0 [false, false, false]");
   EXPECT_EQ(summarize(Tensor::zeros(DType::I32, {0, 2})), "tensor<0x2xi32> []");

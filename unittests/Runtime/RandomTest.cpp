@@ -39,8 +39,9 @@ TEST(RandomTest, ValuesArePinned) {
 }
 
 TEST(RandomTest, FloatsAreInRangeAndExactInTheirDType) {
-  for (auto [dtype, bits] : {std::pair{DType::F64, 53}, std::pair{DType::F32, 24},
-                             std::pair{DType::F16, 11}, std::pair{DType::BF16, 8}}) {
+  for (auto [dtype, bits] :
+       {std::pair{DType::F64, 53}, std::pair{DType::F32, 24},
+        std::pair{DType::F16, 11}, std::pair{DType::BF16, 8}}) {
     SCOPED_TRACE(dtypeName(dtype));
     Tensor tensor = randomTensor(dtype, {4096}, 11);
     double min = 1, max = -1;

@@ -170,7 +170,8 @@ std::string shapeTuple(const Shape &shape) {
 }
 
 /// The dtype of a supported descriptor, or an error saying why not.
-llvm::Expected<DType> dtypeOfDescr(llvm::StringRef path, llvm::StringRef descr) {
+llvm::Expected<DType> dtypeOfDescr(llvm::StringRef path,
+                                   llvm::StringRef descr) {
   llvm::StringRef code = descr.drop_front();
   char byteOrder = descr.empty() ? 0 : descr.front();
   if (code == "O")
@@ -180,9 +181,11 @@ llvm::Expected<DType> dtypeOfDescr(llvm::StringRef path, llvm::StringRef descr) 
   const NpyDType *known = llvm::find_if(kNpyDTypes, [&](const NpyDType &entry) {
     return entry.descr.drop_front() == code;
   });
-  bool byteSized = known != std::end(kNpyDTypes) && dtypeSize(known->dtype) == 1;
+  bool byteSized =
+      known != std::end(kNpyDTypes) && dtypeSize(known->dtype) == 1;
   if (known != std::end(kNpyDTypes) &&
-      (byteOrder == '<' || (byteSized && llvm::StringRef("|=>").contains(byteOrder))))
+      (byteOrder == '<' ||
+       (byteSized && llvm::StringRef("|=>").contains(byteOrder))))
     return known->dtype;
   if (known != std::end(kNpyDTypes) && byteOrder == '>')
     return makeNpyError(path, "big-endian data ('" + descr +
@@ -207,9 +210,10 @@ std::optional<uint64_t> byteSizeOf(const Shape &shape, DType dtype) {
 
 const char *npyDescr(DType dtype) {
   DType stored = dtype == DType::BF16 ? DType::F32 : dtype;
-  return llvm::find_if(kNpyDTypes, [&](const NpyDType &entry) {
-           return entry.dtype == stored;
-         })->descr.data();
+  return llvm::find_if(
+             kNpyDTypes,
+             [&](const NpyDType &entry) { return entry.dtype == stored; })
+      ->descr.data();
 }
 
 llvm::Expected<Tensor> readNpy(llvm::StringRef path) {
@@ -229,9 +233,9 @@ llvm::Expected<Tensor> readNpy(llvm::StringRef path) {
   unsigned major = static_cast<uint8_t>(bytes[6]),
            minor = static_cast<uint8_t>(bytes[7]);
   if (major < 1 || major > 3 || minor != 0)
-    return makeNpyError(path, "unsupported .npy format version " +
-                                  llvm::Twine(major) + "." + llvm::Twine(minor) +
-                                  " (1.0, 2.0 and 3.0 are supported)");
+    return makeNpyError(
+        path, "unsupported .npy format version " + llvm::Twine(major) + "." +
+                  llvm::Twine(minor) + " (1.0, 2.0 and 3.0 are supported)");
   size_t lengthBytes = major == 1 ? 2 : 4, preamble = 8 + lengthBytes;
   if (bytes.size() < preamble)
     return makeNpyError(path, "truncated header: the file ends in the header "
@@ -248,7 +252,8 @@ llvm::Expected<Tensor> readNpy(llvm::StringRef path) {
   llvm::StringRef headerText = bytes.substr(preamble, headerLength);
 
   Header header;
-  if (std::optional<std::string> expected = HeaderParser(headerText).parse(header))
+  if (std::optional<std::string> expected =
+          HeaderParser(headerText).parse(header))
     return makeNpyError(path, "malformed header (expected " + *expected +
                                   "): " + headerText.rtrim(" \n"));
   llvm::Expected<DType> dtype = dtypeOfDescr(path, *header.descr);
@@ -265,9 +270,9 @@ llvm::Expected<Tensor> readNpy(llvm::StringRef path) {
     return makeNpyError(path, "shape " + shapeTuple(shape) + " is too large");
   llvm::StringRef data = bytes.drop_front(preamble + headerLength);
   std::string sizes = "shape " + shapeTuple(shape) + " of '" + *header.descr +
-                     "' needs " + std::to_string(*dataBytes) +
-                     " bytes of data, the file holds " +
-                     std::to_string(data.size());
+                      "' needs " + std::to_string(*dataBytes) +
+                      " bytes of data, the file holds " +
+                      std::to_string(data.size());
   if (data.size() < *dataBytes)
     return makeNpyError(path, "truncated data: " + sizes);
   if (data.size() > *dataBytes)
@@ -276,8 +281,8 @@ llvm::Expected<Tensor> readNpy(llvm::StringRef path) {
   Tensor tensor = Tensor::empty(*dtype, shape);
   std::memcpy(tensor.bytes(), data.data(), data.size());
   if (*dtype == DType::I1)
-    for (uint8_t &value : llvm::MutableArrayRef(tensor.data<uint8_t>(),
-                                                tensor.numElements()))
+    for (uint8_t &value :
+         llvm::MutableArrayRef(tensor.data<uint8_t>(), tensor.numElements()))
       value = value != 0;
   return tensor;
 }
@@ -285,9 +290,10 @@ llvm::Expected<Tensor> readNpy(llvm::StringRef path) {
 llvm::Error writeNpy(llvm::StringRef path, const Tensor &tensor) {
   Tensor widened =
       tensor.dtype() == DType::BF16 ? convert(tensor, DType::F32) : tensor;
-  std::string header = std::string("{'descr': '") + npyDescr(tensor.dtype()) +
-                       "', 'fortran_order': False, 'shape': " +
-                       shapeTuple(tensor.shape()) + ", }";
+  std::string header =
+      std::string("{'descr': '") + npyDescr(tensor.dtype()) +
+      "', 'fortran_order': False, 'shape': " + shapeTuple(tensor.shape()) +
+      ", }";
   // Version 1.0 while the length fits its 2 bytes; the whole preamble and
   // header is padded to a multiple of 64 bytes, as NumPy does.
   bool version2 = header.size() + 1 + 64 > 0xffff;

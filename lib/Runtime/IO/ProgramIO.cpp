@@ -14,7 +14,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <algorithm>
+#include <cmath>
 
 namespace mlir::mpmd::runtime {
 
@@ -73,9 +73,9 @@ std::vector<Tensor> randomInputs(uint64_t seed,
 llvm::Error writeOutputs(llvm::StringRef directory,
                          llvm::ArrayRef<Tensor> outputs) {
   if (std::error_code error = llvm::sys::fs::create_directories(directory))
-    return llvm::make_error<NpyError>(
-        directory.str(), "cannot create the output directory: " +
-                             error.message());
+    return llvm::make_error<NpyError>(directory.str(),
+                                      "cannot create the output directory: " +
+                                          error.message());
   for (auto [index, output] : llvm::enumerate(outputs)) {
     llvm::SmallString<128> path(directory);
     llvm::sys::path::append(path, "output_" + llvm::Twine(index) + ".npy");
@@ -93,8 +93,8 @@ std::string summarize(const Tensor &tensor, int64_t limit) {
     double min = tensor.elementAsDouble(0), max = min, sum = 0;
     for (int64_t i = 0; i < count; ++i) {
       double value = tensor.elementAsDouble(i);
-      min = std::min(min, value);
-      max = std::max(max, value);
+      min = std::fmin(min, value); // NaNs show in the mean only
+      max = std::fmax(max, value);
       sum += value;
     }
     os << llvm::format(" min %g max %g mean %g ", min, max, sum / count);

@@ -55,14 +55,30 @@ Tensor randomTensor(DType dtype, const Shape &shape, uint64_t seed) {
   case DType::I1:
     fill<uint8_t>(tensor, [&] { return generator.next() >> 63; });
     break;
-  case DType::I8: fill<int8_t>(tensor, [&] { return small() - 8; }); break;
-  case DType::I16: fill<int16_t>(tensor, [&] { return small() - 8; }); break;
-  case DType::I32: fill<int32_t>(tensor, [&] { return small() - 8; }); break;
-  case DType::I64: fill<int64_t>(tensor, [&] { return small() - 8; }); break;
-  case DType::UI8: fill<uint8_t>(tensor, small); break;
-  case DType::UI16: fill<uint16_t>(tensor, small); break;
-  case DType::UI32: fill<uint32_t>(tensor, small); break;
-  case DType::UI64: fill<uint64_t>(tensor, small); break;
+  case DType::I8:
+    fill<int8_t>(tensor, [&] { return small() - 8; });
+    break;
+  case DType::I16:
+    fill<int16_t>(tensor, [&] { return small() - 8; });
+    break;
+  case DType::I32:
+    fill<int32_t>(tensor, [&] { return small() - 8; });
+    break;
+  case DType::I64:
+    fill<int64_t>(tensor, [&] { return small() - 8; });
+    break;
+  case DType::UI8:
+    fill<uint8_t>(tensor, small);
+    break;
+  case DType::UI16:
+    fill<uint16_t>(tensor, small);
+    break;
+  case DType::UI32:
+    fill<uint32_t>(tensor, small);
+    break;
+  case DType::UI64:
+    fill<uint64_t>(tensor, small);
+    break;
   }
   return tensor;
 }
