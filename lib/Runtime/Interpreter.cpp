@@ -243,10 +243,10 @@ public:
   /// Runs the single block of `region` on `arguments` and returns the
   /// operands of its terminator.
   FailureOr<std::vector<Tensor>> runRegion(Region &region,
-                                           const std::vector<Tensor> &arguments) {
+                                           std::vector<Tensor> arguments) {
     Block &block = region.front();
     for (auto [argument, tensor] : llvm::zip(block.getArguments(), arguments))
-      values[argument] = tensor;
+      values[argument] = std::move(tensor);
     const auto &deadAfter = interpreter.getValuesDeadAfter(block);
     for (Operation &op : block.without_terminator()) {
       if (failed(runOp(op)))
@@ -314,11 +314,16 @@ const Interpreter::DeadValues &Interpreter::getValuesDeadAfter(Block &block) {
 }
 
 FailureOr<std::vector<Tensor>>
-Interpreter::run(func::FuncOp function, const std::vector<Tensor> &arguments) {
+Interpreter::run(func::FuncOp function, std::vector<Tensor> arguments) {
   if (function.isExternal())
     return function.emitError() << "cannot run a function without a body";
+  return runRegion(function.getBody(), std::move(arguments));
+}
+
+FailureOr<std::vector<Tensor>>
+Interpreter::runRegion(Region &region, std::vector<Tensor> arguments) {
   Frame frame(*this);
-  return frame.runRegion(function.getBody(), arguments);
+  return frame.runRegion(region, std::move(arguments));
 }
 
 LogicalResult Interpreter::Frame::runOp(Operation &op) {
