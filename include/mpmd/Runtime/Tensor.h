@@ -89,6 +89,19 @@ private:
   std::shared_ptr<std::byte[]> buffer_;
 };
 
+/// How far `actual` is from `expected` (same dtype and shape), in f64:
+/// the largest absolute difference, the largest difference relative to
+/// `expected`'s magnitude at that element (0 where both are 0, infinite
+/// where only `expected` is 0), the largest magnitude of `expected`, and
+/// whether a NaN sits where the other tensor has none. O(elements).
+struct TensorDifference {
+  double maxAbsolute = 0;
+  double maxRelative = 0;
+  double maxExpectedMagnitude = 0;
+  bool nanMismatch = false;
+};
+TensorDifference compareTensors(const Tensor &actual, const Tensor &expected);
+
 } // namespace mlir::mpmd::runtime
 
 #endif // MPMD_RUNTIME_TENSOR_H
