@@ -37,16 +37,22 @@ struct Placement {
 
 /// Stage s on mesh s with a built-in schedule, else the generated
 /// schedule's layout (whose generator also checks meshes against
-/// microbatches).
+/// microbatches). Every stage needs a layer.
 llvm::Expected<Placement> getPlacement(const MlpOptions &options) {
-  if (!options.schedule.generated)
+  if (!options.schedule.generated) {
+    if (options.layers < options.meshes)
+      return makeMlpError(llvm::Twine(options.layers) +
+                          " layers cannot fill " + llvm::Twine(options.meshes) +
+                          " meshes; every mesh needs a layer");
     return Placement{schedule::getLoopingStageMeshes(options.meshes, 1),
                      options.schedule.name};
+  }
   std::optional<schedule::ScheduleKind> kind =
       schedule::parseScheduleKind(options.schedule.name);
   if (!kind)
     return makeMlpError("unknown generated schedule '" + options.schedule.name +
                         "'; expected one of " + schedule::getScheduleNameList());
+  llvm::StringRef name = schedule::getScheduleName(*kind);
   schedule::ScheduleParams params;
   params.meshes = options.meshes;
   params.microbatches = options.microbatches;
@@ -61,12 +67,17 @@ llvm::Expected<Placement> getPlacement(const MlpOptions &options) {
     params.stagesPerMesh = 1;
     break;
   }
+  const int64_t stages = options.meshes * params.stagesPerMesh;
+  if (options.layers < stages)
+    return makeMlpError(llvm::Twine(options.layers) + " layers cannot fill " +
+                        llvm::Twine(stages) + " stages (" +
+                        llvm::Twine(params.stagesPerMesh) + " per mesh for " +
+                        name + "); every stage needs a layer");
   llvm::Expected<schedule::Schedule> built = schedule::buildSchedule(*kind, params);
   if (!built)
     return built.takeError();
-  return Placement{
-      std::move(built->stageMesh),
-      llvm::json::Object{{"generated", schedule::getScheduleName(*kind)}}};
+  return Placement{std::move(built->stageMesh),
+                   llvm::json::Object{{"generated", name}}};
 }
 
 llvm::Error verifySizes(const MlpOptions &options) {
@@ -272,13 +283,6 @@ llvm::Expected<MlpExample> generateMlp(const MlpOptions &options) {
   llvm::Expected<Placement> placement = getPlacement(options);
   if (!placement)
     return placement.takeError();
-  const int64_t stages = placement->stageMeshes.size();
-  if (options.layers < stages)
-    return makeMlpError(
-        llvm::Twine(options.layers) + " layers cannot fill " +
-        llvm::Twine(stages) + " stages (" + llvm::Twine(options.meshes) +
-        " meshes x " + llvm::Twine(stages / options.meshes) +
-        " stages per mesh); every stage needs a layer");
   return MlpExample{writeModule(options), writeConfig(options, *placement)};
 }
 
