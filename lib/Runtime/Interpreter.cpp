@@ -4,6 +4,7 @@
 
 #include "mpmd/Dialect/Check/IR/CheckOps.h"
 #include "mpmd/Dialect/Chlo/IR/ChloOps.h"
+#include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
 #include "mpmd/Dialect/Sdy/IR/SdyOps.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
 #include "mpmd/Runtime/Kernels.h"
@@ -533,7 +534,18 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
         bind(op, {lookup(constraint.getInput())});
         return success();
       })
-      .Case([&](func::CallOp call) -> LogicalResult {
+      // A named computation (the unpartitioned program's labels) runs its
+      // region on its operands, in this frame: it is isolated from above.
+      .Case([&](mpmd::NamedComputationOp named) -> LogicalResult {
+        FailureOr<std::vector<Tensor>> results =
+            runRegion(named.getRegion(), lookupAll(named.getTensors()));
+        if (failed(results))
+          return failure();
+        bind(op, std::move(*results));
+        return success();
+      })
+      // mpmd.call (a microbatch) runs its callee like func.call.
+      .Case<func::CallOp, mpmd::CallOp>([&](auto call) -> LogicalResult {
         auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
             call, call.getCalleeAttr());
         if (!callee)
