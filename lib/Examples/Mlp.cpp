@@ -1,7 +1,8 @@
 //===- Mlp.cpp - A generated MLP training step and its config -------------===//
 //
 // Writes the module text op by op with formatv (the shapes are known here,
-// so every type is spelled out) and the config with llvm::json.
+// so every type is spelled out) and the config in the README's layout, one
+// line per mesh list and per layer (strings quoted by llvm::json).
 //
 //===----------------------------------------------------------------------===//
 
