@@ -109,10 +109,16 @@ void BM_MlpStep(benchmark::State &state) {
   MLIRContext context(registry);
   OwningOpRef<ModuleOp> module =
       parseSourceString<ModuleOp>(example->module, &context);
-  FailureOr<driver::Lowered> lowered =
-      module ? driver::lower(*module, *config) : failure();
-  FailureOr<std::unique_ptr<Executable>> executable =
-      succeeded(lowered) ? lowered->compile() : failure();
+  if (!module) {
+    state.SkipWithError("cannot parse the model");
+    return;
+  }
+  FailureOr<driver::Lowered> lowered = driver::lower(*module, *config);
+  if (failed(lowered)) {
+    state.SkipWithError("cannot lower the model");
+    return;
+  }
+  FailureOr<std::unique_ptr<Executable>> executable = lowered->compile();
   if (failed(executable)) {
     state.SkipWithError("cannot compile the model");
     return;
