@@ -4,6 +4,7 @@
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
+#include "mpmd/Runtime/Executor.h"
 #include "mpmd/Transforms/Export/Pipelines.h"
 #include "mpmd/Transforms/Import/Pipelines.h"
 #include "mpmd/Transforms/Optimize/Pipelines.h"
@@ -172,6 +173,10 @@ FailureOr<Lowered> lower(ModuleOp module, const Config &config) {
   if (failed(verify(copy)))
     return failure();
   return lowered;
+}
+
+FailureOr<std::unique_ptr<runtime::Executable>> Lowered::compile() const {
+  return runtime::Executable::create(*module);
 }
 
 } // namespace mlir::mpmd::driver

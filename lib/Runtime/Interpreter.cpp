@@ -4,6 +4,7 @@
 
 #include "mpmd/Dialect/Check/IR/CheckOps.h"
 #include "mpmd/Dialect/Chlo/IR/ChloOps.h"
+#include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
 #include "mpmd/Dialect/Sdy/IR/SdyOps.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
 #include "mpmd/Runtime/Kernels.h"
@@ -255,10 +256,10 @@ public:
   /// Runs the single block of `region` on `arguments` and returns the
   /// operands of its terminator.
   FailureOr<std::vector<Tensor>> runRegion(Region &region,
-                                           const std::vector<Tensor> &arguments) {
+                                           std::vector<Tensor> arguments) {
     Block &block = region.front();
     for (auto [argument, tensor] : llvm::zip(block.getArguments(), arguments))
-      values[argument] = tensor;
+      values[argument] = std::move(tensor);
     const auto &deadAfter = interpreter.getValuesDeadAfter(block);
     for (Operation &op : block.without_terminator()) {
       if (failed(runOp(op)))
@@ -326,11 +327,16 @@ const Interpreter::DeadValues &Interpreter::getValuesDeadAfter(Block &block) {
 }
 
 FailureOr<std::vector<Tensor>>
-Interpreter::run(func::FuncOp function, const std::vector<Tensor> &arguments) {
+Interpreter::run(func::FuncOp function, std::vector<Tensor> arguments) {
   if (function.isExternal())
     return function.emitError() << "cannot run a function without a body";
+  return runRegion(function.getBody(), std::move(arguments));
+}
+
+FailureOr<std::vector<Tensor>>
+Interpreter::runRegion(Region &region, std::vector<Tensor> arguments) {
   Frame frame(*this);
-  return frame.runRegion(function.getBody(), arguments);
+  return frame.runRegion(region, std::move(arguments));
 }
 
 LogicalResult Interpreter::Frame::runOp(Operation &op) {
@@ -540,7 +546,18 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
         bind(op, {lookup(constraint.getInput())});
         return success();
       })
-      .Case([&](func::CallOp call) -> LogicalResult {
+      // A named computation (the unpartitioned program's labels) runs its
+      // region on its operands, in this frame: it is isolated from above.
+      .Case([&](mpmd::NamedComputationOp named) -> LogicalResult {
+        FailureOr<std::vector<Tensor>> results =
+            runRegion(named.getRegion(), lookupAll(named.getTensors()));
+        if (failed(results))
+          return failure();
+        bind(op, std::move(*results));
+        return success();
+      })
+      // mpmd.call (a microbatch) runs its callee like func.call.
+      .Case<func::CallOp, mpmd::CallOp>([&](auto call) -> LogicalResult {
         auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
             call, call.getCalleeAttr());
         if (!callee)

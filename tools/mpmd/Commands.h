@@ -23,6 +23,9 @@ int runScheduleCommand(llvm::ArrayRef<llvm::StringRef> args);
 /// `mpmd interpret`: runs a module's test functions with check ops.
 int runInterpretCommand(llvm::ArrayRef<llvm::StringRef> args);
 
+/// `mpmd example`: writes an example model and its configuration.
+int runExampleCommand(llvm::ArrayRef<llvm::StringRef> args);
+
 /// `mpmd run`: runs a function with inputs from .npy files or a seed and
 /// writes its outputs as .npy files.
 int runRunCommand(llvm::ArrayRef<llvm::StringRef> args);

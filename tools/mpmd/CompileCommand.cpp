@@ -8,6 +8,7 @@
 
 #include "Arguments.h"
 #include "Commands.h"
+#include "OutputFile.h"
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
@@ -25,7 +26,6 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
@@ -98,14 +98,11 @@ llvm::Expected<CompileOptions> parseOptions(llvm::ArrayRef<StringRef> args) {
 
 /// Writes `text` to `path`; errors go to stderr.
 bool writeFile(StringRef path, StringRef text) {
-  std::string error;
-  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
-  if (!file) {
-    llvm::errs() << "mpmd compile: error: " << error << "\n";
+  if (llvm::Error error = writeOutputFile(path, text)) {
+    llvm::errs() << "mpmd compile: error: " << llvm::toString(std::move(error))
+                 << "\n";
     return false;
   }
-  file->os() << text;
-  file->keep();
   return true;
 }
 

@@ -36,6 +36,10 @@ const Command kCommands[] = {
      "run the argument-free functions of a module, with check ops as "
      "assertions",
      runInterpretCommand},
+    {"example",
+     "write an example model (an MLP training step) and its compile "
+     "config",
+     runExampleCommand},
     {"run",
      "run a function with inputs from .npy files or a seed; outputs as .npy",
      runRunCommand},

@@ -19,9 +19,14 @@
 #include "mlir/IR/OwningOpRef.h"
 
 #include <array>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+namespace mlir::mpmd::runtime {
+class Executable;
+} // namespace mlir::mpmd::runtime
 
 namespace mlir::mpmd::driver {
 
@@ -60,6 +65,10 @@ public:
   }
   /// Mesh, sharding and memory kind of every input and output of @main.
   FunctionNamedShardings functionNamedShardings() const;
+  /// The exported program ready to run on virtual CPU devices (upstream's
+  /// `Lowered.compile()`); failure after a diagnostic. The executable reads
+  /// this object's module: it must not outlive it.
+  FailureOr<std::unique_ptr<runtime::Executable>> compile() const;
 
 private:
   friend FailureOr<Lowered> lower(ModuleOp, const Config &);

@@ -14,7 +14,6 @@
 #ifndef MPMD_RUNTIME_INTERPRETER_H
 #define MPMD_RUNTIME_INTERPRETER_H
 
-#include "mpmd/Runtime/ProgramIO.h"
 #include "mpmd/Runtime/Tensor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -43,9 +42,15 @@ public:
   explicit Interpreter(ModuleOp module) : module(module) {}
 
   /// Runs `function` on `arguments` (one per function argument, of its
-  /// type). Fails, after an error diagnostic, on anything unsupported.
+  /// type). Fails, after an error diagnostic, on anything unsupported. An
+  /// argument the caller moved in (and holds no other reference to) is
+  /// freed as soon as the body no longer needs it.
   FailureOr<std::vector<Tensor>> run(func::FuncOp function,
-                                     const std::vector<Tensor> &arguments);
+                                     std::vector<Tensor> arguments);
+  /// Runs the single block of `region` (e.g. an mpmd.fragment's body) on
+  /// `arguments` and returns the operands of its terminator.
+  FailureOr<std::vector<Tensor>> runRegion(Region &region,
+                                           std::vector<Tensor> arguments);
 
   /// The first check that failed since the last reset, with its values.
   const std::optional<std::string> &getFirstCheckFailure() const {

@@ -97,6 +97,20 @@ struct DotDimensions {
 Tensor dotGeneral(const Tensor &lhs, const Tensor &rhs,
                   const DotDimensions &dimensions);
 
+/// Limits the threads one BLAS call may use while it lives (the MPMD
+/// executor gives each virtual device one core), restoring the previous
+/// count after. Process-wide: one limit at a time.
+class BlasThreadLimit {
+public:
+  explicit BlasThreadLimit(int threads);
+  ~BlasThreadLimit();
+  BlasThreadLimit(const BlasThreadLimit &) = delete;
+  BlasThreadLimit &operator=(const BlasThreadLimit &) = delete;
+
+private:
+  int previous;
+};
+
 enum class ReduceKind { Add, Multiply, Maximum, Minimum, And, Or };
 bool supportsReduce(ReduceKind kind, DType dtype);
 /// Reduces `operand` over `dimensions` starting from the scalar `init`,

@@ -24,15 +24,6 @@
 
 namespace mlir::mpmd::runtime {
 
-/// The dtype and shape a program expects of an argument.
-struct TensorSpec {
-  DType dtype;
-  Shape shape;
-};
-
-/// "tensor<2x3xf32>".
-std::string toString(const TensorSpec &spec);
-
 /// Inputs that do not fit the program: too many or too few, or an argument
 /// of the wrong type (`argument` is its index).
 class InputError : public llvm::ErrorInfo<InputError> {

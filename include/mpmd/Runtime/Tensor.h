@@ -41,6 +41,15 @@ int64_t numElementsOf(const Shape &shape);
 std::vector<int64_t> rowMajorStrides(const Shape &shape);
 std::string shapeToString(const Shape &shape);
 
+/// The dtype and shape a program input or output has: what runners check
+/// tensors against.
+struct TensorSpec {
+  DType dtype;
+  Shape shape;
+};
+/// "tensor<2x3xf32>".
+std::string toString(const TensorSpec &spec);
+
 class Tensor {
 public:
   Tensor() = default;
@@ -88,6 +97,19 @@ private:
   Shape shape_;
   std::shared_ptr<std::byte[]> buffer_;
 };
+
+/// How far `actual` is from `expected` (same dtype and shape), in f64:
+/// the largest absolute difference, the largest difference relative to
+/// `expected`'s magnitude at that element (0 where both are 0, infinite
+/// where only `expected` is 0), the largest magnitude of `expected`, and
+/// whether a NaN sits where the other tensor has none. O(elements).
+struct TensorDifference {
+  double maxAbsolute = 0;
+  double maxRelative = 0;
+  double maxExpectedMagnitude = 0;
+  bool nanMismatch = false;
+};
+TensorDifference compareTensors(const Tensor &actual, const Tensor &expected);
 
 } // namespace mlir::mpmd::runtime
 

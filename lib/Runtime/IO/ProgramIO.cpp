@@ -30,10 +30,6 @@ std::error_code InputError::convertToErrorCode() const {
   return llvm::inconvertibleErrorCode();
 }
 
-std::string toString(const TensorSpec &spec) {
-  return "tensor<" + shapeToString(spec.shape) + dtypeName(spec.dtype) + ">";
-}
-
 llvm::Expected<std::vector<Tensor>>
 readInputs(llvm::ArrayRef<std::string> paths,
            llvm::ArrayRef<TensorSpec> expected) {

@@ -152,4 +152,11 @@ Tensor dotGeneral(const Tensor &lhsIn, const Tensor &rhsIn,
                                : result;
 }
 
+BlasThreadLimit::BlasThreadLimit(int threads)
+    : previous(openblas_get_num_threads()) {
+  openblas_set_num_threads(threads);
+}
+
+BlasThreadLimit::~BlasThreadLimit() { openblas_set_num_threads(previous); }
+
 } // namespace mlir::mpmd::runtime

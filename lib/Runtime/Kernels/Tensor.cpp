@@ -2,10 +2,12 @@
 
 #include "mpmd/Runtime/Tensor.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <mutex>
 #include <sstream>
 #include <unordered_map>
@@ -125,6 +127,10 @@ std::string shapeToString(const Shape &shape) {
   for (int64_t dim : shape)
     text += std::to_string(dim) + "x";
   return text;
+}
+
+std::string toString(const TensorSpec &spec) {
+  return "tensor<" + shapeToString(spec.shape) + dtypeName(spec.dtype) + ">";
 }
 
 namespace {
@@ -303,6 +309,26 @@ std::string Tensor::valuesToString(int64_t limit) const {
     text << ", ... (" << count << " elements)";
   text << "]";
   return text.str();
+}
+
+TensorDifference compareTensors(const Tensor &actual, const Tensor &expected) {
+  TensorDifference difference;
+  for (int64_t i = 0, e = expected.numElements(); i < e; ++i) {
+    double a = actual.elementAsDouble(i), b = expected.elementAsDouble(i);
+    if (std::isnan(a) || std::isnan(b)) {
+      difference.nanMismatch |= std::isnan(a) != std::isnan(b);
+      continue;
+    }
+    double absolute = a == b ? 0 : std::fabs(a - b);
+    double relative = absolute == 0 ? 0
+                      : b == 0      ? std::numeric_limits<double>::infinity()
+                                    : absolute / std::fabs(b);
+    difference.maxAbsolute = std::max(difference.maxAbsolute, absolute);
+    difference.maxRelative = std::max(difference.maxRelative, relative);
+    difference.maxExpectedMagnitude =
+        std::max(difference.maxExpectedMagnitude, std::fabs(b));
+  }
+  return difference;
 }
 
 } // namespace mlir::mpmd::runtime

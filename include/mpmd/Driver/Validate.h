@@ -1,0 +1,58 @@
+//===- Validate.h - Reference replay of a partitioned run -------*- C++ -*-===//
+//
+// Proof that partitioning kept the numbers: run the *unpartitioned* program
+// (named computations and calls inlined by the interpreter, one device) on
+// the inputs a partitioned run got, and compare every output. The measure
+// is the normwise relative error max|actual - expected| / max|expected|,
+// which elementwise noise near zero cannot blow up; the largest elementwise
+// relative error is reported too. NaNs must sit at the same places.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPMD_DRIVER_VALIDATE_H
+#define MPMD_DRIVER_VALIDATE_H
+
+#include "mpmd/Runtime/Tensor.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <vector>
+
+namespace mlir::mpmd::driver {
+
+struct OutputCheck {
+  runtime::TensorDifference difference;
+  /// max|actual - expected| / max|expected| (0 when both are all zeros).
+  double normwiseRelative = 0;
+  double tolerance = 0;
+  bool passed = false;
+};
+
+struct ValidationReport {
+  std::vector<OutputCheck> outputs;
+
+  bool passed() const;
+  /// One line per output and the verdict.
+  void print(llvm::raw_ostream &os) const;
+};
+
+/// The default normwise tolerance of a dtype: f64 1e-12, f32 1e-5,
+/// f16/bf16 1e-2, integers and booleans 0 (exact).
+double getDefaultTolerance(runtime::DType dtype);
+
+/// Runs @main of `original` on `inputs` with the interpreter and compares its
+/// results with `outputs` (a partitioned run's), with `tolerance` or each
+/// dtype's default. Fails when the reference cannot run (after its
+/// diagnostic) or the outputs do not match it in number, dtype or shape.
+llvm::Expected<ValidationReport>
+validateAgainstReference(ModuleOp original,
+                         const std::vector<runtime::Tensor> &inputs,
+                         const std::vector<runtime::Tensor> &outputs,
+                         std::optional<double> tolerance);
+
+} // namespace mlir::mpmd::driver
+
+#endif // MPMD_DRIVER_VALIDATE_H

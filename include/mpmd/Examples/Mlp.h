@@ -1,0 +1,72 @@
+//===- Mlp.h - A generated MLP training step and its config -----*- C++ -*-===//
+//
+// `mpmd example mlp` in a library: the text of a real training step of an
+// MLP as StableHLO + mpmd ops, with a backward we derive here, and the
+// `mpmd compile` configuration that pipelines it. Plain C++ without MLIR,
+// so anything can generate models (the CLI, tests, benchmarks).
+//
+// The model, for inputs x[B,W], targets y[B,W] and weights w_i[W,W]:
+//   h_0 = x, h_{i+1} = tanh(h_i w_i) for i < L-1, h_L = h_{L-1} w_{L-1}
+//   loss = 0.5 * sum((h_L - y)^2) / B
+// `@main` slices x and y into M microbatches along dim 0 and calls
+// `@microbatch` once per microbatch (`mpmd.call`, call_counter k), sums
+// losses and gradients, and returns (loss, w_i - lr * dloss/dw_i ...).
+// `@microbatch` runs layer i forward as `mpmd.named_computation<"layer_i">`
+// (the last one also computes the loss) and backward, in reverse, as
+// `"layer_i"(1)`: dz = dh * (1 - h_{i+1}^2) (dz = (h_L - y) / B for the
+// last layer), dw_i = h_i^T dz, dh_i = dz w_i^T (not for layer 0).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPMD_EXAMPLES_MLP_H
+#define MPMD_EXAMPLES_MLP_H
+
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+
+namespace mlir::mpmd::examples {
+
+enum class ElementType { kF32, kF64 };
+
+struct MlpSchedule {
+  /// A built-in schedule name of `mpmd compile` ("schedule": NAME), or,
+  /// when `generated`, a name `mpmd schedule` knows ({"generated": NAME}).
+  std::string name = "1F1B";
+  bool generated = false;
+};
+
+struct MlpOptions {
+  int64_t layers = 4;
+  int64_t width = 16;
+  int64_t batch = 16;
+  int64_t microbatches = 4;
+  int64_t meshes = 2;
+  ElementType elementType = ElementType::kF32;
+  double learningRate = 0.01;
+  MlpSchedule schedule;
+};
+
+struct MlpExample {
+  /// The module: `@main(x, y, w_0, ..., w_{L-1}) -> (loss, new w_i ...)`.
+  std::string module;
+  /// The `mpmd compile` configuration (JSON): meshes m0..m{P-1} of one
+  /// device each, the layers cut into P*v contiguous stages (v = 2 stages
+  /// per mesh for generated Interleaved1F1B, ZB-V and DualPipeV, in the
+  /// schedule's layout; else 1, stage s on mesh s), the schedule and
+  /// transfer inference.
+  std::string config;
+};
+
+/// Generates the model and its configuration, or an error saying which
+/// size is wrong (e.g. a batch not divisible by the microbatches, fewer
+/// layers than stages). O(L * M) text.
+llvm::Expected<MlpExample> generateMlp(const MlpOptions &options);
+
+/// The largest L * M generated (bounds the text for command-line input).
+constexpr int64_t kMaxLayerCalls = 1'000'000;
+
+} // namespace mlir::mpmd::examples
+
+#endif // MPMD_EXAMPLES_MLP_H

@@ -1,0 +1,109 @@
+//===- Executor.h - Runs MPMD programs on virtual CPU devices ----*- C++ -*-===//
+//
+// The MPMD executor: the topology of an MPMD module's @main becomes virtual
+// devices, one worker thread each, plus one copy-engine thread per device
+// for incoming transfers. Each device runs its mesh's fragment calls (and
+// fragments) in program order on its own interpreter; transfers copy a value
+// from the source device to the destination device asynchronously, so that
+// neither side stops for them (see DeviceProgram.h for the exact model).
+// Each device accounts for the bytes it holds; a buffer is dropped right
+// after its last use on the device, and a donated operand (`jax.buffer_donor`
+// or `tf.aliasing_output` on the callee argument) at its last use is handed
+// to the fragment, which drops it as soon as its body no longer needs it.
+//
+// Meshes with several devices run every fragment replicated on each device
+// (on global shapes: fragment bodies are not SPMD-partitioned yet), so the
+// results equal a single device's and each device's memory holds the global
+// tensors.
+//
+// Before running: the structure and progress checks of DeviceProgram.h and,
+// with a device-memory cap, the static memory check, so that a program that
+// would deadlock or run out of memory is refused before it starts.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPMD_RUNTIME_EXECUTOR_H
+#define MPMD_RUNTIME_EXECUTOR_H
+
+#include "mpmd/Runtime/DeviceProgram.h"
+#include "mpmd/Runtime/Tensor.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include "mlir/IR/Region.h"
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace mlir::mpmd::runtime {
+
+struct ExecutorOptions {
+  /// Per-device memory cap in bytes; none: unlimited.
+  std::optional<int64_t> deviceMemoryBytes;
+};
+
+/// One executed step on one device, in microseconds since the run started.
+/// For a transfer, `mesh`/`device` receive and `sourceMesh`/`sourceDevice`
+/// send.
+struct ExecutedStep {
+  int64_t step = 0;
+  int64_t mesh = 0, device = 0;
+  int64_t sourceMesh = 0, sourceDevice = 0;
+  double startUs = 0, endUs = 0;
+};
+
+struct DeviceUsage {
+  int64_t mesh = 0, device = 0;
+  /// Most bytes the device held at once (measured, with the real timing of
+  /// transfers).
+  int64_t peakBytes = 0;
+  /// Time spent running fragments.
+  double busyUs = 0;
+};
+
+struct RunResult {
+  std::vector<Tensor> outputs;
+  /// From the start of the first step to the end of the last.
+  double stepUs = 0;
+  std::vector<ExecutedStep> executed;
+  std::vector<DeviceUsage> devices;
+  /// Bytes copied by transfers, over all receiving devices.
+  int64_t transferredBytes = 0;
+};
+
+/// An MPMD module ready to run: its @main turned into a DeviceProgram, the
+/// function of every fragment call resolved.
+class Executable {
+public:
+  /// Reads `module`'s @main (an MPMD function with a topology whose body
+  /// holds fragment calls, fragments, transfers and the return) and checks
+  /// it can make progress; failure after an error diagnostic. The module
+  /// must outlive the executable.
+  static FailureOr<std::unique_ptr<Executable>> create(ModuleOp module);
+
+  const DeviceProgram &getProgram() const { return program; }
+  const std::vector<TensorSpec> &getInputSpecs() const { return inputSpecs; }
+  const std::vector<TensorSpec> &getOutputSpecs() const { return outputSpecs; }
+
+  /// Runs the program once on `inputs` (one per @main argument, of its
+  /// dtype and global shape). Errors: inputs that do not match, the memory
+  /// cap, a fragment the interpreter cannot run (after its diagnostic).
+  llvm::Expected<RunResult> run(std::vector<Tensor> inputs,
+                                const ExecutorOptions &options) const;
+
+private:
+  Executable() = default;
+  class Run;
+
+  ModuleOp module;
+  DeviceProgram program;
+  /// Per step: the body a fragment step runs (the callee's or the
+  /// fragment's); null for a transfer.
+  std::vector<Region *> stepBodies;
+  std::vector<TensorSpec> inputSpecs, outputSpecs;
+};
+
+} // namespace mlir::mpmd::runtime
+
+#endif // MPMD_RUNTIME_EXECUTOR_H

@@ -1,0 +1,104 @@
+//===- Validate.cpp - Reference replay of a partitioned run ---------------===//
+
+#include "mpmd/Driver/Validate.h"
+
+#include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
+#include "mpmd/Runtime/Interpreter.h"
+
+#include "llvm/Support/Format.h"
+
+namespace mlir::mpmd::driver {
+
+using runtime::DType;
+using runtime::Tensor;
+
+namespace {
+
+llvm::Error makeValidationError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+std::string describeTensor(const Tensor &tensor) {
+  return "tensor<" + runtime::shapeToString(tensor.shape()) +
+         runtime::dtypeName(tensor.dtype()) + ">";
+}
+
+} // namespace
+
+bool ValidationReport::passed() const {
+  return llvm::all_of(outputs,
+                      [](const OutputCheck &check) { return check.passed; });
+}
+
+void ValidationReport::print(llvm::raw_ostream &os) const {
+  for (auto [index, check] : llvm::enumerate(outputs)) {
+    os << llvm::format("output %zu: max abs error %.3g, normwise rel %.3g "
+                       "(tolerance %.3g), max elementwise rel %.3g",
+                       index, check.difference.maxAbsolute,
+                       check.normwiseRelative, check.tolerance,
+                       check.difference.maxRelative);
+    if (check.difference.nanMismatch)
+      os << ", NaNs differ";
+    os << (check.passed ? "  ok\n" : "  MISMATCH\n");
+  }
+  os << "validation: " << (passed() ? "PASS" : "FAIL") << " ("
+     << outputs.size() << " outputs against the unpartitioned program)\n";
+}
+
+double getDefaultTolerance(DType dtype) {
+  switch (dtype) {
+  case DType::F64:
+    return 1e-12;
+  case DType::F32:
+    return 1e-5;
+  case DType::F16:
+  case DType::BF16:
+    return 1e-2;
+  default:
+    return 0;
+  }
+}
+
+llvm::Expected<ValidationReport>
+validateAgainstReference(ModuleOp original, const std::vector<Tensor> &inputs,
+                         const std::vector<Tensor> &outputs,
+                         std::optional<double> tolerance) {
+  func::FuncOp main = getMainFunction(original);
+  if (!main)
+    return makeValidationError("the reference program has no @main");
+  runtime::Interpreter interpreter(original);
+  FailureOr<std::vector<Tensor>> expected = interpreter.run(main, inputs);
+  if (failed(expected))
+    return makeValidationError("the unpartitioned program cannot run on the "
+                               "interpreter (see the error above)");
+  if (expected->size() != outputs.size())
+    return makeValidationError(
+        "the partitioned program has " + std::to_string(outputs.size()) +
+        " outputs, the unpartitioned one " + std::to_string(expected->size()));
+
+  ValidationReport report;
+  for (auto [index, pair] : llvm::enumerate(llvm::zip(outputs, *expected))) {
+    const auto &[actual, reference] = pair;
+    if (actual.dtype() != reference.dtype() ||
+        actual.shape() != reference.shape())
+      return makeValidationError("output " + std::to_string(index) + " is " +
+                                 describeTensor(actual) +
+                                 ", the unpartitioned program's " +
+                                 describeTensor(reference));
+    OutputCheck check;
+    check.difference = runtime::compareTensors(actual, reference);
+    const runtime::TensorDifference &difference = check.difference;
+    check.normwiseRelative =
+        difference.maxAbsolute == 0 ? 0
+        : difference.maxExpectedMagnitude == 0
+            ? std::numeric_limits<double>::infinity()
+            : difference.maxAbsolute / difference.maxExpectedMagnitude;
+    check.tolerance = tolerance.value_or(getDefaultTolerance(reference.dtype()));
+    check.passed = !difference.nanMismatch &&
+                   check.normwiseRelative <= check.tolerance;
+    report.outputs.push_back(check);
+  }
+  return report;
+}
+
+} // namespace mlir::mpmd::driver

@@ -1,0 +1,575 @@
+//===- Executor.cpp - Device and copy-engine threads over an MPMD module --===//
+//
+// One mutex guards the per-device state (value slots, byte counts, copy
+// queues): steps are whole fragments (micro- to milliseconds), so the lock
+// is held for bookkeeping only, never while a kernel or a copy runs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mpmd/Runtime/Executor.h"
+
+#include "mpmd/Dialect/Mpmd/IR/MpmdDialect.h"
+#include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
+#include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
+#include "mpmd/Runtime/Interpreter.h"
+#include "mpmd/Runtime/Kernels.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+namespace mlir::mpmd::runtime {
+
+namespace {
+
+constexpr llvm::StringLiteral kBufferDonorAttrName = "jax.buffer_donor";
+constexpr llvm::StringLiteral kAliasingOutputAttrName = "tf.aliasing_output";
+
+llvm::Error makeRunError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// "layer_1(1) mb 3": the origins, then the call counter when there is one;
+/// `fallback` (the callee) for a fragment without origins.
+std::string describeFragment(ArrayAttr origins, Operation *op,
+                             llvm::StringRef fallback) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  llvm::interleave(
+      origins.getAsRange<UserOriginAttr>(), os,
+      [&](UserOriginAttr origin) {
+        os << origin.getUserName();
+        if (origin.getTransposeCount() != 0)
+          os << "(" << origin.getTransposeCount() << ")";
+      },
+      "+");
+  if (name.empty())
+    os << fallback;
+  if (std::optional<uint32_t> counter = getCallCounter(op))
+    os << " mb " << *counter;
+  return name;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Reading the module
+//===----------------------------------------------------------------------===//
+
+FailureOr<std::unique_ptr<Executable>> Executable::create(ModuleOp module) {
+  func::FuncOp main = getMainFunction(module);
+  if (!main || main.isExternal())
+    return module.emitError("the MPMD executor runs @main, which this module "
+                            "lacks");
+  auto topology =
+      main->getAttrOfType<TopologyAttr>(MpmdDialect::kTopologyAttrName);
+  if (!topology)
+    return main.emitError("@main has no topology: not an MPMD program");
+
+  std::unique_ptr<Executable> executable(new Executable());
+  executable->module = module;
+  DeviceProgram &program = executable->program;
+  for (NamedMeshAttr mesh : topology.getMeshes())
+    program.meshes.push_back(
+        {mesh.getName().str(), mesh.getMesh().getTotalSize()});
+
+  llvm::DenseMap<Value, int64_t> valueIds;
+  // Registers `value` (a mesh tensor) and returns its id.
+  auto addValue = [&](Value value, Location loc, std::string name,
+                      std::vector<TensorSpec> *specs) -> FailureOr<int64_t> {
+    auto type = dyn_cast<MeshTensorType>(value.getType());
+    if (!type)
+      return emitError(loc) << "the MPMD executor supports mesh tensors only, "
+                               "not "
+                            << value.getType();
+    FailureOr<TensorSpec> spec = getTensorSpec(type.getRankedTensorType(), loc);
+    if (failed(spec))
+      return failure();
+    int64_t mesh = *topology.getMeshIndex(type.getMeshName());
+    int64_t id = program.values.size();
+    program.values.push_back(
+        {mesh, int64_t(numElementsOf(spec->shape) * dtypeSize(spec->dtype)),
+         std::move(name)});
+    valueIds[value] = id;
+    if (specs)
+      specs->push_back(std::move(*spec));
+    return id;
+  };
+  auto idsOf = [&](ValueRange values) {
+    std::vector<int64_t> ids;
+    for (Value value : values)
+      ids.push_back(valueIds.lookup(value));
+    return ids;
+  };
+
+  for (BlockArgument argument : main.getArguments()) {
+    FailureOr<int64_t> id =
+        addValue(argument, main.getLoc(),
+                 "input " + std::to_string(argument.getArgNumber()),
+                 &executable->inputSpecs);
+    if (failed(id))
+      return failure();
+    program.inputs.push_back(*id);
+  }
+
+  for (Operation &op : main.getBody().front()) {
+    DeviceProgram::Step step;
+    Region *body = nullptr;
+    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+      program.outputs = idsOf(ret.getOperands());
+      for (Value output : ret.getOperands()) {
+        auto type = cast<MeshTensorType>(output.getType());
+        RankedTensorType tensorType = type.getRankedTensorType();
+        executable->outputSpecs.push_back(
+            {*getDType(tensorType.getElementType(), ret.getLoc()),
+             Shape(tensorType.getShape())});
+      }
+      continue;
+    }
+    if (auto call = dyn_cast<FragmentCallOp>(op)) {
+      auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
+      if (!callee || callee.isExternal())
+        return call.emitError("the MPMD executor cannot find the body of @")
+               << call.getCallee();
+      body = &callee.getBody();
+      step.mesh = *topology.getMeshIndex(call.getMeshName());
+      step.name = describeFragment(call.getOrigin(), call, call.getCallee());
+      for (unsigned i = 0; i < call.getNumOperands(); ++i)
+        step.donatable.push_back(
+            callee.getArgAttr(i, kBufferDonorAttrName) ||
+            callee.getArgAttr(i, kAliasingOutputAttrName));
+    } else if (auto fragment = dyn_cast<FragmentOp>(op)) {
+      body = &fragment.getRegion();
+      step.mesh = *topology.getMeshIndex(fragment.getMeshName());
+      step.name = describeFragment(fragment.getOrigin(), fragment, "inferred");
+    } else if (auto transfer = dyn_cast<TransferOp>(op)) {
+      step.kind = DeviceProgram::StepKind::kTransfer;
+      auto resultType = cast<MeshTensorType>(transfer.getType());
+      step.mesh = *topology.getMeshIndex(resultType.getMeshName());
+      step.name = "transfer " +
+                  cast<MeshTensorType>(transfer.getTensor().getType())
+                      .getMeshName()
+                      .str() +
+                  "->" + resultType.getMeshName().str();
+    } else {
+      return op.emitError("the MPMD executor runs fragment calls, fragments "
+                          "and transfers; '")
+             << op.getName()
+             << "' cannot run here (lower the program with `mpmd compile`)";
+    }
+    for (Value operand : op.getOperands())
+      if (!valueIds.count(operand))
+        return op.emitError("the MPMD executor supports mesh tensors only, "
+                            "not ")
+               << operand.getType();
+    step.operands = idsOf(op.getOperands());
+    for (OpResult result : op.getResults()) {
+      FailureOr<int64_t> id =
+          addValue(result, op.getLoc(),
+                   step.name + " #" + std::to_string(result.getResultNumber()),
+                   nullptr);
+      if (failed(id))
+        return failure();
+      step.results.push_back(*id);
+    }
+    program.meshOrder.resize(program.meshes.size());
+    program.meshOrder[step.mesh].push_back(program.steps.size());
+    program.steps.push_back(std::move(step));
+    executable->stepBodies.push_back(body);
+  }
+  program.meshOrder.resize(program.meshes.size());
+
+  if (llvm::Error error = verifyStructure(program))
+    return main.emitError("internal error: ")
+           << llvm::toString(std::move(error));
+  if (llvm::Error error = verifyProgress(program))
+    return main.emitError("the program cannot run: ")
+           << llvm::toString(std::move(error));
+  return executable;
+}
+
+//===----------------------------------------------------------------------===//
+// Running
+//===----------------------------------------------------------------------===//
+
+/// The state of one run: value slots per device, byte counts, copy queues.
+class Executable::Run {
+public:
+  Run(const Executable &executable, const ExecutorOptions &options)
+      : executable(executable), program(executable.program), options(options) {
+    for (const DeviceProgram::Mesh &mesh : program.meshes) {
+      meshBase.push_back(numDevices);
+      numDevices += mesh.numDevices;
+    }
+    for (const DeviceProgram::Value &value : program.values) {
+      slotBase.push_back(numSlots);
+      numSlots += program.meshes[value.mesh].numDevices;
+    }
+    slots.resize(numSlots);
+    devices = std::make_unique<DeviceState[]>(numDevices);
+    isOutput.assign(program.values.size(), false);
+    for (int64_t output : program.outputs)
+      isOutput[output] = true;
+    readers.resize(program.values.size());
+    for (auto [index, step] : llvm::enumerate(program.steps)) {
+      int64_t meshDevices = program.meshes[step.mesh].numDevices;
+      if (step.kind == DeviceProgram::StepKind::kTransfer) {
+        int64_t source = step.operands.front();
+        readers[source].push_back(index);
+        for (int64_t device = 0; device < meshDevices; ++device)
+          ++slot(source, sourceDevice(step, device)).usesLeft;
+        for (int64_t device = 0; device < meshDevices; ++device)
+          ++devices[meshBase[step.mesh] + device].copyJobs;
+        continue;
+      }
+      for (int64_t operand : step.operands)
+        for (int64_t device = 0; device < meshDevices; ++device)
+          ++slot(operand, device).usesLeft;
+    }
+  }
+
+  llvm::Expected<RunResult> execute(std::vector<Tensor> inputs);
+
+private:
+  struct Slot {
+    Tensor tensor;
+    bool ready = false;
+    bool live = false;
+    /// A transfer result: the receiving device reached the transfer.
+    bool receiveIssued = false;
+    int64_t usesLeft = 0;
+  };
+  struct DeviceState {
+    int64_t liveBytes = 0, peakBytes = 0;
+    double busyUs = 0;
+    int64_t copyJobs = 0;
+    std::deque<int64_t> copyQueue;
+    std::condition_variable operandsArrived, copyQueued;
+    std::vector<ExecutedStep> executed;
+  };
+
+  Slot &slot(int64_t value, int64_t device) {
+    return slots[slotBase[value] + device];
+  }
+  int64_t deviceIndex(int64_t mesh, int64_t device) const {
+    return meshBase[mesh] + device;
+  }
+  int64_t sourceDevice(const DeviceProgram::Step &transfer,
+                       int64_t device) const {
+    return device % program.meshes[program.getSourceMesh(transfer)].numDevices;
+  }
+  double now() const {
+    return std::chrono::duration<double, std::micro>(
+               std::chrono::steady_clock::now() - startTime)
+        .count();
+  }
+
+  // All below run with `mutex` held.
+  llvm::Error allocate(int64_t value, int64_t device,
+                       const std::string &where);
+  void release(int64_t value, int64_t device);
+  void consume(int64_t value, int64_t device) {
+    Slot &used = slot(value, device);
+    if (--used.usesLeft == 0)
+      release(value, device);
+  }
+  /// Queues the copies that wait for `value` on `device` of its mesh.
+  void onReady(int64_t value, int64_t device);
+  void enqueueCopy(int64_t transfer, int64_t device) {
+    DeviceState &state = devices[deviceIndex(program.steps[transfer].mesh, device)];
+    state.copyQueue.push_back(transfer);
+    state.copyQueued.notify_one();
+  }
+  void fail(llvm::Error error) {
+    if (!aborted)
+      firstError = llvm::toString(std::move(error));
+    else
+      llvm::consumeError(std::move(error));
+    aborted = true;
+    for (int64_t device = 0; device < numDevices; ++device) {
+      devices[device].operandsArrived.notify_all();
+      devices[device].copyQueued.notify_all();
+    }
+  }
+
+  void runDevice(int64_t mesh, int64_t device);
+  void runCopyEngine(int64_t mesh, int64_t device);
+  void waitForStart() {
+    std::unique_lock<std::mutex> lock(mutex);
+    started.wait(lock, [&] { return isStarted; });
+  }
+
+  const Executable &executable;
+  const DeviceProgram &program;
+  const ExecutorOptions &options;
+  int64_t numDevices = 0, numSlots = 0;
+  std::vector<int64_t> meshBase, slotBase;
+  std::vector<Slot> slots;
+  std::unique_ptr<DeviceState[]> devices;
+  std::vector<bool> isOutput;
+  /// Per value: the transfers that read it.
+  std::vector<std::vector<int64_t>> readers;
+  int64_t transferredBytes = 0;
+
+  std::mutex mutex;
+  std::condition_variable started;
+  bool isStarted = false;
+  std::chrono::steady_clock::time_point startTime;
+  bool aborted = false;
+  std::string firstError;
+};
+
+llvm::Error Executable::Run::allocate(int64_t value, int64_t device,
+                                      const std::string &where) {
+  const DeviceProgram::Value &info = program.values[value];
+  DeviceState &state = devices[deviceIndex(info.mesh, device)];
+  slot(value, device).live = true;
+  state.liveBytes += info.bytes;
+  state.peakBytes = std::max(state.peakBytes, state.liveBytes);
+  if (!options.deviceMemoryBytes || state.liveBytes <= *options.deviceMemoryBytes)
+    return llvm::Error::success();
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  os << "device " << program.describeDevice(info.mesh, device)
+     << " exceeded its memory (" << *options.deviceMemoryBytes
+     << " bytes) " << where << ": "
+     << state.liveBytes << " bytes live:";
+  int64_t listed = 0;
+  for (int64_t other = 0; other < static_cast<int64_t>(program.values.size());
+       ++other)
+    if (program.values[other].mesh == info.mesh && slot(other, device).live &&
+        listed++ < 8)
+      os << (listed > 1 ? ", " : " ") << program.values[other].name << " ("
+         << program.values[other].bytes << " B)";
+  return makeRunError(message);
+}
+
+void Executable::Run::release(int64_t value, int64_t device) {
+  Slot &freed = slot(value, device);
+  if (!freed.live || isOutput[value])
+    return;
+  freed.live = false;
+  freed.tensor = Tensor();
+  devices[deviceIndex(program.values[value].mesh, device)].liveBytes -=
+      program.values[value].bytes;
+}
+
+void Executable::Run::onReady(int64_t value, int64_t device) {
+  for (int64_t transfer : readers[value]) {
+    const DeviceProgram::Step &step = program.steps[transfer];
+    for (int64_t receiver = 0;
+         receiver < program.meshes[step.mesh].numDevices; ++receiver)
+      if (sourceDevice(step, receiver) == device &&
+          slot(step.results.front(), receiver).receiveIssued)
+        enqueueCopy(transfer, receiver);
+  }
+}
+
+void Executable::Run::runDevice(int64_t mesh, int64_t device) {
+  waitForStart();
+  Interpreter interpreter(executable.module);
+  DeviceState &state = devices[deviceIndex(mesh, device)];
+  std::unique_lock<std::mutex> lock(mutex);
+  for (int64_t index : program.meshOrder[mesh]) {
+    if (aborted)
+      return;
+    const DeviceProgram::Step &step = program.steps[index];
+    if (step.kind == DeviceProgram::StepKind::kTransfer) {
+      slot(step.results.front(), device).receiveIssued = true;
+      if (slot(step.operands.front(), sourceDevice(step, device)).ready)
+        enqueueCopy(index, device);
+      continue;
+    }
+    state.operandsArrived.wait(lock, [&] {
+      return aborted || llvm::all_of(step.operands, [&](int64_t operand) {
+               return slot(operand, device).ready;
+             });
+    });
+    if (aborted)
+      return;
+
+    // Donated operands at their last use move into the fragment (their
+    // bytes are released before the results are allocated: the results
+    // take their place).
+    std::vector<Tensor> arguments;
+    std::vector<bool> moved(step.operands.size(), false);
+    for (auto [i, operand] : llvm::enumerate(step.operands)) {
+      Slot &used = slot(operand, device);
+      bool lastUse = used.usesLeft ==
+                     llvm::count(step.operands, operand);
+      if (!step.donatable.empty() && step.donatable[i] && lastUse &&
+          !isOutput[operand] && llvm::count(step.operands, operand) == 1) {
+        arguments.push_back(std::move(used.tensor));
+        used.usesLeft = 0;
+        release(operand, device);
+        moved[i] = true;
+      } else {
+        arguments.push_back(used.tensor);
+      }
+    }
+    for (int64_t result : step.results)
+      if (llvm::Error error = allocate(result, device, "at '" + step.name + "'")) {
+        fail(std::move(error));
+        return;
+      }
+
+    lock.unlock();
+    double start = now();
+    FailureOr<std::vector<Tensor>> results = interpreter.runRegion(
+        *executable.stepBodies[index], std::move(arguments));
+    double end = now();
+    lock.lock();
+
+    if (failed(results)) {
+      fail(makeRunError("fragment '" + step.name + "' failed on device " +
+                        program.describeDevice(mesh, device) +
+                        " (see the error above)"));
+      return;
+    }
+    state.busyUs += end - start;
+    state.executed.push_back({index, mesh, device, mesh, device, start, end});
+    for (auto [result, tensor] : llvm::zip(step.results, *results)) {
+      Slot &made = slot(result, device);
+      made.tensor = std::move(tensor);
+      made.ready = true;
+      if (made.usesLeft == 0)
+        release(result, device);
+      else
+        onReady(result, device);
+    }
+    for (auto [i, operand] : llvm::enumerate(step.operands))
+      if (!moved[i])
+        consume(operand, device);
+  }
+}
+
+void Executable::Run::runCopyEngine(int64_t mesh, int64_t device) {
+  waitForStart();
+  DeviceState &state = devices[deviceIndex(mesh, device)];
+  std::unique_lock<std::mutex> lock(mutex);
+  for (int64_t job = 0; job < state.copyJobs; ++job) {
+    state.copyQueued.wait(lock,
+                          [&] { return aborted || !state.copyQueue.empty(); });
+    if (aborted)
+      return;
+    int64_t index = state.copyQueue.front();
+    state.copyQueue.pop_front();
+    const DeviceProgram::Step &step = program.steps[index];
+    int64_t source = step.operands.front(), result = step.results.front();
+    int64_t fromMesh = program.getSourceMesh(step);
+    int64_t fromDevice = sourceDevice(step, device);
+    Tensor original = slot(source, fromDevice).tensor;
+    if (llvm::Error error = allocate(result, device, "at '" + step.name + "'")) {
+      fail(std::move(error));
+      return;
+    }
+
+    lock.unlock();
+    double start = now();
+    Tensor copy = original.clone();
+    double end = now();
+    original = Tensor();
+    lock.lock();
+
+    transferredBytes += program.values[result].bytes;
+    state.executed.push_back(
+        {index, mesh, device, fromMesh, fromDevice, start, end});
+    Slot &made = slot(result, device);
+    made.tensor = std::move(copy);
+    made.ready = true;
+    if (made.usesLeft == 0) {
+      release(result, device);
+    } else {
+      onReady(result, device);
+      state.operandsArrived.notify_one();
+    }
+    consume(source, fromDevice);
+  }
+}
+
+llvm::Expected<RunResult>
+Executable::Run::execute(std::vector<Tensor> inputs) {
+  for (auto [index, value] : llvm::enumerate(program.inputs)) {
+    for (int64_t device = 0;
+         device < program.meshes[program.values[value].mesh].numDevices;
+         ++device) {
+      Slot &input = slot(value, device);
+      input.tensor = inputs[index];
+      input.ready = true;
+      if (llvm::Error error = allocate(value, device, "with the inputs"))
+        return makeRunError("the inputs do not fit: " +
+                            llvm::toString(std::move(error)));
+      if (input.usesLeft == 0)
+        release(value, device);
+    }
+  }
+  inputs.clear();
+
+  std::vector<std::thread> threads;
+  for (auto [mesh, info] : llvm::enumerate(program.meshes))
+    for (int64_t device = 0; device < info.numDevices; ++device) {
+      threads.emplace_back([this, mesh, device] { runDevice(mesh, device); });
+      threads.emplace_back(
+          [this, mesh, device] { runCopyEngine(mesh, device); });
+    }
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    startTime = std::chrono::steady_clock::now();
+    isStarted = true;
+  }
+  started.notify_all();
+  for (std::thread &thread : threads)
+    thread.join();
+  if (aborted)
+    return makeRunError(firstError);
+
+  RunResult result;
+  for (int64_t output : program.outputs)
+    result.outputs.push_back(slot(output, 0).tensor);
+  for (auto [mesh, info] : llvm::enumerate(program.meshes))
+    for (int64_t device = 0; device < info.numDevices; ++device) {
+      DeviceState &state = devices[deviceIndex(mesh, device)];
+      result.devices.push_back(
+          {int64_t(mesh), device, state.peakBytes, state.busyUs});
+      for (const ExecutedStep &executed : state.executed) {
+        result.stepUs = std::max(result.stepUs, executed.endUs);
+        result.executed.push_back(executed);
+      }
+    }
+  result.transferredBytes = transferredBytes;
+  return result;
+}
+
+llvm::Expected<RunResult>
+Executable::run(std::vector<Tensor> inputs,
+                const ExecutorOptions &options) const {
+  if (inputs.size() != inputSpecs.size())
+    return makeRunError("the program takes " +
+                        std::to_string(inputSpecs.size()) + " inputs, got " +
+                        std::to_string(inputs.size()));
+  for (auto [index, spec] : llvm::enumerate(inputSpecs))
+    if (inputs[index].dtype() != spec.dtype ||
+        inputs[index].shape() != spec.shape)
+      return makeRunError(
+          "input " + std::to_string(index) + ": expected " +
+          toString(spec) + ", got " +
+          toString({inputs[index].dtype(), inputs[index].shape()}));
+  if (options.deviceMemoryBytes)
+    if (llvm::Expected<std::vector<int64_t>> peak =
+            checkMemory(program, options.deviceMemoryBytes);
+        !peak)
+      return peak.takeError();
+
+  // One core per device: BLAS must not spread each GEMM over every core.
+  BlasThreadLimit oneThread(1);
+  Run run(*this, options);
+  return run.execute(std::move(inputs));
+}
+
+} // namespace mlir::mpmd::runtime

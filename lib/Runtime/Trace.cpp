@@ -1,0 +1,155 @@
+//===- Trace.cpp - Chrome traces, replays and summaries of runs -----------===//
+
+#include "mpmd/Runtime/Trace.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+
+#include <map>
+#include <tuple>
+
+namespace mlir::mpmd::runtime {
+
+namespace {
+
+/// Track ids inside a mesh's process: fragments, then received copies.
+int64_t computeTrack(int64_t device) { return 2 * device; }
+int64_t copyTrack(int64_t device) { return 2 * device + 1; }
+
+std::string formatBytes(int64_t bytes) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (bytes < 1024)
+    os << bytes << " B";
+  else if (bytes < 1024 * 1024)
+    os << llvm::format("%.1f KiB", bytes / 1024.0);
+  else
+    os << llvm::format("%.1f MiB", bytes / (1024.0 * 1024.0));
+  return text;
+}
+
+std::string formatMicros(double micros) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (micros < 1000)
+    os << llvm::format("%.1f us", micros);
+  else
+    os << llvm::format("%.3f ms", micros / 1000);
+  return text;
+}
+
+} // namespace
+
+void writeChromeTrace(const DeviceProgram &program, const RunResult &result,
+                      llvm::raw_ostream &os) {
+  llvm::json::OStream json(os);
+  json.object([&] {
+    json.attribute("displayTimeUnit", "ms");
+    json.attributeArray("traceEvents", [&] {
+      auto metadata = [&](llvm::StringRef kind, int64_t pid,
+                          std::optional<int64_t> tid, const std::string &name) {
+        json.object([&] {
+          json.attribute("name", kind);
+          json.attribute("ph", "M");
+          json.attribute("pid", pid);
+          if (tid)
+            json.attribute("tid", *tid);
+          json.attributeObject("args", [&] { json.attribute("name", name); });
+        });
+      };
+      for (auto [mesh, info] : llvm::enumerate(program.meshes)) {
+        metadata("process_name", mesh, std::nullopt, "mesh " + info.name);
+        for (int64_t device = 0; device < info.numDevices; ++device) {
+          metadata("thread_name", mesh, computeTrack(device),
+                   "device " + std::to_string(device));
+          metadata("thread_name", mesh, copyTrack(device),
+                   "device " + std::to_string(device) + " copies in");
+        }
+      }
+      int64_t flowId = 0;
+      for (const ExecutedStep &executed : result.executed) {
+        const DeviceProgram::Step &step = program.steps[executed.step];
+        bool isTransfer = step.kind == DeviceProgram::StepKind::kTransfer;
+        json.object([&] {
+          json.attribute("name", step.name);
+          json.attribute("cat", isTransfer ? "transfer" : "fragment");
+          json.attribute("ph", "X");
+          json.attribute("ts", executed.startUs);
+          json.attribute("dur", executed.endUs - executed.startUs);
+          json.attribute("pid", executed.mesh);
+          json.attribute("tid", isTransfer ? copyTrack(executed.device)
+                                           : computeTrack(executed.device));
+          json.attributeObject("args", [&] {
+            json.attribute("step", executed.step);
+            if (isTransfer)
+              json.attribute("bytes",
+                             program.values[step.results.front()].bytes);
+          });
+        });
+        if (!isTransfer)
+          continue;
+        // A flow from the sending device to the receiving one.
+        ++flowId;
+        auto flow = [&](llvm::StringRef phase, int64_t pid, int64_t tid,
+                        double ts) {
+          json.object([&] {
+            json.attribute("name", "transfer");
+            json.attribute("cat", "transfer");
+            json.attribute("ph", phase);
+            json.attribute("id", flowId);
+            json.attribute("pid", pid);
+            json.attribute("tid", tid);
+            json.attribute("ts", ts);
+            if (phase == "f")
+              json.attribute("bp", "e");
+          });
+        };
+        flow("s", executed.sourceMesh, computeTrack(executed.sourceDevice),
+             executed.startUs);
+        flow("f", executed.mesh, copyTrack(executed.device), executed.endUs);
+      }
+    });
+  });
+}
+
+llvm::Expected<SimulatedRun> replayMeasured(const DeviceProgram &program,
+                                            const RunResult &result) {
+  std::map<std::tuple<int64_t, int64_t, int64_t>, double> measured;
+  for (const ExecutedStep &executed : result.executed)
+    measured[{executed.step, executed.mesh, executed.device}] =
+        executed.endUs - executed.startUs;
+  return simulate(program, [&](int64_t step, int64_t mesh, int64_t device) {
+    auto it = measured.find({step, mesh, device});
+    return it == measured.end() ? 0.0 : it->second;
+  });
+}
+
+void printRunSummary(const DeviceProgram &program, const RunResult &result,
+                     const SimulatedRun *replay, llvm::raw_ostream &os) {
+  os << "step time: " << formatMicros(result.stepUs);
+  if (replay && replay->makespan > 0)
+    os << " (replay of the measured step times: "
+       << formatMicros(replay->makespan)
+       << llvm::format(", measured/replay %.2f)", result.stepUs / replay->makespan);
+  os << "\n";
+  int64_t fragments = 0, transfers = 0;
+  for (const ExecutedStep &executed : result.executed)
+    (program.steps[executed.step].kind == DeviceProgram::StepKind::kTransfer
+         ? transfers
+         : fragments)++;
+  os << "steps: " << fragments << " fragment runs, " << transfers
+     << " copies moving " << formatBytes(result.transferredBytes) << "\n";
+  os << llvm::format("%-14s %12s %8s %12s\n", "device", "busy", "bubble",
+                     "peak memory");
+  for (const DeviceUsage &usage : result.devices) {
+    double bubble =
+        result.stepUs > 0 ? 100.0 * (1 - usage.busyUs / result.stepUs) : 0;
+    os << llvm::format("%-14s %12s %7.1f%% %12s\n",
+                       program.describeDevice(usage.mesh, usage.device).c_str(),
+                       formatMicros(usage.busyUs).c_str(), bubble,
+                       formatBytes(usage.peakBytes).c_str());
+  }
+}
+
+} // namespace mlir::mpmd::runtime

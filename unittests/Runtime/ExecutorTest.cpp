@@ -1,0 +1,263 @@
+//===- ExecutorTest.cpp - Running MPMD modules on virtual devices ---------===//
+
+#include "mpmd/InitAllDialects.h"
+#include "mpmd/Runtime/Executor.h"
+#include "mpmd/Runtime/Trace.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/JSON.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::mpmd::runtime;
+using ::testing::HasSubstr;
+
+namespace {
+
+class ExecutorTest : public ::testing::Test {
+protected:
+  ExecutorTest() {
+    DialectRegistry registry;
+    mpmd::registerAllDialects(registry);
+    context.appendDialectRegistry(registry);
+    context.getDiagEngine().registerHandler([&](Diagnostic &diagnostic) {
+      diagnostics += diagnostic.str() + "\n";
+    });
+  }
+
+  std::unique_ptr<Executable> create(llvm::StringRef text) {
+    module = parseSourceString<ModuleOp>(text, &context);
+    if (!module)
+      return nullptr;
+    FailureOr<std::unique_ptr<Executable>> executable =
+        Executable::create(*module);
+    return succeeded(executable) ? std::move(*executable) : nullptr;
+  }
+
+  static Tensor vector(std::vector<float> values) {
+    Tensor tensor = Tensor::empty(DType::F32, {int64_t(values.size())});
+    std::copy(values.begin(), values.end(), tensor.data<float>());
+    return tensor;
+  }
+  static std::vector<float> values(const Tensor &tensor) {
+    return std::vector<float>(tensor.data<float>(),
+                              tensor.data<float>() + tensor.numElements());
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+  std::string diagnostics;
+};
+
+/// Doubles on m0, transfers, squares on m1 (whose mesh has `m1Devices`).
+std::string twoMeshProgram(int m1Devices, llvm::StringRef donor = "") {
+  std::string text = R"mlir(
+    #topology = #mpmd.topology<<"m0" : <["x"=1]>>, <"m1" : <["x"=M1]>>>
+    !t0 = !mpmd.mesh_tensor<"m0", tensor<4xf32>>
+    !t1 = !mpmd.mesh_tensor<"m1", tensor<4xf32>>
+    func.func @main(%x: !t0) -> (!t1, !t0) attributes {topology = #topology} {
+      %0 = mpmd.fragment_call<mesh="m0", origin=["layer"]> @double(%x) {call_counter = 2 : ui32} : (!t0) -> !t0
+      %1 = mpmd.transfer %0 : (!t0) -> !t1
+      %2 = mpmd.fragment_call<mesh="m1", origin=["layer"(1)]> @square(%1) : (!t1) -> !t1
+      %3 = mpmd.fragment<mesh="m0", origin=[]> (%0) (%a: tensor<4xf32>) {
+        %n = stablehlo.negate %a : tensor<4xf32>
+        mpmd.return %n : tensor<4xf32>
+      } : (!t0) -> !t0
+      return %2, %3 : !t1, !t0
+    }
+    func.func @double(%a: tensor<4xf32>) -> tensor<4xf32>
+        attributes {mesh_shape = #sdy.mesh<["x"=1]>} {
+      %r = stablehlo.add %a, %a : tensor<4xf32>
+      return %r : tensor<4xf32>
+    }
+    func.func @square(%a: tensor<4xf32> DONOR) -> tensor<4xf32>
+        attributes {mesh_shape = #sdy.mesh<["x"=M1]>} {
+      %r = stablehlo.multiply %a, %a : tensor<4xf32>
+      return %r : tensor<4xf32>
+    }
+  )mlir";
+  for (size_t at; (at = text.find("M1")) != std::string::npos;)
+    text.replace(at, 2, std::to_string(m1Devices));
+  text.replace(text.find("DONOR"), 5, donor.str());
+  return text;
+}
+
+TEST_F(ExecutorTest, RunsFragmentsAndTransfersAcrossMeshes) {
+  std::unique_ptr<Executable> executable = create(twoMeshProgram(1));
+  ASSERT_TRUE(executable) << diagnostics;
+  const DeviceProgram &program = executable->getProgram();
+  ASSERT_EQ(program.steps.size(), 4u);
+  EXPECT_EQ(program.steps[0].name, "layer mb 2");
+  EXPECT_EQ(program.steps[1].name, "transfer m0->m1");
+  EXPECT_EQ(program.steps[2].name, "layer(1)");
+  EXPECT_EQ(program.steps[3].name, "inferred");
+
+  llvm::Expected<RunResult> result =
+      executable->run({vector({1, 2, 3, -4})}, {});
+  ASSERT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
+  ASSERT_EQ(result->outputs.size(), 2u);
+  EXPECT_EQ(values(result->outputs[0]), (std::vector<float>{4, 16, 36, 64}));
+  EXPECT_EQ(values(result->outputs[1]), (std::vector<float>{-2, -4, -6, 8}));
+  EXPECT_EQ(result->executed.size(), 4u);
+  EXPECT_EQ(result->transferredBytes, 16);
+  EXPECT_GT(result->stepUs, 0);
+  for (const ExecutedStep &executed : result->executed) {
+    EXPECT_LE(executed.startUs, executed.endUs);
+    EXPECT_LE(executed.endUs, result->stepUs);
+  }
+  // x dies after `double`: m0 holds two 16-byte buffers at most.
+  ASSERT_EQ(result->devices.size(), 2u);
+  EXPECT_EQ(result->devices[0].peakBytes, 32);
+}
+
+TEST_F(ExecutorTest, ReplicatesFragmentsOverAMeshsDevices) {
+  std::unique_ptr<Executable> executable = create(twoMeshProgram(3));
+  ASSERT_TRUE(executable) << diagnostics;
+  llvm::Expected<RunResult> result = executable->run({vector({1, 2, 3, 4})}, {});
+  ASSERT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
+  EXPECT_EQ(values(result->outputs[0]), (std::vector<float>{4, 16, 36, 64}));
+  // 1 double + 1 negate on m0, 3 copies and 3 squares on m1's devices.
+  EXPECT_EQ(result->executed.size(), 8u);
+  EXPECT_EQ(result->transferredBytes, 48);
+  EXPECT_EQ(result->devices.size(), 4u);
+}
+
+TEST_F(ExecutorTest, DonatedOperandsFreeTheirBufferForTheResult) {
+  // Without donation m1 holds the received copy and the square at once.
+  std::unique_ptr<Executable> plain = create(twoMeshProgram(1));
+  ASSERT_TRUE(plain) << diagnostics;
+  llvm::Expected<RunResult> result = plain->run({vector({1, 2, 3, 4})}, {});
+  ASSERT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
+  EXPECT_EQ(result->devices[1].peakBytes, 32);
+
+  std::unique_ptr<Executable> donating =
+      create(twoMeshProgram(1, "{jax.buffer_donor = true}"));
+  ASSERT_TRUE(donating) << diagnostics;
+  EXPECT_EQ(donating->getProgram().steps[2].donatable,
+            std::vector<bool>{true});
+  result = donating->run({vector({1, 2, 3, 4})}, {});
+  ASSERT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
+  EXPECT_EQ(values(result->outputs[0]), (std::vector<float>{4, 16, 36, 64}));
+  EXPECT_EQ(result->devices[1].peakBytes, 16);
+}
+
+TEST_F(ExecutorTest, RefusesAProgramOverTheMemoryCapBeforeRunning) {
+  std::unique_ptr<Executable> executable = create(twoMeshProgram(1));
+  ASSERT_TRUE(executable) << diagnostics;
+  ExecutorOptions options;
+  options.deviceMemoryBytes = 24;
+  llvm::Expected<RunResult> result =
+      executable->run({vector({1, 2, 3, 4})}, options);
+  ASSERT_FALSE(static_cast<bool>(result));
+  std::string message = llvm::toString(result.takeError());
+  EXPECT_THAT(message, HasSubstr("device memory exceeded on mesh m0 at "
+                                 "'layer mb 2': 32 bytes live, the cap is 24"));
+  EXPECT_THAT(message, HasSubstr("input 0 (16 B)"));
+  options.deviceMemoryBytes = 32;
+  EXPECT_TRUE(static_cast<bool>(executable->run({vector({1, 2, 3, 4})}, options)));
+}
+
+TEST_F(ExecutorTest, ChecksInputs) {
+  std::unique_ptr<Executable> executable = create(twoMeshProgram(1));
+  ASSERT_TRUE(executable) << diagnostics;
+  llvm::Expected<RunResult> result = executable->run({}, {});
+  ASSERT_FALSE(static_cast<bool>(result));
+  EXPECT_THAT(llvm::toString(result.takeError()),
+              HasSubstr("the program takes 1 inputs, got 0"));
+  result = executable->run({vector({1, 2, 3})}, {});
+  ASSERT_FALSE(static_cast<bool>(result));
+  EXPECT_THAT(llvm::toString(result.takeError()),
+              HasSubstr("input 0: expected tensor<4xf32>, got tensor<3xf32>"));
+}
+
+TEST_F(ExecutorTest, RejectsWhatItCannotRun) {
+  EXPECT_FALSE(create(R"mlir(
+    func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+      return %x : tensor<4xf32>
+    }
+  )mlir"));
+  EXPECT_THAT(diagnostics, HasSubstr("@main has no topology: not an MPMD program"));
+
+  diagnostics.clear();
+  EXPECT_FALSE(create(R"mlir(
+    func.func @main(%x: tensor<4xf32>) -> !mpmd.mesh_tensor<"m0", tensor<4xf32>>
+        attributes {topology = #mpmd.topology<<"m0" : <["x"=1]>>>} {
+      %0 = mpmd.assign %x : (tensor<4xf32>) -> !mpmd.mesh_tensor<"m0", tensor<4xf32>>
+      return %0 : !mpmd.mesh_tensor<"m0", tensor<4xf32>>
+    }
+  )mlir"));
+  EXPECT_THAT(diagnostics, HasSubstr("supports mesh tensors only, not 'tensor<4xf32>'"));
+
+  // A fragment whose body the interpreter cannot run fails the run, naming
+  // the op (diagnostic) and the fragment (error).
+  diagnostics.clear();
+  std::unique_ptr<Executable> executable = create(R"mlir(
+    !t = !mpmd.mesh_tensor<"m0", tensor<4xf32>>
+    func.func @main(%x: !t) -> !t
+        attributes {topology = #mpmd.topology<<"m0" : <["x"=1]>>>} {
+      %0 = mpmd.fragment<mesh="m0", origin=["bad"]> (%x) (%a: tensor<4xf32>) {
+        %r = stablehlo.custom_call @unknown_kernel(%a) : (tensor<4xf32>) -> tensor<4xf32>
+        mpmd.return %r : tensor<4xf32>
+      } : (!t) -> !t
+      return %0 : !t
+    }
+  )mlir");
+  ASSERT_TRUE(executable) << diagnostics;
+  llvm::Expected<RunResult> result = executable->run({vector({1, 2, 3, 4})}, {});
+  ASSERT_FALSE(static_cast<bool>(result));
+  EXPECT_THAT(llvm::toString(result.takeError()),
+              HasSubstr("fragment 'bad' failed on device m0:0"));
+  EXPECT_THAT(diagnostics, HasSubstr("custom_call"));
+}
+
+TEST_F(ExecutorTest, WritesAChromeTraceAndASummary) {
+  std::unique_ptr<Executable> executable = create(twoMeshProgram(1));
+  ASSERT_TRUE(executable) << diagnostics;
+  llvm::Expected<RunResult> result = executable->run({vector({1, 2, 3, 4})}, {});
+  ASSERT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
+
+  std::string trace;
+  llvm::raw_string_ostream os(trace);
+  writeChromeTrace(executable->getProgram(), *result, os);
+  llvm::Expected<llvm::json::Value> json = llvm::json::parse(trace);
+  ASSERT_TRUE(static_cast<bool>(json)) << llvm::toString(json.takeError());
+  const llvm::json::Array *events =
+      json->getAsObject()->getArray("traceEvents");
+  ASSERT_TRUE(events);
+  int complete = 0, flowStarts = 0, flowEnds = 0;
+  std::vector<std::string> names;
+  for (const llvm::json::Value &event : *events) {
+    const llvm::json::Object *object = event.getAsObject();
+    llvm::StringRef phase = *object->getString("ph");
+    complete += phase == "X";
+    flowStarts += phase == "s";
+    flowEnds += phase == "f";
+    if (phase == "X")
+      names.push_back(object->getString("name")->str());
+  }
+  EXPECT_EQ(complete, 4);
+  EXPECT_EQ(flowStarts, 1);
+  EXPECT_EQ(flowEnds, 1);
+  llvm::sort(names);
+  EXPECT_EQ(names, (std::vector<std::string>{"inferred", "layer mb 2",
+                                             "layer(1)", "transfer m0->m1"}));
+
+  llvm::Expected<SimulatedRun> replay =
+      replayMeasured(executable->getProgram(), *result);
+  ASSERT_TRUE(static_cast<bool>(replay)) << llvm::toString(replay.takeError());
+  EXPECT_GT(replay->makespan, 0);
+  EXPECT_LE(replay->makespan, result->stepUs * (1 + 1e-9));
+  std::string summary;
+  llvm::raw_string_ostream summaryOs(summary);
+  printRunSummary(executable->getProgram(), *result, &*replay, summaryOs);
+  EXPECT_THAT(summary, HasSubstr("step time: "));
+  EXPECT_THAT(summary, HasSubstr("measured/replay"));
+  EXPECT_THAT(summary, HasSubstr("3 fragment runs, 1 copies moving 16 B"));
+  EXPECT_THAT(summary, HasSubstr("m1:0"));
+}
+
+} // namespace
