@@ -1,28 +1,40 @@
 //===- RunCommand.cpp - mpmd run ------------------------------------------===//
 //
 // Argument parsing and printing only: inputs and outputs are MPMDRuntimeIO's
-// (ProgramIO.h), the execution the interpreter's.
+// (ProgramIO.h); plain modules run on the interpreter, MPMD programs on the
+// executor (Executor.h, Trace.h), compiled and validated through the driver
+// (Compile.h, Validate.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Arguments.h"
 #include "Commands.h"
 
+#include "OutputFile.h"
+
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
+#include "mpmd/Driver/Compile.h"
+#include "mpmd/Driver/Config.h"
+#include "mpmd/Driver/Validate.h"
 #include "mpmd/InitAllDialects.h"
+#include "mpmd/Runtime/Executor.h"
 #include "mpmd/Runtime/Interpreter.h"
 #include "mpmd/Runtime/ProgramIO.h"
+#include "mpmd/Runtime/Trace.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -33,10 +45,16 @@ namespace {
 void printRunHelp(llvm::raw_ostream &os) {
   os << "usage: mpmd run FILE.mlir [--function NAME] (--inputs A.npy,B.npy | "
         "--random-inputs SEED)\n"
-        "                [--outputs DIR] [--print]\n\n"
-        "Runs a function of FILE.mlir ('-': standard input) on the runtime's "
-        "interpreter\nand prints one line per output: its type, min, max, "
-        "mean and first values.\n\n"
+        "                [--outputs DIR] [--print]\n"
+        "                [--config CONFIG.json [--validate [--tolerance T]]]\n"
+        "                [--trace TRACE.json] [--summary] [--device-memory "
+        "BYTES]\n\n"
+        "Runs a program and prints one line per output: its type, min, max, "
+        "mean and\nfirst values. A plain module runs FUNCTION on the "
+        "interpreter. An MPMD program\n(an exported module, or FILE lowered "
+        "with --config as 'mpmd compile' does)\nruns @main on the MPMD "
+        "executor: one virtual device (thread) per device of\nthe topology, "
+        "fragments replicated over a mesh's devices.\n\n"
         "  --function NAME      the function to run (default main)\n"
         "  --inputs A,B,...     one .npy file per argument, in order; bf16 "
         "arguments read\n"
@@ -46,7 +64,29 @@ void printRunHelp(llvm::raw_ostream &os) {
         "                       [-8, 7] (unsigned [0, 15]), booleans 0/1\n"
         "  --outputs DIR        write output i to DIR/output_<i>.npy (bf16 "
         "as '<f4')\n"
-        "  --print              print every value of each output\n";
+        "  --print              print every value of each output\n"
+        "  --config FILE        compile FILE (an unpartitioned model) with "
+        "this 'mpmd compile'\n"
+        "                       configuration, then run it on the executor\n"
+        "  --validate           also run the unpartitioned model on one "
+        "device and compare\n"
+        "                       every output (needs --config); exit 1 on a "
+        "mismatch\n"
+        "  --tolerance T        the normwise relative tolerance of "
+        "--validate (default per\n"
+        "                       dtype: f64 1e-12, f32 1e-5, f16/bf16 1e-2, "
+        "integers exact)\n"
+        "  --trace FILE         write a Chrome/Perfetto trace of the run "
+        "(chrome://tracing)\n"
+        "  --summary            print step time, busy and bubble share and "
+        "peak memory per\n"
+        "                       device, and the replay of the measured step "
+        "times\n"
+        "  --device-memory N    per-device memory cap in bytes (suffixes K, "
+        "M, G: powers of\n"
+        "                       1024); a program that exceeds it is refused, "
+        "naming the step\n"
+        "                       and the largest live buffers\n";
 }
 
 int fail(const llvm::Twine &message) {
@@ -54,10 +94,9 @@ int fail(const llvm::Twine &message) {
   return 1;
 }
 
-/// The arguments of `function`, or the input files or seed, as tensors.
-std::optional<std::vector<runtime::Tensor>>
-loadArguments(func::FuncOp function, const std::optional<std::string> &inputs,
-              const std::optional<std::string> &randomSeed) {
+/// The argument types of `function`; none after a diagnostic.
+std::optional<std::vector<runtime::TensorSpec>>
+getArgumentSpecs(func::FuncOp function) {
   std::vector<runtime::TensorSpec> specs;
   for (BlockArgument argument : function.getArguments()) {
     FailureOr<runtime::TensorSpec> spec =
@@ -66,6 +105,15 @@ loadArguments(func::FuncOp function, const std::optional<std::string> &inputs,
       return std::nullopt;
     specs.push_back(*spec);
   }
+  return specs;
+}
+
+/// The arguments of `what` (a function), from the input files or the seed.
+std::optional<std::vector<runtime::Tensor>>
+loadArguments(const llvm::Twine &what,
+              llvm::ArrayRef<runtime::TensorSpec> specs,
+              const std::optional<std::string> &inputs,
+              const std::optional<std::string> &randomSeed) {
   if (randomSeed) {
     uint64_t seed;
     if (llvm::StringRef(*randomSeed).getAsInteger(10, seed)) {
@@ -79,7 +127,7 @@ loadArguments(func::FuncOp function, const std::optional<std::string> &inputs,
   if (inputs && !inputs->empty())
     llvm::StringRef(*inputs).split(parts, ',');
   if (!inputs && !specs.empty()) {
-    fail("@" + function.getSymName() + " takes " + llvm::Twine(specs.size()) +
+    fail(what + " takes " + llvm::Twine(specs.size()) +
          " argument(s): give --inputs A.npy,... or --random-inputs SEED");
     return std::nullopt;
   }
@@ -93,18 +141,115 @@ loadArguments(func::FuncOp function, const std::optional<std::string> &inputs,
   return std::move(*tensors);
 }
 
+/// `N`, `NK`, `NM` or `NG` (powers of 1024) as bytes.
+std::optional<int64_t> parseBytes(llvm::StringRef text) {
+  int64_t scale = 1;
+  if (!text.empty()) {
+    switch (llvm::toUpper(text.back())) {
+    case 'K': scale = int64_t(1) << 10; break;
+    case 'M': scale = int64_t(1) << 20; break;
+    case 'G': scale = int64_t(1) << 30; break;
+    default: break;
+    }
+    if (scale != 1)
+      text = text.drop_back();
+  }
+  int64_t value;
+  if (text.getAsInteger(10, value) || value < 0 ||
+      value > std::numeric_limits<int64_t>::max() / scale)
+    return std::nullopt;
+  return value * scale;
+}
+
+struct RunOptions {
+  std::optional<std::string> inputs, randomSeed, outputs, trace, tolerance;
+  bool print = false, summary = false, validate = false;
+  runtime::ExecutorOptions executor;
+};
+
+void printOutputs(llvm::ArrayRef<runtime::Tensor> results, bool print) {
+  for (auto [index, result] : llvm::enumerate(results))
+    llvm::outs() << "output " << index << ": "
+                 << runtime::summarize(result, print ? result.numElements() : 6)
+                 << "\n";
+}
+
+/// Runs an MPMD program on the executor; `reference`, when set, is the
+/// unpartitioned model `--validate` compares with.
+int runOnExecutor(const runtime::Executable &executable, ModuleOp reference,
+                  const RunOptions &options) {
+  std::optional<std::vector<runtime::Tensor>> arguments =
+      loadArguments("@main", executable.getInputSpecs(), options.inputs,
+                    options.randomSeed);
+  if (!arguments)
+    return 1;
+  llvm::Expected<runtime::RunResult> result =
+      executable.run(*arguments, options.executor);
+  if (!result)
+    return fail(llvm::toString(result.takeError()));
+
+  if (options.outputs)
+    if (llvm::Error error = runtime::writeOutputs(*options.outputs,
+                                                  result->outputs))
+      return fail(llvm::toString(std::move(error)));
+  printOutputs(result->outputs, options.print);
+
+  const runtime::DeviceProgram &program = executable.getProgram();
+  if (options.trace) {
+    std::string trace;
+    llvm::raw_string_ostream os(trace);
+    runtime::writeChromeTrace(program, *result, os);
+    if (llvm::Error error = writeOutputFile(*options.trace, trace))
+      return fail(llvm::toString(std::move(error)));
+  }
+  if (options.summary) {
+    llvm::Expected<runtime::SimulatedRun> replay =
+        runtime::replayMeasured(program, *result);
+    if (!replay)
+      return fail(llvm::toString(replay.takeError()));
+    runtime::printRunSummary(program, *result, &*replay, llvm::outs());
+  }
+  if (!reference)
+    return 0;
+
+  std::optional<double> tolerance;
+  if (options.tolerance) {
+    double value;
+    if (llvm::StringRef(*options.tolerance).getAsDouble(value) ||
+        !(value >= 0) || std::isinf(value))
+      return fail("--tolerance expects a finite number >= 0 (got '" +
+                  *options.tolerance + "')");
+    tolerance = value;
+  }
+  llvm::Expected<driver::ValidationReport> report =
+      driver::validateAgainstReference(reference, *arguments, result->outputs,
+                                       tolerance);
+  if (!report)
+    return fail(llvm::toString(report.takeError()));
+  report->print(llvm::outs());
+  return report->passed() ? 0 : 1;
+}
+
 } // namespace
 
 int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
-  std::optional<std::string> path, functionName, inputs, randomSeed, outputs;
-  bool print = false, help = false;
-  if (llvm::Error error =
-          parseArguments(args,
-                         {{"--function", &functionName},
-                          {"--inputs", &inputs},
-                          {"--random-inputs", &randomSeed},
-                          {"--outputs", &outputs}},
-                         {{"--print", &print}}, help, path, "an input file"))
+  std::optional<std::string> path, functionName, configPath, deviceMemory;
+  RunOptions options;
+  bool help = false;
+  if (llvm::Error error = parseArguments(
+          args,
+          {{"--function", &functionName},
+           {"--inputs", &options.inputs},
+           {"--random-inputs", &options.randomSeed},
+           {"--outputs", &options.outputs},
+           {"--config", &configPath},
+           {"--tolerance", &options.tolerance},
+           {"--trace", &options.trace},
+           {"--device-memory", &deviceMemory}},
+          {{"--print", &options.print},
+           {"--summary", &options.summary},
+           {"--validate", &options.validate}},
+          help, path, "an input file"))
     return fail(llvm::toString(std::move(error)) + "; see 'mpmd run --help'");
   if (help) {
     printRunHelp(llvm::outs());
@@ -112,8 +257,19 @@ int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
   }
   if (!path)
     return fail("no input file; see 'mpmd run --help'");
-  if (inputs && randomSeed)
+  if (options.inputs && options.randomSeed)
     return fail("give --inputs or --random-inputs, not both");
+  if (options.validate && !configPath)
+    return fail("--validate needs --config: the reference is the "
+                "unpartitioned model that the configuration compiles");
+  if (options.tolerance && !options.validate)
+    return fail("--tolerance applies to --validate");
+  if (deviceMemory) {
+    options.executor.deviceMemoryBytes = parseBytes(*deviceMemory);
+    if (!options.executor.deviceMemoryBytes)
+      return fail("--device-memory expects bytes, e.g. 1048576 or 64M (got '" +
+                  *deviceMemory + "')");
+  }
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(*path, &error);
   if (!file)
@@ -134,15 +290,45 @@ int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
   auto function = module->lookupSymbol<func::FuncOp>(name);
   if (!function || function.isExternal())
     return fail("no function @" + name + " with a body in " + *path);
-  // MPMD EXECUTOR: an MPMD program (a function with a topology, as export
-  // leaves @main) goes to the MPMD executor here, with its inputs loaded by
-  // ProgramIO.h against its mesh tensors' local types; plain functions run
-  // on the interpreter below.
-  if (isMpmdFunction(function))
-    return fail("MPMD programs need the executor (not yet available)");
+  bool mpmdProgram = configPath || isMpmdFunction(function);
+  if (mpmdProgram && name != "main")
+    return fail("MPMD programs run @main; --function does not apply");
+  if (!mpmdProgram &&
+      (options.trace || options.summary || options.executor.deviceMemoryBytes))
+    return fail("--trace, --summary and --device-memory apply to MPMD "
+                "programs (an exported module, or a model with --config)");
 
+  if (configPath) {
+    llvm::Expected<driver::Config> config = driver::readConfigFile(*configPath);
+    if (!config) {
+      llvm::errs() << "mpmd run: error: " << llvm::toString(config.takeError())
+                   << "\n";
+      return 2;
+    }
+    FailureOr<driver::Lowered> lowered = driver::lower(*module, *config);
+    if (failed(lowered))
+      return 1; // the diagnostics say why
+    FailureOr<std::unique_ptr<runtime::Executable>> executable =
+        lowered->compile();
+    if (failed(executable))
+      return 1;
+    return runOnExecutor(**executable,
+                         options.validate ? *module : ModuleOp(), options);
+  }
+  if (mpmdProgram) {
+    FailureOr<std::unique_ptr<runtime::Executable>> executable =
+        runtime::Executable::create(*module);
+    if (failed(executable))
+      return 1;
+    return runOnExecutor(**executable, ModuleOp(), options);
+  }
+
+  std::optional<std::vector<runtime::TensorSpec>> specs =
+      getArgumentSpecs(function);
+  if (!specs)
+    return 1;
   std::optional<std::vector<runtime::Tensor>> arguments =
-      loadArguments(function, inputs, randomSeed);
+      loadArguments("@" + name, *specs, options.inputs, options.randomSeed);
   if (!arguments)
     return 1;
   runtime::Interpreter interpreter(*module);
@@ -151,13 +337,10 @@ int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
   if (failed(results))
     return 1; // the interpreter reported why, at the op
 
-  if (outputs)
-    if (llvm::Error error = runtime::writeOutputs(*outputs, *results))
+  if (options.outputs)
+    if (llvm::Error error = runtime::writeOutputs(*options.outputs, *results))
       return fail(llvm::toString(std::move(error)));
-  for (auto [index, result] : llvm::enumerate(*results))
-    llvm::outs() << "output " << index << ": "
-                 << runtime::summarize(result, print ? result.numElements() : 6)
-                 << "\n";
+  printOutputs(*results, options.print);
   return 0;
 }
 
