@@ -71,9 +71,10 @@ func.func @dynamic(%x: tensor<?xf32>) -> tensor<?xf32> {
   func.return %x : tensor<?xf32>
 }
 
-// An MPMD program goes to the MPMD executor.
+// MPMD programs go to the MPMD executor, which runs @main only
+// (mpmd_run_executor*.test run them).
 // RUN: not mpmd run %s --function mpmd_program --random-inputs 0 2>&1 | FileCheck %s --check-prefix=MPMD
-// MPMD: mpmd run: error: MPMD programs need the executor (not yet available)
+// MPMD: mpmd run: error: the MPMD executor runs @main, not @mpmd_program
 func.func @mpmd_program(%x: tensor<2xf32>) -> tensor<2xf32>
     attributes {topology = #mpmd.topology<<"m1": <["x"=2]>>>} {
   func.return %x : tensor<2xf32>

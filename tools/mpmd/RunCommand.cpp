@@ -290,9 +290,13 @@ int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
   auto function = module->lookupSymbol<func::FuncOp>(name);
   if (!function || function.isExternal())
     return fail("no function @" + name + " with a body in " + *path);
+  if (configPath && functionName)
+    return fail("--config compiles and runs @main; --function does not apply");
+  // A fragment function of an exported module is a plain function: it runs
+  // alone on the interpreter.
   bool mpmdProgram = configPath || isMpmdFunction(function);
   if (mpmdProgram && name != "main")
-    return fail("MPMD programs run @main; --function does not apply");
+    return fail("the MPMD executor runs @main, not @" + name);
   if (!mpmdProgram &&
       (options.trace || options.summary || options.executor.deviceMemoryBytes))
     return fail("--trace, --summary and --device-memory apply to MPMD "
