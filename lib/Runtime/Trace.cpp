@@ -7,6 +7,7 @@
 #include "llvm/Support/JSON.h"
 
 #include <map>
+#include <thread>
 #include <tuple>
 
 namespace mlir::mpmd::runtime {
@@ -138,6 +139,10 @@ void printRunSummary(const DeviceProgram &program, const RunResult &result,
     (program.steps[executed.step].kind == DeviceProgram::StepKind::kTransfer
          ? transfers
          : fragments)++;
+  unsigned cores = std::thread::hardware_concurrency();
+  if (cores != 0 && program.getNumDevices() > int64_t(cores))
+    os << "note: " << program.getNumDevices() << " devices share " << cores
+       << " cores; the replay gives each device a core of its own\n";
   os << "steps: " << fragments << " fragment runs, " << transfers
      << " copies moving " << formatBytes(result.transferredBytes) << "\n";
   os << llvm::format("%-14s %12s %8s %12s\n", "device", "busy", "bubble",
