@@ -262,9 +262,11 @@ public:
       values[argument] = std::move(tensor);
     const auto &deadAfter = interpreter.getValuesDeadAfter(block);
     for (Operation &op : block.without_terminator()) {
+      auto dead = deadAfter.find(&op);
+      dyingAtCurrentOp = dead != deadAfter.end() ? &dead->second : nullptr;
       if (failed(runOp(op)))
         return failure();
-      if (auto dead = deadAfter.find(&op); dead != deadAfter.end())
+      if (dead != deadAfter.end())
         for (Value value : dead->second)
           values.erase(value);
     }
@@ -290,6 +292,23 @@ private:
     return ints;
   }
 
+  /// An operand of `op` whose buffer the elementwise result may take over:
+  /// it dies at `op`, nothing else refers to its buffer, it has the result's
+  /// type and is not f16/bf16 (computed in f32). Null when there is none.
+  Tensor *getReusableOperand(Operation &op) {
+    if (!dyingAtCurrentOp || op.getNumResults() != 1)
+      return nullptr;
+    for (Value operand : op.getOperands()) {
+      if (operand.getType() != op.getResult(0).getType() ||
+          !llvm::is_contained(*dyingAtCurrentOp, operand))
+        continue;
+      Tensor &tensor = values[operand];
+      if (tensor.ownsBufferAlone() && !isHalf(tensor.dtype()))
+        return &tensor;
+    }
+    return nullptr;
+  }
+
   LogicalResult runOp(Operation &op);
   LogicalResult runReduce(stablehlo::ReduceOp op);
   LogicalResult runScatter(stablehlo::ScatterOp op);
@@ -301,6 +320,8 @@ private:
 
   Interpreter &interpreter;
   llvm::DenseMap<Value, Tensor> values;
+  /// The values that die at the op being run (set per op by runRegion).
+  const llvm::SmallVector<Value, 2> *dyingAtCurrentOp = nullptr;
 };
 
 const Interpreter::DeadValues &Interpreter::getValuesDeadAfter(Block &block) {
@@ -360,6 +381,12 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
     if (!supportsUnary(unaryKind->second, operand.dtype()))
       return op.emitError() << "'" << name << "' is not supported on "
                             << dtypeName(operand.dtype());
+    if (Tensor *reusable = getReusableOperand(op)) {
+      Tensor result = *reusable;
+      unaryInto(unaryKind->second, operand, result);
+      bind(op, {std::move(result)});
+      return success();
+    }
     bind(op, {unary(unaryKind->second, operand)});
     return success();
   }
@@ -368,7 +395,14 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
     if (!supportsBinary(binaryKind->second, lhs.dtype()))
       return op.emitError() << "'" << name << "' is not supported on "
                             << dtypeName(lhs.dtype());
-    bind(op, {binary(binaryKind->second, lhs, lookup(op.getOperand(1)))});
+    const Tensor &rhs = lookup(op.getOperand(1));
+    if (Tensor *reusable = getReusableOperand(op)) {
+      Tensor result = *reusable;
+      binaryInto(binaryKind->second, lhs, rhs, result);
+      bind(op, {std::move(result)});
+      return success();
+    }
+    bind(op, {binary(binaryKind->second, lhs, rhs)});
     return success();
   }
   if (op.getDialect() && op.getDialect()->getNamespace() == "check")

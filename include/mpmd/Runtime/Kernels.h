@@ -40,9 +40,13 @@ bool supportsUnary(UnaryKind kind, DType dtype);
 bool supportsBinary(BinaryKind kind, DType dtype);
 
 Tensor unary(UnaryKind kind, const Tensor &operand);
+/// `out` must have the operand's shape and a dtype other than f16/bf16; it
+/// may be the operand itself (in place).
+void unaryInto(UnaryKind kind, const Tensor &operand, Tensor &out);
 Tensor binary(BinaryKind kind, const Tensor &lhs, const Tensor &rhs);
-/// `out` must already have the operands' shape and dtype (lets callers and
-/// benchmarks reuse a buffer).
+/// `out` must already have the operands' shape and dtype, not f16/bf16
+/// (lets callers and benchmarks reuse a buffer); it may be an operand
+/// itself (in place).
 void binaryInto(BinaryKind kind, const Tensor &lhs, const Tensor &rhs,
                 Tensor &out);
 /// i1 result. Integers compare by their signedness, floats by IEEE order.

@@ -81,6 +81,9 @@ public:
   bool sharesBufferWith(const Tensor &other) const {
     return buffer_ == other.buffer_;
   }
+  /// True when no other tensor (or view) refers to this buffer, so that a
+  /// kernel may overwrite it.
+  bool ownsBufferAlone() const { return buffer_.use_count() == 1; }
 
   /// Element `index` (row-major) as a double / an int64 (for printing,
   /// index arithmetic and checks, not for kernels' inner loops).

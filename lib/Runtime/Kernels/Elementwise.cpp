@@ -320,6 +320,13 @@ Tensor unary(UnaryKind kind, const Tensor &operand) {
                                  : result;
 }
 
+void unaryInto(UnaryKind kind, const Tensor &operand, Tensor &out) {
+  visitStorageType(operand.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    unaryLoop<T>(kind, operand.data<T>(), out.data<T>(), operand.numElements());
+  });
+}
+
 void binaryInto(BinaryKind kind, const Tensor &lhs, const Tensor &rhs,
                 Tensor &out) {
   visitStorageType(lhs.dtype(), [&](auto tag) {
