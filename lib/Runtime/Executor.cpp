@@ -35,6 +35,19 @@ llvm::Error makeRunError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
+/// 'F' when every origin is a forward, 'B' when one is a backward, 'o'
+/// without origins.
+char getFragmentLetter(ArrayAttr origins) {
+  if (origins.empty())
+    return 'o';
+  return llvm::any_of(origins.getAsRange<UserOriginAttr>(),
+                      [](UserOriginAttr origin) {
+                        return origin.getTransposeCount() != 0;
+                      })
+             ? 'B'
+             : 'F';
+}
+
 /// "layer_1(1) mb 3": the origins, then the call counter when there is one;
 /// `fallback` (the callee) for a fragment without origins.
 std::string describeFragment(ArrayAttr origins, Operation *op,
@@ -140,6 +153,7 @@ FailureOr<std::unique_ptr<Executable>> Executable::create(ModuleOp module) {
       body = &callee.getBody();
       step.mesh = *topology.getMeshIndex(call.getMeshName());
       step.name = describeFragment(call.getOrigin(), call, call.getCallee());
+      step.letter = getFragmentLetter(call.getOrigin());
       for (unsigned i = 0; i < call.getNumOperands(); ++i)
         step.donatable.push_back(
             callee.getArgAttr(i, kBufferDonorAttrName) ||
@@ -148,8 +162,10 @@ FailureOr<std::unique_ptr<Executable>> Executable::create(ModuleOp module) {
       body = &fragment.getRegion();
       step.mesh = *topology.getMeshIndex(fragment.getMeshName());
       step.name = describeFragment(fragment.getOrigin(), fragment, "inferred");
+      step.letter = getFragmentLetter(fragment.getOrigin());
     } else if (auto transfer = dyn_cast<TransferOp>(op)) {
       step.kind = DeviceProgram::StepKind::kTransfer;
+      step.letter = 'T';
       auto resultType = cast<MeshTensorType>(transfer.getType());
       step.mesh = *topology.getMeshIndex(resultType.getMeshName());
       step.name = "transfer " +

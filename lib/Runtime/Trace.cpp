@@ -6,6 +6,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 
+#include <algorithm>
 #include <map>
 #include <thread>
 #include <tuple>
@@ -126,8 +127,36 @@ llvm::Expected<SimulatedRun> replayMeasured(const DeviceProgram &program,
   });
 }
 
+namespace {
+
+/// One row of a text timeline: each fragment's letter over the columns its
+/// time covers, '.' where the device is idle.
+template <typename Timed>
+std::string drawTimeline(const DeviceProgram &program,
+                         const std::vector<Timed> &steps, int64_t mesh,
+                         int64_t device, double scale, int64_t width,
+                         double Timed::*start, double Timed::*end) {
+  std::string row(width, '.');
+  for (const Timed &timed : steps) {
+    const DeviceProgram::Step &step = program.steps[timed.step];
+    if (timed.mesh != mesh || timed.device != device ||
+        step.kind == DeviceProgram::StepKind::kTransfer)
+      continue;
+    auto column = [&](double time) {
+      return std::clamp<int64_t>(int64_t(time / scale * double(width)), 0,
+                                 width - 1);
+    };
+    for (int64_t c = column(timed.*start), e = column(timed.*end); c <= e; ++c)
+      row[c] = step.letter;
+  }
+  return row;
+}
+
+} // namespace
+
 void printRunSummary(const DeviceProgram &program, const RunResult &result,
-                     const SimulatedRun *replay, llvm::raw_ostream &os) {
+                     const SimulatedRun *replay, llvm::raw_ostream &os,
+                     int64_t width) {
   os << "step time: " << formatMicros(result.stepUs);
   if (replay && replay->makespan > 0)
     os << " (replay of the measured step times: "
@@ -154,6 +183,25 @@ void printRunSummary(const DeviceProgram &program, const RunResult &result,
                        program.describeDevice(usage.mesh, usage.device).c_str(),
                        formatMicros(usage.busyUs).c_str(), bubble,
                        formatBytes(usage.peakBytes).c_str());
+  }
+  if (!replay || width < 1)
+    return;
+  double scale = std::max(result.stepUs, replay->makespan);
+  if (scale <= 0)
+    return;
+  os << "timelines (one column = " << formatMicros(scale / double(width))
+     << "; F forward, B backward, o other fragments, . idle):\n";
+  for (const DeviceUsage &usage : result.devices) {
+    std::string device = program.describeDevice(usage.mesh, usage.device);
+    os << llvm::format("%-8s measured |", device.c_str())
+       << drawTimeline(program, result.executed, usage.mesh, usage.device,
+                       scale, width, &ExecutedStep::startUs,
+                       &ExecutedStep::endUs)
+       << "|\n"
+       << llvm::format("%-8s replay   |", "")
+       << drawTimeline(program, replay->timings, usage.mesh, usage.device,
+                       scale, width, &StepTiming::start, &StepTiming::end)
+       << "|\n";
   }
 }
 

@@ -95,6 +95,9 @@ TEST_F(ExecutorTest, RunsFragmentsAndTransfersAcrossMeshes) {
   EXPECT_EQ(program.steps[1].name, "transfer m0->m1");
   EXPECT_EQ(program.steps[2].name, "layer(1)");
   EXPECT_EQ(program.steps[3].name, "inferred");
+  EXPECT_EQ(std::string({program.steps[0].letter, program.steps[1].letter,
+                         program.steps[2].letter, program.steps[3].letter}),
+            "FTBo");
 
   llvm::Expected<RunResult> result =
       executable->run({vector({1, 2, 3, -4})}, {});
@@ -258,6 +261,19 @@ TEST_F(ExecutorTest, WritesAChromeTraceAndASummary) {
   EXPECT_THAT(summary, HasSubstr("measured/replay"));
   EXPECT_THAT(summary, HasSubstr("3 fragment runs, 1 copies moving 16 B"));
   EXPECT_THAT(summary, HasSubstr("m1:0"));
+  // The measured and replayed timelines side by side: m1 runs one backward
+  // fragment ('B'), m0 a forward ('F') and an inferred one ('o').
+  EXPECT_THAT(summary, HasSubstr("timelines (one column = "));
+  size_t m1Row = summary.find("m1:0     measured |");
+  ASSERT_NE(m1Row, std::string::npos) << summary;
+  std::string m1Measured = summary.substr(m1Row, summary.find('\n', m1Row) - m1Row);
+  EXPECT_THAT(m1Measured, HasSubstr("B"));
+  EXPECT_THAT(m1Measured, ::testing::Not(HasSubstr("F")));
+  size_t m0Replay = summary.find("replay   |");
+  ASSERT_NE(m0Replay, std::string::npos) << summary;
+  std::string m0Replayed = summary.substr(m0Replay, summary.find('\n', m0Replay) - m0Replay);
+  EXPECT_THAT(m0Replayed, HasSubstr("F"));
+  EXPECT_THAT(m0Replayed, HasSubstr("o"));
 }
 
 } // namespace

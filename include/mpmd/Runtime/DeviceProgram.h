@@ -61,6 +61,9 @@ struct DeviceProgram {
     std::vector<bool> donatable;
     /// For traces and messages, e.g. "layer_1(1) mb 3".
     std::string name;
+    /// One letter for text timelines: 'F' forward, 'B' backward, 'o' other
+    /// fragments (inferred, optimizer), 'T' transfers.
+    char letter = 'o';
   };
 
   std::vector<Mesh> meshes;

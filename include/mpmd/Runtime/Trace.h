@@ -31,10 +31,13 @@ void writeChromeTrace(const DeviceProgram &program, const RunResult &result,
 llvm::Expected<SimulatedRun> replayMeasured(const DeviceProgram &program,
                                             const RunResult &result);
 
-/// The per-device table and totals; `replay` (may be null) is printed next
-/// to the measured step time.
+/// The per-device table and totals; with a `replay` (may be null), its
+/// makespan next to the measured step time and, per device, the measured
+/// and the replayed timeline side by side (`width` columns, one letter per
+/// fragment kind, see DeviceProgram::Step::letter).
 void printRunSummary(const DeviceProgram &program, const RunResult &result,
-                     const SimulatedRun *replay, llvm::raw_ostream &os);
+                     const SimulatedRun *replay, llvm::raw_ostream &os,
+                     int64_t width = 64);
 
 } // namespace mlir::mpmd::runtime
 
