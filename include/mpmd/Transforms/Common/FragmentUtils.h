@@ -25,6 +25,9 @@ inline constexpr StringLiteral kSplitKeepTransferredAttrName =
 inline constexpr StringLiteral kSplitDropTransferredAttrName =
     "split_drop_transferred";
 inline constexpr StringLiteral kRematAttrName = "remat";
+/// On fragment calls (i64): the stage of the fragment the call replaced
+/// (fragments hold it as their `stage` property).
+inline constexpr StringLiteral kStageIdAttrName = "stage_id";
 inline constexpr StringLiteral kUnrollCounterAttrName = "unroll_counter";
 inline constexpr StringLiteral kControlOperandStartIdxAttrName =
     "mpmd.control_operand_start_idx";

@@ -48,7 +48,10 @@ def LowerToFragmentCallsPass
     group, the fragments' `arg_attrs` / `res_attrs` as argument/result
     attributes plus `sdy.sharding` from sharded mesh tensor types. Its body
     is the body of the group's first fragment. Each fragment becomes an
-    `mpmd.fragment_call` keeping `origin`, `mesh_name` and `remat`.
+    `mpmd.fragment_call` keeping `origin`, `mesh_name`, `remat` and (unlike
+    upstream, so that `mpmd schedule` reads exported modules) `call_counter`,
+    `split_keep_transferred` / `split_drop_transferred` and its stage as
+    `stage_id`.
 
     Fragments inside `mpmd.for` cannot be called (fragment_call lives
     directly in a function): they are reported as errors.
