@@ -288,3 +288,64 @@ FragmentOp mlir::mpmd::eraseFragmentOperandsAndResults(
   rewriter.eraseOp(fragment);
   return newFragment;
 }
+
+namespace {
+
+/// `shardings` with a fully open sharding for a value of `type` appended;
+/// null and empty stay.
+sdy::TensorShardingPerValueAttr
+appendOpenSharding(sdy::TensorShardingPerValueAttr shardings, Type type) {
+  if (!shardings || shardings.getShardings().empty())
+    return shardings;
+  MLIRContext *ctx = shardings.getContext();
+  SmallVector<sdy::TensorShardingAttr> appended(shardings.getShardings());
+  appended.push_back(sdy::TensorShardingAttr::getFullyOpen(
+      ctx, appended.front().getMeshOrRef(), getRank(type)));
+  return sdy::TensorShardingPerValueAttr::get(ctx, appended);
+}
+
+/// Appends an empty dictionary to the array attribute `name` of `op`, if set.
+void appendEmptyDictionary(Operation *op, StringRef name) {
+  auto dicts = op->getAttrOfType<ArrayAttr>(name);
+  if (!dicts)
+    return;
+  SmallVector<Attribute> appended(dicts.begin(), dicts.end());
+  appended.push_back(DictionaryAttr::get(op->getContext()));
+  op->setAttr(name, ArrayAttr::get(op->getContext(), appended));
+}
+
+} // namespace
+
+BlockArgument mlir::mpmd::appendFragmentOperand(FragmentOp fragment,
+                                                Value operand, Type bodyType) {
+  fragment.setInShardingsAttr(
+      appendOpenSharding(fragment.getInShardingsAttr(), bodyType));
+  appendEmptyDictionary(fragment, kArgAttrsAttrName);
+  fragment->insertOperands(fragment->getNumOperands(), operand);
+  return fragment.getRegion().front().addArgument(bodyType, operand.getLoc());
+}
+
+FragmentOp mlir::mpmd::appendFragmentResult(FragmentOp fragment,
+                                            Value returned, Type resultType,
+                                            RewriterBase &rewriter) {
+  Operation *terminator = fragment.getRegion().front().getTerminator();
+  rewriter.modifyOpInPlace(terminator, [&] {
+    terminator->insertOperands(terminator->getNumOperands(), returned);
+  });
+  SmallVector<Type> resultTypes(fragment->getResultTypes());
+  resultTypes.push_back(resultType);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(fragment);
+  auto newFragment = FragmentOp::create(
+      rewriter, fragment.getLoc(), resultTypes, fragment->getOperands(),
+      fragment.getOriginAttr(), fragment.getMeshNameAttr(),
+      fragment.getStageIdAttr(), fragment.getInShardingsAttr(),
+      appendOpenSharding(fragment.getOutShardingsAttr(), returned.getType()));
+  for (NamedAttribute attr : fragment->getDiscardableAttrs())
+    newFragment->setAttr(attr.getName(), attr.getValue());
+  appendEmptyDictionary(newFragment, kResAttrsAttrName);
+  rewriter.inlineRegionBefore(fragment.getRegion(), newFragment.getRegion(),
+                              newFragment.getRegion().end());
+  rewriter.replaceOp(fragment, newFragment->getResults().drop_back());
+  return newFragment;
+}

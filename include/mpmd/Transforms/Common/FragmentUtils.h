@@ -102,6 +102,20 @@ FragmentOp eraseFragmentOperandsAndResults(FragmentOp fragment,
                                            const llvm::BitVector &erasedResults,
                                            RewriterBase &rewriter);
 
+/// Appends `operand` to the operands of `fragment` (after any control
+/// operands) with a block argument of type `bodyType`, which it returns; a
+/// fully open sharding / an empty dictionary is appended to `in_shardings` /
+/// `arg_attrs` where the fragment has them. O(signature).
+BlockArgument appendFragmentOperand(FragmentOp fragment, Value operand,
+                                    Type bodyType);
+
+/// Rebuilds `fragment` with one more result, of type `resultType`, that
+/// returns `returned` (a value of its body), moving its body; a fully open
+/// sharding / an empty dictionary is appended to `out_shardings` /
+/// `res_attrs` where the fragment has them. Returns the new fragment.
+FragmentOp appendFragmentResult(FragmentOp fragment, Value returned,
+                                Type resultType, RewriterBase &rewriter);
+
 } // namespace mlir::mpmd
 
 #endif // MPMD_TRANSFORMS_COMMON_FRAGMENTUTILS_H

@@ -264,6 +264,32 @@ def SinkCreateTokenIntoFragmentsPass
                            "::mlir::stablehlo::StablehloDialect"];
 }
 
+def MergeTransfersPass
+    : Pass<"mpmd-merge-transfers", "::mlir::func::FuncOp"> {
+  let summary = "Merges one-element transfers between the same two fragments "
+                "into one transfer of their concatenation.";
+  let description = [{
+    In MPMD functions, transfers whose operand is a result of a fragment P,
+    whose uses are all in one fragment C, and whose source and target types
+    hold one element, unsharded (no sharding or a replicated one) and not
+    in `pinned_host` memory, are grouped by (P, C, source type, target
+    type). Each group of two or more becomes one transfer, marked
+    `concat_transfer`: P also returns the concatenation of the values
+    (each reshaped to `tensor<1xT>`, `stablehlo.concatenate` along
+    dimension 0), and C takes it and slices each value back out
+    (`stablehlo.slice` and `stablehlo.reshape`) in place of the old
+    operands. The merged transfer sits where the group's first one was.
+    P's now unused results are left to `-mpmd-fragment-dce`; the export
+    pipeline runs `-mpmd-fragment-dedup` and `-cse` after this pass.
+    Tensors with no element, and consumers with scheduling control
+    operands, are left alone.
+
+    Complexity: O(T + Σ signature of the fragments rebuilt).
+  }];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect",
+                           "::mlir::stablehlo::StablehloDialect"];
+}
+
 def CopyConstantsPass : Pass<"mpmd-copy-constants", "::mlir::func::FuncOp"> {
   let summary = "Recreates constants in the fragments that consume them.";
   let description = [{
