@@ -32,6 +32,8 @@ void addExportPipeline(OpPassManager &pm, const ExportOptions &options) {
   funcPm.addPass(createFragmentDcePass());
   funcPm.addPass(createUniquifyFunctionInputsOutputsPass());
   funcPm.addPass(createMergeInferredFragmentsPass());
+  funcPm.addPass(createMarkOffloadedInputOutputPass());
+  funcPm.addPass(createMarkInputOutputWithLayoutsPass());
   funcPm.addPass(createDelayInferredFragmentsPass());
   funcPm.addPass(createDelayTransfersFromCpuPass());
   funcPm.addPass(createSinkCreateTokenIntoFragmentsPass());

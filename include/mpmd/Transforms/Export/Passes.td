@@ -290,6 +290,59 @@ def MergeTransfersPass
                            "::mlir::stablehlo::StablehloDialect"];
 }
 
+def MarkOffloadedInputOutputPass
+    : Pass<"mpmd-mark-offloaded-input-output", "::mlir::func::FuncOp"> {
+  let summary = "Marks the fragment inputs and outputs that live in host "
+                "memory with mhlo.memory_kind = \"pinned_host\".";
+  let description = [{
+    In entry-point MPMD functions, a value is in host memory when:
+    * its mesh tensor type has `memory_kind="pinned_host"`;
+    * it is an input or output of the function whose `mhlo.memory_kind`
+      attribute is `"pinned_host"`;
+    * it is a fragment result whose returned body value comes from
+      `stablehlo.custom_call @annotate_device_placement` with
+      `mhlo.frontend_attributes = {_xla_buffer_placement = "pinned_host"}`,
+      possibly through `stablehlo.optimization_barrier`.
+    Fragment operands and results in host memory get
+    `mhlo.memory_kind = "pinned_host"` in `arg_attrs` / `res_attrs` (what
+    the outlined functions take as argument/result attributes), and so do
+    the function's inputs and outputs. Existing marks stay.
+
+    Errors: a memory kind other than `"pinned_host"` / `"device"`, and one
+    that contradicts the memory kind of the value's type.
+
+    Complexity: O(N + Σ signature).
+  }];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
+}
+
+def MarkInputOutputWithLayoutsPass
+    : Pass<"mpmd-mark-input-output-with-layouts", "::mlir::func::FuncOp"> {
+  let summary = "Carries the mhlo.layout_mode of the function's inputs and "
+                "outputs to the fragments that consume and produce them.";
+  let description = [{
+    In entry-point MPMD functions, with the `mhlo.layout_mode` of inputs
+    and outputs (`"default"`, `"auto"` or an explicit layout like
+    `"{0,1}"`):
+    * an input returned as an output is one buffer: where one side has no
+      layout or `"auto"` it takes the other's; two different explicit
+      layouts are an error;
+    * an `"auto"` input used by more than one fragment becomes `"default"`
+      (the programs would choose differently); an `"auto"` output that is
+      a fragment result also used elsewhere becomes `"default"`;
+    * an input or output transferred to a CPU mesh (`/cpu` suffix) must have
+      the default layout: `"auto"` becomes `"default"`, an explicit layout
+      is an error.
+    Fragment operands that are inputs take the input's layout in
+    `arg_attrs`, fragment results returned as outputs the output's layout in
+    `res_attrs`, and the function's attributes are updated. A layout that is
+    not a string is an error.
+
+    Complexity: O(N + Σ signature).
+  }];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
+}
+
 def CopyConstantsPass : Pass<"mpmd-copy-constants", "::mlir::func::FuncOp"> {
   let summary = "Recreates constants in the fragments that consume them.";
   let description = [{
