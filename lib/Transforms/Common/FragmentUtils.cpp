@@ -7,6 +7,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::mpmd;
@@ -349,3 +350,117 @@ FragmentOp mlir::mpmd::appendFragmentResult(FragmentOp fragment,
   rewriter.replaceOp(fragment, newFragment->getResults().drop_back());
   return newFragment;
 }
+
+namespace {
+
+/// The entry `index` of an optional per-value array attribute, or null.
+Attribute entryOf(ArrayAttr array, unsigned index, unsigned size) {
+  if (!array || array.size() != size)
+    return nullptr;
+  return array[index];
+}
+
+Attribute shardingOf(sdy::TensorShardingPerValueAttr shardings, unsigned index,
+                     unsigned size) {
+  if (!shardings || shardings.getShardings().size() != size)
+    return nullptr;
+  return shardings.getShardings()[index];
+}
+
+/// Erases the trivially dead ops of `block` and of the regions nested in it.
+/// A backward sweep: users come after their operands' producers (values used
+/// in nested regions are defined before the op holding the region), so one
+/// sweep frees whole dead chains.
+void eraseDeadOps(Block &block, RewriterBase &rewriter) {
+  // Reverse ilist iterators point at their op, so erasing the current op
+  // keeps the early-incremented one valid.
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block))) {
+    if (op.hasTrait<OpTrait::IsTerminator>())
+      continue;
+    if (isOpTriviallyDead(&op)) {
+      rewriter.eraseOp(&op);
+      continue;
+    }
+    for (Region &region : op.getRegions())
+      for (Block &nested : region)
+        eraseDeadOps(nested, rewriter);
+  }
+}
+
+} // namespace
+
+FragmentOp mlir::mpmd::dedupFragment(FragmentOp fragment,
+                                      RewriterBase &rewriter) {
+  Block &body = fragment.getRegion().front();
+  unsigned numOperands = fragment->getNumOperands();
+  unsigned numData = getNumDataOperands(fragment);
+
+  // Operands: repeated ones (data among data, control among control, and
+  // control ones that repeat a data one) use the first block argument.
+  llvm::BitVector erasedOperands(numOperands);
+  llvm::DenseMap<Value, unsigned> firstData, firstControl;
+  for (unsigned i = 0; i < numOperands; ++i) {
+    Value operand = fragment->getOperand(i);
+    std::optional<unsigned> first;
+    if (auto it = firstData.find(operand); it != firstData.end())
+      first = it->second;
+    else if (i >= numData)
+      if (auto it2 = firstControl.find(operand); it2 != firstControl.end())
+        first = it2->second;
+    if (first) {
+      rewriter.replaceAllUsesWith(body.getArgument(i), body.getArgument(*first));
+      erasedOperands.set(i);
+      continue;
+    }
+    (i < numData ? firstData : firstControl).try_emplace(operand, i);
+  }
+
+  // Results: the same returned value, type, out sharding and res attrs.
+  Operation *terminator = body.getTerminator();
+  unsigned numResults = fragment->getNumResults();
+  auto resAttrs = fragment->getAttrOfType<ArrayAttr>(kResAttrsAttrName);
+  llvm::BitVector erasedResults(numResults);
+  using Key = std::tuple<Value, Type, Attribute, Attribute>;
+  llvm::DenseMap<Key, unsigned> firstResult;
+  for (unsigned i = 0; i < numResults; ++i) {
+    Key key{terminator->getOperand(i), fragment->getResult(i).getType(),
+            shardingOf(fragment.getOutShardingsAttr(), i, numResults),
+            entryOf(resAttrs, i, numResults)};
+    auto [it, inserted] = firstResult.try_emplace(key, i);
+    if (inserted)
+      continue;
+    rewriter.replaceAllUsesWith(fragment->getResult(i),
+                                fragment->getResult(it->second));
+    erasedResults.set(i);
+  }
+  return eraseFragmentOperandsAndResults(fragment, erasedOperands,
+                                         erasedResults, rewriter);
+}
+
+FragmentOp mlir::mpmd::eraseDeadFragmentParts(FragmentOp fragment,
+                                               RewriterBase &rewriter) {
+  // Unused results, then dead ops, then unused arguments.
+  llvm::BitVector erasedResults(fragment->getNumResults());
+  for (OpResult result : fragment->getResults())
+    if (result.use_empty())
+      erasedResults.set(result.getResultNumber());
+  llvm::BitVector noOperands(fragment->getNumOperands());
+  fragment = eraseFragmentOperandsAndResults(fragment, noOperands,
+                                             erasedResults, rewriter);
+  if (isOpTriviallyDead(fragment)) {
+    rewriter.eraseOp(fragment);
+    return nullptr;
+  }
+  eraseDeadOps(fragment.getRegion().front(), rewriter);
+  Block &newBody = fragment.getRegion().front();
+  llvm::BitVector erasedOperands(fragment->getNumOperands());
+  unsigned numData = getNumDataOperands(fragment);
+  for (BlockArgument arg : newBody.getArguments())
+    // Control operands are kept: they only exist for their ordering.
+    if (arg.use_empty() && arg.getArgNumber() < numData)
+      erasedOperands.set(arg.getArgNumber());
+  llvm::BitVector noResults(fragment->getNumResults());
+  return eraseFragmentOperandsAndResults(fragment, erasedOperands, noResults,
+                                         rewriter);
+}
+

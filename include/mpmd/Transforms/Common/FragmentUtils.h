@@ -102,6 +102,19 @@ FragmentOp eraseFragmentOperandsAndResults(FragmentOp fragment,
                                            const llvm::BitVector &erasedResults,
                                            RewriterBase &rewriter);
 
+/// Passes an operand passed several times once, and collapses results that
+/// return the same value with the same type, `out_shardings` and
+/// `res_attrs` entries onto the first (control operands are deduplicated
+/// among themselves and dropped when they repeat a data operand). Returns
+/// the fragment that replaces `fragment`. O(signature).
+FragmentOp dedupFragment(FragmentOp fragment, RewriterBase &rewriter);
+
+/// Removes the unused results of `fragment`, the trivially dead ops of its
+/// body (nested regions included), then its unused data operands; erases it
+/// if it ends up unused and without side effects. Returns the fragment that
+/// replaces `fragment`, or null if it was erased. O(body + signature).
+FragmentOp eraseDeadFragmentParts(FragmentOp fragment, RewriterBase &rewriter);
+
 /// Appends `operand` to the operands of `fragment` (after any control
 /// operands) with a block argument of type `bodyType`, which it returns; a
 /// fully open sharding / an empty dictionary is appended to `in_shardings` /
