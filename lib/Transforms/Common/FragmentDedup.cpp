@@ -3,9 +3,6 @@
 #include "mpmd/Transforms/Common/FragmentUtils.h"
 #include "mpmd/Transforms/Common/Passes.h"
 
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
-
 namespace mlir::mpmd {
 #define GEN_PASS_DEF_FRAGMENTDEDUPPASS
 #include "mpmd/Transforms/Common/Passes.h.inc"
