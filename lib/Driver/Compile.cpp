@@ -71,6 +71,7 @@ ExportOptions getExportOptions(const Config &config) {
   exportOptions.copyConstantsFromProducerToConsumer =
       config.options.copyConstantCreationFromProducerToConsumer;
   exportOptions.failOnBackwardDeps = config.options.failOnBackwardDeps;
+  exportOptions.applyMergeTransfers = config.options.applyMergeTransfers;
   return exportOptions;
 }
 

@@ -385,11 +385,10 @@ constexpr BoolOption kBoolOptions[] = {
     {"mpmd_merge_inferred_after_scheduling",
      &PartitioningOptions::mergeInferredAfterScheduling},
     {"mpmd_fail_on_backward_deps", &PartitioningOptions::failOnBackwardDeps},
+    {"mpmd_apply_merge_transfers_pass",
+     &PartitioningOptions::applyMergeTransfers},
 };
 constexpr StringRef kPipelineScheduleOption = "mpmd_pipeline_schedule";
-/// Upstream accepts it; there is no merge-transfers pass here yet, so
-/// setting it is an error rather than a silently ignored request.
-constexpr StringRef kMergeTransfersOption = "mpmd_apply_merge_transfers_pass";
 
 /// Also returns, through `splitGiven`, whether mpmd_split_bwd_fragments was
 /// set explicitly (zero-bubble schedules need it and set it otherwise).
@@ -414,16 +413,6 @@ llvm::Error parsePartitioningOptions(const Value &value, Config &config,
         llvm::find_if(kBoolOptions, [&](const BoolOption &candidate) {
           return candidate.name == name;
         });
-    if (name == kMergeTransfersOption) {
-      std::optional<bool> enabled = option.getAsBoolean();
-      if (!enabled)
-        return makeTypeError(optionPath, "a boolean", option);
-      if (*enabled)
-        return makeConfigError(optionPath,
-                               "not supported: there is no merge-transfers "
-                               "pass yet");
-      continue;
-    }
     if (boolOption == std::end(kBoolOptions))
       return makeConfigError(
           optionPath, "unknown option; valid options are " +
@@ -449,7 +438,6 @@ std::vector<StringRef> getPartitioningOptionNames() {
   std::vector<StringRef> names;
   for (const BoolOption &option : kBoolOptions)
     names.push_back(option.name);
-  names.push_back(kMergeTransfersOption);
   names.push_back(kPipelineScheduleOption);
   return names;
 }

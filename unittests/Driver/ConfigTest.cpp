@@ -101,7 +101,7 @@ TEST(ConfigTest, PartitioningOptionsUnderUpstreamNames) {
         "mpmd_merge_remat_fragments": true,
         "mpmd_merge_inferred_after_scheduling": true,
         "mpmd_copy_constant_creation_from_producer_to_consumer": true,
-        "mpmd_apply_merge_transfers_pass": false,
+        "mpmd_apply_merge_transfers_pass": true,
         "mpmd_pipeline_schedule": "ZeroBubbleH1"})"));
   ASSERT_TRUE(static_cast<bool>(config)) << errorOf(std::move(config));
   PartitioningOptions expected;
@@ -110,6 +110,7 @@ TEST(ConfigTest, PartitioningOptionsUnderUpstreamNames) {
   expected.mergeRematFragments = true;
   expected.mergeInferredAfterScheduling = true;
   expected.copyConstantCreationFromProducerToConsumer = true;
+  expected.applyMergeTransfers = true;
   // Required by the zero-bubble schedule and not given: set.
   expected.splitBwdFragments = true;
   EXPECT_EQ(config->options, expected);

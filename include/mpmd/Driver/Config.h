@@ -62,6 +62,7 @@ struct PartitioningOptions {
   bool copyConstantCreationFromProducerToConsumer = false;
   bool mergeInferredAfterScheduling = false;
   bool failOnBackwardDeps = false;
+  bool applyMergeTransfers = false;
 
   bool operator==(const PartitioningOptions &other) const = default;
 };

@@ -1,14 +1,17 @@
 //===- ModuleSchedule.h - The schedule a scheduled MPMD module runs -*- C++ -*-===//
 //
-// Reads the per-mesh pipeline actions out of an MPMD module after scheduling,
-// so that `mpmd schedule MODULE.mlir` can simulate it and prove progress.
+// Reads the per-mesh pipeline actions out of an MPMD module after scheduling
+// (fragments) or after export (fragment calls), so that `mpmd schedule
+// MODULE.mlir` can simulate it and prove progress.
 //
-// Each user fragment of the main function with a `call_counter` is an action
-// of microbatch `call_counter` (other fragments, e.g. the optimizer update or
-// inferred glue, are not pipeline actions and are skipped):
-// * stage: its `stage` if set, else the position of its mesh in the
-//   topology (one stage per mesh); stages are numbered 0.. in the order of
-//   these ids;
+// Each user fragment (or fragment call: export keeps `call_counter`, the
+// stage as `stage_id` and the split marks on it) of the main function with a
+// `call_counter` is an action of microbatch `call_counter` (others, e.g. the
+// optimizer update or inferred glue, are not pipeline actions and are
+// skipped):
+// * stage: its `stage` (`stage_id` on a call) if set, else the position of
+//   its mesh in the topology (one stage per mesh); stages are numbered 0.. in
+//   the order of these ids;
 // * kind: F when every origin has transpose count 0; W for a backward half
 //   marked `split_drop_transferred` (the weight gradient); B for any other
 //   backward (transpose count 1, including a rematerialised `remat` fragment
@@ -35,12 +38,13 @@
 
 namespace mlir::mpmd {
 
-/// The pipeline actions of an MPMD function and the fragment of each.
+/// The pipeline actions of an MPMD function and the fragment (or fragment
+/// call) of each.
 struct FunctionSchedule {
   schedule::Schedule schedule;
-  /// (kind, microbatch, dense stage) -> fragment. A fragment merging a
-  /// forward with its backward stands for both actions.
-  std::map<std::tuple<schedule::ActionKind, int64_t, int64_t>, FragmentOp>
+  /// (kind, microbatch, dense stage) -> fragment or fragment call. A fragment
+  /// merging a forward with its backward stands for both actions.
+  std::map<std::tuple<schedule::ActionKind, int64_t, int64_t>, Operation *>
       fragmentOf;
 };
 

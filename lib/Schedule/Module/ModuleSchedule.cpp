@@ -15,11 +15,31 @@ using schedule::ActionKind;
 
 namespace {
 
-/// The actions a fragment stands for, in order (none if it is not a
-/// pipeline action).
-SmallVector<ActionKind, 2> getActionKinds(FragmentOp fragment) {
+/// What the schedule reads from a fragment or a fragment call.
+struct ActionSource {
+  Operation *op;
+  ArrayAttr origin;
+  StringRef meshName;
+  std::optional<int64_t> stage;
+};
+
+std::optional<ActionSource> getActionSource(Operation &op) {
+  if (auto fragment = dyn_cast<FragmentOp>(op))
+    return ActionSource{&op, fragment.getOriginAttr(), fragment.getMeshName(),
+                        fragment.getStageId()};
+  if (auto call = dyn_cast<FragmentCallOp>(op)) {
+    std::optional<int64_t> stage;
+    if (auto id = call->getAttrOfType<IntegerAttr>(kStageIdAttrName))
+      stage = id.getInt();
+    return ActionSource{&op, call.getOriginAttr(), call.getMeshName(), stage};
+  }
+  return std::nullopt;
+}
+
+/// The actions a fragment (call) stands for, in order.
+SmallVector<ActionKind, 2> getActionKinds(const ActionSource &source) {
   bool forward = false, backward = false;
-  for (auto origin : fragment.getOrigin().getAsRange<UserOriginAttr>()) {
+  for (auto origin : source.origin.getAsRange<UserOriginAttr>()) {
     if (origin.getTransposeCount() == 0)
       forward = true;
     else
@@ -27,9 +47,9 @@ SmallVector<ActionKind, 2> getActionKinds(FragmentOp fragment) {
   }
   if (!backward)
     return {ActionKind::kForward};
-  if (fragment->hasAttr(kSplitDropTransferredAttrName))
+  if (source.op->hasAttr(kSplitDropTransferredAttrName))
     return {ActionKind::kWeightGradient};
-  if (forward && !fragment->hasAttr(kRematAttrName))
+  if (forward && !source.op->hasAttr(kRematAttrName))
     return {ActionKind::kForward, ActionKind::kBackward};
   return {ActionKind::kBackward};
 }
@@ -52,42 +72,44 @@ mlir::mpmd::getFunctionSchedule(func::FuncOp function, TopologyAttr topology) {
   FunctionSchedule functionSchedule;
   schedule::Schedule &result = functionSchedule.schedule;
   result.meshActions.resize(topology.getMeshes().size());
-  llvm::DenseMap<int64_t, std::pair<int64_t, FragmentOp>> stageMesh;
+  // Stage id -> its mesh and the first op of the stage.
+  llvm::DenseMap<int64_t, std::pair<int64_t, ActionSource>> stageMesh;
   int64_t maxMicrobatch = -1;
-  for (FragmentOp fragment : function.getBody().front().getOps<FragmentOp>()) {
-    std::optional<uint32_t> counter = getCallCounter(fragment);
-    if (!fragment.isUserFragment() || !counter)
+  for (Operation &op : function.getBody().front()) {
+    std::optional<ActionSource> source = getActionSource(op);
+    std::optional<uint32_t> counter = getCallCounter(&op);
+    if (!source || source->origin.empty() || !counter)
       continue;
-    int64_t mesh = *topology.getMeshIndex(fragment.getMeshName());
-    int64_t stage = fragment.getStageId().value_or(mesh);
-    auto [it, inserted] = stageMesh.try_emplace(stage, mesh, fragment);
+    int64_t mesh = *topology.getMeshIndex(source->meshName);
+    int64_t stage = source->stage.value_or(mesh);
+    auto [it, inserted] = stageMesh.try_emplace(stage, mesh, *source);
     if (!inserted && it->second.first != mesh) {
-      InFlightDiagnostic diag = fragment.emitError()
+      InFlightDiagnostic diag = op.emitError()
                                 << "stage " << stage << " is on mesh \""
-                                << fragment.getMeshName()
-                                << "\" here and on mesh \""
-                                << it->second.second.getMeshName()
+                                << source->meshName << "\" here and on mesh \""
+                                << it->second.second.meshName
                                 << "\" elsewhere";
-      diag.attachNote(it->second.second.getLoc()) << "the other fragment";
+      diag.attachNote(it->second.second.op->getLoc()) << "the other fragment";
       return diag;
     }
-    for (ActionKind kind : getActionKinds(fragment)) {
+    for (ActionKind kind : getActionKinds(*source)) {
       Action action{kind, static_cast<int64_t>(*counter), stage};
       if (!functionSchedule.fragmentOf
-               .try_emplace({kind, action.microbatch, stage}, fragment)
+               .try_emplace({kind, action.microbatch, stage}, &op)
                .second) {
-        return fragment.emitError() << "the program runs "
-                                    << schedule::describe(action)
-                                    << " twice; simulate it before merging "
-                                       "microbatches";
+        return op.emitError() << "the program runs "
+                              << schedule::describe(action)
+                              << " twice; simulate it before merging "
+                                 "microbatches";
       }
       result.meshActions[mesh].push_back(action);
     }
     maxMicrobatch = std::max<int64_t>(maxMicrobatch, *counter);
   }
   if (stageMesh.empty())
-    return function.emitError("no pipeline action: no user fragment of the "
-                              "function has a call_counter");
+    return function.emitError("no pipeline action: no user fragment or "
+                              "fragment call of the function has a "
+                              "call_counter");
   // Stage ids need not start at 0 or be contiguous: their order counts.
   SmallVector<int64_t> stageIds;
   for (auto &entry : stageMesh)
@@ -101,7 +123,7 @@ mlir::mpmd::getFunctionSchedule(func::FuncOp function, TopologyAttr topology) {
   for (std::vector<Action> &actions : result.meshActions)
     for (Action &action : actions)
       action.stage = denseStage.at(action.stage);
-  std::map<std::tuple<ActionKind, int64_t, int64_t>, FragmentOp> dense;
+  std::map<std::tuple<ActionKind, int64_t, int64_t>, Operation *> dense;
   for (auto &[key, fragment] : functionSchedule.fragmentOf) {
     auto [kind, microbatch, stage] = key;
     dense[{kind, microbatch, denseStage.at(stage)}] = fragment;

@@ -7,6 +7,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::mpmd;
@@ -288,3 +289,178 @@ FragmentOp mlir::mpmd::eraseFragmentOperandsAndResults(
   rewriter.eraseOp(fragment);
   return newFragment;
 }
+
+namespace {
+
+/// `shardings` with a fully open sharding for a value of `type` appended;
+/// null and empty stay.
+sdy::TensorShardingPerValueAttr
+appendOpenSharding(sdy::TensorShardingPerValueAttr shardings, Type type) {
+  if (!shardings || shardings.getShardings().empty())
+    return shardings;
+  MLIRContext *ctx = shardings.getContext();
+  SmallVector<sdy::TensorShardingAttr> appended(shardings.getShardings());
+  appended.push_back(sdy::TensorShardingAttr::getFullyOpen(
+      ctx, appended.front().getMeshOrRef(), getRank(type)));
+  return sdy::TensorShardingPerValueAttr::get(ctx, appended);
+}
+
+/// Appends an empty dictionary to the array attribute `name` of `op`, if set.
+void appendEmptyDictionary(Operation *op, StringRef name) {
+  auto dicts = op->getAttrOfType<ArrayAttr>(name);
+  if (!dicts)
+    return;
+  SmallVector<Attribute> appended(dicts.begin(), dicts.end());
+  appended.push_back(DictionaryAttr::get(op->getContext()));
+  op->setAttr(name, ArrayAttr::get(op->getContext(), appended));
+}
+
+} // namespace
+
+BlockArgument mlir::mpmd::appendFragmentOperand(FragmentOp fragment,
+                                                Value operand, Type bodyType) {
+  fragment.setInShardingsAttr(
+      appendOpenSharding(fragment.getInShardingsAttr(), bodyType));
+  appendEmptyDictionary(fragment, kArgAttrsAttrName);
+  fragment->insertOperands(fragment->getNumOperands(), operand);
+  return fragment.getRegion().front().addArgument(bodyType, operand.getLoc());
+}
+
+FragmentOp mlir::mpmd::appendFragmentResult(FragmentOp fragment,
+                                            Value returned, Type resultType,
+                                            RewriterBase &rewriter) {
+  Operation *terminator = fragment.getRegion().front().getTerminator();
+  rewriter.modifyOpInPlace(terminator, [&] {
+    terminator->insertOperands(terminator->getNumOperands(), returned);
+  });
+  SmallVector<Type> resultTypes(fragment->getResultTypes());
+  resultTypes.push_back(resultType);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(fragment);
+  auto newFragment = FragmentOp::create(
+      rewriter, fragment.getLoc(), resultTypes, fragment->getOperands(),
+      fragment.getOriginAttr(), fragment.getMeshNameAttr(),
+      fragment.getStageIdAttr(), fragment.getInShardingsAttr(),
+      appendOpenSharding(fragment.getOutShardingsAttr(), returned.getType()));
+  for (NamedAttribute attr : fragment->getDiscardableAttrs())
+    newFragment->setAttr(attr.getName(), attr.getValue());
+  appendEmptyDictionary(newFragment, kResAttrsAttrName);
+  rewriter.inlineRegionBefore(fragment.getRegion(), newFragment.getRegion(),
+                              newFragment.getRegion().end());
+  rewriter.replaceOp(fragment, newFragment->getResults().drop_back());
+  return newFragment;
+}
+
+namespace {
+
+/// The entry `index` of an optional per-value array attribute, or null.
+Attribute entryOf(ArrayAttr array, unsigned index, unsigned size) {
+  if (!array || array.size() != size)
+    return nullptr;
+  return array[index];
+}
+
+Attribute shardingOf(sdy::TensorShardingPerValueAttr shardings, unsigned index,
+                     unsigned size) {
+  if (!shardings || shardings.getShardings().size() != size)
+    return nullptr;
+  return shardings.getShardings()[index];
+}
+
+/// Erases the trivially dead ops of `block` and of the regions nested in it.
+/// A backward sweep: users come after their operands' producers (values used
+/// in nested regions are defined before the op holding the region), so one
+/// sweep frees whole dead chains.
+void eraseDeadOps(Block &block, RewriterBase &rewriter) {
+  // Reverse ilist iterators point at their op, so erasing the current op
+  // keeps the early-incremented one valid.
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block))) {
+    if (op.hasTrait<OpTrait::IsTerminator>())
+      continue;
+    if (isOpTriviallyDead(&op)) {
+      rewriter.eraseOp(&op);
+      continue;
+    }
+    for (Region &region : op.getRegions())
+      for (Block &nested : region)
+        eraseDeadOps(nested, rewriter);
+  }
+}
+
+} // namespace
+
+FragmentOp mlir::mpmd::dedupFragment(FragmentOp fragment,
+                                      RewriterBase &rewriter) {
+  Block &body = fragment.getRegion().front();
+  unsigned numOperands = fragment->getNumOperands();
+  unsigned numData = getNumDataOperands(fragment);
+
+  // Operands: repeated ones (data among data, control among control, and
+  // control ones that repeat a data one) use the first block argument.
+  llvm::BitVector erasedOperands(numOperands);
+  llvm::DenseMap<Value, unsigned> firstData, firstControl;
+  for (unsigned i = 0; i < numOperands; ++i) {
+    Value operand = fragment->getOperand(i);
+    std::optional<unsigned> first;
+    if (auto it = firstData.find(operand); it != firstData.end())
+      first = it->second;
+    else if (i >= numData)
+      if (auto it2 = firstControl.find(operand); it2 != firstControl.end())
+        first = it2->second;
+    if (first) {
+      rewriter.replaceAllUsesWith(body.getArgument(i), body.getArgument(*first));
+      erasedOperands.set(i);
+      continue;
+    }
+    (i < numData ? firstData : firstControl).try_emplace(operand, i);
+  }
+
+  // Results: the same returned value, type, out sharding and res attrs.
+  Operation *terminator = body.getTerminator();
+  unsigned numResults = fragment->getNumResults();
+  auto resAttrs = fragment->getAttrOfType<ArrayAttr>(kResAttrsAttrName);
+  llvm::BitVector erasedResults(numResults);
+  using Key = std::tuple<Value, Type, Attribute, Attribute>;
+  llvm::DenseMap<Key, unsigned> firstResult;
+  for (unsigned i = 0; i < numResults; ++i) {
+    Key key{terminator->getOperand(i), fragment->getResult(i).getType(),
+            shardingOf(fragment.getOutShardingsAttr(), i, numResults),
+            entryOf(resAttrs, i, numResults)};
+    auto [it, inserted] = firstResult.try_emplace(key, i);
+    if (inserted)
+      continue;
+    rewriter.replaceAllUsesWith(fragment->getResult(i),
+                                fragment->getResult(it->second));
+    erasedResults.set(i);
+  }
+  return eraseFragmentOperandsAndResults(fragment, erasedOperands,
+                                         erasedResults, rewriter);
+}
+
+FragmentOp mlir::mpmd::eraseDeadFragmentParts(FragmentOp fragment,
+                                               RewriterBase &rewriter) {
+  // Unused results, then dead ops, then unused arguments.
+  llvm::BitVector erasedResults(fragment->getNumResults());
+  for (OpResult result : fragment->getResults())
+    if (result.use_empty())
+      erasedResults.set(result.getResultNumber());
+  llvm::BitVector noOperands(fragment->getNumOperands());
+  fragment = eraseFragmentOperandsAndResults(fragment, noOperands,
+                                             erasedResults, rewriter);
+  if (isOpTriviallyDead(fragment)) {
+    rewriter.eraseOp(fragment);
+    return nullptr;
+  }
+  eraseDeadOps(fragment.getRegion().front(), rewriter);
+  Block &newBody = fragment.getRegion().front();
+  llvm::BitVector erasedOperands(fragment->getNumOperands());
+  unsigned numData = getNumDataOperands(fragment);
+  for (BlockArgument arg : newBody.getArguments())
+    // Control operands are kept: they only exist for their ordering.
+    if (arg.use_empty() && arg.getArgNumber() < numData)
+      erasedOperands.set(arg.getArgNumber());
+  llvm::BitVector noResults(fragment->getNumResults());
+  return eraseFragmentOperandsAndResults(fragment, erasedOperands, noResults,
+                                         rewriter);
+}
+

@@ -24,9 +24,16 @@ void addExportPipeline(OpPassManager &pm, const ExportOptions &options) {
 
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   funcPm.addPass(createFragmentDedupPass());
+  if (options.applyMergeTransfers) {
+    funcPm.addPass(createMergeTransfersPass());
+    funcPm.addPass(createFragmentDedupPass());
+    funcPm.addPass(createCSEPass());
+  }
   funcPm.addPass(createFragmentDcePass());
   funcPm.addPass(createUniquifyFunctionInputsOutputsPass());
   funcPm.addPass(createMergeInferredFragmentsPass());
+  funcPm.addPass(createMarkOffloadedInputOutputPass());
+  funcPm.addPass(createMarkInputOutputWithLayoutsPass());
   funcPm.addPass(createDelayInferredFragmentsPass());
   funcPm.addPass(createDelayTransfersFromCpuPass());
   funcPm.addPass(createSinkCreateTokenIntoFragmentsPass());
@@ -50,6 +57,11 @@ namespace {
 
 struct ExportPipelineOptions
     : public PassPipelineOptions<ExportPipelineOptions> {
+  Option<bool> applyMergeTransfers{
+      *this, "apply-merge-transfers",
+      llvm::cl::desc("Merge one-element transfers between the same fragments "
+                     "(-mpmd-merge-transfers)."),
+      llvm::cl::init(false)};
   Option<bool> failOnReshardOnlyFragments{
       *this, "fail-on-reshard-only-fragments",
       llvm::cl::desc("Reshard-only fragments are errors, not warnings."),
@@ -85,6 +97,7 @@ void registerExportPipeline() {
       "fragments into functions called by mpmd.fragment_call.",
       [](OpPassManager &pm, const ExportPipelineOptions &pipelineOptions) {
         ExportOptions options;
+        options.applyMergeTransfers = pipelineOptions.applyMergeTransfers;
         options.failOnReshardOnlyFragments =
             pipelineOptions.failOnReshardOnlyFragments;
         options.failOnBackwardDeps = pipelineOptions.failOnBackwardDeps;

@@ -110,6 +110,11 @@ bool isOnHost(Type type) {
   return meshTensor && meshTensor.isOnHost();
 }
 
+bool isHostMemoryKind(Attribute memoryKind) {
+  auto kind = dyn_cast_or_null<StringAttr>(memoryKind);
+  return kind && kind.getValue() == MeshTensorType::kMemoryKindPinnedHost;
+}
+
 llvm::DenseMap<Value, OpOperand *> getLastUses(Block &block) {
   llvm::DenseMap<Value, OpOperand *> lastUses;
   for (Operation &op : block) {

@@ -177,8 +177,16 @@ void replaceWithCall(FragmentOp fragment, func::FuncOp callee) {
       fragment->getOperands(), fragment.getOriginAttr(),
       fragment.getMeshNameAttr(), FlatSymbolRefAttr::get(callee),
       /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr);
-  if (fragment->hasAttr(kRematAttrName))
-    call->setAttr(kRematAttrName, builder.getUnitAttr());
+  // What `mpmd schedule` reads: the microbatch, the stage and the kind of
+  // backward half; the flags keep their names.
+  for (StringRef flag : {kRematAttrName, kSplitKeepTransferredAttrName,
+                         kSplitDropTransferredAttrName})
+    if (fragment->hasAttr(flag))
+      call->setAttr(flag, builder.getUnitAttr());
+  if (std::optional<uint32_t> counter = getCallCounter(fragment))
+    setCallCounter(call, *counter);
+  if (std::optional<int64_t> stage = fragment.getStageId())
+    call->setAttr(kStageIdAttrName, builder.getI64IntegerAttr(*stage));
   fragment->replaceAllUsesWith(call);
   fragment.erase();
 }

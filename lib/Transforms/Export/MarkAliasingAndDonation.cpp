@@ -13,11 +13,6 @@ namespace mlir::mpmd {
 
 namespace {
 
-bool isHostMemoryKind(Attribute memoryKind) {
-  auto kind = dyn_cast_or_null<StringAttr>(memoryKind);
-  return kind && kind.getValue() == MeshTensorType::kMemoryKindPinnedHost;
-}
-
 /// The result of `fragment` that output `outputIndex` of `ret` is computed
 /// from through single-operand ops (e.g. transfers), if any.
 std::optional<unsigned> getResultReachingOutput(FragmentOp fragment,

@@ -67,7 +67,7 @@ class GeneratedSchedulePass
           return false;
         // A forward merged with its backward is one fragment, placed once.
         if (placed.insert(it->second).second)
-          sequence.push_back({it->second.getOperation()});
+          sequence.push_back({it->second});
         return true;
       };
       for (const Action &action : actions) {

@@ -195,29 +195,11 @@ bool mlir::mpmd::addControlDependency(FragmentOp from, FragmentOp to) {
   Value dependency = from->getResult(0);
   // The type the body of `to` sees: what `from` returns for that result.
   Type bodyType = from.getRegion().front().getTerminator()->getOperand(0).getType();
-  unsigned numDataOperands = getNumDataOperands(to);
-  MLIRContext *ctx = to->getContext();
-  Builder builder(ctx);
-
-  if (sdy::TensorShardingPerValueAttr in = to.getInShardingsAttr();
-      in && !in.getShardings().empty()) {
-    auto shaped = dyn_cast<ShapedType>(bodyType);
-    SmallVector<sdy::TensorShardingAttr> shardings(in.getShardings());
-    shardings.push_back(sdy::TensorShardingAttr::getFullyOpen(
-        ctx, shardings.front().getMeshOrRef(),
-        shaped && shaped.hasRank() ? shaped.getRank() : 0));
-    to.setInShardingsAttr(sdy::TensorShardingPerValueAttr::get(ctx, shardings));
-  }
-  if (auto argAttrs = to->getAttrOfType<ArrayAttr>(kArgAttrsAttrName)) {
-    SmallVector<Attribute> dicts(argAttrs.begin(), argAttrs.end());
-    dicts.push_back(builder.getDictionaryAttr({}));
-    to->setAttr(kArgAttrsAttrName, builder.getArrayAttr(dicts));
-  }
   if (!to->hasAttr(kControlOperandStartIdxAttrName))
     to->setAttr(kControlOperandStartIdxAttrName,
-                builder.getI64IntegerAttr(numDataOperands));
-  to->insertOperands(to->getNumOperands(), dependency);
-  to.getRegion().front().addArgument(bodyType, dependency.getLoc());
+                Builder(to->getContext())
+                    .getI64IntegerAttr(getNumDataOperands(to)));
+  appendFragmentOperand(to, dependency, bodyType);
   return true;
 }
 

@@ -8,6 +8,7 @@
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
 #include "mpmd/Transforms/Common/FragmentUtils.h"
 #include "mpmd/Transforms/ShardingPropagation/Passes.h"
+#include "ShardingUtils.h"
 
 namespace mlir::mpmd {
 #define GEN_PASS_DEF_CONVERTSDYSHARDINGSTOMPMDTYPESPASS
@@ -17,27 +18,6 @@ namespace {
 
 constexpr StringLiteral kShardingAttrName = sdy::SdyDialect::kShardingAttrName;
 
-/// The sharding a type keeps: dimensions closed, priorities and explicit
-/// replicated axes dropped (after propagation they say nothing more); null
-/// when nothing is sharded or unreduced (replicated).
-sdy::TensorShardingAttr canonicalize(sdy::TensorShardingAttr sharding) {
-  if (!sharding)
-    return nullptr;
-  MLIRContext *ctx = sharding.getContext();
-  bool shardsSomething = !sharding.getUnreducedAxes().empty();
-  SmallVector<sdy::DimensionShardingAttr> dims;
-  for (sdy::DimensionShardingAttr dim : sharding.getDimShardings()) {
-    shardsSomething |= !dim.getAxes().empty();
-    dims.push_back(sdy::DimensionShardingAttr::get(ctx, dim.getAxes(),
-                                                   /*is_closed=*/true,
-                                                   std::nullopt));
-  }
-  if (!shardsSomething)
-    return nullptr;
-  return sdy::TensorShardingAttr::get(ctx, sharding.getMeshOrRef(), dims, {},
-                                      sharding.getUnreducedAxes());
-}
-
 /// True if `sharding` asks for nothing: every dimension open and unsharded.
 bool isUnconstrained(sdy::TensorShardingAttr sharding) {
   return sharding.getUnreducedAxes().empty() &&
@@ -45,22 +25,6 @@ bool isUnconstrained(sdy::TensorShardingAttr sharding) {
                       [](sdy::DimensionShardingAttr dim) {
                         return !dim.getIsClosed() && dim.getAxes().empty();
                       });
-}
-
-sdy::TensorShardingAttr getTypeSharding(Type type) {
-  auto meshTensor = dyn_cast<MeshTensorType>(type);
-  return meshTensor ? canonicalize(meshTensor.getSharding()) : nullptr;
-}
-
-/// `type` with `sharding` (canonicalized); non mesh tensors stay.
-Type withSharding(Type type, sdy::TensorShardingAttr sharding) {
-  auto meshTensor = dyn_cast<MeshTensorType>(type);
-  if (!meshTensor)
-    return type;
-  return MeshTensorType::get(type.getContext(), meshTensor.getMeshName(),
-                             meshTensor.getRankedTensorType(),
-                             canonicalize(sharding),
-                             meshTensor.getMemoryKind());
 }
 
 std::string describe(sdy::TensorShardingAttr sharding) {
@@ -101,9 +65,9 @@ class ConvertSdyShardingsToMpmdTypesPass
       if (!sharding)
         continue;
       sdy::TensorShardingAttr actual = getTypeSharding(output.get().getType());
-      if (!isUnconstrained(sharding) && canonicalize(sharding) != actual) {
+      if (!isUnconstrained(sharding) && canonicalizeSharding(sharding) != actual) {
         function.emitError() << "output " << index << " asks for sharding "
-                             << describe(canonicalize(sharding))
+                             << describe(canonicalizeSharding(sharding))
                              << " but its value is " << describe(actual);
         failed = true;
       }
@@ -125,10 +89,10 @@ class ConvertSdyShardingsToMpmdTypesPass
         if (isUnconstrained(sharding))
           continue;
         sdy::TensorShardingAttr actual = getTypeSharding(operand.getType());
-        if (canonicalize(sharding) != actual)
+        if (canonicalizeSharding(sharding) != actual)
           return fragment.emitError()
                  << "operand " << index << " must be "
-                 << describe(canonicalize(sharding)) << " but its value is "
+                 << describe(canonicalizeSharding(sharding)) << " but its value is "
                  << describe(actual) << "; a reshard would be needed";
       }
       fragment.removeInShardingsAttr();

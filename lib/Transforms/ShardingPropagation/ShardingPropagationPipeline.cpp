@@ -16,10 +16,13 @@ void addShardingPropagationPipeline(OpPassManager &pm) {
   funcPm.addPass(createUniquifyFunctionInputsOutputsPass(
       UniquifyFunctionInputsOutputsPassOptions{
           /*useTransferInsteadOfFragment=*/true}));
+  // (Upstream runs SDY propagation here.)
+  funcPm.addPass(createPopulateUnreducedOutShardingPass());
   funcPm.addPass(createEnforceUserShardingsPass());
+  funcPm.addPass(createExtractReshardsFromInterMeshTransfersPass());
   funcPm.addPass(createConvertSdyShardingsToMpmdTypesPass());
   funcPm.addPass(createConvertSdyConstantsPass());
-  funcPm.addPass(createFragmentDcePass());
+  funcPm.addPass(createSimplifyProgramPass());
 }
 
 void registerShardingPropagationPipeline() {

@@ -7,13 +7,13 @@
 
 // Two fragments with the same body on m1 (different locations, origins and
 // counters) call one function; the same body on m2 gets its own. Forward-only
-// module: no phase suffix. The calls keep origin, mesh and remat, not the
-// call counter.
+// module: no phase suffix. The calls keep origin, mesh, remat and the call
+// counter.
 // CHECK-LABEL: func.func @same_body_same_mesh
-// CHECK-NEXT: %[[A:.*]] = mpmd.fragment_call<mesh="m1", origin=["f"]> @p0_f_calls0to1.main(%arg0) : (!mpmd.mesh_tensor<"m1", tensor<4x8xf32>>) -> !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
-// CHECK-NEXT: %[[B:.*]] = mpmd.fragment_call<mesh="m1", origin=["g"]> @p0_f_calls0to1.main(%[[A]]) {remat} : (!mpmd.mesh_tensor<"m1", tensor<4x8xf32>>) -> !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+// CHECK-NEXT: %[[A:.*]] = mpmd.fragment_call<mesh="m1", origin=["f"]> @p0_f_calls0to1.main(%arg0) {call_counter = 0 : ui32} : (!mpmd.mesh_tensor<"m1", tensor<4x8xf32>>) -> !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+// CHECK-NEXT: %[[B:.*]] = mpmd.fragment_call<mesh="m1", origin=["g"]> @p0_f_calls0to1.main(%[[A]]) {call_counter = 1 : ui32, remat} : (!mpmd.mesh_tensor<"m1", tensor<4x8xf32>>) -> !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
 // CHECK-NEXT: %[[T:.*]] = mpmd.transfer %[[B]]
-// CHECK-NEXT: %[[C:.*]] = mpmd.fragment_call<mesh="m2", origin=["f"]> @p1_f_call2.main(%[[T]])
+// CHECK-NEXT: %[[C:.*]] = mpmd.fragment_call<mesh="m2", origin=["f"]> @p1_f_call2.main(%[[T]]) {call_counter = 2 : ui32} :
 // CHECK-NEXT: return %[[C]]
 // CHECK:      func.func @p0_f_calls0to1.main(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {mesh_shape = #sdy.mesh<["x"=2]>} {
 // CHECK-NEXT:   %[[X:.*]] = stablehlo.add %arg0, %arg0 : tensor<4x8xf32>
@@ -87,11 +87,12 @@ func.func @phases_and_module_name(%arg0: !m1) -> (!m1, !m1, !m1, !m1) attributes
 // Base names: the stage wins over origins; inferred fragments are
 // `inferred`; numbered origins are compressed; the most frequent base name
 // of a group is used. Call counters: a descending run, and counters that
-// are not a run (no suffix). Inferred fragments have no phase.
+// are not a run (no suffix). Inferred fragments have no phase. The calls
+// keep the stage as `stage_id`.
 // CHECK-LABEL: func.func @base_names_and_call_sites
-// CHECK-NEXT: @p0_stage3_fwd_calls2from0.main
-// CHECK-NEXT: @p0_stage3_fwd_calls2from0.main
-// CHECK-NEXT: @p0_stage3_fwd_calls2from0.main
+// CHECK-NEXT: @p0_stage3_fwd_calls2from0.main(%arg0) {call_counter = 2 : ui32, stage_id = 3 : i64}
+// CHECK-NEXT: @p0_stage3_fwd_calls2from0.main(%arg0) {call_counter = 1 : ui32, stage_id = 3 : i64}
+// CHECK-NEXT: @p0_stage3_fwd_calls2from0.main(%arg0) {call_counter = 0 : ui32, stage_id = 3 : i64}
 // CHECK-NEXT: @p1_inferred.main
 // CHECK-NEXT: @"p2_f_1:3.loss.f(1)_1:3_fwd_bwd.main"
 // CHECK-NEXT: @p3_b_fwd.main

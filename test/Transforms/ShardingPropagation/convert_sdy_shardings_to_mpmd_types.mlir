@@ -1,7 +1,7 @@
-// RUN: mpmd-opt %s -split-input-file -verify-diagnostics -mpmd-sharding-propagation-pipeline | FileCheck %s
+// RUN: mpmd-opt %s -split-input-file -verify-diagnostics -pass-pipeline='builtin.module(func.func(mpmd-uniquify-function-inputs-outputs{use-transfer-instead-of-fragment=true},mpmd-enforce-user-shardings,mpmd-convert-sdy-shardings-to-mpmd-types,mpmd-convert-sdy-constants))' | FileCheck %s
 
-// -mpmd-convert-sdy-shardings-to-mpmd-types, run in its pipeline: the user's
-// shardings reach the boundary ops (enforce-user-shardings) and every
+// -mpmd-convert-sdy-shardings-to-mpmd-types, run in its pipeline without
+// -mpmd-extract-reshards-from-inter-mesh-transfers: the user's shardings reach the boundary ops (enforce-user-shardings) and every
 // sharding moves into the mesh tensor types (open dimensions close), ops in
 // bodies lose theirs, and sdy.constant becomes stablehlo.constant. %arg1
 // returned directly gets its own buffer (a transfer). Values without a

@@ -25,6 +25,9 @@ inline constexpr StringLiteral kSplitKeepTransferredAttrName =
 inline constexpr StringLiteral kSplitDropTransferredAttrName =
     "split_drop_transferred";
 inline constexpr StringLiteral kRematAttrName = "remat";
+/// On fragment calls (i64): the stage of the fragment the call replaced
+/// (fragments hold it as their `stage` property).
+inline constexpr StringLiteral kStageIdAttrName = "stage_id";
 inline constexpr StringLiteral kUnrollCounterAttrName = "unroll_counter";
 inline constexpr StringLiteral kControlOperandStartIdxAttrName =
     "mpmd.control_operand_start_idx";
@@ -98,6 +101,33 @@ FragmentOp eraseFragmentOperandsAndResults(FragmentOp fragment,
                                            const llvm::BitVector &erasedOperands,
                                            const llvm::BitVector &erasedResults,
                                            RewriterBase &rewriter);
+
+/// Passes an operand passed several times once, and collapses results that
+/// return the same value with the same type, `out_shardings` and
+/// `res_attrs` entries onto the first (control operands are deduplicated
+/// among themselves and dropped when they repeat a data operand). Returns
+/// the fragment that replaces `fragment`. O(signature).
+FragmentOp dedupFragment(FragmentOp fragment, RewriterBase &rewriter);
+
+/// Removes the unused results of `fragment`, the trivially dead ops of its
+/// body (nested regions included), then its unused data operands; erases it
+/// if it ends up unused and without side effects. Returns the fragment that
+/// replaces `fragment`, or null if it was erased. O(body + signature).
+FragmentOp eraseDeadFragmentParts(FragmentOp fragment, RewriterBase &rewriter);
+
+/// Appends `operand` to the operands of `fragment` (after any control
+/// operands) with a block argument of type `bodyType`, which it returns; a
+/// fully open sharding / an empty dictionary is appended to `in_shardings` /
+/// `arg_attrs` where the fragment has them. O(signature).
+BlockArgument appendFragmentOperand(FragmentOp fragment, Value operand,
+                                    Type bodyType);
+
+/// Rebuilds `fragment` with one more result, of type `resultType`, that
+/// returns `returned` (a value of its body), moving its body; a fully open
+/// sharding / an empty dictionary is appended to `out_shardings` /
+/// `res_attrs` where the fragment has them. Returns the new fragment.
+FragmentOp appendFragmentResult(FragmentOp fragment, Value returned,
+                                Type resultType, RewriterBase &rewriter);
 
 } // namespace mlir::mpmd
 

@@ -55,6 +55,10 @@ void setFragmentResAttrs(FragmentOp fragment, StringRef name,
 /// `memory_kind="pinned_host"`.
 bool isOnHost(Type type);
 
+/// True if `memoryKind` (an `mhlo.memory_kind` value, or null) is
+/// `"pinned_host"`.
+bool isHostMemoryKind(Attribute memoryKind);
+
 /// The last use of each value used in `block`, by ops of the block (uses in
 /// nested regions count as uses by their top-level op). O(ops + operands).
 llvm::DenseMap<Value, OpOperand *> getLastUses(Block &block);

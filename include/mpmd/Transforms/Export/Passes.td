@@ -48,7 +48,10 @@ def LowerToFragmentCallsPass
     group, the fragments' `arg_attrs` / `res_attrs` as argument/result
     attributes plus `sdy.sharding` from sharded mesh tensor types. Its body
     is the body of the group's first fragment. Each fragment becomes an
-    `mpmd.fragment_call` keeping `origin`, `mesh_name` and `remat`.
+    `mpmd.fragment_call` keeping `origin`, `mesh_name`, `remat` and (unlike
+    upstream, so that `mpmd schedule` reads exported modules) `call_counter`,
+    `split_keep_transferred` / `split_drop_transferred` and its stage as
+    `stage_id`.
 
     Fragments inside `mpmd.for` cannot be called (fragment_call lives
     directly in a function): they are reported as errors.
@@ -259,6 +262,85 @@ def SinkCreateTokenIntoFragmentsPass
   }];
   let dependentDialects = ["::mlir::mpmd::MpmdDialect",
                            "::mlir::stablehlo::StablehloDialect"];
+}
+
+def MergeTransfersPass
+    : Pass<"mpmd-merge-transfers", "::mlir::func::FuncOp"> {
+  let summary = "Merges one-element transfers between the same two fragments "
+                "into one transfer of their concatenation.";
+  let description = [{
+    In MPMD functions, transfers whose operand is a result of a fragment P,
+    whose uses are all in one fragment C, and whose source and target types
+    hold one element, unsharded (no sharding or a replicated one) and not
+    in `pinned_host` memory, are grouped by (P, C, source type, target
+    type). Each group of two or more becomes one transfer, marked
+    `concat_transfer`: P also returns the concatenation of the values
+    (each reshaped to `tensor<1xT>`, `stablehlo.concatenate` along
+    dimension 0), and C takes it and slices each value back out
+    (`stablehlo.slice` and `stablehlo.reshape`) in place of the old
+    operands. The merged transfer sits where the group's first one was.
+    P's now unused results are left to `-mpmd-fragment-dce`; the export
+    pipeline runs `-mpmd-fragment-dedup` and `-cse` after this pass.
+    Tensors with no element, and consumers with scheduling control
+    operands, are left alone.
+
+    Complexity: O(T + Σ signature of the fragments rebuilt).
+  }];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect",
+                           "::mlir::stablehlo::StablehloDialect"];
+}
+
+def MarkOffloadedInputOutputPass
+    : Pass<"mpmd-mark-offloaded-input-output", "::mlir::func::FuncOp"> {
+  let summary = "Marks the fragment inputs and outputs that live in host "
+                "memory with mhlo.memory_kind = \"pinned_host\".";
+  let description = [{
+    In entry-point MPMD functions, a value is in host memory when:
+    * its mesh tensor type has `memory_kind="pinned_host"`;
+    * it is an input or output of the function whose `mhlo.memory_kind`
+      attribute is `"pinned_host"`;
+    * it is a fragment result whose returned body value comes from
+      `stablehlo.custom_call @annotate_device_placement` with
+      `mhlo.frontend_attributes = {_xla_buffer_placement = "pinned_host"}`,
+      possibly through `stablehlo.optimization_barrier`.
+    Fragment operands and results in host memory get
+    `mhlo.memory_kind = "pinned_host"` in `arg_attrs` / `res_attrs` (what
+    the outlined functions take as argument/result attributes), and so do
+    the function's inputs and outputs. Existing marks stay.
+
+    Errors: a memory kind other than `"pinned_host"` / `"device"`, and one
+    that contradicts the memory kind of the value's type.
+
+    Complexity: O(N + Σ signature).
+  }];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
+}
+
+def MarkInputOutputWithLayoutsPass
+    : Pass<"mpmd-mark-input-output-with-layouts", "::mlir::func::FuncOp"> {
+  let summary = "Carries the mhlo.layout_mode of the function's inputs and "
+                "outputs to the fragments that consume and produce them.";
+  let description = [{
+    In entry-point MPMD functions, with the `mhlo.layout_mode` of inputs
+    and outputs (`"default"`, `"auto"` or an explicit layout like
+    `"{0,1}"`):
+    * an input returned as an output is one buffer: where one side has no
+      layout or `"auto"` it takes the other's; two different explicit
+      layouts are an error;
+    * an `"auto"` input used by more than one fragment becomes `"default"`
+      (the programs would choose differently); an `"auto"` output that is
+      a fragment result also used elsewhere becomes `"default"`;
+    * an input or output transferred to a CPU mesh (`/cpu` suffix) must have
+      the default layout: `"auto"` becomes `"default"`, an explicit layout
+      is an error.
+    Fragment operands that are inputs take the input's layout in
+    `arg_attrs`, fragment results returned as outputs the output's layout in
+    `res_attrs`, and the function's attributes are updated. A layout that is
+    not a string is an error.
+
+    Complexity: O(N + Σ signature).
+  }];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
 }
 
 def CopyConstantsPass : Pass<"mpmd-copy-constants", "::mlir::func::FuncOp"> {

@@ -20,6 +20,9 @@ struct ExportOptions {
   /// Recreate constants in their consumer fragments instead of passing them
   /// between fragments (-mpmd-copy-constants).
   bool copyConstantsFromProducerToConsumer = false;
+  /// Merge one-element transfers between the same fragments
+  /// (-mpmd-merge-transfers, then fragment-dedup and cse).
+  bool applyMergeTransfers = false;
   /// Remark on each outlined fragment function.
   bool verboseLogging = false;
   /// Validations: errors rather than warnings.
@@ -32,8 +35,10 @@ struct ExportOptions {
 };
 
 /// cse, [copy-constants], canonicalize (no region simplification),
-/// fragment-dedup, fragment-dce, uniquify-function-inputs-outputs,
-/// merge-inferred-fragments, delay-inferred-fragments,
+/// fragment-dedup, [merge-transfers, fragment-dedup, cse], fragment-dce,
+/// uniquify-function-inputs-outputs,
+/// merge-inferred-fragments, mark-offloaded-input-output,
+/// mark-input-output-with-layouts, delay-inferred-fragments,
 /// delay-transfers-from-cpu, sink-create-token-into-fragments,
 /// mark-aliasing-and-donation, mark-fragment-reserved-memory,
 /// validate-no-param-transfers, validate-no-inferred-fragments,

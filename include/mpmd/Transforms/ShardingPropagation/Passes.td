@@ -58,4 +58,66 @@ def ConvertSdyConstantsPass
   let dependentDialects = ["::mlir::stablehlo::StablehloDialect"];
 }
 
+def PopulateUnreducedOutShardingPass
+    : Pass<"mpmd-populate-unreduced-out-sharding", "::mlir::func::FuncOp"> {
+  let summary = "Copies the unreduced axes of sharding constraints on values a fragment returns into its out_shardings.";
+  let description = [{
+    In MPMD functions, for each fragment result whose returned value is an
+    `sdy.sharding_constraint` with `unreduced` axes: the result's
+    `out_shardings` entry keeps its dimension shardings and takes the
+    constraint's unreduced axes (without an entry, the constraint's
+    sharding is used; other results of a created list are fully open).
+    Propagation does not carry unreduced axes to fragment results, so the
+    fragment would otherwise reduce before returning. An entry that already
+    has other unreduced axes is an error.
+    Complexity: O(Σ signature).
+  }];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect", "::mlir::sdy::SdyDialect"];
+}
+
+def ExtractReshardsFromInterMeshTransfersPass
+    : Pass<"mpmd-extract-reshards-from-inter-mesh-transfers", "::mlir::func::FuncOp"> {
+  let summary = "Moves the resharding of transfers whose operand and result shardings differ into identity fragments.";
+  let description = [{
+    In MPMD functions, the sharding of a transfer's operand (a function
+    argument's `sdy.sharding`, a fragment's `out_shardings` entry, a
+    transfer's `sdy.sharding`, else its type) and of its result (its
+    `sdy.sharding`, else its type) are compared after canonicalization
+    (open and closed unsharded dimensions alike). Where they differ:
+    * a transfer within one mesh and memory kind becomes an identity
+      fragment on that mesh producing the result's sharding;
+    * otherwise, in a homogeneous topology (all meshes of one shape), an
+      identity fragment is inserted at the consumer (the transfer then
+      keeps the operand's sharding) when a shard of the operand is no
+      larger than one of the result, and at the producer (the transfer then
+      carries the result's sharding) when it is larger, so the smaller
+      shards cross between meshes. Nothing is done in heterogeneous
+      topologies, whose local sizes are not comparable.
+    The fragments have no origin, `mpmd.inferred_by = ["extract_reshards"]`,
+    and carry the new sharding in their result type; the function type
+    follows.
+    Complexity: O(T + function signature).
+  }];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect", "::mlir::sdy::SdyDialect"];
+}
+
+def SimplifyProgramPass
+    : Pass<"mpmd-simplify-program", "::mlir::func::FuncOp"> {
+  let summary = "Removes the redundant operands and results of fragments and loops.";
+  let description = [{
+    In MPMD functions (innermost `mpmd.for` bodies first):
+    * a loop result whose iteration returns its carried value unchanged is
+      replaced by the loop operand;
+    * a fragment result returning a block argument whose operand has the
+      result's type is replaced by that operand (the fragment
+      canonicalization);
+    * fragments are deduplicated (`-mpmd-fragment-dedup`) and cleaned up
+      (`-mpmd-fragment-dce`): repeated operands and results, unused results,
+      dead body ops and unused operands go; unused side-effect-free
+      fragments and unused transfers are erased.
+    Complexity: O(N + Σ signature).
+  }];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
+}
+
 #endif // MPMD_TRANSFORMS_SHARDINGPROPAGATION_PASSES_TD

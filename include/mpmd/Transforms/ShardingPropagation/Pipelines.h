@@ -1,8 +1,11 @@
 //===- Pipelines.h - The sharding-propagation pipeline ----------*- C++ -*-===//
 //
 // `-mpmd-sharding-propagation-pipeline`: gives every output its own buffer
-// (a transfer), makes the fragments and transfers at @main's boundary use the
-// user's shardings, and moves all shardings into the mesh tensor types.
+// (a transfer), keeps the unreduced axes fragments return, makes the
+// fragments and transfers at @main's boundary use the user's shardings, turns
+// transfers that change the sharding into reshard fragments, moves all
+// shardings into the mesh tensor types and drops redundant fragment and loop
+// operands and results.
 // Automatic SPMD propagation inside meshes is not implemented yet: values
 // without a sharding are replicated over their mesh.
 //
