@@ -1,5 +1,7 @@
 //===- NpyTest.cpp - .npy files: round trips and corrupt files ------------===//
 
+#include "TemporaryDirectoryTest.h"
+
 #include "mpmd/Runtime/Npy.h"
 #include "mpmd/Runtime/Random.h"
 
@@ -18,19 +20,8 @@ using namespace mlir::mpmd::runtime;
 
 namespace {
 
-class NpyTest : public ::testing::Test {
+class NpyTest : public TemporaryDirectoryTest {
 protected:
-  void SetUp() override {
-    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("mpmd-npy-test", dir));
-  }
-  void TearDown() override { llvm::sys::fs::remove_directories(dir); }
-
-  std::string path(llvm::StringRef name) {
-    llvm::SmallString<128> result(dir);
-    llvm::sys::path::append(result, name);
-    return std::string(result);
-  }
-
   /// Writes `bytes` to a file `name` in the test's directory.
   std::string writeFile(llvm::StringRef name, llvm::StringRef bytes) {
     std::string file = path(name);
@@ -66,8 +57,6 @@ protected:
         });
     return problem;
   }
-
-  llvm::SmallString<128> dir;
 };
 
 /// A .npy file of `version` with a header (padded as NumPy does) and data.

@@ -1,5 +1,7 @@
 //===- ProgramIOTest.cpp - Inputs checked against a program, outputs ------===//
 
+#include "TemporaryDirectoryTest.h"
+
 #include "mpmd/Runtime/ProgramIO.h"
 
 #include "mpmd/Runtime/Npy.h"
@@ -17,19 +19,8 @@ using namespace mlir::mpmd::runtime;
 
 namespace {
 
-class ProgramIOTest : public ::testing::Test {
+class ProgramIOTest : public TemporaryDirectoryTest {
 protected:
-  void SetUp() override {
-    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("mpmd-io-test", dir));
-  }
-  void TearDown() override { llvm::sys::fs::remove_directories(dir); }
-
-  std::string path(llvm::StringRef name) {
-    llvm::SmallString<128> result(dir);
-    llvm::sys::path::append(result, name);
-    return std::string(result);
-  }
-
   std::string save(llvm::StringRef name, const Tensor &tensor) {
     std::string file = path(name);
     EXPECT_FALSE(llvm::errorToBool(writeNpy(file, tensor)));
@@ -57,8 +48,6 @@ protected:
         });
     return result;
   }
-
-  llvm::SmallString<128> dir;
 };
 
 bool sameBytes(const Tensor &a, const Tensor &b) {
