@@ -93,3 +93,5 @@ func.func @mpmd_program(%x: tensor<2xf32>) -> tensor<2xf32>
 // OPTION: mpmd run: error: unknown option '--seed'; see 'mpmd run --help'
 // RUN: mpmd run --help | FileCheck %s --check-prefix=HELP
 // HELP: usage: mpmd run FILE.mlir [--function NAME] (--inputs A.npy,B.npy | --random-inputs SEED)
+// HELP: [--config CONFIG.json [--validate [--tolerance T]]]
+// HELP: --device-memory N

@@ -41,7 +41,8 @@ const Command kCommands[] = {
      "config",
      runExampleCommand},
     {"run",
-     "run a function with inputs from .npy files or a seed; outputs as .npy",
+     "run a program on .npy or seeded inputs (MPMD programs on virtual "
+     "devices)",
      runRunCommand},
 };
 
