@@ -198,6 +198,7 @@ FailureOr<std::unique_ptr<Executable>> Executable::create(ModuleOp module) {
     program.meshOrder[step.mesh].push_back(program.steps.size());
     program.steps.push_back(std::move(step));
     executable->stepBodies.push_back(body);
+    executable->stepOps.push_back(&op);
   }
   program.meshOrder.resize(program.meshes.size());
 

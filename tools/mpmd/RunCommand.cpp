@@ -19,6 +19,7 @@
 #include "mpmd/InitAllDialects.h"
 #include "mpmd/Runtime/Executor.h"
 #include "mpmd/Runtime/Interpreter.h"
+#include "mpmd/Runtime/Prediction.h"
 #include "mpmd/Runtime/ProgramIO.h"
 #include "mpmd/Runtime/Trace.h"
 
@@ -208,6 +209,13 @@ int runOnExecutor(const runtime::Executable &executable, ModuleOp reference,
     if (!replay)
       return fail(llvm::toString(replay.takeError()));
     runtime::printRunSummary(program, *result, &*replay, llvm::outs());
+    llvm::Expected<runtime::PipelinePrediction> prediction =
+        runtime::predictWithScheduleSimulator(executable, *result);
+    if (prediction)
+      runtime::printPrediction(*prediction, llvm::outs());
+    else
+      llvm::outs() << "pipeline simulator: not applicable ("
+                   << llvm::toString(prediction.takeError()) << ")\n";
   }
   if (!reference)
     return 0;

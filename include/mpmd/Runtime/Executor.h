@@ -83,6 +83,9 @@ public:
   static FailureOr<std::unique_ptr<Executable>> create(ModuleOp module);
 
   const DeviceProgram &getProgram() const { return program; }
+  ModuleOp getModule() const { return module; }
+  /// The op that runs `step`: a fragment call, a fragment or a transfer.
+  Operation *getStepOp(int64_t step) const { return stepOps[step]; }
   const std::vector<TensorSpec> &getInputSpecs() const { return inputSpecs; }
   const std::vector<TensorSpec> &getOutputSpecs() const { return outputSpecs; }
 
@@ -98,6 +101,7 @@ private:
 
   ModuleOp module;
   DeviceProgram program;
+  std::vector<Operation *> stepOps;
   /// Per step: the body a fragment step runs (the callee's or the
   /// fragment's); null for a transfer.
   std::vector<Region *> stepBodies;

@@ -1,0 +1,47 @@
+//===- Prediction.h - The schedule simulator fed with a run -----*- C++ -*-===//
+//
+// The pipeline schedule simulator (lib/Schedule) predicts a schedule's
+// timeline from one cost per action kind. After a run, those costs can be
+// measured: the mean duration of the fragments that are one forward, one
+// backward or one weight gradient, and of the copies. Simulating the
+// module's schedule with them puts the model's prediction next to the
+// measured timeline. Unlike `replayMeasured`, which replays every step with
+// its own duration, this predicts from the pipeline model alone (pipeline
+// actions only; optimizer and other fragments are outside the model).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPMD_RUNTIME_PREDICTION_H
+#define MPMD_RUNTIME_PREDICTION_H
+
+#include "mpmd/Runtime/Executor.h"
+#include "mpmd/Schedule/Simulator.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::mpmd::runtime {
+
+struct PipelinePrediction {
+  schedule::Schedule schedule;
+  /// Mean measured durations, in milliseconds (the simulation's unit).
+  schedule::ActionCosts costs;
+  schedule::SimulationResult simulation;
+};
+
+/// Reads the pipeline schedule of the executable's @main (its fragment
+/// calls with call counters), takes the mean measured cost of each action
+/// kind from `result` and simulates it. Fails, saying why, when the module
+/// has no pipeline schedule or the run measured no fragment that is a
+/// single forward or backward. O(steps + actions).
+llvm::Expected<PipelinePrediction>
+predictWithScheduleSimulator(const Executable &executable,
+                             const RunResult &result);
+
+/// The costs, the predicted makespan and the simulator's text timeline.
+void printPrediction(const PipelinePrediction &prediction,
+                     llvm::raw_ostream &os, int64_t width = 64);
+
+} // namespace mlir::mpmd::runtime
+
+#endif // MPMD_RUNTIME_PREDICTION_H
