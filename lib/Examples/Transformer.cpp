@@ -351,7 +351,7 @@ generateTransformer(const TransformerOptions &options) {
   const PipelineSizes sizes = {options.layers, options.batch,
                                options.microbatches, options.meshes};
   if (llvm::Error error = verifySizes(sizes,
-                                      {{"sequence", options.sequence},
+                                      {{"seq", options.sequence},
                                        {"dim", options.dim},
                                        {"ffn", options.ffn}},
                                       options.learningRate))

@@ -215,7 +215,7 @@ TEST(TransformerConfigTest, BadSizesAreErrors) {
     return errorOf(generateTransformer(options));
   };
   EXPECT_EQ(errorFor([](TransformerOptions &o) { o.sequence = 0; }),
-            "sequence must be at least 1 (got 0)");
+            "seq must be at least 1 (got 0)");
   EXPECT_EQ(errorFor([](TransformerOptions &o) { o.dim = -1; }),
             "dim must be at least 1 (got -1)");
   EXPECT_EQ(errorFor([](TransformerOptions &o) { o.ffn = 0; }),
