@@ -2,8 +2,9 @@
 //
 // Writes the module text op by op with formatv, as Mlp.cpp does; checks,
 // config and the microbatch sums are Common.h's. The forward returns its
-// residuals (q, k, v, p, c, g, a) instead of the backward recomputing them:
-// forward and backward of a layer share a stage, so they never cross meshes.
+// residuals (n1, r1, q, k, v, p, c, n2, r2, a) instead of the backward
+// recomputing them: forward and backward of a layer share a stage, so they
+// never cross meshes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,9 +31,12 @@ using llvm::formatv;
 constexpr std::array<const char *, kTransformerWeightsPerLayer> kWeightNames =
     {"wq", "wk", "wv", "wo", "w1", "w2"};
 constexpr int64_t kWo = 3;
-/// The residuals a forward returns after h' (and the loss terms), in order.
-constexpr std::array<const char *, 7> kResidualNames = {"q", "k", "v", "p",
-                                                        "c", "g", "a"};
+/// Added to the variance in the norms.
+constexpr double kNormEpsilon = 1e-5;
+/// The residuals a forward returns after h' (and the loss terms), in order,
+/// as its backward names them.
+constexpr std::array<const char *, 10> kResidualNames = {
+    "n1", "r1", "q", "k", "v", "p", "c", "n2", "r2", "a"};
 
 /// Every tensor type of the module, spelled out.
 struct Types {
@@ -65,10 +69,74 @@ struct Types {
   const char *negativeInfinity;
 };
 
+/// The constants both bodies use: %zero (the reduction init), %width (D
+/// per position) and, for the forward's norms, %eps.
+void writeConstants(llvm::raw_ostream &os, const Types &t, int64_t dim,
+                    bool epsilon) {
+  os << formatv("    %zero = stablehlo.constant dense<0.0> : {0}\n"
+                "    %width = stablehlo.constant dense<{1}.0> : {2}\n",
+                t.scalar, dim, t.perQuery);
+  if (epsilon)
+    os << formatv("    %eps = stablehlo.constant dense<{0}> : {1}\n",
+                  formatFloat(kNormEpsilon), t.perQuery);
+}
+
+/// %NAME = norm(%INPUT) over the last axis and %NAME_r = 1 / sqrt(var + eps)
+/// per position.
+void writeNorm(llvm::raw_ostream &os, const Types &t, llvm::StringRef input,
+               llvm::StringRef name) {
+  os << formatv(
+      "    %{0}_sum = stablehlo.reduce(%{1} init: %zero) applies stablehlo.add "
+      "across dimensions = [2] : ({2}, {3}) -> {4}\n"
+      "    %{0}_mean = stablehlo.divide %{0}_sum, %width : {4}\n"
+      "    %{0}_meanb = stablehlo.broadcast_in_dim %{0}_mean, dims = [0, 1] : "
+      "({4}) -> {2}\n"
+      "    %{0}_c = stablehlo.subtract %{1}, %{0}_meanb : {2}\n"
+      "    %{0}_sq = stablehlo.multiply %{0}_c, %{0}_c : {2}\n"
+      "    %{0}_sqsum = stablehlo.reduce(%{0}_sq init: %zero) applies "
+      "stablehlo.add across dimensions = [2] : ({2}, {3}) -> {4}\n"
+      "    %{0}_var = stablehlo.divide %{0}_sqsum, %width : {4}\n"
+      "    %{0}_vareps = stablehlo.add %{0}_var, %eps : {4}\n"
+      "    %{0}_r = stablehlo.rsqrt %{0}_vareps : {4}\n"
+      "    %{0}_rb = stablehlo.broadcast_in_dim %{0}_r, dims = [0, 1] : ({4}) "
+      "-> {2}\n"
+      "    %{0} = stablehlo.multiply %{0}_c, %{0}_rb : {2}\n",
+      name, input, t.act, t.scalar, t.perQuery);
+}
+
+/// %RESULT = dloss/dx from %GRAD = dloss/dn for n = norm(x), given n and r:
+/// r * (dn - mean(dn) - n * mean(dn * n)).
+void writeNormBackward(llvm::raw_ostream &os, const Types &t,
+                       llvm::StringRef grad, llvm::StringRef n,
+                       llvm::StringRef r, llvm::StringRef result) {
+  os << formatv(
+      "    %{0}_sum = stablehlo.reduce(%{1} init: %zero) applies stablehlo.add "
+      "across dimensions = [2] : ({4}, {5}) -> {6}\n"
+      "    %{0}_mean = stablehlo.divide %{0}_sum, %width : {6}\n"
+      "    %{0}_meanb = stablehlo.broadcast_in_dim %{0}_mean, dims = [0, 1] : "
+      "({6}) -> {4}\n"
+      "    %{0}_gn = stablehlo.multiply %{1}, %{2} : {4}\n"
+      "    %{0}_gnsum = stablehlo.reduce(%{0}_gn init: %zero) applies "
+      "stablehlo.add across dimensions = [2] : ({4}, {5}) -> {6}\n"
+      "    %{0}_gnmean = stablehlo.divide %{0}_gnsum, %width : {6}\n"
+      "    %{0}_gnmeanb = stablehlo.broadcast_in_dim %{0}_gnmean, dims = [0, "
+      "1] : ({6}) -> {4}\n"
+      "    %{0}_proj = stablehlo.multiply %{2}, %{0}_gnmeanb : {4}\n"
+      "    %{0}_centered = stablehlo.subtract %{1}, %{0}_meanb : {4}\n"
+      "    %{0}_diff = stablehlo.subtract %{0}_centered, %{0}_proj : {4}\n"
+      "    %{0}_rb = stablehlo.broadcast_in_dim %{3}, dims = [0, 1] : ({6}) -> "
+      "{4}\n"
+      "    %{0} = stablehlo.multiply %{0}_diff, %{0}_rb : {4}\n",
+      result, grad, n, r, t.act, t.scalar, t.perQuery);
+}
+
 /// The forward of one layer from %in and the weights: %out, the residuals.
-void writeForwardBody(llvm::raw_ostream &os, const Types &t, double scale) {
+void writeForwardBody(llvm::raw_ostream &os, const Types &t, int64_t dim,
+                      double scale) {
+  writeConstants(os, t, dim, /*epsilon=*/true);
+  writeNorm(os, t, "in", "n1");
   for (const char *name : {"q", "k", "v"})
-    os << formatv("    %{0} = stablehlo.dot_general %in, %w{0}, "
+    os << formatv("    %{0} = stablehlo.dot_general %n1, %w{0}, "
                   "contracting_dims = [2] x [0] : ({1}, {2}) -> {1}\n",
                   name, t.act, t.weights[0]);
   os << formatv(
@@ -89,7 +157,6 @@ void writeForwardBody(llvm::raw_ostream &os, const Types &t, double scale) {
       "{1}\n"
       "    %shifted = stablehlo.subtract %s, %maxb : {1}\n"
       "    %e = stablehlo.exponential %shifted : {1}\n"
-      "    %zero = stablehlo.constant dense<0.0> : {6}\n"
       "    %sum = stablehlo.reduce(%e init: %zero) applies stablehlo.add "
       "across dimensions = [2] : ({1}, {6}) -> {7}\n"
       "    %sumb = stablehlo.broadcast_in_dim %sum, dims = [0, 1] : ({7}) -> "
@@ -99,74 +166,80 @@ void writeForwardBody(llvm::raw_ostream &os, const Types &t, double scale) {
       "contracting_dims = [2] x [1] : ({1}, {0}) -> {0}\n"
       "    %o = stablehlo.dot_general %c, %wo, contracting_dims = [2] x [0] : "
       "({0}, {8}) -> {0}\n"
-      "    %g = stablehlo.add %in, %o : {0}\n"
-      "    %z = stablehlo.dot_general %g, %w1, contracting_dims = [2] x [0] : "
-      "({0}, {9}) -> {10}\n"
-      "    %a = stablehlo.tanh %z : {10}\n"
-      "    %m = stablehlo.dot_general %a, %w2, contracting_dims = [2] x [0] : "
-      "({10}, {11}) -> {0}\n"
-      "    %out = stablehlo.add %g, %m : {0}\n",
+      "    %g = stablehlo.add %in, %o : {0}\n",
       t.act, t.scores, formatFloat(scale), t.positions, t.mask,
-      t.negativeInfinity, t.scalar, t.perQuery, t.weights[kWo], t.weights[4],
-      t.hidden, t.weights[5]);
+      t.negativeInfinity, t.scalar, t.perQuery, t.weights[kWo]);
+  writeNorm(os, t, "g", "n2");
+  os << formatv(
+      "    %z = stablehlo.dot_general %n2, %w1, contracting_dims = [2] x [0] : "
+      "({0}, {1}) -> {2}\n"
+      "    %a = stablehlo.tanh %z : {2}\n"
+      "    %m = stablehlo.dot_general %a, %w2, contracting_dims = [2] x [0] : "
+      "({2}, {3}) -> {0}\n"
+      "    %out = stablehlo.add %g, %m : {0}\n",
+      t.act, t.weights[4], t.hidden, t.weights[5]);
 }
 
-/// The backward of one layer from %dout, %in, the residuals and the
-/// weights: %dwq .. %dw2 and, with `inputGradient`, %dh.
-void writeBackwardBody(llvm::raw_ostream &os, const Types &t, double scale,
-                       bool inputGradient) {
+/// The backward of one layer from %dout, the residuals and the weights:
+/// %dwq .. %dw2 and, with `inputGradient`, %dh.
+void writeBackwardBody(llvm::raw_ostream &os, const Types &t, int64_t dim,
+                       double scale, bool inputGradient) {
+  writeConstants(os, t, dim, /*epsilon=*/false);
   os << formatv(
       "    %dw2 = stablehlo.dot_general %a, %dout, contracting_dims = [0, 1] "
-      "x [0, 1] : ({2}, {0}) -> {5}\n"
+      "x [0, 1] : ({1}, {0}) -> {3}\n"
       "    %da = stablehlo.dot_general %dout, %w2, contracting_dims = [2] x "
-      "[1] : ({0}, {5}) -> {2}\n"
-      "    %one = stablehlo.constant dense<1.0> : {2}\n"
-      "    %a2 = stablehlo.multiply %a, %a : {2}\n"
-      "    %slope = stablehlo.subtract %one, %a2 : {2}\n"
-      "    %dz = stablehlo.multiply %da, %slope : {2}\n"
-      "    %dw1 = stablehlo.dot_general %g, %dz, contracting_dims = [0, 1] x "
-      "[0, 1] : ({0}, {2}) -> {4}\n"
-      "    %dgz = stablehlo.dot_general %dz, %w1, contracting_dims = [2] x "
-      "[1] : ({2}, {4}) -> {0}\n"
-      "    %dg = stablehlo.add %dout, %dgz : {0}\n"
+      "[1] : ({0}, {3}) -> {1}\n"
+      "    %one = stablehlo.constant dense<1.0> : {1}\n"
+      "    %a2 = stablehlo.multiply %a, %a : {1}\n"
+      "    %slope = stablehlo.subtract %one, %a2 : {1}\n"
+      "    %dz = stablehlo.multiply %da, %slope : {1}\n"
+      "    %dw1 = stablehlo.dot_general %n2, %dz, contracting_dims = [0, 1] x "
+      "[0, 1] : ({0}, {1}) -> {2}\n"
+      "    %dn2 = stablehlo.dot_general %dz, %w1, contracting_dims = [2] x "
+      "[1] : ({1}, {2}) -> {0}\n",
+      t.act, t.hidden, t.weights[4], t.weights[5]);
+  writeNormBackward(os, t, "dn2", "n2", "r2", "dgn");
+  os << formatv(
+      "    %dg = stablehlo.add %dout, %dgn : {0}\n"
       "    %dwo = stablehlo.dot_general %c, %dg, contracting_dims = [0, 1] x "
-      "[0, 1] : ({0}, {0}) -> {3}\n"
+      "[0, 1] : ({0}, {0}) -> {2}\n"
       "    %dc = stablehlo.dot_general %dg, %wo, contracting_dims = [2] x [1] "
-      ": ({0}, {3}) -> {0}\n"
+      ": ({0}, {2}) -> {0}\n"
       "    %dv = stablehlo.dot_general %p, %dc, batching_dims = [0] x [0], "
       "contracting_dims = [1] x [1] : ({1}, {0}) -> {0}\n"
       "    %dp = stablehlo.dot_general %dc, %v, batching_dims = [0] x [0], "
       "contracting_dims = [2] x [2] : ({0}, {0}) -> {1}\n"
       "    %pdp = stablehlo.multiply %p, %dp : {1}\n"
-      "    %zero = stablehlo.constant dense<0.0> : {6}\n"
       "    %rowdot = stablehlo.reduce(%pdp init: %zero) applies stablehlo.add "
-      "across dimensions = [2] : ({1}, {6}) -> {7}\n"
+      "across dimensions = [2] : ({1}, {3}) -> {4}\n"
       "    %rowdotb = stablehlo.broadcast_in_dim %rowdot, dims = [0, 1] : "
-      "({7}) -> {1}\n"
+      "({4}) -> {1}\n"
       "    %centered = stablehlo.subtract %dp, %rowdotb : {1}\n"
       "    %dsoft = stablehlo.multiply %p, %centered : {1}\n"
-      "    %scale = stablehlo.constant dense<{8}> : {1}\n"
+      "    %scale = stablehlo.constant dense<{5}> : {1}\n"
       "    %ds = stablehlo.multiply %dsoft, %scale : {1}\n"
       "    %dq = stablehlo.dot_general %ds, %k, batching_dims = [0] x [0], "
       "contracting_dims = [2] x [1] : ({1}, {0}) -> {0}\n"
       "    %dk = stablehlo.dot_general %ds, %q, batching_dims = [0] x [0], "
       "contracting_dims = [1] x [1] : ({1}, {0}) -> {0}\n",
-      t.act, t.scores, t.hidden, t.weights[kWo], t.weights[4], t.weights[5],
-      t.scalar, t.perQuery, formatFloat(scale));
+      t.act, t.scores, t.weights[kWo], t.scalar, t.perQuery,
+      formatFloat(scale));
   for (const char *name : {"q", "k", "v"})
-    os << formatv("    %dw{0} = stablehlo.dot_general %in, %d{0}, "
+    os << formatv("    %dw{0} = stablehlo.dot_general %n1, %d{0}, "
                   "contracting_dims = [0, 1] x [0, 1] : ({1}, {1}) -> {2}\n",
                   name, t.act, t.weights[0]);
   if (!inputGradient)
     return;
   for (const char *name : {"q", "k", "v"})
-    os << formatv("    %dh{0} = stablehlo.dot_general %d{0}, %w{0}, "
+    os << formatv("    %dn1{0} = stablehlo.dot_general %d{0}, %w{0}, "
                   "contracting_dims = [2] x [1] : ({1}, {2}) -> {1}\n",
                   name, t.act, t.weights[0]);
-  os << formatv("    %dgq = stablehlo.add %dg, %dhq : {0}\n"
-                "    %dgqk = stablehlo.add %dgq, %dhk : {0}\n"
-                "    %dh = stablehlo.add %dgqk, %dhv : {0}\n",
+  os << formatv("    %dn1qk = stablehlo.add %dn1q, %dn1k : {0}\n"
+                "    %dn1 = stablehlo.add %dn1qk, %dn1v : {0}\n",
                 t.act);
+  writeNormBackward(os, t, "dn1", "n1", "r1", "dhn");
+  os << formatv("    %dh = stablehlo.add %dg, %dhn : {0}\n", t.act);
 }
 
 /// A comma-separated list of `count` items.
@@ -196,8 +269,22 @@ std::string writeModule(const TransformerOptions &options) {
       weightArguments += formatv(", {0}: {1}", weightName(i, w), t.weights[w]);
       weightTypes += ", " + t.weights[w];
     }
+  // n1, r1, q, k, v, p, c, n2, r2, a.
+  auto residualType = [&](size_t r) -> const std::string & {
+    switch (r) {
+    case 1:
+    case 8:
+      return t.perQuery;
+    case 5:
+      return t.scores;
+    case 9:
+      return t.hidden;
+    default:
+      return t.act;
+    }
+  };
   const std::string residualTypes =
-      formatv("{0}, {0}, {0}, {1}, {0}, {0}, {2}", t.act, t.scores, t.hidden);
+      join(kResidualNames.size(), [&](int64_t r) { return residualType(r); });
   std::string text;
   llvm::raw_string_ostream os(text);
 
@@ -231,12 +318,13 @@ std::string writeModule(const TransformerOptions &options) {
       results = "%loss, %diff";
       resultTypes = formatv("{0}, {1}", t.scalar, t.act);
     }
-    results += ", %q, %k, %v, %p, %c, %g, %a";
+    results += ", %n1, %n1_r, %q, %k, %v, %p, %c, %n2, %n2_r, %a";
     resultTypes += ", " + residualTypes;
     os << formatv("  %f{0}:{1} = mpmd.named_computation<\"layer_{0}\"> ({2}) "
                   "({3}) {{\n",
-                  i, isLast ? 9 : 8, operands, arguments);
-    writeForwardBody(os, t, scale);
+                  i, (isLast ? 2 : 1) + kResidualNames.size(), operands,
+                  arguments);
+    writeForwardBody(os, t, options.dim, scale);
     if (isLast)
       os << formatv(
           "    %diff = stablehlo.subtract %out, %target : {0}\n"
@@ -261,14 +349,12 @@ std::string writeModule(const TransformerOptions &options) {
         isLast ? formatv("%f{0}#1", i).str()
                : formatv("%b{0}#{1}", i + 1, weightsPerLayer).str();
     std::string arguments = formatv("{0}: {1}", isLast ? "%diff" : "%dout", t.act);
-    operands += ", " + input(i);
-    arguments += formatv(", %in: {0}", t.act).str();
-    std::string operandTypes = t.act + ", " + t.act + ", " + residualTypes;
+    std::string operandTypes = t.act + ", " + residualTypes;
     for (size_t r = 0; r < kResidualNames.size(); ++r)
       operands += formatv(", %f{0}#{1}", i, firstResidual + r).str();
     arguments += ", " + join(kResidualNames.size(), [&](int64_t r) {
                    return formatv("%{0}: {1}", kResidualNames[r],
-                                  r == 3 ? t.scores : r == 6 ? t.hidden : t.act)
+                                  residualType(r))
                        .str();
                  });
     // wq, wk and wv only feed dh.
@@ -291,7 +377,7 @@ std::string writeModule(const TransformerOptions &options) {
       os << formatv("    %count = stablehlo.constant dense<{0}.0> : {1}\n"
                     "    %dout = stablehlo.divide %diff, %count : {1}\n",
                     positions, t.act);
-    writeBackwardBody(os, t, scale, inputGradient);
+    writeBackwardBody(os, t, options.dim, scale, inputGradient);
     os << formatv("    mpmd.return {0} : {1}\n  } : ({2}) -> ({1})\n", results,
                   resultTypes, operandTypes);
   }

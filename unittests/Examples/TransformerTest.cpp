@@ -43,9 +43,25 @@ std::vector<double> matmul(const std::vector<double> &in, const double *w,
   return out;
 }
 
+/// (x - mean) / sqrt(var + 1e-5) of each of the `n` rows of `width`.
+std::vector<double> norm(const std::vector<double> &x, int64_t n,
+                         int64_t width) {
+  std::vector<double> out(x.size());
+  for (int64_t r = 0; r < n; ++r) {
+    double mean = 0, var = 0;
+    for (int64_t j = 0; j < width; ++j)
+      mean += x[r * width + j] / width;
+    for (int64_t j = 0; j < width; ++j)
+      var += (x[r * width + j] - mean) * (x[r * width + j] - mean) / width;
+    for (int64_t j = 0; j < width; ++j)
+      out[r * width + j] = (x[r * width + j] - mean) / std::sqrt(var + 1e-5);
+  }
+  return out;
+}
+
 /// The loss in plain loops, one sequence at a time, with the header's math:
-/// causal single-head attention (no max subtraction here), tanh MLP,
-/// residuals, 0.5 * sum((h_L - y)^2) / (B * S).
+/// pre-norm causal single-head attention (no max subtraction here), tanh
+/// MLP, residuals, 0.5 * sum((h_L - y)^2) / (B * S).
 double referenceLoss(const TransformerOptions &options,
                      const std::vector<Tensor> &args) {
   const int64_t s = options.sequence, d = options.dim, f = options.ffn;
@@ -58,9 +74,10 @@ double referenceLoss(const TransformerOptions &options,
         return args[2 + layer * kTransformerWeightsPerLayer + kind]
             .data<double>();
       };
-      std::vector<double> q = matmul(h, weight(0), s, d, d),
-                          k = matmul(h, weight(1), s, d, d),
-                          v = matmul(h, weight(2), s, d, d);
+      const std::vector<double> n1 = norm(h, s, d);
+      std::vector<double> q = matmul(n1, weight(0), s, d, d),
+                          k = matmul(n1, weight(1), s, d, d),
+                          v = matmul(n1, weight(2), s, d, d);
       std::vector<double> c(s * d, 0.0);
       for (int64_t n = 0; n < s; ++n) {
         std::vector<double> e(n + 1);
@@ -79,7 +96,7 @@ double referenceLoss(const TransformerOptions &options,
       std::vector<double> g = matmul(c, weight(3), s, d, d);
       for (int64_t i = 0; i < s * d; ++i)
         g[i] += h[i];
-      std::vector<double> a = matmul(g, weight(4), s, d, f);
+      std::vector<double> a = matmul(norm(g, s, d), weight(4), s, d, f);
       for (double &value : a)
         value = std::tanh(value);
       h = matmul(a, weight(5), s, f, d);
