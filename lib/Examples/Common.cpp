@@ -53,10 +53,9 @@ llvm::Expected<Placement> getPlacement(const PipelineSizes &sizes,
                                        const ExampleSchedule &schedule) {
   if (!schedule.generated) {
     if (sizes.layers < sizes.meshes)
-      return makeExampleError(llvm::Twine(sizes.layers) +
-                              " layers cannot fill " +
-                              llvm::Twine(sizes.meshes) +
-                              " meshes; every mesh needs a layer");
+      return makeExampleError(
+          llvm::Twine(sizes.layers) + " layers cannot fill " +
+          llvm::Twine(sizes.meshes) + " meshes; every mesh needs a layer");
     return Placement{schedule::getLoopingStageMeshes(sizes.meshes, 1),
                      schedule.name};
   }
@@ -83,10 +82,10 @@ llvm::Expected<Placement> getPlacement(const PipelineSizes &sizes,
   }
   const int64_t stages = sizes.meshes * params.stagesPerMesh;
   if (sizes.layers < stages)
-    return makeExampleError(llvm::Twine(sizes.layers) + " layers cannot fill " +
-                            llvm::Twine(stages) + " stages (" +
-                            llvm::Twine(params.stagesPerMesh) + " per mesh for " +
-                            name + "); every stage needs a layer");
+    return makeExampleError(
+        llvm::Twine(sizes.layers) + " layers cannot fill " +
+        llvm::Twine(stages) + " stages (" + llvm::Twine(params.stagesPerMesh) +
+        " per mesh for " + name + "); every stage needs a layer");
   llvm::Expected<schedule::Schedule> built =
       schedule::buildSchedule(*kind, params);
   if (!built)
@@ -95,7 +94,8 @@ llvm::Expected<Placement> getPlacement(const PipelineSizes &sizes,
                    llvm::json::Object{{"generated", name}}};
 }
 
-std::string writeConfig(const PipelineSizes &sizes, const Placement &placement) {
+std::string writeConfig(const PipelineSizes &sizes,
+                        const Placement &placement) {
   const int64_t stages = placement.stageMeshes.size();
   auto meshName = [](int64_t mesh) {
     return llvm::json::Value(formatv("m{0}", mesh).str());

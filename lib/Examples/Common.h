@@ -1,4 +1,5 @@
-//===- Common.h - Checks and text every example generator shares -*- C++ -*-===//
+//===- Common.h - Checks and text every example generator shares -*- C++
+//-*-===//
 //
 // Internal to MPMDExamples: the size checks, the placement of layers on
 // meshes and stages, the config text and the pieces of `@main` (microbatch

@@ -28,19 +28,14 @@ using llvm::formatv;
 
 /// Weight kinds in argument order; %NAME_i in @main and @microbatch, %NAME
 /// inside a layer.
-constexpr std::array<const char *, kTransformerWeightsPerLayer> kWeightNames =
-    {"wq", "wk", "wv", "wo", "w1", "w2"};
+constexpr std::array<const char *, kTransformerWeightsPerLayer> kWeightNames = {
+    "wq", "wk", "wv", "wo", "w1", "w2"};
 constexpr int64_t kWo = 3;
 /// Added to the variance in the norms.
 constexpr double kNormEpsilon = 1e-5;
-/// The residuals a forward returns after h' (and the loss terms), in order,
-/// as its backward names them.
-constexpr std::array<const char *, 10> kResidualNames = {
-    "n1", "r1", "q", "k", "v", "p", "c", "n2", "r2", "a"};
-
 /// Every tensor type of the module, spelled out.
 struct Types {
-  Types(const TransformerOptions &options) {
+  explicit Types(const TransformerOptions &options) {
     const llvm::StringRef dtype = getElementTypeName(options.elementType);
     const int64_t rows = options.batch / options.microbatches;
     const int64_t s = options.sequence, d = options.dim, f = options.ffn;
@@ -68,6 +63,26 @@ struct Types {
   std::array<std::string, kTransformerWeightsPerLayer> weights;
   const char *negativeInfinity;
 };
+
+/// A value the forward returns for the backward (after h', or the loss and
+/// h_L - y): its name in either body and its type.
+struct Residual {
+  const char *forwardName;
+  const char *backwardName;
+  std::string Types::*type;
+};
+constexpr std::array<Residual, 10> kResiduals = {{
+    {"n1", "n1", &Types::act},
+    {"n1_r", "r1", &Types::perQuery},
+    {"q", "q", &Types::act},
+    {"k", "k", &Types::act},
+    {"v", "v", &Types::act},
+    {"p", "p", &Types::scores},
+    {"c", "c", &Types::act},
+    {"n2", "n2", &Types::act},
+    {"n2_r", "r2", &Types::perQuery},
+    {"a", "a", &Types::hidden},
+}};
 
 /// The constants both bodies use: %zero (the reduction init), %width (D
 /// per position) and, for the forward's norms, %eps.
@@ -243,8 +258,7 @@ void writeBackwardBody(llvm::raw_ostream &os, const Types &t, int64_t dim,
 }
 
 /// A comma-separated list of `count` items.
-template <typename Item>
-std::string join(int64_t count, Item item) {
+template <typename Item> std::string join(int64_t count, Item item) {
   std::string text;
   for (int64_t i = 0; i < count; ++i)
     text += (i ? ", " : "") + item(i);
@@ -269,22 +283,9 @@ std::string writeModule(const TransformerOptions &options) {
       weightArguments += formatv(", {0}: {1}", weightName(i, w), t.weights[w]);
       weightTypes += ", " + t.weights[w];
     }
-  // n1, r1, q, k, v, p, c, n2, r2, a.
-  auto residualType = [&](size_t r) -> const std::string & {
-    switch (r) {
-    case 1:
-    case 8:
-      return t.perQuery;
-    case 5:
-      return t.scores;
-    case 9:
-      return t.hidden;
-    default:
-      return t.act;
-    }
-  };
+  const int64_t residuals = kResiduals.size();
   const std::string residualTypes =
-      join(kResidualNames.size(), [&](int64_t r) { return residualType(r); });
+      join(residuals, [&](int64_t r) { return t.*kResiduals[r].type; });
   std::string text;
   llvm::raw_string_ostream os(text);
 
@@ -300,15 +301,17 @@ std::string writeModule(const TransformerOptions &options) {
   const int64_t last = layers - 1;
   const std::string layerWeightTypes =
       join(weightsPerLayer, [&](int64_t w) { return t.weights[w]; });
-  const std::string layerWeightArguments = join(weightsPerLayer, [&](int64_t w) {
-    return formatv("%{0}: {1}", kWeightNames[w], t.weights[w]).str();
-  });
+  const std::string layerWeightArguments =
+      join(weightsPerLayer, [&](int64_t w) {
+        return formatv("%{0}: {1}", kWeightNames[w], t.weights[w]).str();
+      });
   for (int64_t i = 0; i < layers; ++i) {
     const bool isLast = i == last;
-    std::string operands = input(i) + ", " + join(weightsPerLayer, [&](int64_t w) {
-                             return weightName(i, w);
-                           });
-    std::string arguments = formatv("%in: {0}, {1}", t.act, layerWeightArguments);
+    std::string operands =
+        input(i) + ", " +
+        join(weightsPerLayer, [&](int64_t w) { return weightName(i, w); });
+    std::string arguments =
+        formatv("%in: {0}, {1}", t.act, layerWeightArguments);
     std::string operandTypes = t.act + ", " + layerWeightTypes;
     std::string results = "%out", resultTypes = t.act;
     if (isLast) {
@@ -318,12 +321,12 @@ std::string writeModule(const TransformerOptions &options) {
       results = "%loss, %diff";
       resultTypes = formatv("{0}, {1}", t.scalar, t.act);
     }
-    results += ", %n1, %n1_r, %q, %k, %v, %p, %c, %n2, %n2_r, %a";
+    for (const Residual &residual : kResiduals)
+      results += formatv(", %{0}", residual.forwardName).str();
     resultTypes += ", " + residualTypes;
     os << formatv("  %f{0}:{1} = mpmd.named_computation<\"layer_{0}\"> ({2}) "
                   "({3}) {{\n",
-                  i, (isLast ? 2 : 1) + kResidualNames.size(), operands,
-                  arguments);
+                  i, (isLast ? 2 : 1) + residuals, operands, arguments);
     writeForwardBody(os, t, options.dim, scale);
     if (isLast)
       os << formatv(
@@ -348,15 +351,15 @@ std::string writeModule(const TransformerOptions &options) {
     std::string operands =
         isLast ? formatv("%f{0}#1", i).str()
                : formatv("%b{0}#{1}", i + 1, weightsPerLayer).str();
-    std::string arguments = formatv("{0}: {1}", isLast ? "%diff" : "%dout", t.act);
+    std::string arguments =
+        formatv("{0}: {1}", isLast ? "%diff" : "%dout", t.act);
     std::string operandTypes = t.act + ", " + residualTypes;
-    for (size_t r = 0; r < kResidualNames.size(); ++r)
+    for (int64_t r = 0; r < residuals; ++r) {
       operands += formatv(", %f{0}#{1}", i, firstResidual + r).str();
-    arguments += ", " + join(kResidualNames.size(), [&](int64_t r) {
-                   return formatv("%{0}: {1}", kResidualNames[r],
-                                  residualType(r))
+      arguments += formatv(", %{0}: {1}", kResiduals[r].backwardName,
+                           t.*kResiduals[r].type)
                        .str();
-                 });
+    }
     // wq, wk and wv only feed dh.
     for (int64_t w = inputGradient ? 0 : kWo; w < weightsPerLayer; ++w) {
       operands += ", " + weightName(i, w);
@@ -388,8 +391,8 @@ std::string writeModule(const TransformerOptions &options) {
   os << formatv(" : {0}{1}\n}\n\n", t.scalar, weightTypes);
 
   // @main: microbatches, gradient accumulation, SGD.
-  os << formatv("func.func @main(%x: {0}, %y: {0}{1}) -> ({2}{3}) {{\n",
-                t.full, weightArguments, t.scalar, weightTypes);
+  os << formatv("func.func @main(%x: {0}, %y: {0}{1}) -> ({2}{3}) {{\n", t.full,
+                weightArguments, t.scalar, weightTypes);
   std::string weightOperands;
   for (int64_t i = 0; i < layers; ++i)
     for (int64_t w = 0; w < weightsPerLayer; ++w)

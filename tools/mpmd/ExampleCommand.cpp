@@ -135,8 +135,8 @@ llvm::Expected<examples::ExampleSchedule> parseSchedule(StringRef name) {
           schedule::parseScheduleKind(name))
     return examples::ExampleSchedule{schedule::getScheduleName(*kind).str(),
                                      /*generated=*/true};
-  return makeExampleError("unknown schedule '" + name + "'; built-in: " +
-                          getPipelineScheduleNameList() +
+  return makeExampleError("unknown schedule '" + name +
+                          "'; built-in: " + getPipelineScheduleNameList() +
                           "; generated: " + schedule::getScheduleNameList());
 }
 
@@ -158,8 +158,8 @@ llvm::Error runModel(const ModelCommand &model,
                                  {"--schedule", &scheduleName},
                                  {"-o", &output},
                                  {"--config-out", &configOutput}});
-  if (llvm::Error error = parseArguments(args, options, {}, help, positional,
-                                         "a model name"))
+  if (llvm::Error error =
+          parseArguments(args, options, {}, help, positional, "a model name"))
     return error;
   if (help) {
     model.printHelp(llvm::outs());
@@ -171,8 +171,8 @@ llvm::Error runModel(const ModelCommand &model,
     if (!text)
       return required(size.name);
     if (StringRef(*text).getAsInteger(10, *size.value))
-      return makeExampleError(size.name + " expects an integer (got '" +
-                              *text + "')");
+      return makeExampleError(size.name + " expects an integer (got '" + *text +
+                              "')");
   }
   if (dtype) {
     if (*dtype == "f32")
@@ -243,7 +243,8 @@ llvm::Error runNamedModel(StringRef name, llvm::ArrayRef<StringRef> args) {
 
 int runExampleCommand(llvm::ArrayRef<StringRef> args) {
   if (args.empty()) {
-    llvm::errs() << "mpmd example: error: no model; see 'mpmd example --help'\n";
+    llvm::errs()
+        << "mpmd example: error: no model; see 'mpmd example --help'\n";
     return 1;
   }
   if (args.front() == "--help" || args.front() == "-h") {

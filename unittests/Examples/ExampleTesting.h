@@ -63,7 +63,8 @@ protected:
   }
 
   /// Runs @main: (loss, updated weights...).
-  std::vector<runtime::Tensor> runMain(const std::vector<runtime::Tensor> &args) {
+  std::vector<runtime::Tensor>
+  runMain(const std::vector<runtime::Tensor> &args) {
     runtime::Interpreter interpreter(*module);
     FailureOr<std::vector<runtime::Tensor>> results =
         interpreter.run(module->lookupSymbol<func::FuncOp>("main"), args);
@@ -75,9 +76,10 @@ protected:
   /// every applied gradient, (w - w') / lr, matches the central difference
   /// of the loss in that weight element. `describe(weight)` names a weight.
   template <typename Describe>
-  void expectUpdateFollowsLossGradient(std::vector<runtime::Tensor> args,
-                                       const std::vector<runtime::Tensor> &results,
-                                       double learningRate, Describe describe) {
+  void
+  expectUpdateFollowsLossGradient(std::vector<runtime::Tensor> args,
+                                  const std::vector<runtime::Tensor> &results,
+                                  double learningRate, Describe describe) {
     constexpr double kStep = 1e-6;
     ASSERT_EQ(results.size(), args.size() - 1);
     for (size_t weight = 0; weight + 2 < args.size(); ++weight) {

@@ -154,8 +154,9 @@ TEST_F(TransformerTest, UpdateFollowsFiniteDifferenceGradientOfTheLoss) {
   generate(options);
   std::vector<Tensor> args = randomArguments(options, DType::F64, 5);
   std::vector<Tensor> results = runMain(args);
-  ASSERT_EQ(results.size(),
-            static_cast<size_t>(1 + options.layers * kTransformerWeightsPerLayer));
+  ASSERT_EQ(
+      results.size(),
+      static_cast<size_t>(1 + options.layers * kTransformerWeightsPerLayer));
   EXPECT_NEAR(results[0].data<double>()[0], referenceLoss(options, args),
               1e-12);
   expectUpdateFollowsLossGradient(
