@@ -96,7 +96,7 @@ void BM_MlpStep(benchmark::State &state) {
   options.batch = 1024;
   options.microbatches = 8;
   options.meshes = state.range(0);
-  llvm::Expected<examples::MlpExample> example = examples::generateMlp(options);
+  llvm::Expected<examples::ExampleModel> example = examples::generateMlp(options);
   llvm::Expected<driver::Config> config =
       example ? driver::parseConfig(example->config)
               : llvm::Expected<driver::Config>(example.takeError());

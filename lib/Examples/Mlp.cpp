@@ -1,114 +1,31 @@
 //===- Mlp.cpp - A generated MLP training step and its config -------------===//
 //
 // Writes the module text op by op with formatv (the shapes are known here,
-// so every type is spelled out) and the config in the README's layout, one
-// line per mesh list and per layer (strings quoted by llvm::json).
+// so every type is spelled out); checks, config and the microbatch sums are
+// Common.h's.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mpmd/Examples/Mlp.h"
 
-#include "mpmd/Schedule/Generators.h"
+#include "Common.h"
 
-#include "llvm/ADT/Twine.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cmath>
-#include <vector>
-
 namespace mlir::mpmd::examples {
+
+using namespace detail;
 
 namespace {
 
 using llvm::formatv;
 
-llvm::Error makeMlpError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
-struct Placement {
-  /// The mesh of each stage.
-  std::vector<int64_t> stageMeshes;
-  /// The config's "schedule".
-  llvm::json::Value schedule;
-};
-
-/// Stage s on mesh s with a built-in schedule, else the generated
-/// schedule's layout (whose generator also checks meshes against
-/// microbatches). Every stage needs a layer.
-llvm::Expected<Placement> getPlacement(const MlpOptions &options) {
-  if (!options.schedule.generated) {
-    if (options.layers < options.meshes)
-      return makeMlpError(llvm::Twine(options.layers) +
-                          " layers cannot fill " + llvm::Twine(options.meshes) +
-                          " meshes; every mesh needs a layer");
-    return Placement{schedule::getLoopingStageMeshes(options.meshes, 1),
-                     options.schedule.name};
-  }
-  std::optional<schedule::ScheduleKind> kind =
-      schedule::parseScheduleKind(options.schedule.name);
-  if (!kind)
-    return makeMlpError("unknown generated schedule '" + options.schedule.name +
-                        "'; expected one of " + schedule::getScheduleNameList());
-  llvm::StringRef name = schedule::getScheduleName(*kind);
-  schedule::ScheduleParams params;
-  params.meshes = options.meshes;
-  params.microbatches = options.microbatches;
-  // The schedules made for several stages per mesh get two.
-  switch (*kind) {
-  case schedule::ScheduleKind::kInterleavedOneFOneB:
-  case schedule::ScheduleKind::kZeroBubbleV:
-  case schedule::ScheduleKind::kDualPipeV:
-    params.stagesPerMesh = 2;
-    break;
-  default:
-    params.stagesPerMesh = 1;
-    break;
-  }
-  const int64_t stages = options.meshes * params.stagesPerMesh;
-  if (options.layers < stages)
-    return makeMlpError(llvm::Twine(options.layers) + " layers cannot fill " +
-                        llvm::Twine(stages) + " stages (" +
-                        llvm::Twine(params.stagesPerMesh) + " per mesh for " +
-                        name + "); every stage needs a layer");
-  llvm::Expected<schedule::Schedule> built = schedule::buildSchedule(*kind, params);
-  if (!built)
-    return built.takeError();
-  return Placement{std::move(built->stageMesh),
-                   llvm::json::Object{{"generated", name}}};
-}
-
-llvm::Error verifySizes(const MlpOptions &options) {
-  for (auto [name, value] :
-       {std::pair{"layers", options.layers}, std::pair{"width", options.width},
-        std::pair{"batch", options.batch},
-        std::pair{"microbatches", options.microbatches},
-        std::pair{"meshes", options.meshes}})
-    if (value < 1)
-      return makeMlpError(llvm::Twine(name) + " must be at least 1 (got " +
-                          llvm::Twine(value) + ")");
-  if (options.batch % options.microbatches != 0)
-    return makeMlpError("the batch (" + llvm::Twine(options.batch) +
-                        ") is not divisible by the microbatches (" +
-                        llvm::Twine(options.microbatches) + ")");
-  if (options.layers > kMaxLayerCalls / options.microbatches)
-    return makeMlpError(llvm::Twine(options.layers) + " layers x " +
-                        llvm::Twine(options.microbatches) +
-                        " microbatches exceed " + llvm::Twine(kMaxLayerCalls) +
-                        " layer calls, the most this generator writes");
-  if (!std::isfinite(options.learningRate))
-    return makeMlpError("the learning rate must be a finite number");
-  return llvm::Error::success();
-}
-
 /// The text of the module; sizes are verified.
 std::string writeModule(const MlpOptions &options) {
   const int64_t layers = options.layers, microbatches = options.microbatches;
   const int64_t rows = options.batch / microbatches;
-  const char *dtype = options.elementType == ElementType::kF64 ? "f64" : "f32";
+  const llvm::StringRef dtype = getElementTypeName(options.elementType);
   const std::string full =
       formatv("tensor<{0}x{1}x{2}>", options.batch, options.width, dtype);
   const std::string act = formatv("tensor<{0}x{1}x{2}>", rows, options.width, dtype);
@@ -228,17 +145,11 @@ std::string writeModule(const MlpOptions &options) {
   // Sums over microbatches: result `index` of every call.
   auto accumulate = [&](llvm::StringRef name, int64_t index,
                         llvm::StringRef type) {
-    std::string sum = formatv("%r0#{0}", index);
-    for (int64_t k = 1; k < microbatches; ++k) {
-      os << formatv("  %{0}_{1} = stablehlo.add {2}, %r{1}#{3} : {4}\n", name,
-                    k, sum, index, type);
-      sum = formatv("%{0}_{1}", name, k);
-    }
-    return sum;
+    return writeMicrobatchSum(os, name, index, type, microbatches);
   };
   std::string loss = accumulate("loss", 0, scalar);
   os << formatv("  %lr = stablehlo.constant dense<{0}> : {1}\n",
-                llvm::format("%.17e", options.learningRate), weight);
+                formatFloat(options.learningRate), weight);
   std::string updated;
   for (int64_t i = 0; i < layers; ++i) {
     std::string gradient = accumulate(formatv("g{0}", i).str(), i + 1, weight);
@@ -252,39 +163,18 @@ std::string writeModule(const MlpOptions &options) {
   return text;
 }
 
-/// One line per mesh and per layer, like the README's configs; names go
-/// through llvm::json for quoting.
-std::string writeConfig(const MlpOptions &options, const Placement &placement) {
-  const int64_t stages = placement.stageMeshes.size();
-  auto meshName = [](int64_t mesh) {
-    return llvm::json::Value(formatv("m{0}", mesh).str());
-  };
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << "{\n  \"topology\": [";
-  for (int64_t m = 0; m < options.meshes; ++m)
-    os << (m ? ", " : "") << "[" << meshName(m) << ", [[\"x\", 1]]]";
-  os << "],\n  \"assignment\": {";
-  for (int64_t i = 0; i < options.layers; ++i) {
-    int64_t stage = i * stages / options.layers;
-    os << (i ? "," : "")
-       << formatv("\n    \"layer_{0}\": {{\"mesh\": {1}, \"stage\": {2}}", i,
-                  meshName(placement.stageMeshes[stage]), stage);
-  }
-  os << "\n  },\n  \"schedule\": " << placement.schedule
-     << ",\n  \"partitioning_options\": {\"mpmd_infer_transfers\": true}\n}\n";
-  return text;
-}
-
 } // namespace
 
-llvm::Expected<MlpExample> generateMlp(const MlpOptions &options) {
-  if (llvm::Error error = verifySizes(options))
+llvm::Expected<ExampleModel> generateMlp(const MlpOptions &options) {
+  const PipelineSizes sizes = {options.layers, options.batch,
+                               options.microbatches, options.meshes};
+  if (llvm::Error error =
+          verifySizes(sizes, {{"width", options.width}}, options.learningRate))
     return std::move(error);
-  llvm::Expected<Placement> placement = getPlacement(options);
+  llvm::Expected<Placement> placement = getPlacement(sizes, options.schedule);
   if (!placement)
     return placement.takeError();
-  return MlpExample{writeModule(options), writeConfig(options, *placement)};
+  return ExampleModel{writeModule(options), writeConfig(sizes, *placement)};
 }
 
 } // namespace mlir::mpmd::examples

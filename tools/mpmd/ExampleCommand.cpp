@@ -1,7 +1,8 @@
 //===- ExampleCommand.cpp - mpmd example ----------------------------------===//
 //
 // Argument parsing and files only: the models are the MPMDExamples
-// library's. `mpmd example <model> [options]`; one model so far, `mlp`.
+// library's. `mpmd example <model> [options]` for `mlp` and `transformer`,
+// which share every option but their sizes.
 // Schedule names are resolved here, where the compiler's built-in names are
 // known: a built-in schedule of `mpmd compile` first, else a generated one.
 // Every error exits with 1.
@@ -13,14 +14,16 @@
 #include "OutputFile.h"
 
 #include "mpmd/Examples/Mlp.h"
+#include "mpmd/Examples/Transformer.h"
 #include "mpmd/Schedule/Generators.h"
 #include "mpmd/Transforms/Optimize/PipelineSchedule.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
 #include <string>
-#include <tuple>
+#include <vector>
 
 namespace mlir::mpmd::tools {
 
@@ -32,9 +35,12 @@ void printExampleHelp(llvm::raw_ostream &os) {
   os << "usage: mpmd example <model> [options]\n\n"
         "Writes an example model and a matching 'mpmd compile' "
         "configuration.\n\nmodels:\n"
-        "  mlp    a training step of an MLP: forward, backward, gradient "
-        "accumulation\n"
-        "         over microbatches, SGD update\n\n"
+        "  mlp          a training step of an MLP: forward, backward, "
+        "gradient\n"
+        "               accumulation over microbatches, SGD update\n"
+        "  transformer  the same for decoder blocks: pre-norm causal "
+        "self-attention\n"
+        "               (one head) and a tanh MLP, each with a residual\n\n"
         "'mpmd example <model> --help' describes a model's options.\n";
 }
 
@@ -69,136 +75,190 @@ void printMlpHelp(llvm::raw_ostream &os) {
         "  --config-out FILE    the JSON configuration\n";
 }
 
+void printTransformerHelp(llvm::raw_ostream &os) {
+  os << "usage: mpmd example transformer --layers L --seq S --dim D --ffn F "
+        "--batch B\n"
+        "                                --microbatches M --meshes P "
+        "[--dtype f32|f64]\n"
+        "                                [--learning-rate LR] [--schedule "
+        "NAME]\n"
+        "                                -o MODEL.mlir --config-out "
+        "CONFIG.json\n\n"
+        "A training step of L pre-norm decoder blocks on inputs x[B,S,D] "
+        "(already\nembedded) and targets y[B,S,D]: each block normalizes "
+        "(no learned scale), runs\ncausal self-attention with one head (wq, "
+        "wk, wv, wo [D,D]) plus a residual,\nnormalizes again and runs a "
+        "tanh MLP (w1 [D,F], w2 [F,D]) plus a residual.\nThe loss is 0.5 * "
+        "sum((h_L - y)^2) / (B*S).\n"
+        "Microbatches, the \"layer_i\" and \"layer_i\"(1) computations, "
+        "the update and\nthe configuration are the MLP's ('mpmd example mlp "
+        "--help').\n\n"
+        "  --layers L           blocks (at least one per stage)\n"
+        "  --seq S              positions per sequence\n"
+        "  --dim D              the model width\n"
+        "  --ffn F              the hidden width of the MLP\n"
+        "  --batch B            sequences (a multiple of M)\n"
+        "  --microbatches M     microbatches per step\n"
+        "  --meshes P           pipeline meshes\n"
+        "  --dtype, --learning-rate, --schedule, -o, --config-out: as for "
+        "mlp\n";
+}
+
 llvm::Error makeExampleError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-struct MlpCommandLine {
-  std::optional<std::string> layers, width, batch, microbatches, meshes, dtype,
-      learningRate, schedule, output, configOutput, positional;
-  bool help = false;
+/// A size option and where its value goes.
+struct SizeOption {
+  StringRef name;
+  int64_t *value;
 };
 
-llvm::Expected<int64_t> parseInteger(StringRef option,
-                                     const std::optional<std::string> &text) {
-  if (!text)
-    return makeExampleError(option +
-                            " is required; see 'mpmd example mlp --help'");
-  int64_t value;
-  if (StringRef(*text).getAsInteger(10, value))
-    return makeExampleError(option + " expects an integer (got '" + *text +
-                            "')");
-  return value;
-}
+/// What differs between models: the help, the sizes, where the shared
+/// options go, and the generator (reading the options filled in).
+struct ModelCommand {
+  StringRef name;
+  void (*printHelp)(llvm::raw_ostream &);
+  std::vector<SizeOption> sizes;
+  examples::ElementType *elementType;
+  double *learningRate;
+  examples::ExampleSchedule *schedule;
+  llvm::function_ref<llvm::Expected<examples::ExampleModel>()> generate;
+};
 
 /// A built-in schedule of the compiler, else a generated one.
-llvm::Expected<examples::MlpSchedule> parseSchedule(StringRef name) {
+llvm::Expected<examples::ExampleSchedule> parseSchedule(StringRef name) {
   if (std::optional<PipelineSchedule> builtin = symbolizePipelineSchedule(name))
-    return examples::MlpSchedule{stringifyPipelineSchedule(*builtin).str(),
-                                 /*generated=*/false};
+    return examples::ExampleSchedule{stringifyPipelineSchedule(*builtin).str(),
+                                     /*generated=*/false};
   if (std::optional<schedule::ScheduleKind> kind =
           schedule::parseScheduleKind(name))
-    return examples::MlpSchedule{schedule::getScheduleName(*kind).str(),
-                                 /*generated=*/true};
-  return makeExampleError("unknown schedule '" + name + "'; built-in: " +
-                          getPipelineScheduleNameList() +
+    return examples::ExampleSchedule{schedule::getScheduleName(*kind).str(),
+                                     /*generated=*/true};
+  return makeExampleError("unknown schedule '" + name +
+                          "'; built-in: " + getPipelineScheduleNameList() +
                           "; generated: " + schedule::getScheduleNameList());
 }
 
-llvm::Expected<examples::MlpOptions>
-parseMlpOptions(const MlpCommandLine &line) {
-  examples::MlpOptions options;
-  if (line.positional)
-    return makeExampleError("unexpected argument '" + *line.positional + "'");
-  for (auto [name, text, value] :
-       {std::tuple{"--layers", &line.layers, &options.layers},
-        std::tuple{"--width", &line.width, &options.width},
-        std::tuple{"--batch", &line.batch, &options.batch},
-        std::tuple{"--microbatches", &line.microbatches, &options.microbatches},
-        std::tuple{"--meshes", &line.meshes, &options.meshes}}) {
-    llvm::Expected<int64_t> integer = parseInteger(name, *text);
-    if (!integer)
-      return integer.takeError();
-    *value = *integer;
-  }
-  if (line.dtype) {
-    if (*line.dtype == "f32")
-      options.elementType = examples::ElementType::kF32;
-    else if (*line.dtype == "f64")
-      options.elementType = examples::ElementType::kF64;
-    else
-      return makeExampleError("--dtype expects f32 or f64 (got '" +
-                              *line.dtype + "')");
-  }
-  if (line.learningRate &&
-      StringRef(*line.learningRate).getAsDouble(options.learningRate))
-    return makeExampleError("--learning-rate expects a number (got '" +
-                            *line.learningRate + "')");
-  if (line.schedule) {
-    llvm::Expected<examples::MlpSchedule> schedule =
-        parseSchedule(*line.schedule);
-    if (!schedule)
-      return schedule.takeError();
-    options.schedule = std::move(*schedule);
-  }
-  for (auto [name, path] : {std::pair{"-o", &line.output},
-                            std::pair{"--config-out", &line.configOutput}})
-    if (!*path)
-      return makeExampleError(llvm::Twine(name) +
-                              " is required; see 'mpmd example mlp --help'");
-  return options;
-}
-
-llvm::Error runMlp(llvm::ArrayRef<StringRef> args) {
-  MlpCommandLine line;
-  if (llvm::Error error = parseArguments(
-          args,
-          {{"--layers", &line.layers},
-           {"--width", &line.width},
-           {"--batch", &line.batch},
-           {"--microbatches", &line.microbatches},
-           {"--meshes", &line.meshes},
-           {"--dtype", &line.dtype},
-           {"--learning-rate", &line.learningRate},
-           {"--schedule", &line.schedule},
-           {"-o", &line.output},
-           {"--config-out", &line.configOutput}},
-          {}, line.help, line.positional, "a model name"))
+llvm::Error runModel(const ModelCommand &model,
+                     llvm::ArrayRef<StringRef> args) {
+  auto required = [&](const llvm::Twine &option) {
+    return makeExampleError(option + " is required; see 'mpmd example " +
+                            model.name + " --help'");
+  };
+  std::vector<std::optional<std::string>> sizeTexts(model.sizes.size());
+  std::optional<std::string> dtype, learningRate, scheduleName, output,
+      configOutput, positional;
+  bool help = false;
+  std::vector<ValuedOption> options;
+  for (auto [size, text] : llvm::zip(model.sizes, sizeTexts))
+    options.push_back({size.name, &text});
+  options.insert(options.end(), {{"--dtype", &dtype},
+                                 {"--learning-rate", &learningRate},
+                                 {"--schedule", &scheduleName},
+                                 {"-o", &output},
+                                 {"--config-out", &configOutput}});
+  if (llvm::Error error =
+          parseArguments(args, options, {}, help, positional, "a model name"))
     return error;
-  if (line.help) {
-    printMlpHelp(llvm::outs());
+  if (help) {
+    model.printHelp(llvm::outs());
     return llvm::Error::success();
   }
-  llvm::Expected<examples::MlpOptions> options = parseMlpOptions(line);
-  if (!options)
-    return options.takeError();
-  llvm::Expected<examples::MlpExample> example = examples::generateMlp(*options);
+  if (positional)
+    return makeExampleError("unexpected argument '" + *positional + "'");
+  for (auto [size, text] : llvm::zip(model.sizes, sizeTexts)) {
+    if (!text)
+      return required(size.name);
+    if (StringRef(*text).getAsInteger(10, *size.value))
+      return makeExampleError(size.name + " expects an integer (got '" + *text +
+                              "')");
+  }
+  if (dtype) {
+    if (*dtype == "f32")
+      *model.elementType = examples::ElementType::kF32;
+    else if (*dtype == "f64")
+      *model.elementType = examples::ElementType::kF64;
+    else
+      return makeExampleError("--dtype expects f32 or f64 (got '" + *dtype +
+                              "')");
+  }
+  if (learningRate && StringRef(*learningRate).getAsDouble(*model.learningRate))
+    return makeExampleError("--learning-rate expects a number (got '" +
+                            *learningRate + "')");
+  if (scheduleName) {
+    llvm::Expected<examples::ExampleSchedule> schedule =
+        parseSchedule(*scheduleName);
+    if (!schedule)
+      return schedule.takeError();
+    *model.schedule = std::move(*schedule);
+  }
+  for (auto [name, path] :
+       {std::pair{"-o", &output}, std::pair{"--config-out", &configOutput}})
+    if (!*path)
+      return required(name);
+  llvm::Expected<examples::ExampleModel> example = model.generate();
   if (!example)
     return example.takeError();
-  if (llvm::Error error = writeOutputFile(*line.output, example->module))
+  if (llvm::Error error = writeOutputFile(*output, example->module))
     return error;
-  return writeOutputFile(*line.configOutput, example->config);
+  return writeOutputFile(*configOutput, example->config);
+}
+
+/// Runs `mlp` or `transformer`.
+llvm::Error runNamedModel(StringRef name, llvm::ArrayRef<StringRef> args) {
+  if (name == "mlp") {
+    examples::MlpOptions mlp;
+    return runModel({name,
+                     printMlpHelp,
+                     {{"--layers", &mlp.layers},
+                      {"--width", &mlp.width},
+                      {"--batch", &mlp.batch},
+                      {"--microbatches", &mlp.microbatches},
+                      {"--meshes", &mlp.meshes}},
+                     &mlp.elementType,
+                     &mlp.learningRate,
+                     &mlp.schedule,
+                     [&] { return examples::generateMlp(mlp); }},
+                    args);
+  }
+  examples::TransformerOptions transformer;
+  return runModel({name,
+                   printTransformerHelp,
+                   {{"--layers", &transformer.layers},
+                    {"--seq", &transformer.sequence},
+                    {"--dim", &transformer.dim},
+                    {"--ffn", &transformer.ffn},
+                    {"--batch", &transformer.batch},
+                    {"--microbatches", &transformer.microbatches},
+                    {"--meshes", &transformer.meshes}},
+                   &transformer.elementType,
+                   &transformer.learningRate,
+                   &transformer.schedule,
+                   [&] { return examples::generateTransformer(transformer); }},
+                  args);
 }
 
 } // namespace
 
 int runExampleCommand(llvm::ArrayRef<StringRef> args) {
   if (args.empty()) {
-    llvm::errs() << "mpmd example: error: no model; see 'mpmd example --help'\n";
+    llvm::errs()
+        << "mpmd example: error: no model; see 'mpmd example --help'\n";
     return 1;
   }
   if (args.front() == "--help" || args.front() == "-h") {
     printExampleHelp(llvm::outs());
     return 0;
   }
-  if (args.front() != "mlp") {
+  if (args.front() != "mlp" && args.front() != "transformer") {
     llvm::errs() << "mpmd example: error: unknown model '" << args.front()
-                 << "'; models: mlp\n";
+                 << "'; models: mlp, transformer\n";
     return 1;
   }
-  if (llvm::Error error = runMlp(args.drop_front())) {
-    llvm::errs() << "mpmd example mlp: error: "
-                 << llvm::toString(std::move(error)) << "\n";
+  if (llvm::Error error = runNamedModel(args.front(), args.drop_front())) {
+    llvm::errs() << "mpmd example " << args.front()
+                 << ": error: " << llvm::toString(std::move(error)) << "\n";
     return 1;
   }
   return 0;

@@ -37,8 +37,8 @@ const Command kCommands[] = {
      "assertions",
      runInterpretCommand},
     {"example",
-     "write an example model (an MLP training step) and its compile "
-     "config",
+     "write an example model (an MLP or transformer training step) and "
+     "its compile config",
      runExampleCommand},
     {"run",
      "run a program on .npy or seeded inputs (MPMD programs on virtual "

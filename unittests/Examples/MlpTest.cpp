@@ -11,14 +11,11 @@
 
 #include "mpmd/Examples/Mlp.h"
 
+#include "ExampleTesting.h"
+
 #include "mpmd/Driver/Config.h"
-#include "mpmd/InitAllDialects.h"
-#include "mpmd/Runtime/Interpreter.h"
 #include "mpmd/Runtime/Kernels.h"
 #include "mpmd/Schedule/Generators.h"
-
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 
 #include "gtest/gtest.h"
 
@@ -30,29 +27,11 @@
 using namespace mlir;
 using namespace mlir::mpmd;
 using namespace mlir::mpmd::examples;
+using namespace mlir::mpmd::examples::testing;
 using runtime::DType;
 using runtime::Tensor;
 
 namespace {
-
-std::string errorOf(llvm::Expected<MlpExample> example) {
-  if (example)
-    return "(no error)";
-  return llvm::toString(example.takeError());
-}
-
-Tensor randomTensor(DType dtype, runtime::Shape shape, double scale,
-                    std::mt19937_64 &random) {
-  std::uniform_real_distribution<double> uniform(-scale, scale);
-  Tensor tensor = Tensor::empty(dtype, std::move(shape));
-  for (int64_t i = 0; i < tensor.numElements(); ++i) {
-    if (dtype == DType::F64)
-      tensor.data<double>()[i] = uniform(random);
-    else
-      tensor.data<float>()[i] = static_cast<float>(uniform(random));
-  }
-  return tensor;
-}
 
 /// The loss of the model in plain loops: h = tanh(h w) but the last layer
 /// linear, 0.5 * sum((h_L - y)^2) / B.
@@ -80,30 +59,9 @@ double referenceLoss(const MlpOptions &options, const std::vector<Tensor> &args)
   return 0.5 * loss / rows;
 }
 
-class MlpTest : public ::testing::Test {
+class MlpTest : public InterpretedExampleTest {
 protected:
-  MlpTest() {
-    DialectRegistry registry;
-    registerAllDialects(registry);
-    context.appendDialectRegistry(registry);
-  }
-
-  /// Generates the model and keeps it parsed.
-  void generate(const MlpOptions &options) {
-    llvm::Expected<MlpExample> example = generateMlp(options);
-    ASSERT_TRUE(static_cast<bool>(example)) << errorOf(std::move(example));
-    module = parseSourceString<ModuleOp>(example->module, &context);
-    ASSERT_TRUE(module);
-  }
-
-  /// Runs @main: (loss, w_0', ..., w_{L-1}').
-  std::vector<Tensor> runMain(const std::vector<Tensor> &args) {
-    runtime::Interpreter interpreter(*module);
-    FailureOr<std::vector<Tensor>> results =
-        interpreter.run(module->lookupSymbol<func::FuncOp>("main"), args);
-    EXPECT_TRUE(succeeded(results));
-    return succeeded(results) ? *results : std::vector<Tensor>();
-  }
+  void generate(const MlpOptions &options) { parse(generateMlp(options)); }
 
   /// x, y and the weights, each element uniform in (-scale, scale).
   std::vector<Tensor> randomArguments(const MlpOptions &options, DType dtype,
@@ -118,9 +76,6 @@ protected:
           randomTensor(dtype, {options.width, options.width}, 0.8, random));
     return args;
   }
-
-  MLIRContext context;
-  OwningOpRef<ModuleOp> module;
 };
 
 MlpOptions smallF64() {
@@ -144,25 +99,9 @@ TEST_F(MlpTest, UpdateFollowsFiniteDifferenceGradientOfTheLoss) {
   const double loss = results[0].data<double>()[0];
   EXPECT_NEAR(loss, referenceLoss(options, args), 1e-12);
 
-  constexpr double kStep = 1e-6;
-  for (int64_t layer = 0; layer < options.layers; ++layer) {
-    Tensor &weight = args[2 + layer];
-    const Tensor &updated = results[1 + layer];
-    for (int64_t i = 0; i < weight.numElements(); ++i) {
-      double original = weight.data<double>()[i];
-      weight.data<double>()[i] = original + kStep;
-      double plus = runMain(args)[0].data<double>()[0];
-      weight.data<double>()[i] = original - kStep;
-      double minus = runMain(args)[0].data<double>()[0];
-      weight.data<double>()[i] = original;
-      double numeric = (plus - minus) / (2 * kStep);
-      double applied =
-          (original - updated.data<double>()[i]) / options.learningRate;
-      EXPECT_NEAR(applied, numeric, 1e-8 + 1e-6 * std::abs(numeric))
-          << "dloss/dw_" << layer << "[" << i / options.width << ", "
-          << i % options.width << "]";
-    }
-  }
+  expectUpdateFollowsLossGradient(
+      args, results, options.learningRate,
+      [](size_t layer) { return "w_" + std::to_string(layer); });
 }
 
 TEST_F(MlpTest, MicrobatchesAccumulateToTheFullBatchStep) {
@@ -201,7 +140,7 @@ TEST(MlpConfigTest, ContiguousStagesOneMeshEach) {
   MlpOptions options;
   options.layers = 5;
   options.meshes = 2;
-  llvm::Expected<MlpExample> example = generateMlp(options);
+  llvm::Expected<ExampleModel> example = generateMlp(options);
   ASSERT_TRUE(static_cast<bool>(example)) << errorOf(std::move(example));
   llvm::Expected<driver::Config> config = driver::parseConfig(example->config);
   ASSERT_TRUE(static_cast<bool>(config)) << llvm::toString(config.takeError());
@@ -222,7 +161,7 @@ TEST(MlpConfigTest, GeneratedSchedulesGetTheirLayout) {
   options.layers = 4;
   options.meshes = 2;
   options.schedule = {"interleaved", /*generated=*/true};
-  llvm::Expected<MlpExample> example = generateMlp(options);
+  llvm::Expected<ExampleModel> example = generateMlp(options);
   ASSERT_TRUE(static_cast<bool>(example)) << errorOf(std::move(example));
   llvm::Expected<driver::Config> config = driver::parseConfig(example->config);
   ASSERT_TRUE(static_cast<bool>(config)) << llvm::toString(config.takeError());

@@ -21,21 +21,13 @@
 #ifndef MPMD_EXAMPLES_MLP_H
 #define MPMD_EXAMPLES_MLP_H
 
+#include "mpmd/Examples/Example.h"
+
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
-#include <string>
 
 namespace mlir::mpmd::examples {
-
-enum class ElementType { kF32, kF64 };
-
-struct MlpSchedule {
-  /// A built-in schedule name of `mpmd compile` ("schedule": NAME), or,
-  /// when `generated`, a name `mpmd schedule` knows ({"generated": NAME}).
-  std::string name = "1F1B";
-  bool generated = false;
-};
 
 struct MlpOptions {
   int64_t layers = 4;
@@ -45,27 +37,13 @@ struct MlpOptions {
   int64_t meshes = 2;
   ElementType elementType = ElementType::kF32;
   double learningRate = 0.01;
-  MlpSchedule schedule;
-};
-
-struct MlpExample {
-  /// The module: `@main(x, y, w_0, ..., w_{L-1}) -> (loss, new w_i ...)`.
-  std::string module;
-  /// The `mpmd compile` configuration (JSON): meshes m0..m{P-1} of one
-  /// device each, the layers cut into P*v contiguous stages (v = 2 stages
-  /// per mesh for generated Interleaved1F1B, ZB-V and DualPipeV, in the
-  /// schedule's layout; else 1, stage s on mesh s), the schedule and
-  /// transfer inference.
-  std::string config;
+  ExampleSchedule schedule;
 };
 
 /// Generates the model and its configuration, or an error saying which
 /// size is wrong (e.g. a batch not divisible by the microbatches, fewer
 /// layers than stages). O(L * M) text.
-llvm::Expected<MlpExample> generateMlp(const MlpOptions &options);
-
-/// The largest L * M generated (bounds the text for command-line input).
-constexpr int64_t kMaxLayerCalls = 1'000'000;
+llvm::Expected<ExampleModel> generateMlp(const MlpOptions &options);
 
 } // namespace mlir::mpmd::examples
 

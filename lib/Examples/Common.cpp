@@ -1,0 +1,140 @@
+//===- Common.cpp - Checks and text every example generator shares --------===//
+//
+// Placement reuses the schedule generators' layouts and checks, so a
+// generated schedule's config always matches what `mpmd schedule` builds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Common.h"
+
+#include "mpmd/Schedule/Generators.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+
+namespace mlir::mpmd::examples::detail {
+
+using llvm::formatv;
+
+llvm::Error makeExampleError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+llvm::Error verifySizes(const PipelineSizes &sizes,
+                        llvm::ArrayRef<NamedSize> modelSizes,
+                        double learningRate) {
+  std::vector<NamedSize> positive = {{"layers", sizes.layers}};
+  positive.insert(positive.end(), modelSizes.begin(), modelSizes.end());
+  positive.insert(positive.end(), {{"batch", sizes.batch},
+                                   {"microbatches", sizes.microbatches},
+                                   {"meshes", sizes.meshes}});
+  for (const NamedSize &size : positive)
+    if (size.value < 1)
+      return makeExampleError(size.name + " must be at least 1 (got " +
+                              llvm::Twine(size.value) + ")");
+  if (sizes.batch % sizes.microbatches != 0)
+    return makeExampleError("the batch (" + llvm::Twine(sizes.batch) +
+                            ") is not divisible by the microbatches (" +
+                            llvm::Twine(sizes.microbatches) + ")");
+  if (sizes.layers > kMaxLayerCalls / sizes.microbatches)
+    return makeExampleError(llvm::Twine(sizes.layers) + " layers x " +
+                            llvm::Twine(sizes.microbatches) +
+                            " microbatches exceed " +
+                            llvm::Twine(kMaxLayerCalls) +
+                            " layer calls, the most this generator writes");
+  if (!std::isfinite(learningRate))
+    return makeExampleError("the learning rate must be a finite number");
+  return llvm::Error::success();
+}
+
+llvm::Expected<Placement> getPlacement(const PipelineSizes &sizes,
+                                       const ExampleSchedule &schedule) {
+  if (!schedule.generated) {
+    if (sizes.layers < sizes.meshes)
+      return makeExampleError(
+          llvm::Twine(sizes.layers) + " layers cannot fill " +
+          llvm::Twine(sizes.meshes) + " meshes; every mesh needs a layer");
+    return Placement{schedule::getLoopingStageMeshes(sizes.meshes, 1),
+                     schedule.name};
+  }
+  std::optional<schedule::ScheduleKind> kind =
+      schedule::parseScheduleKind(schedule.name);
+  if (!kind)
+    return makeExampleError("unknown generated schedule '" + schedule.name +
+                            "'; expected one of " +
+                            schedule::getScheduleNameList());
+  llvm::StringRef name = schedule::getScheduleName(*kind);
+  schedule::ScheduleParams params;
+  params.meshes = sizes.meshes;
+  params.microbatches = sizes.microbatches;
+  // The schedules made for several stages per mesh get two.
+  switch (*kind) {
+  case schedule::ScheduleKind::kInterleavedOneFOneB:
+  case schedule::ScheduleKind::kZeroBubbleV:
+  case schedule::ScheduleKind::kDualPipeV:
+    params.stagesPerMesh = 2;
+    break;
+  default:
+    params.stagesPerMesh = 1;
+    break;
+  }
+  const int64_t stages = sizes.meshes * params.stagesPerMesh;
+  if (sizes.layers < stages)
+    return makeExampleError(
+        llvm::Twine(sizes.layers) + " layers cannot fill " +
+        llvm::Twine(stages) + " stages (" + llvm::Twine(params.stagesPerMesh) +
+        " per mesh for " + name + "); every stage needs a layer");
+  llvm::Expected<schedule::Schedule> built =
+      schedule::buildSchedule(*kind, params);
+  if (!built)
+    return built.takeError();
+  return Placement{std::move(built->stageMesh),
+                   llvm::json::Object{{"generated", name}}};
+}
+
+std::string writeConfig(const PipelineSizes &sizes,
+                        const Placement &placement) {
+  const int64_t stages = placement.stageMeshes.size();
+  auto meshName = [](int64_t mesh) {
+    return llvm::json::Value(formatv("m{0}", mesh).str());
+  };
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "{\n  \"topology\": [";
+  for (int64_t m = 0; m < sizes.meshes; ++m)
+    os << (m ? ", " : "") << "[" << meshName(m) << ", [[\"x\", 1]]]";
+  os << "],\n  \"assignment\": {";
+  for (int64_t i = 0; i < sizes.layers; ++i) {
+    int64_t stage = i * stages / sizes.layers;
+    os << (i ? "," : "")
+       << formatv("\n    \"layer_{0}\": {{\"mesh\": {1}, \"stage\": {2}}", i,
+                  meshName(placement.stageMeshes[stage]), stage);
+  }
+  os << "\n  },\n  \"schedule\": " << placement.schedule
+     << ",\n  \"partitioning_options\": {\"mpmd_infer_transfers\": true}\n}\n";
+  return text;
+}
+
+llvm::StringRef getElementTypeName(ElementType type) {
+  return type == ElementType::kF64 ? "f64" : "f32";
+}
+
+std::string formatFloat(double value) {
+  return formatv("{0}", llvm::format("%.17e", value)).str();
+}
+
+std::string writeMicrobatchSum(llvm::raw_ostream &os, llvm::StringRef name,
+                               int64_t index, llvm::StringRef type,
+                               int64_t microbatches) {
+  std::string sum = formatv("%r0#{0}", index);
+  for (int64_t k = 1; k < microbatches; ++k) {
+    os << formatv("  %{0}_{1} = stablehlo.add {2}, %r{1}#{3} : {4}\n", name, k,
+                  sum, index, type);
+    sum = formatv("%{0}_{1}", name, k);
+  }
+  return sum;
+}
+
+} // namespace mlir::mpmd::examples::detail

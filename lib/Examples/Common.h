@@ -1,0 +1,83 @@
+//===- Common.h - Checks and text every example generator shares -*- C++
+//-*-===//
+//
+// Internal to MPMDExamples: the size checks, the placement of layers on
+// meshes and stages, the config text and the pieces of `@main` (microbatch
+// sums, constants) that are the same for every model, so each generator
+// writes only its own layers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPMD_LIB_EXAMPLES_COMMON_H
+#define MPMD_LIB_EXAMPLES_COMMON_H
+
+#include "mpmd/Examples/Example.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir::mpmd::examples::detail {
+
+llvm::Error makeExampleError(const llvm::Twine &message);
+
+/// The sizes every model has.
+struct PipelineSizes {
+  int64_t layers;
+  int64_t batch;
+  int64_t microbatches;
+  int64_t meshes;
+};
+
+/// A size of the command line, named as its option is.
+struct NamedSize {
+  llvm::StringRef name;
+  int64_t value;
+};
+
+/// Every size at least 1 (layers, then the model's own `modelSizes`, then
+/// batch, microbatches, meshes), the batch divisible by the microbatches, at
+/// most kMaxLayerCalls layer calls, a finite learning rate.
+llvm::Error verifySizes(const PipelineSizes &sizes,
+                        llvm::ArrayRef<NamedSize> modelSizes,
+                        double learningRate);
+
+struct Placement {
+  /// The mesh of each stage.
+  std::vector<int64_t> stageMeshes;
+  /// The config's "schedule".
+  llvm::json::Value schedule;
+};
+
+/// Stage s on mesh s with a built-in schedule, else the generated
+/// schedule's layout (whose generator also checks meshes against
+/// microbatches). Every stage needs a layer.
+llvm::Expected<Placement> getPlacement(const PipelineSizes &sizes,
+                                       const ExampleSchedule &schedule);
+
+/// The config: meshes m0..m{P-1}, layer i in stage floor(i * stages / L),
+/// one line per mesh list and per layer like the README's configs.
+std::string writeConfig(const PipelineSizes &sizes, const Placement &placement);
+
+/// "f32" or "f64".
+llvm::StringRef getElementTypeName(ElementType type);
+
+/// A float for a `dense<...>` constant, exact when read back.
+std::string formatFloat(double value);
+
+/// Writes the sum over microbatches of result `index` of the calls
+/// `%r0..%r{M-1}` (as `%NAME_k` adds) and returns the SSA name holding it.
+std::string writeMicrobatchSum(llvm::raw_ostream &os, llvm::StringRef name,
+                               int64_t index, llvm::StringRef type,
+                               int64_t microbatches);
+
+} // namespace mlir::mpmd::examples::detail
+
+#endif // MPMD_LIB_EXAMPLES_COMMON_H
