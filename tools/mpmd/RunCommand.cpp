@@ -49,7 +49,7 @@ void printRunHelp(llvm::raw_ostream &os) {
         "                [--outputs DIR] [--print]\n"
         "                [--config CONFIG.json [--validate [--tolerance T]]]\n"
         "                [--trace TRACE.json] [--summary] [--device-memory "
-        "BYTES]\n\n"
+        "BYTES] [--repeat N]\n\n"
         "Runs a program and prints one line per output: its type, min, max, "
         "mean and\nfirst values. A plain module runs FUNCTION on the "
         "interpreter. An MPMD program\n(an exported module, or FILE lowered "
@@ -87,7 +87,10 @@ void printRunHelp(llvm::raw_ostream &os) {
         "M, G: powers of\n"
         "                       1024); a program that exceeds it is refused, "
         "naming the step\n"
-        "                       and the largest live buffers\n";
+        "                       and the largest live buffers\n"
+        "  --repeat N           run N times and report the last run (the "
+        "first ones warm\n"
+        "                       the buffer pool and the caches)\n";
 }
 
 int fail(const llvm::Twine &message) {
@@ -164,6 +167,7 @@ std::optional<int64_t> parseBytes(llvm::StringRef text) {
 
 struct RunOptions {
   std::optional<std::string> inputs, randomSeed, outputs, trace, tolerance;
+  int64_t repeat = 1;
   bool print = false, summary = false, validate = false;
   runtime::ExecutorOptions executor;
 };
@@ -184,8 +188,12 @@ int runOnExecutor(const runtime::Executable &executable, ModuleOp reference,
                     options.randomSeed);
   if (!arguments)
     return 1;
+  // Earlier runs of --repeat warm the buffer pool and the caches; the last
+  // one is reported.
   llvm::Expected<runtime::RunResult> result =
       executable.run(*arguments, options.executor);
+  for (int64_t run = 1; result && run < options.repeat; ++run)
+    result = executable.run(*arguments, options.executor);
   if (!result)
     return fail(llvm::toString(result.takeError()));
 
@@ -241,7 +249,8 @@ int runOnExecutor(const runtime::Executable &executable, ModuleOp reference,
 } // namespace
 
 int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
-  std::optional<std::string> path, functionName, configPath, deviceMemory;
+  std::optional<std::string> path, functionName, configPath, deviceMemory,
+      repeat;
   RunOptions options;
   bool help = false;
   if (llvm::Error error = parseArguments(
@@ -253,7 +262,8 @@ int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
            {"--config", &configPath},
            {"--tolerance", &options.tolerance},
            {"--trace", &options.trace},
-           {"--device-memory", &deviceMemory}},
+           {"--device-memory", &deviceMemory},
+           {"--repeat", &repeat}},
           {{"--print", &options.print},
            {"--summary", &options.summary},
            {"--validate", &options.validate}},
@@ -278,6 +288,9 @@ int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
       return fail("--device-memory expects bytes, e.g. 1048576 or 64M (got '" +
                   *deviceMemory + "')");
   }
+  if (repeat && (llvm::StringRef(*repeat).getAsInteger(10, options.repeat) ||
+                 options.repeat < 1))
+    return fail("--repeat expects a count >= 1 (got '" + *repeat + "')");
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(*path, &error);
   if (!file)
@@ -305,10 +318,10 @@ int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
   bool mpmdProgram = configPath || isMpmdFunction(function);
   if (mpmdProgram && name != "main")
     return fail("the MPMD executor runs @main, not @" + name);
-  if (!mpmdProgram &&
-      (options.trace || options.summary || options.executor.deviceMemoryBytes))
-    return fail("--trace, --summary and --device-memory apply to MPMD "
-                "programs (an exported module, or a model with --config)");
+  if (!mpmdProgram && (options.trace || options.summary ||
+                      options.executor.deviceMemoryBytes || repeat))
+    return fail("--trace, --summary, --device-memory and --repeat apply to "
+                "MPMD programs (an exported module, or a model with --config)");
 
   if (configPath) {
     llvm::Expected<driver::Config> config = driver::readConfigFile(*configPath);
