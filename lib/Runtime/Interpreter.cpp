@@ -72,8 +72,26 @@ FailureOr<Tensor> tensorFromAttr(ElementsAttr attr, Location loc) {
     uint64_t raw = bits.getZExtValue();
     std::memcpy(out + index * size, &raw, size);
   };
+  bool isFloatType = isa<FloatType>(type.getElementType());
+  size_t byteSize = tensor.byteSize();
+  if (dense.isSplat()) {
+    // One element converted, then copied in doubling blocks.
+    if (byteSize == 0)
+      return tensor;
+    store(0, isFloatType ? dense.getSplatValue<APFloat>().bitcastToAPInt()
+                         : dense.getSplatValue<APInt>());
+    for (size_t filled = size; filled < byteSize; filled *= 2)
+      std::memcpy(out + filled, out, std::min(filled, byteSize - filled));
+    return tensor;
+  }
+  // Apart from i1 (bit-packed), the attribute stores the elements as the
+  // tensor does: little-endian values of the element's width.
+  if (type.getElementTypeBitWidth() == size * 8) {
+    std::memcpy(out, dense.getRawData().data(), byteSize);
+    return tensor;
+  }
   int64_t index = 0;
-  if (isa<FloatType>(type.getElementType())) {
+  if (isFloatType) {
     for (const APFloat &value : dense.getValues<APFloat>())
       store(index++, value.bitcastToAPInt());
   } else {
@@ -410,10 +428,18 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
 
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
       .Case([&](stablehlo::ConstantOp constant) {
-        FailureOr<Tensor> tensor = tensorFromAttr(constant.getValue(), op.getLoc());
-        if (failed(tensor))
-          return failure();
-        bind(op, {*tensor});
+        // Built once per interpreter: constants are immutable, and a cached
+        // tensor is never the sole owner of its buffer, so no op writes
+        // into it in place.
+        auto cached = interpreter.constants.find(&op);
+        if (cached == interpreter.constants.end()) {
+          FailureOr<Tensor> tensor =
+              tensorFromAttr(constant.getValue(), op.getLoc());
+          if (failed(tensor))
+            return failure();
+          cached = interpreter.constants.try_emplace(&op, *tensor).first;
+        }
+        bind(op, {cached->second});
         return success();
       })
       .Case([&](chlo::SquareOp square) {

@@ -71,6 +71,8 @@ private:
   // rehashed) while an outer block's entry is in use.
   llvm::DenseMap<Block *, std::unique_ptr<DeadValues>> valuesDeadAfter;
   std::optional<std::string> firstCheckFailure;
+  /// The tensor of each stablehlo.constant run so far.
+  llvm::DenseMap<Operation *, Tensor> constants;
   friend class Frame;
 };
 
