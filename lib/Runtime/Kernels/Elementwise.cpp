@@ -10,6 +10,8 @@
 
 #include "mpmd/Runtime/Kernels.h"
 
+#include "mpmd/Runtime/FastMath.h"
+
 #include "Dispatch.h"
 
 #include <bit>
@@ -143,17 +145,29 @@ void unaryLoop(UnaryKind kind, const T *in, T *out, int64_t count) {
       return map1(in, out, count, [](T x) {
         return x != x ? x : x > 0 ? T(1) : x < 0 ? T(-1) : x;
       });
-    case UnaryKind::Exp: return map1(in, out, count, [](T x) { return std::exp(x); });
+    case UnaryKind::Exp:
+      if constexpr (std::is_same_v<T, float>)
+        return map1(in, out, count, [](T x) { return fastExp(x); });
+      else
+        return map1(in, out, count, [](T x) { return std::exp(x); });
     case UnaryKind::Expm1: return map1(in, out, count, [](T x) { return std::expm1(x); });
     case UnaryKind::Log: return map1(in, out, count, [](T x) { return std::log(x); });
     case UnaryKind::Log1p: return map1(in, out, count, [](T x) { return std::log1p(x); });
     case UnaryKind::Logistic:
-      return map1(in, out, count, [](T x) { return T(1) / (T(1) + std::exp(-x)); });
+      if constexpr (std::is_same_v<T, float>)
+        return map1(in, out, count, [](T x) { return fastLogistic(x); });
+      else
+        return map1(in, out, count,
+                    [](T x) { return T(1) / (T(1) + std::exp(-x)); });
     case UnaryKind::Sqrt: return map1(in, out, count, [](T x) { return std::sqrt(x); });
     case UnaryKind::Rsqrt:
       return map1(in, out, count, [](T x) { return T(1) / std::sqrt(x); });
     case UnaryKind::Cbrt: return map1(in, out, count, [](T x) { return std::cbrt(x); });
-    case UnaryKind::Tanh: return map1(in, out, count, [](T x) { return std::tanh(x); });
+    case UnaryKind::Tanh:
+      if constexpr (std::is_same_v<T, float>)
+        return map1(in, out, count, [](T x) { return fastTanh(x); });
+      else
+        return map1(in, out, count, [](T x) { return std::tanh(x); });
     case UnaryKind::Sine: return map1(in, out, count, [](T x) { return std::sin(x); });
     case UnaryKind::Cosine: return map1(in, out, count, [](T x) { return std::cos(x); });
     case UnaryKind::Tan: return map1(in, out, count, [](T x) { return std::tan(x); });
