@@ -14,6 +14,7 @@
 
 #include "mpmd/InitAllDialects.h"
 #include "mpmd/Runtime/Interpreter.h"
+#include "mpmd/Runtime/Kernels.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -98,6 +99,25 @@ protected:
             << "dloss/d" << describe(weight) << ", element " << i;
       }
     }
+  }
+
+  /// Two runs' f64 results agree element by element within `tolerance`.
+  static void expectSameResults(const std::vector<runtime::Tensor> &expected,
+                                const std::vector<runtime::Tensor> &actual,
+                                double tolerance) {
+    ASSERT_EQ(expected.size(), actual.size());
+    for (auto [a, b] : llvm::zip(expected, actual))
+      for (int64_t i = 0; i < a.numElements(); ++i)
+        EXPECT_NEAR(a.data<double>()[i], b.data<double>()[i], tolerance);
+  }
+
+  /// `args` converted to f64, for references computed in double.
+  static std::vector<runtime::Tensor>
+  widenToF64(const std::vector<runtime::Tensor> &args) {
+    std::vector<runtime::Tensor> wide;
+    for (const runtime::Tensor &arg : args)
+      wide.push_back(runtime::convert(arg, runtime::DType::F64));
+    return wide;
   }
 
   MLIRContext context;

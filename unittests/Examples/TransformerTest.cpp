@@ -13,7 +13,6 @@
 #include "ExampleTesting.h"
 
 #include "mpmd/Driver/Config.h"
-#include "mpmd/Runtime/Kernels.h"
 
 #include "gtest/gtest.h"
 
@@ -175,11 +174,7 @@ TEST_F(TransformerTest, MicrobatchesAccumulateToTheFullBatchStep) {
   std::vector<Tensor> whole = runMain(args);
   options.microbatches = 4;
   generate(options);
-  std::vector<Tensor> split = runMain(args);
-  ASSERT_EQ(whole.size(), split.size());
-  for (auto [a, b] : llvm::zip(whole, split))
-    for (int64_t i = 0; i < a.numElements(); ++i)
-      EXPECT_NEAR(a.data<double>()[i], b.data<double>()[i], 1e-12);
+  expectSameResults(whole, runMain(args), 1e-12);
 }
 
 TEST_F(TransformerTest, OneLayerOnePositionAndF32) {
@@ -193,10 +188,8 @@ TEST_F(TransformerTest, OneLayerOnePositionAndF32) {
   std::vector<Tensor> results = runMain(args);
   ASSERT_EQ(results.size(), 7u);
   EXPECT_EQ(results[0].dtype(), DType::F32);
-  std::vector<Tensor> wide;
-  for (const Tensor &arg : args)
-    wide.push_back(runtime::convert(arg, DType::F64));
-  EXPECT_NEAR(results[0].data<float>()[0], referenceLoss(options, wide), 1e-5);
+  EXPECT_NEAR(results[0].data<float>()[0],
+              referenceLoss(options, widenToF64(args)), 1e-5);
 }
 
 TEST(TransformerConfigTest, ContiguousStagesAndGeneratedSchedules) {
