@@ -262,7 +262,8 @@ TEST_F(ExecutorTest, WritesAChromeTraceAndASummary) {
   EXPECT_THAT(summary, HasSubstr("3 fragment runs, 1 copies moving 16 B"));
   EXPECT_THAT(summary, HasSubstr("m1:0"));
   // The measured and replayed timelines side by side: m1 runs one backward
-  // fragment ('B'), m0 a forward ('F') and an inferred one ('o').
+  // fragment ('B'), m0 a forward ('F') and an inferred one ('o'); each
+  // fragment covers at least one column.
   EXPECT_THAT(summary, HasSubstr("timelines (one column = "));
   size_t m1Row = summary.find("m1:0     measured |");
   ASSERT_NE(m1Row, std::string::npos) << summary;
@@ -272,8 +273,10 @@ TEST_F(ExecutorTest, WritesAChromeTraceAndASummary) {
   size_t m0Replay = summary.find("replay   |");
   ASSERT_NE(m0Replay, std::string::npos) << summary;
   std::string m0Replayed = summary.substr(m0Replay, summary.find('\n', m0Replay) - m0Replay);
-  EXPECT_THAT(m0Replayed, HasSubstr("F"));
-  EXPECT_THAT(m0Replayed, HasSubstr("o"));
+  // m0's two fragments may share a column (they last microseconds); the
+  // later one is drawn over the earlier.
+  EXPECT_NE(m0Replayed.find_first_of("Fo"), std::string::npos) << m0Replayed;
+  EXPECT_THAT(m0Replayed, ::testing::Not(HasSubstr("B")));
 }
 
 } // namespace
