@@ -64,16 +64,52 @@ constexpr bool kIsFloat = std::is_floating_point_v<T>;
 template <typename T>
 constexpr bool kIsInt = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 
+// Operands and results are either the same buffer (an op computing in
+// place, see Interpreter.cpp) or disjoint ones, never partly overlapping.
+// Saying so keeps the loops vectorized: with possibly aliasing pointers the
+// compiler guards the vector loop with an overlap check, which in-place
+// calls fail, falling back to its scalar loop.
+
 template <typename T, typename F>
 void map1(const T *in, T *out, int64_t count, F f) {
+  if (static_cast<const void *>(in) == out) {
+    for (int64_t i = 0; i < count; ++i)
+      out[i] = f(out[i]);
+    return;
+  }
+  const T *__restrict source = in;
+  T *__restrict target = out;
   for (int64_t i = 0; i < count; ++i)
-    out[i] = f(in[i]);
+    target[i] = f(source[i]);
 }
 
 template <typename T, typename U, typename F>
 void map2(const T *lhs, const T *rhs, U *out, int64_t count, F f) {
+  // Only a result of the operands' type can be one of them.
+  if constexpr (std::is_same_v<T, U>) {
+    if (lhs == out && rhs == out) {
+      for (int64_t i = 0; i < count; ++i)
+        out[i] = f(out[i], out[i]);
+      return;
+    }
+    if (lhs == out || rhs == out) {
+      // One operand is the result, the other is disjoint from it.
+      const T *__restrict other = lhs == out ? rhs : lhs;
+      T *__restrict target = out;
+      if (lhs == out)
+        for (int64_t i = 0; i < count; ++i)
+          target[i] = f(target[i], other[i]);
+      else
+        for (int64_t i = 0; i < count; ++i)
+          target[i] = f(other[i], target[i]);
+      return;
+    }
+  }
+  const T *__restrict first = lhs;
+  const T *__restrict second = rhs;
+  U *__restrict target = out;
   for (int64_t i = 0; i < count; ++i)
-    out[i] = f(lhs[i], rhs[i]);
+    target[i] = f(first[i], second[i]);
 }
 
 template <typename T> T floatMax(T a, T b) { return (a != a || a > b) ? a : b; }
