@@ -21,10 +21,10 @@ echo "== mpmd compile model.mlir --config config.json -o exported.mlir --summary
 "$build/bin/mpmd" compile "$work/model.mlir" --config "$work/config.json" \
   -o "$work/exported.mlir" --dump-dir "$work/phases" --summary
 echo
-echo "== mpmd run model.mlir --config config.json --random-inputs 0 --validate --trace trace.json --summary"
+echo "== mpmd run model.mlir --config config.json --random-inputs 0 --validate --trace trace.json --summary --repeat 3"
 echo "   (output 0 is the loss, outputs 1.. the updated weights)"
 "$build/bin/mpmd" run "$work/model.mlir" --config "$work/config.json" --random-inputs 0 \
-  --validate --trace "$work/trace.json" --summary
+  --validate --trace "$work/trace.json" --summary --repeat 3
 echo "   trace: $(wc -c < "$work/trace.json") bytes of Chrome trace JSON (copy it out to open it in ui.perfetto.dev)"
 echo
 echo "== mpmd schedule (the optimized program, unit costs)"
