@@ -329,6 +329,7 @@ private:
 
   LogicalResult runOp(Operation &op);
   LogicalResult runReduce(stablehlo::ReduceOp op);
+  LogicalResult runReduceWindow(stablehlo::ReduceWindowOp op);
   LogicalResult runScatter(stablehlo::ScatterOp op);
   LogicalResult runSort(stablehlo::SortOp op);
   LogicalResult runCheck(Operation &op);
@@ -546,6 +547,9 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
         return success();
       })
       .Case([&](stablehlo::ReduceOp reduceOp) { return runReduce(reduceOp); })
+      .Case([&](stablehlo::ReduceWindowOp reduceWindowOp) {
+        return runReduceWindow(reduceWindowOp);
+      })
       .Case([&](stablehlo::GatherOp gatherOp) {
         stablehlo::GatherDimensionNumbersAttr numbers = gatherOp.getDimensionNumbers();
         GatherDimensions dims{toVector(numbers.getOffsetDims()),
@@ -678,6 +682,65 @@ LogicalResult Interpreter::Frame::runReduce(stablehlo::ReduceOp op) {
     for (auto [result, value] : llvm::zip(results, *combined))
       result.setElement(outOffset, value);
   }
+  bind(*op, std::move(results));
+  return success();
+}
+
+LogicalResult
+Interpreter::Frame::runReduceWindow(stablehlo::ReduceWindowOp op) {
+  std::vector<Tensor> inputs = lookupAll(op.getInputs());
+  std::vector<Tensor> inits = lookupAll(op.getInitValues());
+  int64_t rank = inputs[0].rank();
+  auto orOnes = [&](std::optional<ArrayRef<int64_t>> values) {
+    return values ? toVector(*values) : std::vector<int64_t>(rank, 1);
+  };
+  WindowDimensions window;
+  window.size = toVector(op.getWindowDimensions());
+  window.strides = orOnes(op.getWindowStrides());
+  window.baseDilations = orOnes(op.getBaseDilations());
+  window.windowDilations = orOnes(op.getWindowDilations());
+  window.paddingLow.assign(rank, 0);
+  window.paddingHigh.assign(rank, 0);
+  if (std::optional<DenseIntElementsAttr> padding = op.getPadding()) {
+    // [rank, 2]: (low, high) per dimension.
+    for (auto [i, value] : llvm::enumerate(padding->getValues<int64_t>()))
+      (i % 2 ? window.paddingHigh : window.paddingLow)[i / 2] = value;
+  }
+  Shape resultShape = shapeOf(op.getResult(0));
+  std::optional<ReduceKind> kind = matchReduceCombiner(op.getBody());
+  if (inputs.size() == 1 && kind) {
+    if (!supportsReduce(*kind, inputs[0].dtype()))
+      return op.emitError() << "this reduction is not supported on "
+                            << dtypeName(inputs[0].dtype());
+    bind(*op, {reduceWindow(*kind, inputs[0], inits[0], window, resultShape)});
+    return success();
+  }
+  // Any other body (or several inputs): one region run per window element,
+  // padding and holes reading the init values.
+  std::vector<Tensor> results;
+  for (const Tensor &init : inits)
+    results.push_back(broadcastInDim(init, resultShape, {}));
+  LogicalResult status = success();
+  WindowIndexer(inputs[0].shape(), resultShape, window)
+      .forEach([&](int64_t resultIndex, int64_t, int64_t source) {
+        if (failed(status))
+          return;
+        std::vector<Tensor> arguments;
+        for (const Tensor &result : results)
+          arguments.push_back(result.elementAt(resultIndex));
+        for (auto [input, init] : llvm::zip(inputs, inits))
+          arguments.push_back(source < 0 ? init : input.elementAt(source));
+        FailureOr<std::vector<Tensor>> combined =
+            runRegion(op.getBody(), arguments);
+        if (failed(combined)) {
+          status = failure();
+          return;
+        }
+        for (auto [result, value] : llvm::zip(results, *combined))
+          result.setElement(resultIndex, value);
+      });
+  if (failed(status))
+    return failure();
   bind(*op, std::move(results));
   return success();
 }

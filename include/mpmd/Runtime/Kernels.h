@@ -123,6 +123,71 @@ Tensor reduce(ReduceKind kind, const Tensor &operand, const Tensor &init,
               const std::vector<int64_t> &dimensions);
 
 //===----------------------------------------------------------------------===//
+// Windows (reduce_window)
+//===----------------------------------------------------------------------===//
+
+/// StableHLO's window attributes, one entry per dimension (all filled in:
+/// strides and dilations 1, padding 0 where the op omits them).
+struct WindowDimensions {
+  Shape size;
+  std::vector<int64_t> strides, baseDilations, windowDilations, paddingLow,
+      paddingHigh;
+};
+
+/// Where each window element of each result element comes from: the operand
+/// is dilated (holes between elements) and padded, and window position `w`
+/// of result element `i` reads padded index `i * stride + w * dilation`.
+/// Holes and padding read no operand element (index -1: the init value).
+class WindowIndexer {
+public:
+  WindowIndexer(const Shape &operandShape, const Shape &resultShape,
+                const WindowDimensions &window);
+
+  int64_t getWindowSize() const { return windowSize; }
+  /// Calls `visit(resultIndex, windowPosition, operandIndex or -1)` for every
+  /// result element (row-major), then every window position (row-major).
+  /// O(results x window x rank).
+  template <typename Visit> void forEach(Visit visit) const {
+    int64_t rank = operandShape.size();
+    std::vector<int64_t> result(rank, 0);
+    for (int64_t out = 0, e = numElementsOf(resultShape); out < e; ++out) {
+      for (int64_t w = 0; w < windowSize; ++w) {
+        int64_t source = 0;
+        for (int64_t d = 0; d < rank && source >= 0; ++d) {
+          int64_t padded = result[d] * window.strides[d] +
+                           windowOffsets[w * rank + d] - window.paddingLow[d];
+          int64_t dilation = window.baseDilations[d];
+          if (padded < 0 || padded % dilation != 0 ||
+              padded / dilation >= operandShape[d])
+            source = -1;
+          else
+            source = source * operandShape[d] + padded / dilation;
+        }
+        visit(out, w, source);
+      }
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        if (++result[d] < resultShape[d])
+          break;
+        result[d] = 0;
+      }
+    }
+  }
+
+private:
+  Shape operandShape, resultShape;
+  WindowDimensions window;
+  int64_t windowSize;
+  /// Per window position, its dilated offset in each dimension.
+  std::vector<int64_t> windowOffsets;
+};
+
+/// reduce_window with a recognized combiner: each result element folds the
+/// elements its window covers (the init value for padding and holes) into
+/// `init`. O(results x window).
+Tensor reduceWindow(ReduceKind kind, const Tensor &operand, const Tensor &init,
+                    const WindowDimensions &window, const Shape &resultShape);
+
+//===----------------------------------------------------------------------===//
 // gather and scatter (StableHLO semantics, batching dimensions included)
 //===----------------------------------------------------------------------===//
 

@@ -150,4 +150,44 @@ Tensor reduce(ReduceKind kind, const Tensor &operandIn, const Tensor &initIn,
                                    : result;
 }
 
+WindowIndexer::WindowIndexer(const Shape &operandShape,
+                             const Shape &resultShape,
+                             const WindowDimensions &window)
+    : operandShape(operandShape), resultShape(resultShape), window(window),
+      windowSize(numElementsOf(window.size)) {
+  int64_t rank = operandShape.size();
+  windowOffsets.resize(windowSize * rank);
+  std::vector<int64_t> position(rank, 0);
+  for (int64_t w = 0; w < windowSize; ++w) {
+    for (int64_t d = 0; d < rank; ++d)
+      windowOffsets[w * rank + d] = position[d] * window.windowDilations[d];
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++position[d] < window.size[d])
+        break;
+      position[d] = 0;
+    }
+  }
+}
+
+Tensor reduceWindow(ReduceKind kind, const Tensor &operandIn,
+                    const Tensor &initIn, const WindowDimensions &window,
+                    const Shape &resultShape) {
+  Tensor operand = detail::widenHalf(operandIn), init = detail::widenHalf(initIn);
+  Tensor result = broadcastInDim(init, resultShape, {});
+  WindowIndexer indexer(operand.shape(), resultShape, window);
+  detail::visitStorageType(operand.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    Combiner<T> combine{kind};
+    const T *in = operand.data<T>();
+    T *out = result.data<T>();
+    T padding = init.data<T>()[0];
+    indexer.forEach([&](int64_t resultIndex, int64_t, int64_t source) {
+      out[resultIndex] =
+          combine(out[resultIndex], source < 0 ? padding : in[source]);
+    });
+  });
+  return isHalf(operandIn.dtype()) ? detail::narrowToHalf(result, operandIn.dtype())
+                                   : result;
+}
+
 } // namespace mlir::mpmd::runtime
