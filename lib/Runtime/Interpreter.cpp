@@ -216,6 +216,22 @@ std::optional<ReduceKind> matchReduceCombiner(Region &body) {
   return kind->second;
 }
 
+/// `select` bodies that compare their two arguments in order and return the
+/// result: the comparison's kind.
+std::optional<CompareKind> matchSelectComparison(Region &body) {
+  Block &block = body.front();
+  if (block.getNumArguments() != 2 || !llvm::hasNItems(block, 2))
+    return std::nullopt;
+  auto compare = dyn_cast<stablehlo::CompareOp>(block.front());
+  Operation *terminator = block.getTerminator();
+  if (!compare || terminator->getNumOperands() != 1 ||
+      terminator->getOperand(0) != compare.getResult() ||
+      compare.getLhs() != block.getArgument(0) ||
+      compare.getRhs() != block.getArgument(1))
+    return std::nullopt;
+  return toCompareKind(compare.getComparisonDirection());
+}
+
 /// Elementwise equality of two same-typed tensors (nan equals nan); `within`
 /// is the absolute tolerance for floats.
 std::optional<int64_t> firstMismatch(const Tensor &actual, const Tensor &expected,
@@ -330,6 +346,7 @@ private:
   LogicalResult runOp(Operation &op);
   LogicalResult runReduce(stablehlo::ReduceOp op);
   LogicalResult runReduceWindow(stablehlo::ReduceWindowOp op);
+  LogicalResult runSelectAndScatter(stablehlo::SelectAndScatterOp op);
   LogicalResult runScatter(stablehlo::ScatterOp op);
   LogicalResult runSort(stablehlo::SortOp op);
   LogicalResult runCheck(Operation &op);
@@ -550,6 +567,9 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
       .Case([&](stablehlo::ReduceWindowOp reduceWindowOp) {
         return runReduceWindow(reduceWindowOp);
       })
+      .Case([&](stablehlo::SelectAndScatterOp selectAndScatterOp) {
+        return runSelectAndScatter(selectAndScatterOp);
+      })
       .Case([&](stablehlo::GatherOp gatherOp) {
         stablehlo::GatherDimensionNumbersAttr numbers = gatherOp.getDimensionNumbers();
         GatherDimensions dims{toVector(numbers.getOffsetDims()),
@@ -742,6 +762,80 @@ Interpreter::Frame::runReduceWindow(stablehlo::ReduceWindowOp op) {
   if (failed(status))
     return failure();
   bind(*op, std::move(results));
+  return success();
+}
+
+LogicalResult
+Interpreter::Frame::runSelectAndScatter(stablehlo::SelectAndScatterOp op) {
+  // Copies (of the handles): running the regions adds values to the frame,
+  // which may move the map's entries.
+  Tensor operand = lookup(op.getOperand());
+  Tensor source = lookup(op.getSource());
+  Tensor init = lookup(op.getInitValue());
+  int64_t rank = operand.rank();
+  if (std::optional<DenseIntElementsAttr> padding = op.getPadding())
+    if (llvm::any_of(padding->getValues<int64_t>(),
+                     [](int64_t value) { return value != 0; }))
+      return op.emitError() << "select_and_scatter with padding is not "
+                               "supported by the interpreter";
+  WindowDimensions window;
+  window.size = op.getWindowDimensions() ? toVector(*op.getWindowDimensions())
+                                         : std::vector<int64_t>(rank, 1);
+  window.strides = op.getWindowStrides() ? toVector(*op.getWindowStrides())
+                                         : std::vector<int64_t>(rank, 1);
+  window.baseDilations.assign(rank, 1);
+  window.windowDilations.assign(rank, 1);
+  window.paddingLow.assign(rank, 0);
+  window.paddingHigh.assign(rank, 0);
+  std::optional<CompareKind> select = matchSelectComparison(op.getSelect());
+  std::optional<ReduceKind> scatter = matchReduceCombiner(op.getScatter());
+  if (select && scatter) {
+    if (!supportsReduce(*scatter, operand.dtype()))
+      return op.emitError() << "this scatter combiner is not supported on "
+                            << dtypeName(operand.dtype());
+    bind(*op, {selectAndScatter(*select, *scatter, operand, source, init,
+                                window)});
+    return success();
+  }
+  // Other bodies: the select region per window element, the scatter region
+  // per source element.
+  Tensor result = broadcastInDim(init, operand.shape(), {});
+  WindowIndexer indexer(operand.shape(), source.shape(), window);
+  int64_t lastPosition = indexer.getWindowSize() - 1;
+  int64_t chosen = -1;
+  LogicalResult status = success();
+  indexer.forEach([&](int64_t sourceIndex, int64_t position, int64_t index) {
+    if (failed(status))
+      return;
+    if (position == 0)
+      chosen = -1;
+    if (chosen < 0) {
+      chosen = index;
+    } else {
+      FailureOr<std::vector<Tensor>> keep = runRegion(
+          op.getSelect(),
+          {operand.elementAt(chosen), operand.elementAt(index)});
+      if (failed(keep)) {
+        status = failure();
+        return;
+      }
+      if ((*keep)[0].elementAsInt(0) == 0)
+        chosen = index;
+    }
+    if (position != lastPosition)
+      return;
+    FailureOr<std::vector<Tensor>> combined = runRegion(
+        op.getScatter(),
+        {result.elementAt(chosen), source.elementAt(sourceIndex)});
+    if (failed(combined)) {
+      status = failure();
+      return;
+    }
+    result.setElement(chosen, (*combined)[0]);
+  });
+  if (failed(status))
+    return failure();
+  bind(*op, {std::move(result)});
   return success();
 }
 

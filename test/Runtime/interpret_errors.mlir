@@ -65,3 +65,23 @@ func.func @dynamic_shape() {
   func.return
 }
 // CHECK: FAIL: @dynamic_shape
+
+// -----
+
+func.func @select_and_scatter_with_padding() {
+  %x = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %g = stablehlo.constant dense<[1.0, 1.0]> : tensor<2xf32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  // CHECK: interpret_errors.mlir:{{[0-9]+}} offset :{{[0-9]+}}:8: error: select_and_scatter with padding is not supported by the interpreter
+  %r = "stablehlo.select_and_scatter"(%x, %g, %zero) <{padding = dense<[[1, 0]]> : tensor<1x2xi64>, window_dimensions = array<i64: 2>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %ge = stablehlo.compare GE, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %ge : tensor<i1>
+  }, {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<2xf32>, tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
+  func.return
+}
+// CHECK: FAIL: @select_and_scatter_with_padding

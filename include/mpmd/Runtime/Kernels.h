@@ -187,6 +187,15 @@ private:
 Tensor reduceWindow(ReduceKind kind, const Tensor &operand, const Tensor &init,
                     const WindowDimensions &window, const Shape &resultShape);
 
+/// select_and_scatter without padding, with a comparison as `select` (the
+/// current choice `a` stays over a later window element `b` while
+/// `a <select> b`) and a recognized `scatter` combiner: each source element
+/// combines into the result (`init` in `operand`'s shape) at the element
+/// its window selects. O(source x window).
+Tensor selectAndScatter(CompareKind select, ReduceKind scatter,
+                        const Tensor &operand, const Tensor &source,
+                        const Tensor &init, const WindowDimensions &window);
+
 //===----------------------------------------------------------------------===//
 // gather and scatter (StableHLO semantics, batching dimensions included)
 //===----------------------------------------------------------------------===//

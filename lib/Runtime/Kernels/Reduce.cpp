@@ -190,4 +190,42 @@ Tensor reduceWindow(ReduceKind kind, const Tensor &operandIn,
                                    : result;
 }
 
+Tensor selectAndScatter(CompareKind select, ReduceKind scatter,
+                        const Tensor &operandIn, const Tensor &sourceIn,
+                        const Tensor &initIn, const WindowDimensions &window) {
+  Tensor operand = detail::widenHalf(operandIn);
+  Tensor source = detail::widenHalf(sourceIn), init = detail::widenHalf(initIn);
+  Tensor result = broadcastInDim(init, operand.shape(), {});
+  WindowIndexer indexer(operand.shape(), source.shape(), window);
+  int64_t lastPosition = indexer.getWindowSize() - 1;
+  detail::visitStorageType(operand.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    auto keeps = [select](T a, T b) {
+      switch (select) {
+      case CompareKind::EQ: return a == b;
+      case CompareKind::NE: return a != b;
+      case CompareKind::LT: return a < b;
+      case CompareKind::LE: return a <= b;
+      case CompareKind::GT: return a > b;
+      case CompareKind::GE: return a >= b;
+      }
+      return true;
+    };
+    Combiner<T> combine{scatter};
+    const T *in = operand.data<T>(), *from = source.data<T>();
+    T *out = result.data<T>();
+    int64_t chosen = -1;
+    indexer.forEach([&](int64_t sourceIndex, int64_t position, int64_t index) {
+      if (position == 0)
+        chosen = -1;
+      if (index >= 0 && (chosen < 0 || !keeps(in[chosen], in[index])))
+        chosen = index;
+      if (position == lastPosition && chosen >= 0)
+        out[chosen] = combine(out[chosen], from[sourceIndex]);
+    });
+  });
+  return isHalf(operandIn.dtype()) ? detail::narrowToHalf(result, operandIn.dtype())
+                                   : result;
+}
+
 } // namespace mlir::mpmd::runtime
