@@ -8,24 +8,19 @@
 
 #include "Arguments.h"
 #include "Commands.h"
+#include "ModuleFile.h"
 #include "OutputFile.h"
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
 #include "mpmd/Driver/Compile.h"
-#include "mpmd/InitAllDialects.h"
 #include "mpmd/Transforms/Export/ExportUtils.h"
 
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
@@ -215,27 +210,18 @@ int runCompile(const CompileOptions &options) {
                  << llvm::toString(config.takeError()) << "\n";
     return kExitConfigError;
   }
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  MLIRContext context(registry);
-  context.printOpOnDiagnostic(false);
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> file =
-      openInputFile(*options.model, &error);
+  std::unique_ptr<ModuleFile> file = ModuleFile::read(*options.model, error);
   if (!file) {
-    llvm::errs() << "mpmd compile: error: " << error << "\n";
+    if (!error.empty())
+      llvm::errs() << "mpmd compile: error: " << error << "\n";
     return kExitIrError;
   }
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return kExitIrError;
+  ModuleOp module = file->getModule();
   // A computation the assignment misses is a configuration error.
-  if (failed(verifyAssignmentCoversModule(*module, *config)))
+  if (failed(verifyAssignmentCoversModule(module, *config)))
     return kExitConfigError;
-  FailureOr<Lowered> lowered = lower(*module, *config);
+  FailureOr<Lowered> lowered = lower(module, *config);
   if (failed(lowered))
     return kExitIrError;
   if (options.dumpDir && !dumpPhases(*options.dumpDir, *lowered))

@@ -10,28 +10,22 @@
 #include "Arguments.h"
 #include "Commands.h"
 
+#include "ModuleFile.h"
 #include "OutputFile.h"
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
 #include "mpmd/Driver/Compile.h"
 #include "mpmd/Driver/Config.h"
 #include "mpmd/Driver/Validate.h"
-#include "mpmd/InitAllDialects.h"
 #include "mpmd/Runtime/Executor.h"
 #include "mpmd/Runtime/Interpreter.h"
 #include "mpmd/Runtime/Prediction.h"
 #include "mpmd/Runtime/ProgramIO.h"
 #include "mpmd/Runtime/Trace.h"
 
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -292,23 +286,13 @@ int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
                  options.repeat < 1))
     return fail("--repeat expects a count >= 1 (got '" + *repeat + "')");
   std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(*path, &error);
+  std::unique_ptr<ModuleFile> file = ModuleFile::read(*path, error);
   if (!file)
-    return fail(error);
-
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  MLIRContext context(registry);
-  context.printOpOnDiagnostic(false);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context, llvm::errs());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return 1; // the parser reported why
+    return error.empty() ? 1 /* the parser reported why */ : fail(error);
+  ModuleOp module = file->getModule();
 
   std::string name = functionName.value_or("main");
-  auto function = module->lookupSymbol<func::FuncOp>(name);
+  auto function = module.lookupSymbol<func::FuncOp>(name);
   if (!function || function.isExternal())
     return fail("no function @" + name + " with a body in " + *path);
   if (configPath && functionName)
@@ -330,7 +314,7 @@ int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
                    << "\n";
       return 2;
     }
-    FailureOr<driver::Lowered> lowered = driver::lower(*module, *config);
+    FailureOr<driver::Lowered> lowered = driver::lower(module, *config);
     if (failed(lowered))
       return 1; // the diagnostics say why
     FailureOr<std::unique_ptr<runtime::Executable>> executable =
@@ -338,11 +322,11 @@ int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
     if (failed(executable))
       return 1;
     return runOnExecutor(**executable,
-                         options.validate ? *module : ModuleOp(), options);
+                         options.validate ? module : ModuleOp(), options);
   }
   if (mpmdProgram) {
     FailureOr<std::unique_ptr<runtime::Executable>> executable =
-        runtime::Executable::create(*module);
+        runtime::Executable::create(module);
     if (failed(executable))
       return 1;
     return runOnExecutor(**executable, ModuleOp(), options);
@@ -356,7 +340,7 @@ int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
       loadArguments("@" + name, *specs, options.inputs, options.randomSeed);
   if (!arguments)
     return 1;
-  runtime::Interpreter interpreter(*module);
+  runtime::Interpreter interpreter(module);
   FailureOr<std::vector<runtime::Tensor>> results =
       interpreter.run(function, *arguments);
   if (failed(results))

@@ -7,19 +7,14 @@
 
 #include "Arguments.h"
 #include "Commands.h"
+#include "ModuleFile.h"
 
 #include "mpmd/Schedule/Generators.h"
 #include "mpmd/Schedule/Render.h"
 #include "mpmd/Schedule/ModuleSchedule.h"
 #include "mpmd/Schedule/Simulator.h"
-#include "mpmd/InitAllDialects.h"
 
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/SourceMgr.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
@@ -194,23 +189,13 @@ llvm::Expected<Schedule> readModuleSchedule(const ScheduleOptions &options,
       return makeScheduleError(llvm::Twine(name) +
                        " is not used with a module: the module gives the "
                        "schedule");
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  MLIRContext context(registry);
-  context.printOpOnDiagnostic(false);
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> file =
-      openInputFile(*options.module, &error);
+  std::unique_ptr<ModuleFile> file = ModuleFile::read(*options.module, error);
   if (!file)
-    return makeScheduleError(error);
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return makeScheduleError("cannot parse '" + *options.module + "'");
-  FailureOr<Schedule> schedule = getModuleSchedule(*module);
+    return makeScheduleError(error.empty()
+                                 ? "cannot parse '" + *options.module + "'"
+                                 : error);
+  FailureOr<Schedule> schedule = getModuleSchedule(file->getModule());
   if (failed(schedule))
     return makeScheduleError("'" + *options.module + "' holds no valid schedule");
   title = llvm::sys::path::filename(*options.module).str();
