@@ -19,11 +19,6 @@ llvm::Error makeValidationError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-std::string describeTensor(const Tensor &tensor) {
-  return "tensor<" + runtime::shapeToString(tensor.shape()) +
-         runtime::dtypeName(tensor.dtype()) + ">";
-}
-
 } // namespace
 
 bool ValidationReport::passed() const {
@@ -87,10 +82,11 @@ validateAgainstReference(ModuleOp original, const std::vector<Tensor> &inputs,
     const auto &[actual, reference] = pair;
     if (actual.dtype() != reference.dtype() ||
         actual.shape() != reference.shape())
-      return makeValidationError("output " + std::to_string(index) + " is " +
-                                 describeTensor(actual) +
-                                 ", the unpartitioned program's " +
-                                 describeTensor(reference));
+      return makeValidationError(
+          "output " + std::to_string(index) + " is " +
+          runtime::toString({actual.dtype(), actual.shape()}) +
+          ", the unpartitioned program's " +
+          runtime::toString({reference.dtype(), reference.shape()}));
     OutputCheck check;
     check.difference = runtime::compareTensors(actual, reference);
     const runtime::TensorDifference &difference = check.difference;

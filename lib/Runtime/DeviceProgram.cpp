@@ -163,12 +163,6 @@ public:
                ? arrivalNode(step, device)
                : runNode(step, device);
   }
-  /// The device of the transfer's source that feeds receiving `device`.
-  int64_t sourceDevice(const DeviceProgram::Step &transfer,
-                       int64_t device) const {
-    return device % program.meshes[program.getSourceMesh(transfer)].numDevices;
-  }
-
   const DeviceProgram &program;
   int64_t numNodes = 0;
   std::vector<int64_t> runBase, arrivalBase, producer;
@@ -191,7 +185,8 @@ private:
           int64_t arrival = arrivalNode(index, device);
           preds[arrival].push_back(runNode(index, device));
           int64_t source =
-              producerNode(step.operands.front(), sourceDevice(step, device));
+              producerNode(step.operands.front(),
+                           program.getSourceDevice(step, device));
           if (source != kNone)
             preds[arrival].push_back(source);
           continue;
@@ -257,7 +252,7 @@ std::string describeDeadlock(const StepGraph &graph,
         // The receive is issued: the wait is for the step that makes the
         // source on the sending device.
         madeMesh = program.getSourceMesh(made);
-        madeDevice = graph.sourceDevice(made, device);
+        madeDevice = program.getSourceDevice(made, device);
         if (int64_t source = graph.producer[made.operands.front()];
             source != kNone)
           madeBy = program.steps[source].name;

@@ -239,10 +239,10 @@ public:
       if (step.kind == DeviceProgram::StepKind::kTransfer) {
         int64_t source = step.operands.front();
         readers[source].push_back(index);
-        for (int64_t device = 0; device < meshDevices; ++device)
-          ++slot(source, sourceDevice(step, device)).usesLeft;
-        for (int64_t device = 0; device < meshDevices; ++device)
-          ++devices[meshBase[step.mesh] + device].copyJobs;
+        for (int64_t device = 0; device < meshDevices; ++device) {
+          ++slot(source, program.getSourceDevice(step, device)).usesLeft;
+          ++devices[deviceIndex(step.mesh, device)].copyJobs;
+        }
         continue;
       }
       for (int64_t operand : step.operands)
@@ -276,10 +276,6 @@ private:
   }
   int64_t deviceIndex(int64_t mesh, int64_t device) const {
     return meshBase[mesh] + device;
-  }
-  int64_t sourceDevice(const DeviceProgram::Step &transfer,
-                       int64_t device) const {
-    return device % program.meshes[program.getSourceMesh(transfer)].numDevices;
   }
   double now() const {
     return std::chrono::duration<double, std::micro>(
@@ -382,7 +378,7 @@ void Executable::Run::onReady(int64_t value, int64_t device) {
     const DeviceProgram::Step &step = program.steps[transfer];
     for (int64_t receiver = 0;
          receiver < program.meshes[step.mesh].numDevices; ++receiver)
-      if (sourceDevice(step, receiver) == device &&
+      if (program.getSourceDevice(step, receiver) == device &&
           slot(step.results.front(), receiver).receiveIssued)
         enqueueCopy(transfer, receiver);
   }
@@ -399,7 +395,8 @@ void Executable::Run::runDevice(int64_t mesh, int64_t device) {
     const DeviceProgram::Step &step = program.steps[index];
     if (step.kind == DeviceProgram::StepKind::kTransfer) {
       slot(step.results.front(), device).receiveIssued = true;
-      if (slot(step.operands.front(), sourceDevice(step, device)).ready)
+      int64_t sender = program.getSourceDevice(step, device);
+      if (slot(step.operands.front(), sender).ready)
         enqueueCopy(index, device);
       continue;
     }
@@ -480,7 +477,7 @@ void Executable::Run::runCopyEngine(int64_t mesh, int64_t device) {
     const DeviceProgram::Step &step = program.steps[index];
     int64_t source = step.operands.front(), result = step.results.front();
     int64_t fromMesh = program.getSourceMesh(step);
-    int64_t fromDevice = sourceDevice(step, device);
+    int64_t fromDevice = program.getSourceDevice(step, device);
     Tensor original = slot(source, fromDevice).tensor;
     if (llvm::Error error = allocate(result, device, "at '" + step.name + "'")) {
       fail(std::move(error));

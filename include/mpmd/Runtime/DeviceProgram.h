@@ -85,6 +85,11 @@ struct DeviceProgram {
   int64_t getSourceMesh(const Step &step) const {
     return values[step.operands.front()].mesh;
   }
+  /// The device of a transfer's source mesh that sends to `device` of its
+  /// destination mesh.
+  int64_t getSourceDevice(const Step &step, int64_t device) const {
+    return device % meshes[getSourceMesh(step)].numDevices;
+  }
 };
 
 /// Checks the program's structure: ids in range, every value produced once
