@@ -198,6 +198,30 @@ Shape shapeOf(Value value) {
 
 /// The combiner of a reduce body that is one known binary op on the two
 /// block arguments (either order), feeding the return.
+/// A window op's attributes with the defaults for what it leaves out
+/// (size and strides 1, no dilation, no padding; padding is [rank, 2] of
+/// (low, high)).
+WindowDimensions getWindow(int64_t rank, std::optional<ArrayRef<int64_t>> size,
+                           std::optional<ArrayRef<int64_t>> strides,
+                           std::optional<ArrayRef<int64_t>> baseDilations,
+                           std::optional<ArrayRef<int64_t>> windowDilations,
+                           std::optional<DenseIntElementsAttr> padding) {
+  auto orOnes = [&](std::optional<ArrayRef<int64_t>> values) {
+    return values ? toVector(*values) : std::vector<int64_t>(rank, 1);
+  };
+  WindowDimensions window;
+  window.size = orOnes(size);
+  window.strides = orOnes(strides);
+  window.baseDilations = orOnes(baseDilations);
+  window.windowDilations = orOnes(windowDilations);
+  window.paddingLow.assign(rank, 0);
+  window.paddingHigh.assign(rank, 0);
+  if (padding)
+    for (auto [i, value] : llvm::enumerate(padding->getValues<int64_t>()))
+      (i % 2 ? window.paddingHigh : window.paddingLow)[i / 2] = value;
+  return window;
+}
+
 std::optional<ReduceKind> matchReduceCombiner(Region &body) {
   Block &block = body.front();
   if (block.getNumArguments() != 2 || !llvm::hasNItems(block, 2))
@@ -710,22 +734,9 @@ LogicalResult
 Interpreter::Frame::runReduceWindow(stablehlo::ReduceWindowOp op) {
   std::vector<Tensor> inputs = lookupAll(op.getInputs());
   std::vector<Tensor> inits = lookupAll(op.getInitValues());
-  int64_t rank = inputs[0].rank();
-  auto orOnes = [&](std::optional<ArrayRef<int64_t>> values) {
-    return values ? toVector(*values) : std::vector<int64_t>(rank, 1);
-  };
-  WindowDimensions window;
-  window.size = toVector(op.getWindowDimensions());
-  window.strides = orOnes(op.getWindowStrides());
-  window.baseDilations = orOnes(op.getBaseDilations());
-  window.windowDilations = orOnes(op.getWindowDilations());
-  window.paddingLow.assign(rank, 0);
-  window.paddingHigh.assign(rank, 0);
-  if (std::optional<DenseIntElementsAttr> padding = op.getPadding()) {
-    // [rank, 2]: (low, high) per dimension.
-    for (auto [i, value] : llvm::enumerate(padding->getValues<int64_t>()))
-      (i % 2 ? window.paddingHigh : window.paddingLow)[i / 2] = value;
-  }
+  WindowDimensions window = getWindow(
+      inputs[0].rank(), op.getWindowDimensions(), op.getWindowStrides(),
+      op.getBaseDilations(), op.getWindowDilations(), op.getPadding());
   Shape resultShape = shapeOf(op.getResult(0));
   std::optional<ReduceKind> kind = matchReduceCombiner(op.getBody());
   if (inputs.size() == 1 && kind) {
@@ -772,21 +783,14 @@ Interpreter::Frame::runSelectAndScatter(stablehlo::SelectAndScatterOp op) {
   Tensor operand = lookup(op.getOperand());
   Tensor source = lookup(op.getSource());
   Tensor init = lookup(op.getInitValue());
-  int64_t rank = operand.rank();
   if (std::optional<DenseIntElementsAttr> padding = op.getPadding())
     if (llvm::any_of(padding->getValues<int64_t>(),
                      [](int64_t value) { return value != 0; }))
       return op.emitError() << "select_and_scatter with padding is not "
                                "supported by the interpreter";
-  WindowDimensions window;
-  window.size = op.getWindowDimensions() ? toVector(*op.getWindowDimensions())
-                                         : std::vector<int64_t>(rank, 1);
-  window.strides = op.getWindowStrides() ? toVector(*op.getWindowStrides())
-                                         : std::vector<int64_t>(rank, 1);
-  window.baseDilations.assign(rank, 1);
-  window.windowDilations.assign(rank, 1);
-  window.paddingLow.assign(rank, 0);
-  window.paddingHigh.assign(rank, 0);
+  WindowDimensions window =
+      getWindow(operand.rank(), op.getWindowDimensions(),
+                op.getWindowStrides(), std::nullopt, std::nullopt, std::nullopt);
   std::optional<CompareKind> select = matchSelectComparison(op.getSelect());
   std::optional<ReduceKind> scatter = matchReduceCombiner(op.getScatter());
   if (select && scatter) {
