@@ -65,7 +65,7 @@ llvm::Error verifyStructure(const DeviceProgram &program) {
     if (llvm::Error error = produce(input, kNone, "the inputs"))
       return error;
 
-  for (auto [index, step] : llvm::enumerate(program.steps)) {
+  for (const DeviceProgram::Step &step : program.steps) {
     std::string where = "step '" + step.name + "'";
     if (step.mesh < 0 || step.mesh >= numMeshes)
       return makeProgramError(where + " has no valid mesh");
@@ -91,7 +91,7 @@ llvm::Error verifyStructure(const DeviceProgram &program) {
       if (llvm::Error error = produce(result, step.mesh, where))
         return error;
   }
-  for (auto [index, step] : llvm::enumerate(program.steps))
+  for (const DeviceProgram::Step &step : program.steps)
     for (int64_t operand : step.operands)
       if (!produced[operand])
         return makeProgramError("step '" + step.name + "' reads " +

@@ -284,8 +284,8 @@ private:
   }
 
   // All below run with `mutex` held.
-  llvm::Error allocate(int64_t value, int64_t device,
-                       const std::string &where);
+  /// `where` (e.g. "at 'layer_1 mb 0'") is only rendered for the error.
+  llvm::Error allocate(int64_t value, int64_t device, const llvm::Twine &where);
   void release(int64_t value, int64_t device);
   void consume(int64_t value, int64_t device) {
     Slot &used = slot(value, device);
@@ -339,7 +339,7 @@ private:
 };
 
 llvm::Error Executable::Run::allocate(int64_t value, int64_t device,
-                                      const std::string &where) {
+                                      const llvm::Twine &where) {
   const DeviceProgram::Value &info = program.values[value];
   DeviceState &state = devices[deviceIndex(info.mesh, device)];
   slot(value, device).live = true;
@@ -415,10 +415,9 @@ void Executable::Run::runDevice(int64_t mesh, int64_t device) {
     std::vector<bool> moved(step.operands.size(), false);
     for (auto [i, operand] : llvm::enumerate(step.operands)) {
       Slot &used = slot(operand, device);
-      bool lastUse = used.usesLeft ==
-                     llvm::count(step.operands, operand);
-      if (!step.donatable.empty() && step.donatable[i] && lastUse &&
-          !isOutput[operand] && llvm::count(step.operands, operand) == 1) {
+      // One use left: this one, and the operand appears once.
+      if (!step.donatable.empty() && step.donatable[i] &&
+          used.usesLeft == 1 && !isOutput[operand]) {
         arguments.push_back(std::move(used.tensor));
         used.usesLeft = 0;
         release(operand, device);
@@ -428,7 +427,8 @@ void Executable::Run::runDevice(int64_t mesh, int64_t device) {
       }
     }
     for (int64_t result : step.results)
-      if (llvm::Error error = allocate(result, device, "at '" + step.name + "'")) {
+      if (llvm::Error error =
+              allocate(result, device, "at '" + llvm::Twine(step.name) + "'")) {
         fail(std::move(error));
         return;
       }
@@ -479,7 +479,8 @@ void Executable::Run::runCopyEngine(int64_t mesh, int64_t device) {
     int64_t fromMesh = program.getSourceMesh(step);
     int64_t fromDevice = program.getSourceDevice(step, device);
     Tensor original = slot(source, fromDevice).tensor;
-    if (llvm::Error error = allocate(result, device, "at '" + step.name + "'")) {
+    if (llvm::Error error =
+            allocate(result, device, "at '" + llvm::Twine(step.name) + "'")) {
       fail(std::move(error));
       return;
     }
