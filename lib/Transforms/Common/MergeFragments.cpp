@@ -11,7 +11,9 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/RegionUtils.h"
 
+#include <algorithm>
 #include <cassert>
+#include <limits>
 #include <map>
 
 using namespace mlir;
@@ -55,8 +57,16 @@ bool isDefinedBefore(Value value, Operation *op) {
 } // namespace
 
 FragmentSummary::FragmentSummary(FragmentOp fragment)
-    : meshName(fragment.getMeshNameAttr()), origin(fragment.getOriginAttr()),
+    : meshName(fragment.getMeshNameAttr()),
+      userFragment(!fragment.getOrigin().empty()),
+      transposeCounts(TransposeCounts::kNone), transposeCount(0),
       stageId(fragment.getStageIdAttr()) {
+  if (std::optional<int64_t> count = mpmd::getSingleTransposeCount(fragment)) {
+    transposeCounts = TransposeCounts::kSingle;
+    transposeCount = *count;
+  } else if (userFragment) {
+    transposeCounts = TransposeCounts::kMixed;
+  }
   NamedAttrList attrs;
   for (NamedAttribute attr : fragment->getDiscardableAttrs())
     if (!isMergeSpecificAttribute(attr.getName().getValue()))
@@ -66,7 +76,7 @@ FragmentSummary::FragmentSummary(FragmentOp fragment)
 
 FragmentSummary FragmentSummary::merge(const FragmentSummary &producer,
                                        const FragmentSummary &consumer) {
-  MLIRContext *ctx = producer.origin.getContext();
+  MLIRContext *ctx = producer.meshName.getContext();
   bool producerIsUser = producer.isUserFragment();
   bool consumerIsUser = consumer.isUserFragment();
   // On conflict the only user fragment's value, or else the consumer's.
@@ -104,10 +114,24 @@ FragmentSummary FragmentSummary::merge(const FragmentSummary &producer,
     if (Attribute value = pick(name, producerValue, consumerValue))
       merged.set(name, value);
   }
-  return FragmentSummary(
-      consumer.meshName, mergeOrigins(producer.origin, consumer.origin),
-      producer.stageId ? producer.stageId : consumer.stageId,
-      merged.getDictionary(ctx));
+  // The origin union holds one transpose count if both sides hold the same
+  // one, or one side holds none.
+  TransposeCounts counts = TransposeCounts::kMixed;
+  int64_t count = 0;
+  if (producer.transposeCounts == TransposeCounts::kNone) {
+    counts = consumer.transposeCounts;
+    count = consumer.transposeCount;
+  } else if (consumer.transposeCounts == TransposeCounts::kNone ||
+             (producer.transposeCounts == TransposeCounts::kSingle &&
+              consumer.transposeCounts == TransposeCounts::kSingle &&
+              producer.transposeCount == consumer.transposeCount)) {
+    counts = producer.transposeCounts;
+    count = producer.transposeCount;
+  }
+  return FragmentSummary(consumer.meshName, producerIsUser || consumerIsUser,
+                         counts, count,
+                         producer.stageId ? producer.stageId : consumer.stageId,
+                         merged.getDictionary(ctx));
 }
 
 bool mlir::mpmd::canMergeAt(FragmentOp producer, FragmentOp consumer,
@@ -146,7 +170,7 @@ FragmentOp mlir::mpmd::mergeFragmentSequence(
     Operation *insertionPoint, unsigned keptBodyIndex, RewriterBase &rewriter) {
   assert(fragments.size() >= 2 && keptBodyIndex < fragments.size() &&
          "expected at least two fragments and a kept body among them");
-  MLIRContext *ctx = summary.getOrigin().getContext();
+  MLIRContext *ctx = summary.getMeshName().getContext();
   llvm::SmallPtrSet<Operation *, 16> members;
   for (FragmentOp fragment : fragments) {
     assert(fragment->getBlock() == fragments.front()->getBlock() &&
@@ -191,6 +215,10 @@ FragmentOp mlir::mpmd::mergeFragmentSequence(
   for (Value result : oldResults)
     resultTypes.push_back(result.getType());
 
+  llvm::SetVector<Attribute> origin;
+  for (FragmentOp fragment : fragments)
+    origin.insert(fragment.getOrigin().begin(), fragment.getOrigin().end());
+
   SmallVector<Location> locs;
   SmallVector<std::pair<ValueRange, sdy::TensorShardingPerValueAttr>>
       inShardings, outShardings;
@@ -211,7 +239,8 @@ FragmentOp mlir::mpmd::mergeFragmentSequence(
   rewriter.setInsertionPoint(insertionPoint);
   auto merged = FragmentOp::create(
       rewriter, rewriter.getFusedLoc(locs), resultTypes, operands,
-      summary.getOrigin(), summary.getMeshName(), summary.getStageId(),
+      ArrayAttr::get(ctx, origin.getArrayRef()), summary.getMeshName(),
+      summary.getStageId(),
       shardingsForValues(ctx, operands, inShardings),
       shardingsForValues(ctx, oldResults, outShardings));
   NamedAttrList attrs(summary.getAttributes());
@@ -401,6 +430,21 @@ namespace {
 /// pairwise merge "at the consumer" keeps the consumer's anchor, "at the
 /// producer" the producer's. Ops do not move until the end, so positions are
 /// the original ones, with every fragment of a group at its anchor's.
+///
+/// Why it is near-linear: fragments are visited in reverse order, and a visit
+/// only grows the group of the visited fragment (the current group) by
+/// absorbing groups placed after it. Each group keeps the fragments using its
+/// results in a min-heap by position, filled once from the use lists when its
+/// fragment is visited and merged smaller into larger when groups merge (so
+/// an entry moves O(log n) times), and the first position of any other op
+/// using its results (non-fragment ops never move). Consumer selection and
+/// the placement at the consumer read the heap's top: entries of the group
+/// itself are dropped there for good, and an entry whose user has moved is
+/// re-keyed. Users only move later (a merge at the consumer), which makes a
+/// key too small, found and fixed at the top, except when a merge at the
+/// producer moves a consumer group earlier: that merge already walks the
+/// consumer's operands, and marks the heaps of their producers to be
+/// re-keyed in full before their next use. No decision rescans a group.
 class MergeTraversal {
 public:
   MergeTraversal(Block &block, const FragmentMergeTraversalOptions &options,
@@ -414,8 +458,7 @@ public:
       if (auto fragment = dyn_cast<FragmentOp>(op)) {
         unsigned group = groups.size();
         groupOf[fragment] = group;
-        groups.push_back(Group{fragment, fragment, fragment,
-                               FragmentSummary(fragment), group, 1});
+        groups.push_back(Group(fragment, group));
         byMesh[fragment.getMeshNameAttr()][index] = group;
         fragments.push_back(fragment);
       }
@@ -429,6 +472,7 @@ public:
         continue;
       }
       unsigned current = find(groupOf.at(fragment));
+      collectUsers(current, fragment);
       while (std::optional<unsigned> consumer = selectConsumer(current)) {
         std::optional<MergePlacement> placement =
             findPlacement(current, *consumer);
@@ -438,19 +482,53 @@ public:
         changed = true;
       }
     }
+    if (options.stats) {
+      options.stats->steps += steps;
+      options.stats->fragments += fragments.size();
+      options.stats->merges += merges;
+    }
     build();
     return changed;
   }
 
 private:
+  /// A fragment of the block using a result of a group, at the position its
+  /// group had when the entry was keyed.
+  struct UserEntry {
+    unsigned position;
+    Operation *user;
+  };
+  /// Orders a heap with the smallest position on top.
+  static bool laterUser(const UserEntry &lhs, const UserEntry &rhs) {
+    return lhs.position > rhs.position;
+  }
+
   struct Group {
+    Group(FragmentOp fragment, unsigned index)
+        : anchor(fragment), first(fragment), last(fragment),
+          summary(fragment), parent(index) {}
+
     /// The fragment whose position the merged fragment takes.
     Operation *anchor;
     /// The fragments in merge order, as a list through `nextInGroup`.
     Operation *first, *last;
     FragmentSummary summary;
     /// Union-find parent, and the number of fragments.
-    unsigned parent, size;
+    unsigned parent, size = 1;
+    /// Fragments using a result of the group (a heap by `laterUser`); see
+    /// the class comment for when keys may be stale.
+    SmallVector<UserEntry, 2> fragmentUsers;
+    /// The smallest position of an op other than a fragment of the block
+    /// using a result of the group (or holding such a use).
+    unsigned firstOtherUser = std::numeric_limits<unsigned>::max();
+    /// Whether `fragmentUsers` may hold keys larger than their user's
+    /// position (a merge at the producer moved the user earlier).
+    bool rekeyUsers = false;
+    /// Whether its fragment was visited (its users collected).
+    bool visited = false;
+    /// An operand definition that kept the group from merging at a
+    /// producer, if any.
+    Operation *blockingDefinition = nullptr;
   };
 
   unsigned find(unsigned group) {
@@ -479,44 +557,141 @@ private:
     return positionOf.at(groups[group].anchor);
   }
 
-  template <typename Fn> void forEachFragment(unsigned group, Fn fn) {
+  /// Calls `fn` on the fragments of `group` in merge order until it returns
+  /// true; returns whether it did.
+  template <typename Fn> bool anyFragment(unsigned group, Fn fn) {
     for (Operation *op = groups[group].first; op;
          op = nextInGroup.lookup(op)) {
-      fn(cast<FragmentOp>(op));
+      if (fn(cast<FragmentOp>(op)))
+        return true;
       if (op == groups[group].last)
         break;
     }
+    return false;
   }
 
-  /// Calls `fn` with the op of the block holding each user of `group` outside
-  /// it (users outside the block are skipped).
-  template <typename Fn> void forEachExternalUser(unsigned group, Fn fn) {
-    forEachFragment(group, [&](FragmentOp fragment) {
-      for (Operation *user : fragment->getUsers()) {
-        Operation *ancestor = block.findAncestorOpInBlock(*user);
-        if (ancestor && groupOfOp(ancestor) != group)
-          fn(ancestor);
-      }
-    });
-  }
-
-  /// The groups with a fragment using a result of `group`, by position.
-  SmallVector<unsigned> consumers(unsigned group) {
-    SmallVector<unsigned> result;
-    llvm::SmallDenseSet<unsigned, 8> seen;
-    forEachFragment(group, [&](FragmentOp fragment) {
-      for (Operation *user : fragment->getUsers()) {
-        if (!isa<FragmentOp>(user) || user->getBlock() != &block)
+  /// Calls `fn` with the op of the block defining each operand of `group`'s
+  /// fragments (operands defined outside the block are skipped) until it
+  /// returns true; returns whether it did.
+  template <typename Fn>
+  bool anyOperandDefinition(unsigned group, Fn fn) {
+    return anyFragment(group, [&](FragmentOp fragment) {
+      for (Value operand : fragment->getOperands()) {
+        ++steps;
+        Operation *def = operand.getDefiningOp();
+        if (!def)
           continue;
-        unsigned consumer = *groupOfOp(user);
-        if (consumer != group && seen.insert(consumer).second)
-          result.push_back(consumer);
+        if (Operation *ancestor = block.findAncestorOpInBlock(*def);
+            ancestor && fn(ancestor))
+          return true;
       }
+      return false;
     });
-    llvm::sort(result, [&](unsigned lhs, unsigned rhs) {
-      return groupPosition(lhs) < groupPosition(rhs);
+  }
+
+  /// Fills the user heap of the group of `fragment`, which holds only it.
+  /// Every group after it is final until the current group absorbs it, so
+  /// the keys are exact.
+  void collectUsers(unsigned group, FragmentOp fragment) {
+    Group &g = groups[group];
+    g.visited = true;
+    for (Operation *user : fragment->getUsers()) {
+      ++steps;
+      Operation *ancestor = block.findAncestorOpInBlock(*user);
+      if (!ancestor)
+        continue;
+      if (groupOf.contains(ancestor))
+        g.fragmentUsers.push_back({position(ancestor), ancestor});
+      else
+        g.firstOtherUser = std::min(g.firstOtherUser, positionOf.at(ancestor));
+    }
+    std::make_heap(g.fragmentUsers.begin(), g.fragmentUsers.end(), laterUser);
+  }
+
+  void pushUser(SmallVectorImpl<UserEntry> &heap, UserEntry entry) {
+    ++steps;
+    heap.push_back(entry);
+    std::push_heap(heap.begin(), heap.end(), laterUser);
+  }
+  UserEntry popUser(SmallVectorImpl<UserEntry> &heap) {
+    ++steps;
+    std::pop_heap(heap.begin(), heap.end(), laterUser);
+    return heap.pop_back_val();
+  }
+
+  /// Re-keys every user of `group` and drops its own fragments.
+  void rekeyUsers(unsigned group) {
+    Group &g = groups[group];
+    SmallVector<UserEntry, 2> &heap = g.fragmentUsers;
+    llvm::erase_if(heap, [&](UserEntry &entry) {
+      ++steps;
+      unsigned userGroup = find(groupOf.at(entry.user));
+      entry.position = groupPosition(userGroup);
+      return userGroup == group;
     });
-    return result;
+    std::make_heap(heap.begin(), heap.end(), laterUser);
+    g.rekeyUsers = false;
+  }
+
+  /// The closest fragment using a result of `group` outside it, with its
+  /// exact position, if any.
+  std::optional<UserEntry> closestUser(unsigned group) {
+    if (groups[group].rekeyUsers)
+      rekeyUsers(group);
+    SmallVector<UserEntry, 2> &heap = groups[group].fragmentUsers;
+    while (!heap.empty()) {
+      UserEntry top = heap.front();
+      unsigned userGroup = find(groupOf.at(top.user));
+      if (userGroup == group) {
+        popUser(heap);
+        continue;
+      }
+      unsigned exact = groupPosition(userGroup);
+      if (exact == top.position)
+        return top;
+      popUser(heap);
+      pushUser(heap, {exact, top.user});
+    }
+    return std::nullopt;
+  }
+
+  /// The first group in position order using a result of `producer` that
+  /// `accept` takes.
+  template <typename Fn>
+  std::optional<unsigned> firstConsumerWhere(unsigned producer, Fn accept) {
+    SmallVector<UserEntry> setAside;
+    std::optional<unsigned> found;
+    while (std::optional<UserEntry> user = closestUser(producer)) {
+      unsigned consumer = find(groupOf.at(user->user));
+      if (accept(consumer)) {
+        found = consumer;
+        break;
+      }
+      // The consumer's entries all have its position, and will stay in one
+      // group: one is set aside, the others are dropped for good.
+      setAside.push_back(popUser(groups[producer].fragmentUsers));
+      while (std::optional<UserEntry> same = closestUser(producer)) {
+        if (same->position != user->position)
+          break;
+        popUser(groups[producer].fragmentUsers);
+      }
+    }
+    for (UserEntry entry : setAside)
+      pushUser(groups[producer].fragmentUsers, entry);
+    return found;
+  }
+
+  /// Whether a fragment of `consumer` uses a result of `producer`: its first
+  /// user at or after the consumer's position is in the consumer. Users
+  /// before it are on other meshes (through tokens at most: mesh tensors are
+  /// used on their mesh) and set aside once per group.
+  bool isConsumerOf(unsigned consumer, unsigned producer) {
+    unsigned consumerPosition = groupPosition(consumer);
+    std::optional<unsigned> first =
+        firstConsumerWhere(producer, [&](unsigned group) {
+          return groupPosition(group) >= consumerPosition;
+        });
+    return first == consumer;
   }
 
   std::optional<unsigned> selectConsumer(unsigned producer) {
@@ -526,16 +701,14 @@ private:
     };
     switch (options.selection) {
     case ConsumerSelection::kClosestConsumer: {
-      SmallVector<unsigned> all = consumers(producer);
-      if (!all.empty() && allowed(all.front()))
-        return all.front();
+      std::optional<unsigned> closest =
+          firstConsumerWhere(producer, [](unsigned) { return true; });
+      if (closest && allowed(*closest))
+        return closest;
       return std::nullopt;
     }
     case ConsumerSelection::kClosestMergeableConsumer:
-      for (unsigned consumer : consumers(producer))
-        if (allowed(consumer))
-          return consumer;
-      return std::nullopt;
+      return firstConsumerWhere(producer, allowed);
     case ConsumerSelection::kNextOnSameMesh:
     case ConsumerSelection::kNextOnSameMeshIfConsumer: {
       auto &onMesh = byMesh[summary.getMeshName()];
@@ -543,7 +716,7 @@ private:
       if (next == onMesh.end() || !allowed(next->second))
         return std::nullopt;
       if (options.selection == ConsumerSelection::kNextOnSameMeshIfConsumer &&
-          !llvm::is_contained(consumers(producer), next->second))
+          !isConsumerOf(next->second, producer))
         return std::nullopt;
       return next->second;
     }
@@ -554,54 +727,84 @@ private:
   /// `findMergePlacement` on the groups as if they were built.
   std::optional<MergePlacement> findPlacement(unsigned producer,
                                               unsigned consumer) {
+    // At the consumer: no other user of the producer comes before it. The
+    // consumer's fragments are exactly the users at its position.
     unsigned consumerPosition = groupPosition(consumer);
-    bool atConsumer = true;
-    forEachExternalUser(producer, [&](Operation *user) {
-      if (groupOfOp(user) != consumer && position(user) < consumerPosition)
-        atConsumer = false;
-    });
-    if (atConsumer)
-      return MergePlacement::kAtConsumer;
+    if (groups[producer].firstOtherUser > consumerPosition) {
+      std::optional<UserEntry> closest = closestUser(producer);
+      if (!closest || closest->position >= consumerPosition)
+        return MergePlacement::kAtConsumer;
+    }
+    // At the producer: every operand of the consumer not produced by the two
+    // is defined before the producer. The definition that last kept the
+    // consumer from moving there is tried first: it usually still does, and
+    // a producer refused by the same group visit after visit costs O(1).
     unsigned producerPosition = groupPosition(producer);
-    bool atProducer = true;
-    forEachFragment(consumer, [&](FragmentOp fragment) {
-      for (Value operand : fragment->getOperands()) {
-        Operation *def = operand.getDefiningOp();
-        if (!def)
-          continue;
-        Operation *ancestor = block.findAncestorOpInBlock(*def);
-        if (!ancestor)
-          continue;
-        std::optional<unsigned> defGroup = groupOfOp(ancestor);
-        if (defGroup == consumer || defGroup == producer)
-          continue;
-        if (position(ancestor) >= producerPosition)
-          atProducer = false;
-      }
-    });
-    if (atProducer)
+    auto blocks = [&](Operation *def) {
+      std::optional<unsigned> defGroup = groupOfOp(def);
+      return defGroup != consumer && defGroup != producer &&
+             position(def) >= producerPosition;
+    };
+    Operation *&blocking = groups[consumer].blockingDefinition;
+    if (blocking && blocks(blocking))
+      return std::nullopt;
+    blocking = nullptr;
+    if (!anyOperandDefinition(consumer, [&](Operation *def) {
+          if (!blocks(def))
+            return false;
+          blocking = def;
+          return true;
+        }))
       return MergePlacement::kAtProducer;
     return std::nullopt;
   }
 
   unsigned merge(unsigned producer, unsigned consumer,
                  MergePlacement placement) {
+    ++merges;
+    if (placement == MergePlacement::kAtProducer) {
+      // The consumer's fragments move earlier: heaps holding them as users
+      // may now have keys larger than their positions.
+      anyOperandDefinition(consumer, [&](Operation *def) {
+        std::optional<unsigned> defGroup = groupOfOp(def);
+        if (defGroup && *defGroup != producer && *defGroup != consumer &&
+            groups[*defGroup].visited)
+          groups[*defGroup].rekeyUsers = true;
+        return false;
+      });
+    }
+    if (groups[consumer].rekeyUsers)
+      rekeyUsers(consumer);
     Group &p = groups[producer];
     Group &c = groups[consumer];
     auto &onMesh = byMesh[p.summary.getMeshName()];
     onMesh.erase(positionOf.at(p.anchor));
     onMesh.erase(positionOf.at(c.anchor));
-    // The larger group becomes the root, so finds stay short.
+    // The larger group becomes the root, so finds stay short; the larger
+    // user heap absorbs the smaller.
     unsigned root = p.size >= c.size ? producer : consumer;
     unsigned child = root == producer ? consumer : producer;
-    Group merged{placement == MergePlacement::kAtConsumer ? c.anchor
-                                                          : p.anchor,
-                 p.first, c.last, FragmentSummary::merge(p.summary, c.summary),
-                 root, p.size + c.size};
+    Group &r = groups[root];
+    Group &ch = groups[child];
+    Operation *anchor =
+        placement == MergePlacement::kAtConsumer ? c.anchor : p.anchor;
+    FragmentSummary summary = FragmentSummary::merge(p.summary, c.summary);
     nextInGroup[p.last] = c.first;
-    groups[root] = merged;
-    groups[child].parent = root;
-    onMesh[positionOf.at(merged.anchor)] = root;
+    Operation *first = p.first, *last = c.last;
+    if (r.fragmentUsers.size() < ch.fragmentUsers.size())
+      std::swap(r.fragmentUsers, ch.fragmentUsers);
+    for (UserEntry entry : ch.fragmentUsers)
+      pushUser(r.fragmentUsers, entry);
+    ch.fragmentUsers.clear();
+    r.firstOtherUser = std::min(r.firstOtherUser, ch.firstOtherUser);
+    r.anchor = anchor;
+    r.first = first;
+    r.last = last;
+    r.summary = summary;
+    r.size += ch.size;
+    r.visited = true;
+    ch.parent = root;
+    onMesh[positionOf.at(anchor)] = root;
     return root;
   }
 
@@ -612,8 +815,10 @@ private:
       if (find(group) != group || groups[group].size < 2)
         continue;
       SmallVector<FragmentOp> fragments;
-      forEachFragment(group,
-                      [&](FragmentOp fragment) { fragments.push_back(fragment); });
+      anyFragment(group, [&](FragmentOp fragment) {
+        fragments.push_back(fragment);
+        return false;
+      });
       mergeFragmentSequence(fragments, groups[group].summary,
                             groups[group].anchor, fragments.size() - 1,
                             rewriter);
@@ -629,6 +834,7 @@ private:
   SmallVector<Group> groups;
   /// The groups of each mesh by position.
   llvm::DenseMap<StringAttr, std::map<unsigned, unsigned>> byMesh;
+  uint64_t steps = 0, merges = 0;
 };
 
 } // namespace

@@ -25,9 +25,9 @@ bool allowMergingIntoSchedulingUnit(const FragmentSummary &producer,
   if (!producer.isUserFragment() || !consumer.isUserFragment())
     return false;
   std::optional<int64_t> producerCount =
-      getSingleTransposeCount(producer.getOrigin());
+      producer.getSingleTransposeCount();
   std::optional<int64_t> consumerCount =
-      getSingleTransposeCount(consumer.getOrigin());
+      consumer.getSingleTransposeCount();
   return producerCount && producerCount == consumerCount &&
          areCompatible(producer.getAttr(MpmdDialect::kCallCounterAttrName),
                        consumer.getAttr(MpmdDialect::kCallCounterAttrName)) &&

@@ -13,8 +13,8 @@ namespace {
 
 bool isForwardWithBackward(const FragmentSummary &producer,
                            const FragmentSummary &consumer) {
-  return getSingleTransposeCount(producer.getOrigin()) == 0 &&
-         getSingleTransposeCount(consumer.getOrigin()) == 1;
+  return producer.getSingleTransposeCount() == 0 &&
+         consumer.getSingleTransposeCount() == 1;
 }
 
 class MergeForwardWithBackwardPass

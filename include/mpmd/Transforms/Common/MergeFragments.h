@@ -19,6 +19,7 @@
 
 #include "mlir/IR/PatternMatch.h"
 
+#include <cstdint>
 #include <optional>
 
 namespace mlir::mpmd {
@@ -44,16 +45,21 @@ struct MergeFragmentsOptions {
 ArrayAttr mergeOrigins(ArrayAttr lhs, ArrayAttr rhs);
 
 /// What merge decisions look at, for a fragment or for a merge of fragments
-/// that is not built yet: mesh, origin, stage and the discardable attributes
-/// other than `arg_attrs`, `res_attrs` and `mpmd.control_operand_start_idx`
-/// (which depend on the merged operands and results).
+/// that is not built yet: mesh, whether it is a user fragment, the single
+/// transpose count of its origin, stage and the discardable attributes other
+/// than `arg_attrs`, `res_attrs` and `mpmd.control_operand_start_idx` (which
+/// depend on the merged operands and results). The origin itself is not
+/// kept: the merged fragment's origin is the ordered union of the merged
+/// fragments' origins (`mergeFragmentSequence`), so a summary merge costs
+/// O(attributes), not O(origins), and folding a long sequence stays linear.
 class FragmentSummary {
 public:
   explicit FragmentSummary(FragmentOp fragment);
 
   /// The summary of the fragment that merges `producer` with `consumer`:
-  /// origin `mergeOrigins(producer, consumer)`, the producer's stage if set,
-  /// else the consumer's, and attributes:
+  /// a user fragment if either side is, the transpose count both sides agree
+  /// on (see `getSingleTransposeCount`), the producer's stage if set, else
+  /// the consumer's, and attributes:
   /// * `call_counter`: kept if only one side has it or both agree; if they
   ///   differ, the user fragment's when exactly one side is a user fragment,
   ///   otherwise dropped;
@@ -66,21 +72,35 @@ public:
                                const FragmentSummary &consumer);
 
   StringAttr getMeshName() const { return meshName; }
-  ArrayAttr getOrigin() const { return origin; }
   IntegerAttr getStageId() const { return stageId; }
-  bool isUserFragment() const { return !origin.empty(); }
+  /// True if the origin is not empty.
+  bool isUserFragment() const { return userFragment; }
+  /// `getSingleTransposeCount` of the merged origin.
+  std::optional<int64_t> getSingleTransposeCount() const {
+    if (transposeCounts == TransposeCounts::kSingle)
+      return transposeCount;
+    return std::nullopt;
+  }
   DictionaryAttr getAttributes() const { return attributes; }
   Attribute getAttr(StringRef name) const { return attributes.get(name); }
   bool hasAttr(StringRef name) const { return static_cast<bool>(getAttr(name)); }
 
 private:
-  FragmentSummary(StringAttr meshName, ArrayAttr origin, IntegerAttr stageId,
-                  DictionaryAttr attributes)
-      : meshName(meshName), origin(origin), stageId(stageId),
-        attributes(attributes) {}
+  /// What the origin entries say about transpose counts: no entry, all user
+  /// origins with one count, or anything else.
+  enum class TransposeCounts { kNone, kSingle, kMixed };
+
+  FragmentSummary(StringAttr meshName, bool userFragment,
+                  TransposeCounts transposeCounts, int64_t transposeCount,
+                  IntegerAttr stageId, DictionaryAttr attributes)
+      : meshName(meshName), userFragment(userFragment),
+        transposeCounts(transposeCounts), transposeCount(transposeCount),
+        stageId(stageId), attributes(attributes) {}
 
   StringAttr meshName;
-  ArrayAttr origin;
+  bool userFragment;
+  TransposeCounts transposeCounts;
+  int64_t transposeCount;
   IntegerAttr stageId;
   DictionaryAttr attributes;
 };
@@ -103,7 +123,8 @@ private:
 /// * results: the producer results used by something other than the consumer
 ///   (in their order), then all consumer results; producer results only used
 ///   by the consumer (or unused) are dropped;
-/// * origin, stage and other attributes: `FragmentSummary::merge`;
+/// * origin: `mergeOrigins(producer, consumer)`;
+/// * stage and other attributes: `FragmentSummary::merge`;
 /// * in/out shardings and arg/res attrs follow their operands/results (a side
 ///   lacking them contributes fully open shardings / empty dictionaries).
 FragmentOp mergeFragments(FragmentOp producer, FragmentOp consumer,
@@ -111,10 +132,12 @@ FragmentOp mergeFragments(FragmentOp producer, FragmentOp consumer,
                           MergeFragmentsOptions options = {});
 
 /// Merges `fragments` into one fragment created right before
-/// `insertionPoint`, with origin, stage and attributes from `summary`, and
-/// returns it; the fragments are erased. The result is the merge of the
-/// sequence folded pair by pair (any bracketing gives the same operands,
-/// results and body; only the attributes depend on it, hence `summary`):
+/// `insertionPoint`, with stage and attributes from `summary`, and returns
+/// it; the fragments are erased. The result is the merge of the sequence
+/// folded pair by pair (any bracketing gives the same operands, results,
+/// origin and body; only the attributes depend on it, hence `summary`):
+/// * origin: the union of the fragments' origins in order of first
+///   appearance;
 /// * operands: the data operands of all fragments, in order, not defined by
 ///   one of them, deduplicated; then their control operands likewise,
 ///   minus those that are data operands;
@@ -173,6 +196,16 @@ enum class ConsumerSelection {
   kNextOnSameMeshIfConsumer,
 };
 
+/// The work of a merge traversal beyond one pass over the block, for tests
+/// that check it grows linearly with the program.
+struct MergeTraversalStats {
+  /// Users looked at, heap entries pushed, popped or re-keyed, and operands
+  /// looked at by placement and consumer checks.
+  uint64_t steps = 0;
+  /// Fragments visited and merges decided.
+  uint64_t fragments = 0, merges = 0;
+};
+
 struct FragmentMergeTraversalOptions {
   ConsumerSelection selection = ConsumerSelection::kClosestConsumer;
   /// Whether `producer` may be merged with `consumer` (either may stand for
@@ -182,6 +215,8 @@ struct FragmentMergeTraversalOptions {
       allowMerging;
   /// Erase fragments without uses and without side effects when visited.
   bool eraseUnusedPureFragments = true;
+  /// Where to add the traversal's work, if set.
+  MergeTraversalStats *stats = nullptr;
 };
 
 /// The merge-base traversal: visits the fragments of `block` in reverse
@@ -192,10 +227,14 @@ struct FragmentMergeTraversalOptions {
 ///
 /// The result is that of merging pair by pair, but the merged fragments are
 /// built once, at the end: decisions are taken on groups of fragments that
-/// stand for their merge. Cost: O(n log n + size of the block's fragments and
-/// their use lists) for n fragments, plus for each decision the size of the
-/// use lists of the groups it looks at (building each pairwise merge would
-/// cost the size of the growing fragment, quadratic for long chains).
+/// stand for their merge, each group keeping its users in a heap by
+/// position that merges smaller into larger. Cost: O((n + u) log u) for n
+/// fragments with u uses, plus the operands of the consumer group for each
+/// merge placed at the producer, each refused placement and each
+/// `kNextOnSameMeshIfConsumer` check, and with `kClosestMergeableConsumer`
+/// the users of the consumers refused before the chosen one (building each
+/// pairwise merge, or rescanning a group's users per decision, is quadratic
+/// for long chains).
 bool mergeFragmentsInBlock(Block &block,
                            const FragmentMergeTraversalOptions &options,
                            RewriterBase &rewriter);
