@@ -324,12 +324,16 @@ private:
           }
         }
     }
-    // The analysis attributes are temporary.
+    // The analysis attributes are temporary. Their names are uniqued once,
+    // not once per op.
+    MLIRContext *ctx = program.module.getContext();
+    StringAttr analysisAttrs[] = {StringAttr::get(ctx, kUseSetAttr),
+                                  StringAttr::get(ctx, kSrcSetAttr),
+                                  StringAttr::get(ctx, kReduceAttr)};
     for (func::FuncOp f : program.functions) {
       f.walk([&](Operation *op) {
-        op->removeAttr(kUseSetAttr);
-        op->removeAttr(kSrcSetAttr);
-        op->removeAttr(kReduceAttr);
+        for (StringAttr name : analysisAttrs)
+          op->removeAttr(name);
       });
       auto none = [](unsigned) { return Attribute(); };
       for (StringRef name : {kUseSetAttr, kSrcSetAttr}) {

@@ -247,8 +247,13 @@ LogicalResult inferElementwiseTypes(std::optional<Location> loc,
                          << i << " has type " << tensor
                          << " and operand #0 has " << first;
   }
-  inferred.push_back(RankedTensorType::get(shape, first.getElementType(),
-                                           first.getEncoding()));
+  // Most elementwise ops have operands of one static type: reuse it rather
+  // than uniquing it again (this runs for every op built and verified).
+  if (ArrayRef<int64_t>(shape) == first.getShape())
+    inferred.push_back(first);
+  else
+    inferred.push_back(RankedTensorType::get(shape, first.getElementType(),
+                                             first.getEncoding()));
   return success();
 }
 
