@@ -8,6 +8,7 @@
 #include "mpmd/Dialect/Sdy/IR/SdyOps.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
 #include "mpmd/Runtime/Kernels.h"
+#include "mpmd/Support/CheckedArithmetic.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/SymbolTable.h"
@@ -52,20 +53,25 @@ FailureOr<TensorSpec> getTensorSpec(Type type, Location loc) {
   FailureOr<DType> dtype = getDType(tensorType.getElementType(), loc);
   if (failed(dtype))
     return failure();
+  // Buffers, kernels and random inputs compute sizes from the shape: it must
+  // not overflow.
+  if (!checkedProduct(tensorType.getShape(), dtypeSize(*dtype)))
+    return emitError(loc) << "the interpreter cannot hold a " << type
+                          << ": its size in bytes does not fit in 64 bits";
   return TensorSpec{*dtype, Shape(tensorType.getShape())};
 }
 
 FailureOr<Tensor> tensorFromAttr(ElementsAttr attr, Location loc) {
   auto dense = dyn_cast<DenseElementsAttr>(attr);
   auto type = cast<ShapedType>(attr.getType());
-  FailureOr<DType> dtype = getDType(type.getElementType(), loc);
-  if (failed(dtype))
+  FailureOr<TensorSpec> spec = getTensorSpec(type, loc);
+  if (failed(spec))
     return failure();
   if (!dense)
     return emitError(loc) << "only dense constants are supported by the "
                              "interpreter";
-  Tensor tensor = Tensor::empty(*dtype, Shape(type.getShape()));
-  size_t size = dtypeSize(*dtype);
+  Tensor tensor = Tensor::empty(spec->dtype, spec->shape);
+  size_t size = dtypeSize(spec->dtype);
   std::byte *out = tensor.bytes();
   // Each value's bit pattern, truncated to the element size (little endian).
   auto store = [&](int64_t index, const APInt &bits) {
@@ -422,19 +428,12 @@ Interpreter::runRegion(Region &region, std::vector<Tensor> arguments) {
 
 LogicalResult Interpreter::Frame::runOp(Operation &op) {
   llvm::StringRef name = op.getName().getStringRef();
-  // Every operand and result must have a supported dtype; this also covers
-  // what the kernels below assume.
+  // Every operand and result must have a supported dtype and a size that
+  // fits; this also covers what the kernels below assume.
   for (Type type : llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes()))
-    if (auto tensorType = dyn_cast<RankedTensorType>(type)) {
-      if (!tensorType.hasStaticShape())
-        return op.emitError() << "the interpreter supports only static shapes, not "
-                              << type;
-      if (failed(getDType(tensorType.getElementType(), op.getLoc())))
-        return failure();
-    } else if (!isa<stablehlo::TokenType>(type)) {
-      return op.emitError() << "the interpreter supports only ranked tensors, not "
-                            << type;
-    }
+    if (!isa<stablehlo::TokenType>(type) &&
+        failed(getTensorSpec(type, op.getLoc())))
+      return failure();
 
   if (auto unaryKind = unaryOps().find(name); unaryKind != unaryOps().end()) {
     const Tensor &operand = lookup(op.getOperand(0));
@@ -813,9 +812,11 @@ Interpreter::Frame::runSelectAndScatter(stablehlo::SelectAndScatterOp op) {
       return;
     if (position == 0)
       chosen = -1;
-    if (chosen < 0) {
+    // Padding and positions outside the operand (index -1) are never
+    // selected.
+    if (index >= 0 && chosen < 0) {
       chosen = index;
-    } else {
+    } else if (index >= 0) {
       FailureOr<std::vector<Tensor>> keep = runRegion(
           op.getSelect(),
           {operand.elementAt(chosen), operand.elementAt(index)});
@@ -826,7 +827,7 @@ Interpreter::Frame::runSelectAndScatter(stablehlo::SelectAndScatterOp op) {
       if ((*keep)[0].elementAsInt(0) == 0)
         chosen = index;
     }
-    if (position != lastPosition)
+    if (position != lastPosition || chosen < 0)
       return;
     FailureOr<std::vector<Tensor>> combined = runRegion(
         op.getScatter(),

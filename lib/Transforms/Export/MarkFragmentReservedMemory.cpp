@@ -1,6 +1,8 @@
 //===- MarkFragmentReservedMemory.cpp - -mpmd-mark-fragment-reserved-memory ===//
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
+#include "mpmd/Dialect/Mpmd/IR/TensorSizes.h"
+#include "mpmd/Support/CheckedArithmetic.h"
 #include "mpmd/Transforms/Export/ExportUtils.h"
 #include "mpmd/Transforms/Export/Passes.h"
 
@@ -15,14 +17,6 @@ namespace mlir::mpmd {
 
 namespace {
 
-int64_t getElementBitWidth(Type elementType) {
-  if (auto complex = dyn_cast<ComplexType>(elementType))
-    return 2 * getElementBitWidth(complex.getElementType());
-  if (elementType.isIntOrFloat())
-    return elementType.getIntOrFloatBitWidth();
-  return 0;
-}
-
 class MarkFragmentReservedMemoryPass
     : public impl::MarkFragmentReservedMemoryPassBase<
           MarkFragmentReservedMemoryPass> {
@@ -35,7 +29,8 @@ class MarkFragmentReservedMemoryPass
     Block &body = function.getBody().front();
     for (BlockArgument arg : body.getArguments())
       if (!(isDonatedArgument(function, arg.getArgNumber()) && arg.use_empty()))
-        addLive(arg);
+        if (failed(addLive(arg, function)))
+          return signalPassFailure();
 
     llvm::DenseMap<Value, OpOperand *> lastUses = getLastUses(body);
     for (Operation &op : body) {
@@ -68,8 +63,8 @@ class MarkFragmentReservedMemoryPass
           removeLive(operand);
       }
       for (Value result : op.getResults())
-        if (!result.use_empty())
-          addLive(result);
+        if (!result.use_empty() && failed(addLive(result, &op)))
+          return signalPassFailure();
     }
   }
 
@@ -80,12 +75,24 @@ class MarkFragmentReservedMemoryPass
       return 0;
     RankedTensorType local =
         type.getLocalTensorType(topology.getMesh(type.getMeshName()));
-    return local.getNumElements() * getElementBitWidth(local.getElementType());
+    // A shard is no larger than the verified global type.
+    return *getSizeInBits(local);
   }
 
-  void addLive(Value value) {
-    if (auto type = dyn_cast<MeshTensorType>(value.getType()))
-      liveBits[type.getMeshName()] += getDeviceBits(value);
+  /// Counts `value` as live on its mesh; an error at `at` when the live
+  /// total leaves int64 (the operand sums above are bounded by it).
+  LogicalResult addLive(Value value, Operation *at) {
+    auto type = dyn_cast<MeshTensorType>(value.getType());
+    if (!type)
+      return success();
+    int64_t &live = liveBits[type.getMeshName()];
+    std::optional<int64_t> total = checkedAdd(live, getDeviceBits(value));
+    if (!total)
+      return at->emitError()
+             << "the tensors live on mesh \"" << type.getMeshName()
+             << "\" take more than 2^63 - 1 bits";
+    live = *total;
+    return success();
   }
 
   void removeLive(Value value) {
