@@ -154,6 +154,9 @@ FailureOr<Lowered> lower(ModuleOp module, const Config &config) {
   if (!main)
     return copy.emitError("the program has no @main function");
   MLIRContext *context = copy.getContext();
+  // A module without mpmd or sdy ops has not loaded their dialects, whose
+  // attributes the topology is built of.
+  context->loadDialect<MpmdDialect, sdy::SdyDialect>();
   TopologyAttr topology = buildTopology(context, config);
   Attribute existing = main->getAttr(MpmdDialect::kTopologyAttrName);
   if (existing && existing != topology)
@@ -163,16 +166,19 @@ FailureOr<Lowered> lower(ModuleOp module, const Config &config) {
 
   for (Phase phase : kAllPhases) {
     PassManager pm(context, ModuleOp::getOperationName());
-    // Passes trust each other's output; one verification at the end.
+    // Passes trust each other's output within a phase; the IR is verified
+    // after each phase, so that invalid IR is a diagnostic naming the phase
+    // that produced it rather than a crash in a later one.
     pm.enableVerifier(false);
     addPhasePipeline(pm, phase, config);
     if (failed(pm.run(copy)))
       return failure();
+    if (failed(verify(copy)))
+      return copy.emitError("internal error: the ")
+             << getPhaseName(phase) << " phase produced invalid IR";
     llvm::raw_string_ostream os(lowered.phaseTexts[static_cast<size_t>(phase)]);
     copy.print(os);
   }
-  if (failed(verify(copy)))
-    return failure();
   return lowered;
 }
 
