@@ -105,27 +105,35 @@ private:
     return text.slice(start, position);
   }
 
+  /// Scans the members of the list or object at the cursor up to `close`,
+  /// each with `scanMember(index)`.
+  llvm::Error
+  scanMembers(char close,
+              llvm::function_ref<llvm::Error(size_t index)> scanMember) {
+    ++position; // '[' or '{'
+    for (size_t index = 0;; ++index) {
+      skipSpace();
+      if (text[position] == close)
+        break;
+      if (llvm::Error error = scanMember(index))
+        return error;
+      skipSpace();
+      if (text[position] == ',')
+        ++position;
+    }
+    ++position;
+    return llvm::Error::success();
+  }
+
   llvm::Error scanValue(const std::string &path) {
     skipSpace();
     char next = text[position];
     if (next == '{')
       return scanObject(path);
-    if (next == '[') {
-      ++position;
-      for (size_t index = 0;; ++index) {
-        skipSpace();
-        if (text[position] == ']')
-          break;
-        if (llvm::Error error =
-                scanValue(path + "[" + std::to_string(index) + "]"))
-          return error;
-        skipSpace();
-        if (text[position] == ',')
-          ++position;
-      }
-      ++position;
-      return llvm::Error::success();
-    }
+    if (next == '[')
+      return scanMembers(']', [&](size_t index) {
+        return scanValue(path + "[" + std::to_string(index) + "]");
+      });
     if (next == '"') {
       scanString();
       return llvm::Error::success();
@@ -137,12 +145,8 @@ private:
   }
 
   llvm::Error scanObject(const std::string &path) {
-    ++position;
     llvm::StringSet<> keys;
-    while (true) {
-      skipSpace();
-      if (text[position] == '}')
-        break;
+    return scanMembers('}', [&](size_t) -> llvm::Error {
       // The decoded key: "a" and "\u0061" are the same key.
       llvm::Expected<Value> key = llvm::json::parse(scanString());
       if (!key)
@@ -154,14 +158,8 @@ private:
                                         "once per object");
       skipSpace();
       ++position; // ':'
-      if (llvm::Error error = scanValue(keyPath))
-        return error;
-      skipSpace();
-      if (text[position] == ',')
-        ++position;
-    }
-    ++position;
-    return llvm::Error::success();
+      return scanValue(keyPath);
+    });
   }
 
   StringRef text;
