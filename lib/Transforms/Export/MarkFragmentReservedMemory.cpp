@@ -47,7 +47,7 @@ class MarkFragmentReservedMemoryPass
       if (auto fragment = dyn_cast<FragmentOp>(op)) {
         int64_t operandBits = 0;
         for (Value operand : operands)
-          operandBits += getDeviceBits(operand);
+          operandBits += *getDeviceBits(operand);
         // Operands are live until their last use, so this is never negative.
         int64_t reservedBits = liveBits[fragment.getMeshName()] - operandBits;
         assert(reservedBits >= 0 && "operands must be live");
@@ -68,25 +68,26 @@ class MarkFragmentReservedMemoryPass
     }
   }
 
-  /// Per-device size of `value` in bits; 0 for host values and tokens.
-  int64_t getDeviceBits(Value value) {
+  /// Per-device size of `value` in bits; 0 for host values and tokens; none
+  /// when it does not fit in int64 (types made by passes are not verified).
+  std::optional<int64_t> getDeviceBits(Value value) {
     auto type = dyn_cast<MeshTensorType>(value.getType());
     if (!type || type.isOnHost())
       return 0;
-    RankedTensorType local =
-        type.getLocalTensorType(topology.getMesh(type.getMeshName()));
-    // A shard is no larger than the verified global type.
-    return *getSizeInBits(local);
+    return getSizeInBits(
+        type.getLocalTensorType(topology.getMesh(type.getMeshName())));
   }
 
-  /// Counts `value` as live on its mesh; an error at `at` when the live
-  /// total leaves int64 (the operand sums above are bounded by it).
+  /// Counts `value` as live on its mesh; an error at `at` when its size or
+  /// the live total leaves int64. The sizes of live values are then known
+  /// to fit, and so are the operand sums above, bounded by the total.
   LogicalResult addLive(Value value, Operation *at) {
     auto type = dyn_cast<MeshTensorType>(value.getType());
     if (!type)
       return success();
     int64_t &live = liveBits[type.getMeshName()];
-    std::optional<int64_t> total = checkedAdd(live, getDeviceBits(value));
+    std::optional<int64_t> bits = getDeviceBits(value);
+    std::optional<int64_t> total = bits ? checkedAdd(live, *bits) : bits;
     if (!total)
       return at->emitError()
              << "the tensors live on mesh \"" << type.getMeshName()
@@ -97,7 +98,7 @@ class MarkFragmentReservedMemoryPass
 
   void removeLive(Value value) {
     if (auto type = dyn_cast<MeshTensorType>(value.getType()))
-      liveBits[type.getMeshName()] -= getDeviceBits(value);
+      liveBits[type.getMeshName()] -= *getDeviceBits(value);
   }
 
   TopologyAttr topology;

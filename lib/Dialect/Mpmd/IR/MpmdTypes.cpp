@@ -80,7 +80,7 @@ MeshTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "mesh tensor needs a statically shaped tensor, got "
                        << rankedTensorType;
   if (!getSizeInBits(rankedTensorType))
-    return emitError() << "mesh tensor of " << rankedTensorType
+    return emitError() << "tensor type " << rankedTensorType
                        << " is too large: its size in bits does not fit in "
                           "64 bits";
   return success();
