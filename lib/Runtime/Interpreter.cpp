@@ -206,12 +206,14 @@ Shape shapeOf(Value value) {
 /// block arguments (either order), feeding the return.
 /// A window op's attributes with the defaults for what it leaves out
 /// (size and strides 1, no dilation, no padding; padding is [rank, 2] of
-/// (low, high)).
-WindowDimensions getWindow(int64_t rank, std::optional<ArrayRef<int64_t>> size,
-                           std::optional<ArrayRef<int64_t>> strides,
-                           std::optional<ArrayRef<int64_t>> baseDilations,
-                           std::optional<ArrayRef<int64_t>> windowDilations,
-                           std::optional<DenseIntElementsAttr> padding) {
+/// (low, high)); an error at `op` when the window's positions do not fit in
+/// int64 (the kernels count them).
+FailureOr<WindowDimensions>
+getWindow(Operation *op, int64_t rank, std::optional<ArrayRef<int64_t>> size,
+          std::optional<ArrayRef<int64_t>> strides,
+          std::optional<ArrayRef<int64_t>> baseDilations,
+          std::optional<ArrayRef<int64_t>> windowDilations,
+          std::optional<DenseIntElementsAttr> padding) {
   auto orOnes = [&](std::optional<ArrayRef<int64_t>> values) {
     return values ? toVector(*values) : std::vector<int64_t>(rank, 1);
   };
@@ -225,6 +227,9 @@ WindowDimensions getWindow(int64_t rank, std::optional<ArrayRef<int64_t>> size,
   if (padding)
     for (auto [i, value] : llvm::enumerate(padding->getValues<int64_t>()))
       (i % 2 ? window.paddingHigh : window.paddingLow)[i / 2] = value;
+  if (!checkedProduct(window.size))
+    return op->emitError() << "the window has more positions than fit in "
+                              "64 bits";
   return window;
 }
 
@@ -733,16 +738,18 @@ LogicalResult
 Interpreter::Frame::runReduceWindow(stablehlo::ReduceWindowOp op) {
   std::vector<Tensor> inputs = lookupAll(op.getInputs());
   std::vector<Tensor> inits = lookupAll(op.getInitValues());
-  WindowDimensions window = getWindow(
-      inputs[0].rank(), op.getWindowDimensions(), op.getWindowStrides(),
+  FailureOr<WindowDimensions> window = getWindow(
+      op, inputs[0].rank(), op.getWindowDimensions(), op.getWindowStrides(),
       op.getBaseDilations(), op.getWindowDilations(), op.getPadding());
+  if (failed(window))
+    return failure();
   Shape resultShape = shapeOf(op.getResult(0));
   std::optional<ReduceKind> kind = matchReduceCombiner(op.getBody());
   if (inputs.size() == 1 && kind) {
     if (!supportsReduce(*kind, inputs[0].dtype()))
       return op.emitError() << "this reduction is not supported on "
                             << dtypeName(inputs[0].dtype());
-    bind(*op, {reduceWindow(*kind, inputs[0], inits[0], window, resultShape)});
+    bind(*op, {reduceWindow(*kind, inputs[0], inits[0], *window, resultShape)});
     return success();
   }
   // Any other body (or several inputs): one region run per window element,
@@ -751,7 +758,7 @@ Interpreter::Frame::runReduceWindow(stablehlo::ReduceWindowOp op) {
   for (const Tensor &init : inits)
     results.push_back(broadcastInDim(init, resultShape, {}));
   LogicalResult status = success();
-  WindowIndexer(inputs[0].shape(), resultShape, window)
+  WindowIndexer(inputs[0].shape(), resultShape, *window)
       .forEach([&](int64_t resultIndex, int64_t, int64_t source) {
         if (failed(status))
           return;
@@ -787,23 +794,25 @@ Interpreter::Frame::runSelectAndScatter(stablehlo::SelectAndScatterOp op) {
                      [](int64_t value) { return value != 0; }))
       return op.emitError() << "select_and_scatter with padding is not "
                                "supported by the interpreter";
-  WindowDimensions window =
-      getWindow(operand.rank(), op.getWindowDimensions(),
-                op.getWindowStrides(), std::nullopt, std::nullopt, std::nullopt);
+  FailureOr<WindowDimensions> window = getWindow(
+      op, operand.rank(), op.getWindowDimensions(), op.getWindowStrides(),
+      std::nullopt, std::nullopt, std::nullopt);
+  if (failed(window))
+    return failure();
   std::optional<CompareKind> select = matchSelectComparison(op.getSelect());
   std::optional<ReduceKind> scatter = matchReduceCombiner(op.getScatter());
   if (select && scatter) {
     if (!supportsReduce(*scatter, operand.dtype()))
       return op.emitError() << "this scatter combiner is not supported on "
                             << dtypeName(operand.dtype());
-    bind(*op, {selectAndScatter(*select, *scatter, operand, source, init,
-                                window)});
+    bind(*op,
+         {selectAndScatter(*select, *scatter, operand, source, init, *window)});
     return success();
   }
   // Other bodies: the select region per window element, the scatter region
   // per source element.
   Tensor result = broadcastInDim(init, operand.shape(), {});
-  WindowIndexer indexer(operand.shape(), source.shape(), window);
+  WindowIndexer indexer(operand.shape(), source.shape(), *window);
   int64_t lastPosition = indexer.getWindowSize() - 1;
   int64_t chosen = -1;
   LogicalResult status = success();

@@ -45,3 +45,18 @@ func.func @window_larger_than_operand() -> tensor<2xf32> {
   }) : (tensor<2xf32>, tensor<0xf32>, tensor<f32>) -> tensor<2xf32>
   func.return %0 : tensor<2xf32>
 }
+
+// A window of 2^64 positions: its size wraps to 0 in any unchecked count.
+// RUN: not mpmd run %s --function huge_window 2>&1 | FileCheck %s --check-prefix=HUGE-WINDOW
+// HUGE-WINDOW: mpmd_run_hostile_sizes.mlir:[[@LINE+5]]:8: error: the window has more positions than fit in 64 bits
+// HUGE-WINDOW-NOT: output
+func.func @huge_window() -> tensor<0x0xf32> {
+  %x = stablehlo.constant dense<1.0> : tensor<2x2xf32>
+  %init = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = "stablehlo.reduce_window"(%x, %init) <{window_dimensions = array<i64: 4294967296, 4294967296>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<2x2xf32>, tensor<f32>) -> tensor<0x0xf32>
+  func.return %0 : tensor<0x0xf32>
+}
