@@ -4,6 +4,7 @@
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
+#include "mpmd/Dialect/Mpmd/IR/TensorSizes.h"
 #include "mpmd/Runtime/Executor.h"
 #include "mpmd/Transforms/Export/Pipelines.h"
 #include "mpmd/Transforms/Import/Pipelines.h"
@@ -99,6 +100,32 @@ NamedSharding getNamedSharding(Type type) {
   return sharding;
 }
 
+/// Every statically shaped tensor type of `module` has a size in bits that
+/// fits in int64: the phases compute sizes of values and of the mesh tensor
+/// types they make of them, which are not verified again.
+LogicalResult verifyTensorSizes(ModuleOp module) {
+  auto check = [](Type type, Location loc) -> LogicalResult {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !tensor.hasStaticShape() || getSizeInBits(tensor))
+      return success();
+    return emitError(loc) << "tensor type " << type
+                          << " is too large: its size in bits does not fit "
+                             "in 64 bits";
+  };
+  WalkResult result = module.walk([&](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (failed(check(type, op->getLoc())))
+        return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument argument : block.getArguments())
+          if (failed(check(argument.getType(), argument.getLoc())))
+            return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 } // namespace mlir::mpmd::driver
 
 StringRef getPhaseName(Phase phase) {
@@ -145,7 +172,8 @@ LogicalResult verifyAssignmentCoversModule(ModuleOp module,
 }
 
 FailureOr<Lowered> lower(ModuleOp module, const Config &config) {
-  if (failed(verifyAssignmentCoversModule(module, config)))
+  if (failed(verifyAssignmentCoversModule(module, config)) ||
+      failed(verifyTensorSizes(module)))
     return failure();
   Lowered lowered;
   lowered.module = module.clone();
@@ -154,6 +182,9 @@ FailureOr<Lowered> lower(ModuleOp module, const Config &config) {
   if (!main)
     return copy.emitError("the program has no @main function");
   MLIRContext *context = copy.getContext();
+  // A module without mpmd or sdy ops has not loaded their dialects, whose
+  // attributes the topology is built of.
+  context->loadDialect<MpmdDialect, sdy::SdyDialect>();
   TopologyAttr topology = buildTopology(context, config);
   Attribute existing = main->getAttr(MpmdDialect::kTopologyAttrName);
   if (existing && existing != topology)
@@ -163,16 +194,19 @@ FailureOr<Lowered> lower(ModuleOp module, const Config &config) {
 
   for (Phase phase : kAllPhases) {
     PassManager pm(context, ModuleOp::getOperationName());
-    // Passes trust each other's output; one verification at the end.
+    // Passes trust each other's output within a phase; the IR is verified
+    // after each phase, so that invalid IR is a diagnostic naming the phase
+    // that produced it rather than a crash in a later one.
     pm.enableVerifier(false);
     addPhasePipeline(pm, phase, config);
     if (failed(pm.run(copy)))
       return failure();
+    if (failed(verify(copy)))
+      return copy.emitError("internal error: the ")
+             << getPhaseName(phase) << " phase produced invalid IR";
     llvm::raw_string_ostream os(lowered.phaseTexts[static_cast<size_t>(phase)]);
     copy.print(os);
   }
-  if (failed(verify(copy)))
-    return failure();
   return lowered;
 }
 

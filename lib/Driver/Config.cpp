@@ -9,6 +9,7 @@
 #include "mpmd/Driver/Config.h"
 
 #include "mpmd/Schedule/Generators.h"
+#include "mpmd/Support/CheckedArithmetic.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -78,6 +79,92 @@ llvm::Expected<StringRef> getString(const Value &value,
     return *text;
   return makeTypeError(path, "a string", value);
 }
+
+/// Finds the first key an object of a JSON text repeats: llvm::json::parse
+/// keeps the last value of a repeated key silently, which would make a
+/// config mean something other than what one of its lines says. Runs on
+/// text the parser accepted, so it only tracks strings and nesting.
+class DuplicateKeyFinder {
+public:
+  explicit DuplicateKeyFinder(StringRef text) : text(text) {}
+
+  llvm::Error run() { return scanValue("config"); }
+
+private:
+  void skipSpace() {
+    while (position < text.size() && llvm::isSpace(text[position]))
+      ++position;
+  }
+
+  /// The string token at the cursor, quotes included.
+  StringRef scanString() {
+    size_t start = position++;
+    while (text[position] != '"')
+      position += text[position] == '\\' ? 2 : 1;
+    ++position;
+    return text.slice(start, position);
+  }
+
+  /// Scans the members of the list or object at the cursor up to `close`,
+  /// each with `scanMember(index)`.
+  llvm::Error
+  scanMembers(char close,
+              llvm::function_ref<llvm::Error(size_t index)> scanMember) {
+    ++position; // '[' or '{'
+    for (size_t index = 0;; ++index) {
+      skipSpace();
+      if (text[position] == close)
+        break;
+      if (llvm::Error error = scanMember(index))
+        return error;
+      skipSpace();
+      if (text[position] == ',')
+        ++position;
+    }
+    ++position;
+    return llvm::Error::success();
+  }
+
+  llvm::Error scanValue(const std::string &path) {
+    skipSpace();
+    char next = text[position];
+    if (next == '{')
+      return scanObject(path);
+    if (next == '[')
+      return scanMembers(']', [&](size_t index) {
+        return scanValue(path + "[" + std::to_string(index) + "]");
+      });
+    if (next == '"') {
+      scanString();
+      return llvm::Error::success();
+    }
+    while (position < text.size() &&
+           !StringRef(",]} \t\r\n").contains(text[position]))
+      ++position;
+    return llvm::Error::success();
+  }
+
+  llvm::Error scanObject(const std::string &path) {
+    llvm::StringSet<> keys;
+    return scanMembers('}', [&](size_t) -> llvm::Error {
+      // The decoded key: "a" and "\u0061" are the same key.
+      llvm::Expected<Value> key = llvm::json::parse(scanString());
+      if (!key)
+        return key.takeError();
+      StringRef name = *key->getAsString();
+      std::string keyPath = (llvm::Twine(path) + "." + name).str();
+      if (!keys.insert(name).second)
+        return makeConfigError(keyPath, "is given twice; a key may appear "
+                                        "once per object");
+      skipSpace();
+      ++position; // ':'
+      return scanValue(keyPath);
+    });
+  }
+
+  StringRef text;
+  size_t position = 0;
+};
 
 /// `@` separates names from meshes and `#` meshes from memory kinds in the
 /// assignment grammar, so neither may appear in a mesh name.
@@ -150,6 +237,10 @@ llvm::Expected<std::vector<TopologyMesh>> parseTopology(const Value *value) {
                                    llvm::Twine(*size));
       mesh.axes.emplace_back(axisName->str(), *size);
     }
+    if (!checkedProduct(llvm::make_second_range(mesh.axes)))
+      return makeConfigError(meshPath + "[1]",
+                             "the product of the axis sizes of mesh \"" +
+                                 mesh.name + "\" does not fit in 64 bits");
     topology.push_back(std::move(mesh));
   }
   return topology;
@@ -450,6 +541,8 @@ llvm::Expected<Config> parseConfig(StringRef jsonText) {
   const Object *root = json->getAsObject();
   if (!root)
     return makeTypeError("config", "an object", *json);
+  if (llvm::Error error = DuplicateKeyFinder(jsonText).run())
+    return error;
   constexpr StringRef kFields[] = {
       "topology", "assignment",  "input_assignment",    "output_assignment",
       "schedule", "merge_rules", "partitioning_options"};

@@ -1,12 +1,14 @@
 //===- DeviceProgram.cpp - Structure, progress and memory checks ----------===//
 
 #include "mpmd/Runtime/DeviceProgram.h"
+#include "mpmd/Support/CheckedArithmetic.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 namespace mlir::mpmd::runtime {
@@ -362,7 +364,9 @@ checkMemory(const DeviceProgram &program,
   auto allocate = [&](int64_t value) {
     live[value] = true;
     int64_t mesh = program.values[value].mesh;
-    liveBytes[mesh] += program.values[value].bytes;
+    // Saturated: a total past int64 exceeds any cap.
+    liveBytes[mesh] = checkedAdd(liveBytes[mesh], program.values[value].bytes)
+                          .value_or(std::numeric_limits<int64_t>::max());
     peak[mesh] = std::max(peak[mesh], liveBytes[mesh]);
   };
   auto release = [&](int64_t value) {

@@ -13,6 +13,7 @@
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
 #include "mpmd/Runtime/Interpreter.h"
 #include "mpmd/Runtime/Kernels.h"
+#include "mpmd/Support/CheckedArithmetic.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
@@ -21,8 +22,11 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <limits>
 #include <mutex>
 #include <thread>
+
+#include <sys/resource.h>
 
 namespace mlir::mpmd::runtime {
 
@@ -75,6 +79,15 @@ std::string describeFragment(ArrayAttr origins, Operation *op,
 // Reading the module
 //===----------------------------------------------------------------------===//
 
+int64_t getMaxVirtualDevices() {
+  int64_t limit = kMaxVirtualDevices;
+  rlimit threads;
+  if (getrlimit(RLIMIT_NPROC, &threads) == 0 &&
+      threads.rlim_cur != RLIM_INFINITY)
+    limit = std::min<int64_t>(limit, threads.rlim_cur / 2);
+  return limit;
+}
+
 FailureOr<std::unique_ptr<Executable>> Executable::create(ModuleOp module) {
   func::FuncOp main = getMainFunction(module);
   if (!main || main.isExternal())
@@ -88,9 +101,19 @@ FailureOr<std::unique_ptr<Executable>> Executable::create(ModuleOp module) {
   std::unique_ptr<Executable> executable(new Executable());
   executable->module = module;
   DeviceProgram &program = executable->program;
-  for (NamedMeshAttr mesh : topology.getMeshes())
-    program.meshes.push_back(
-        {mesh.getName().str(), mesh.getMesh().getTotalSize()});
+  int64_t numDevices = 0;
+  for (NamedMeshAttr mesh : topology.getMeshes()) {
+    int64_t meshDevices = mesh.getMesh().getTotalSize();
+    numDevices = checkedAdd(numDevices, meshDevices)
+                     .value_or(std::numeric_limits<int64_t>::max());
+    program.meshes.push_back({mesh.getName().str(), meshDevices});
+  }
+  // Threads that cannot be created would fail in the middle of a run.
+  if (int64_t maxDevices = getMaxVirtualDevices(); numDevices > maxDevices)
+    return main.emitError("the topology has ")
+           << numDevices << " devices; the MPMD executor runs at most "
+           << maxDevices
+           << " (two threads each, within the process's thread limit)";
 
   llvm::DenseMap<Value, int64_t> valueIds;
   // Registers `value` (a mesh tensor) and returns its id.
@@ -107,7 +130,7 @@ FailureOr<std::unique_ptr<Executable>> Executable::create(ModuleOp module) {
     int64_t mesh = *topology.getMeshIndex(type.getMeshName());
     int64_t id = program.values.size();
     program.values.push_back(
-        {mesh, int64_t(numElementsOf(spec->shape) * dtypeSize(spec->dtype)),
+        {mesh, *checkedProduct(spec->shape, dtypeSize(spec->dtype)),
          std::move(name)});
     valueIds[value] = id;
     if (specs)

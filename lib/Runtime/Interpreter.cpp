@@ -8,6 +8,7 @@
 #include "mpmd/Dialect/Sdy/IR/SdyOps.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
 #include "mpmd/Runtime/Kernels.h"
+#include "mpmd/Support/CheckedArithmetic.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/SymbolTable.h"
@@ -52,20 +53,25 @@ FailureOr<TensorSpec> getTensorSpec(Type type, Location loc) {
   FailureOr<DType> dtype = getDType(tensorType.getElementType(), loc);
   if (failed(dtype))
     return failure();
+  // Buffers, kernels and random inputs compute sizes from the shape: it must
+  // not overflow.
+  if (!checkedProduct(tensorType.getShape(), dtypeSize(*dtype)))
+    return emitError(loc) << "the interpreter cannot hold a " << type
+                          << ": its size in bytes does not fit in 64 bits";
   return TensorSpec{*dtype, Shape(tensorType.getShape())};
 }
 
 FailureOr<Tensor> tensorFromAttr(ElementsAttr attr, Location loc) {
   auto dense = dyn_cast<DenseElementsAttr>(attr);
   auto type = cast<ShapedType>(attr.getType());
-  FailureOr<DType> dtype = getDType(type.getElementType(), loc);
-  if (failed(dtype))
+  FailureOr<TensorSpec> spec = getTensorSpec(type, loc);
+  if (failed(spec))
     return failure();
   if (!dense)
     return emitError(loc) << "only dense constants are supported by the "
                              "interpreter";
-  Tensor tensor = Tensor::empty(*dtype, Shape(type.getShape()));
-  size_t size = dtypeSize(*dtype);
+  Tensor tensor = Tensor::empty(spec->dtype, spec->shape);
+  size_t size = dtypeSize(spec->dtype);
   std::byte *out = tensor.bytes();
   // Each value's bit pattern, truncated to the element size (little endian).
   auto store = [&](int64_t index, const APInt &bits) {
@@ -200,12 +206,14 @@ Shape shapeOf(Value value) {
 /// block arguments (either order), feeding the return.
 /// A window op's attributes with the defaults for what it leaves out
 /// (size and strides 1, no dilation, no padding; padding is [rank, 2] of
-/// (low, high)).
-WindowDimensions getWindow(int64_t rank, std::optional<ArrayRef<int64_t>> size,
-                           std::optional<ArrayRef<int64_t>> strides,
-                           std::optional<ArrayRef<int64_t>> baseDilations,
-                           std::optional<ArrayRef<int64_t>> windowDilations,
-                           std::optional<DenseIntElementsAttr> padding) {
+/// (low, high)); an error at `op` when the window's positions do not fit in
+/// int64 (the kernels count them).
+FailureOr<WindowDimensions>
+getWindow(Operation *op, int64_t rank, std::optional<ArrayRef<int64_t>> size,
+          std::optional<ArrayRef<int64_t>> strides,
+          std::optional<ArrayRef<int64_t>> baseDilations,
+          std::optional<ArrayRef<int64_t>> windowDilations,
+          std::optional<DenseIntElementsAttr> padding) {
   auto orOnes = [&](std::optional<ArrayRef<int64_t>> values) {
     return values ? toVector(*values) : std::vector<int64_t>(rank, 1);
   };
@@ -219,6 +227,9 @@ WindowDimensions getWindow(int64_t rank, std::optional<ArrayRef<int64_t>> size,
   if (padding)
     for (auto [i, value] : llvm::enumerate(padding->getValues<int64_t>()))
       (i % 2 ? window.paddingHigh : window.paddingLow)[i / 2] = value;
+  if (!checkedProduct(window.size))
+    return op->emitError() << "the window has more positions than fit in "
+                              "64 bits";
   return window;
 }
 
@@ -422,19 +433,12 @@ Interpreter::runRegion(Region &region, std::vector<Tensor> arguments) {
 
 LogicalResult Interpreter::Frame::runOp(Operation &op) {
   llvm::StringRef name = op.getName().getStringRef();
-  // Every operand and result must have a supported dtype; this also covers
-  // what the kernels below assume.
+  // Every operand and result must have a supported dtype and a size that
+  // fits; this also covers what the kernels below assume.
   for (Type type : llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes()))
-    if (auto tensorType = dyn_cast<RankedTensorType>(type)) {
-      if (!tensorType.hasStaticShape())
-        return op.emitError() << "the interpreter supports only static shapes, not "
-                              << type;
-      if (failed(getDType(tensorType.getElementType(), op.getLoc())))
-        return failure();
-    } else if (!isa<stablehlo::TokenType>(type)) {
-      return op.emitError() << "the interpreter supports only ranked tensors, not "
-                            << type;
-    }
+    if (!isa<stablehlo::TokenType>(type) &&
+        failed(getTensorSpec(type, op.getLoc())))
+      return failure();
 
   if (auto unaryKind = unaryOps().find(name); unaryKind != unaryOps().end()) {
     const Tensor &operand = lookup(op.getOperand(0));
@@ -734,16 +738,18 @@ LogicalResult
 Interpreter::Frame::runReduceWindow(stablehlo::ReduceWindowOp op) {
   std::vector<Tensor> inputs = lookupAll(op.getInputs());
   std::vector<Tensor> inits = lookupAll(op.getInitValues());
-  WindowDimensions window = getWindow(
-      inputs[0].rank(), op.getWindowDimensions(), op.getWindowStrides(),
+  FailureOr<WindowDimensions> window = getWindow(
+      op, inputs[0].rank(), op.getWindowDimensions(), op.getWindowStrides(),
       op.getBaseDilations(), op.getWindowDilations(), op.getPadding());
+  if (failed(window))
+    return failure();
   Shape resultShape = shapeOf(op.getResult(0));
   std::optional<ReduceKind> kind = matchReduceCombiner(op.getBody());
   if (inputs.size() == 1 && kind) {
     if (!supportsReduce(*kind, inputs[0].dtype()))
       return op.emitError() << "this reduction is not supported on "
                             << dtypeName(inputs[0].dtype());
-    bind(*op, {reduceWindow(*kind, inputs[0], inits[0], window, resultShape)});
+    bind(*op, {reduceWindow(*kind, inputs[0], inits[0], *window, resultShape)});
     return success();
   }
   // Any other body (or several inputs): one region run per window element,
@@ -752,7 +758,7 @@ Interpreter::Frame::runReduceWindow(stablehlo::ReduceWindowOp op) {
   for (const Tensor &init : inits)
     results.push_back(broadcastInDim(init, resultShape, {}));
   LogicalResult status = success();
-  WindowIndexer(inputs[0].shape(), resultShape, window)
+  WindowIndexer(inputs[0].shape(), resultShape, *window)
       .forEach([&](int64_t resultIndex, int64_t, int64_t source) {
         if (failed(status))
           return;
@@ -788,23 +794,25 @@ Interpreter::Frame::runSelectAndScatter(stablehlo::SelectAndScatterOp op) {
                      [](int64_t value) { return value != 0; }))
       return op.emitError() << "select_and_scatter with padding is not "
                                "supported by the interpreter";
-  WindowDimensions window =
-      getWindow(operand.rank(), op.getWindowDimensions(),
-                op.getWindowStrides(), std::nullopt, std::nullopt, std::nullopt);
+  FailureOr<WindowDimensions> window = getWindow(
+      op, operand.rank(), op.getWindowDimensions(), op.getWindowStrides(),
+      std::nullopt, std::nullopt, std::nullopt);
+  if (failed(window))
+    return failure();
   std::optional<CompareKind> select = matchSelectComparison(op.getSelect());
   std::optional<ReduceKind> scatter = matchReduceCombiner(op.getScatter());
   if (select && scatter) {
     if (!supportsReduce(*scatter, operand.dtype()))
       return op.emitError() << "this scatter combiner is not supported on "
                             << dtypeName(operand.dtype());
-    bind(*op, {selectAndScatter(*select, *scatter, operand, source, init,
-                                window)});
+    bind(*op,
+         {selectAndScatter(*select, *scatter, operand, source, init, *window)});
     return success();
   }
   // Other bodies: the select region per window element, the scatter region
   // per source element.
   Tensor result = broadcastInDim(init, operand.shape(), {});
-  WindowIndexer indexer(operand.shape(), source.shape(), window);
+  WindowIndexer indexer(operand.shape(), source.shape(), *window);
   int64_t lastPosition = indexer.getWindowSize() - 1;
   int64_t chosen = -1;
   LogicalResult status = success();
@@ -813,9 +821,11 @@ Interpreter::Frame::runSelectAndScatter(stablehlo::SelectAndScatterOp op) {
       return;
     if (position == 0)
       chosen = -1;
-    if (chosen < 0) {
+    // Padding and positions outside the operand (index -1) are never
+    // selected.
+    if (index >= 0 && chosen < 0) {
       chosen = index;
-    } else {
+    } else if (index >= 0) {
       FailureOr<std::vector<Tensor>> keep = runRegion(
           op.getSelect(),
           {operand.elementAt(chosen), operand.elementAt(index)});
@@ -826,7 +836,7 @@ Interpreter::Frame::runSelectAndScatter(stablehlo::SelectAndScatterOp op) {
       if ((*keep)[0].elementAsInt(0) == 0)
         chosen = index;
     }
-    if (position != lastPosition)
+    if (position != lastPosition || chosen < 0)
       return;
     FailureOr<std::vector<Tensor>> combined = runRegion(
         op.getScatter(),

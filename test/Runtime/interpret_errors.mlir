@@ -60,7 +60,7 @@ func.func @scatter_with_other_body() {
 
 func.func @dynamic_shape() {
   %x = stablehlo.constant dense<[1.0, 5.0]> : tensor<2xf32>
-  // CHECK: offset :{{[0-9]+}}:8: error: the interpreter supports only static shapes, not 'tensor<?xf32>'
+  // CHECK: offset :{{[0-9]+}}:8: error: the interpreter supports only statically shaped ranked tensors, not 'tensor<?xf32>'
   %d = "stablehlo.reshape"(%x) : (tensor<2xf32>) -> tensor<?xf32>
   func.return
 }

@@ -1,5 +1,6 @@
-// Bad input to mpmd run: a clear error on stderr and exit code 1, never a
-// crash ('not' fails on a crash). Input files come from @make_inputs.
+// Bad input to mpmd run: a clear error on stderr and a non-zero exit code
+// (mpmd_exit_codes.test checks which), never a crash ('not' fails on a
+// crash). Input files come from @make_inputs.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: mpmd run %s --function make_inputs --outputs %t
 
@@ -82,7 +83,8 @@ func.func @mpmd_program(%x: tensor<2xf32>) -> tensor<2xf32>
 
 // Outputs that cannot be written.
 // RUN: not mpmd run %s --function make_inputs --outputs %t/output_0.npy/sub 2>&1 | FileCheck %s --check-prefix=OUTPUTS
-// OUTPUTS: mpmd run: error: {{.*}}output_0.npy/sub: cannot create the output directory: {{[Nn]}}ot a directory
+// OUTPUTS: mpmd run: error: --outputs '{{.*}}output_0.npy/sub' cannot be written: '{{.*}}output_0.npy' is not a directory
+// OUTPUTS-NOT: output
 
 // Command lines.
 // RUN: not mpmd run 2>&1 | FileCheck %s --check-prefix=NO-FILE

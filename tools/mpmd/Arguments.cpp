@@ -2,18 +2,12 @@
 
 #include "Arguments.h"
 
+#include "CommandError.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
 
 namespace mlir::mpmd::tools {
-
-namespace {
-
-llvm::Error makeArgumentError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
-} // namespace
 
 llvm::Error parseArguments(llvm::ArrayRef<llvm::StringRef> args,
                            llvm::ArrayRef<ValuedOption> options,
@@ -39,21 +33,21 @@ llvm::Error parseArguments(llvm::ArrayRef<llvm::StringRef> args,
         });
     if (option == options.end()) {
       if (arg.starts_with("-") && arg != "-")
-        return makeArgumentError("unknown option '" + name + "'");
+        return makeUsageError("unknown option '" + name + "'");
       if (positional)
-        return makeArgumentError("unexpected argument '" + arg + "' (" +
-                                 positionalName + " is already given)");
+        return makeUsageError("unexpected argument '" + arg + "' (" +
+                              positionalName + " is already given)");
       positional = arg.str();
       continue;
     }
     if (*option->value)
-      return makeArgumentError(name + " is given twice");
+      return makeUsageError(name + " is given twice");
     if (arg.contains('='))
       *option->value = inlineValue.str();
     else if (i + 1 < args.size())
       *option->value = args[++i].str();
     else
-      return makeArgumentError(name + " needs a value");
+      return makeUsageError(name + " needs a value");
   }
   return llvm::Error::success();
 }

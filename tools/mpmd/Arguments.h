@@ -30,7 +30,7 @@ struct FlagOption {
 
 /// Fills the options, flags and `positional` from `args`; `help` is set by
 /// `--help`/`-h`. `positionalName` describes the positional argument in the
-/// error about a second one.
+/// error about a second one. Errors are usage errors (CommandError.h).
 llvm::Error parseArguments(llvm::ArrayRef<llvm::StringRef> args,
                            llvm::ArrayRef<ValuedOption> options,
                            llvm::ArrayRef<FlagOption> flags, bool &help,

@@ -1,19 +1,22 @@
 //===- CompileCommand.cpp - mpmd compile ----------------------------------===//
 //
 // Argument parsing, files and printing only: the lowering is the MPMDDriver
-// library's `lower`. Exit codes: 0 success, 1 bad IR or I/O (MLIR
+// library's `lower`. Exit codes (CommandError.h): 1 bad IR or I/O (MLIR
 // diagnostics), 2 bad command line or configuration.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Arguments.h"
+#include "CommandError.h"
 #include "Commands.h"
 #include "ModuleFile.h"
 #include "OutputFile.h"
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
+#include "mpmd/Dialect/Mpmd/IR/TensorSizes.h"
 #include "mpmd/Driver/Compile.h"
+#include "mpmd/Support/CheckedArithmetic.h"
 #include "mpmd/Transforms/Export/ExportUtils.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -32,9 +35,6 @@ namespace {
 
 using namespace mlir::mpmd::driver;
 using llvm::StringRef;
-
-constexpr int kExitIrError = 1;
-constexpr int kExitConfigError = 2;
 
 void printCompileHelp(llvm::raw_ostream &os) {
   os << "usage: mpmd compile MODEL.mlir --config CONFIG.json -o OUT.mlir\n"
@@ -66,10 +66,6 @@ struct CompileOptions {
   bool help = false;
 };
 
-llvm::Error makeUsageError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 llvm::Expected<CompileOptions> parseOptions(llvm::ArrayRef<StringRef> args) {
   CompileOptions options;
   if (llvm::Error error = parseArguments(
@@ -88,34 +84,29 @@ llvm::Expected<CompileOptions> parseOptions(llvm::ArrayRef<StringRef> args) {
     if (!*value)
       return makeUsageError(llvm::Twine(name) +
                             " is required; see 'mpmd compile --help'");
+  if (llvm::Error error =
+          checkOutputPath("-o", *options.output, OutputKind::kFile))
+    return std::move(error);
+  if (options.dumpDir)
+    if (llvm::Error error = checkOutputPath("--dump-dir", *options.dumpDir,
+                                            OutputKind::kDirectory))
+      return std::move(error);
   return options;
 }
 
-/// Writes `text` to `path`; errors go to stderr.
-bool writeFile(StringRef path, StringRef text) {
-  if (llvm::Error error = writeOutputFile(path, text)) {
-    llvm::errs() << "mpmd compile: error: " << llvm::toString(std::move(error))
-                 << "\n";
-    return false;
-  }
-  return true;
-}
-
-bool dumpPhases(StringRef dir, const Lowered &lowered) {
-  if (std::error_code error = llvm::sys::fs::create_directories(dir)) {
-    llvm::errs() << "mpmd compile: error: cannot create '" << dir
-                 << "': " << error.message() << "\n";
-    return false;
-  }
+/// DIR/01-import.mlir, ...: the files of --dump-dir, created.
+llvm::Expected<std::vector<std::string>> getPhaseDumpPaths(StringRef dir) {
+  if (std::error_code error = llvm::sys::fs::create_directories(dir))
+    return makeInputError("cannot create '" + dir + "': " + error.message());
+  std::vector<std::string> paths;
   for (auto [index, phase] : llvm::enumerate(kAllPhases)) {
     llvm::SmallString<128> path(dir);
     llvm::sys::path::append(
         path,
         llvm::formatv("{0:02}-{1}.mlir", index + 1, getPhaseName(phase)).str());
-    if (!writeFile(path, lowered.asText(phase)))
-      return false;
+    paths.push_back(path.str().str());
   }
-  return true;
+  return paths;
 }
 
 /// Bytes of the global tensor a mesh tensor holds.
@@ -123,9 +114,12 @@ int64_t getGlobalBytes(Type type) {
   auto meshTensor = dyn_cast<MeshTensorType>(type);
   if (!meshTensor)
     return 0;
+  // Whole bytes per element; the mesh tensor verifier bounds the size in
+  // bits, hence this product.
   RankedTensorType tensor = meshTensor.getRankedTensorType();
-  return tensor.getNumElements() *
-         llvm::divideCeil(tensor.getElementTypeBitWidth(), 8);
+  return *checkedProduct(
+      tensor.getShape(),
+      llvm::divideCeil(getElementBitWidth(tensor.getElementType()), 8));
 }
 
 struct MeshSummary {
@@ -205,46 +199,50 @@ void printSummary(const Lowered &lowered, llvm::raw_ostream &os) {
 
 int runCompile(const CompileOptions &options) {
   llvm::Expected<Config> config = readConfigFile(*options.config);
-  if (!config) {
-    llvm::errs() << "mpmd compile: error: "
-                 << llvm::toString(config.takeError()) << "\n";
-    return kExitConfigError;
-  }
+  if (!config)
+    return reportError("compile",
+                       makeUsageError(llvm::toString(config.takeError())));
   std::string error;
   std::unique_ptr<ModuleFile> file = ModuleFile::read(*options.model, error);
-  if (!file) {
-    if (!error.empty())
-      llvm::errs() << "mpmd compile: error: " << error << "\n";
-    return kExitIrError;
-  }
+  if (!file)
+    return error.empty() ? kExitInputError // the parser reported why
+                         : reportError("compile", makeInputError(error));
   ModuleOp module = file->getModule();
   // A computation the assignment misses is a configuration error.
   if (failed(verifyAssignmentCoversModule(module, *config)))
-    return kExitConfigError;
+    return kExitUsageError;
   FailureOr<Lowered> lowered = lower(module, *config);
   if (failed(lowered))
-    return kExitIrError;
-  if (options.dumpDir && !dumpPhases(*options.dumpDir, *lowered))
-    return kExitIrError;
-  if (!writeFile(*options.output, lowered->asText(Phase::kExport)))
-    return kExitIrError;
+    return kExitInputError; // the diagnostics say why
+  // The phase dumps and the exported module: all of them or none.
+  std::vector<std::string> dumpPaths;
+  if (options.dumpDir) {
+    llvm::Expected<std::vector<std::string>> paths =
+        getPhaseDumpPaths(*options.dumpDir);
+    if (!paths)
+      return reportError("compile", paths.takeError());
+    dumpPaths = std::move(*paths);
+  }
+  std::vector<OutputText> outputs;
+  for (auto [path, phase] : llvm::zip(dumpPaths, kAllPhases))
+    outputs.push_back({path, lowered->asText(phase)});
+  outputs.push_back({*options.output, lowered->asText(Phase::kExport)});
+  if (llvm::Error error = writeOutputFiles(outputs))
+    return reportError("compile", std::move(error));
   if (options.summary)
     printSummary(*lowered, llvm::outs());
-  return 0;
+  return kExitSuccess;
 }
 
 } // namespace
 
 int runCompileCommand(llvm::ArrayRef<StringRef> args) {
   llvm::Expected<CompileOptions> options = parseOptions(args);
-  if (!options) {
-    llvm::errs() << "mpmd compile: error: "
-                 << llvm::toString(options.takeError()) << "\n";
-    return kExitConfigError;
-  }
+  if (!options)
+    return reportError("compile", options.takeError());
   if (options->help) {
     printCompileHelp(llvm::outs());
-    return 0;
+    return kExitSuccess;
   }
   return runCompile(*options);
 }

@@ -5,11 +5,13 @@
 // which share every option but their sizes.
 // Schedule names are resolved here, where the compiler's built-in names are
 // known: a built-in schedule of `mpmd compile` first, else a generated one.
-// Every error exits with 1.
+// Exit codes (CommandError.h): 2 for bad options, 1 for files that cannot
+// be written.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Arguments.h"
+#include "CommandError.h"
 #include "Commands.h"
 #include "OutputFile.h"
 
@@ -104,10 +106,6 @@ void printTransformerHelp(llvm::raw_ostream &os) {
         "mlp\n";
 }
 
-llvm::Error makeExampleError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 /// A size option and where its value goes.
 struct SizeOption {
   StringRef name;
@@ -135,16 +133,16 @@ llvm::Expected<examples::ExampleSchedule> parseSchedule(StringRef name) {
           schedule::parseScheduleKind(name))
     return examples::ExampleSchedule{schedule::getScheduleName(*kind).str(),
                                      /*generated=*/true};
-  return makeExampleError("unknown schedule '" + name +
-                          "'; built-in: " + getPipelineScheduleNameList() +
-                          "; generated: " + schedule::getScheduleNameList());
+  return makeUsageError("unknown schedule '" + name +
+                        "'; built-in: " + getPipelineScheduleNameList() +
+                        "; generated: " + schedule::getScheduleNameList());
 }
 
 llvm::Error runModel(const ModelCommand &model,
                      llvm::ArrayRef<StringRef> args) {
   auto required = [&](const llvm::Twine &option) {
-    return makeExampleError(option + " is required; see 'mpmd example " +
-                            model.name + " --help'");
+    return makeUsageError(option + " is required; see 'mpmd example " +
+                          model.name + " --help'");
   };
   std::vector<std::optional<std::string>> sizeTexts(model.sizes.size());
   std::optional<std::string> dtype, learningRate, scheduleName, output,
@@ -166,13 +164,13 @@ llvm::Error runModel(const ModelCommand &model,
     return llvm::Error::success();
   }
   if (positional)
-    return makeExampleError("unexpected argument '" + *positional + "'");
+    return makeUsageError("unexpected argument '" + *positional + "'");
   for (auto [size, text] : llvm::zip(model.sizes, sizeTexts)) {
     if (!text)
       return required(size.name);
     if (StringRef(*text).getAsInteger(10, *size.value))
-      return makeExampleError(size.name + " expects an integer (got '" + *text +
-                              "')");
+      return makeUsageError(size.name + " expects an integer (got '" + *text +
+                            "')");
   }
   if (dtype) {
     if (*dtype == "f32")
@@ -180,12 +178,12 @@ llvm::Error runModel(const ModelCommand &model,
     else if (*dtype == "f64")
       *model.elementType = examples::ElementType::kF64;
     else
-      return makeExampleError("--dtype expects f32 or f64 (got '" + *dtype +
-                              "')");
+      return makeUsageError("--dtype expects f32 or f64 (got '" + *dtype +
+                            "')");
   }
   if (learningRate && StringRef(*learningRate).getAsDouble(*model.learningRate))
-    return makeExampleError("--learning-rate expects a number (got '" +
-                            *learningRate + "')");
+    return makeUsageError("--learning-rate expects a number (got '" +
+                          *learningRate + "')");
   if (scheduleName) {
     llvm::Expected<examples::ExampleSchedule> schedule =
         parseSchedule(*scheduleName);
@@ -194,15 +192,18 @@ llvm::Error runModel(const ModelCommand &model,
     *model.schedule = std::move(*schedule);
   }
   for (auto [name, path] :
-       {std::pair{"-o", &output}, std::pair{"--config-out", &configOutput}})
+       {std::pair{"-o", &output}, std::pair{"--config-out", &configOutput}}) {
     if (!*path)
       return required(name);
+    if (llvm::Error error = checkOutputPath(name, **path, OutputKind::kFile))
+      return error;
+  }
+  // The generator rejects sizes that do not fit together: option values.
   llvm::Expected<examples::ExampleModel> example = model.generate();
   if (!example)
-    return example.takeError();
-  if (llvm::Error error = writeOutputFile(*output, example->module))
-    return error;
-  return writeOutputFile(*configOutput, example->config);
+    return makeUsageError(llvm::toString(example.takeError()));
+  return writeOutputFiles(
+      {{*output, example->module}, {*configOutput, example->config}});
 }
 
 /// Runs `mlp` or `transformer`.
@@ -242,26 +243,20 @@ llvm::Error runNamedModel(StringRef name, llvm::ArrayRef<StringRef> args) {
 } // namespace
 
 int runExampleCommand(llvm::ArrayRef<StringRef> args) {
-  if (args.empty()) {
-    llvm::errs()
-        << "mpmd example: error: no model; see 'mpmd example --help'\n";
-    return 1;
-  }
+  if (args.empty())
+    return reportError("example",
+                       makeUsageError("no model; see 'mpmd example --help'"));
   if (args.front() == "--help" || args.front() == "-h") {
     printExampleHelp(llvm::outs());
-    return 0;
+    return kExitSuccess;
   }
-  if (args.front() != "mlp" && args.front() != "transformer") {
-    llvm::errs() << "mpmd example: error: unknown model '" << args.front()
-                 << "'; models: mlp, transformer\n";
-    return 1;
-  }
-  if (llvm::Error error = runNamedModel(args.front(), args.drop_front())) {
-    llvm::errs() << "mpmd example " << args.front()
-                 << ": error: " << llvm::toString(std::move(error)) << "\n";
-    return 1;
-  }
-  return 0;
+  if (args.front() != "mlp" && args.front() != "transformer")
+    return reportError("example",
+                       makeUsageError("unknown model '" + args.front() +
+                                      "'; models: mlp, transformer"));
+  if (llvm::Error error = runNamedModel(args.front(), args.drop_front()))
+    return reportError(("example " + args.front()).str(), std::move(error));
+  return kExitSuccess;
 }
 
 } // namespace mlir::mpmd::tools

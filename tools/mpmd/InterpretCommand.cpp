@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Arguments.h"
+#include "CommandError.h"
 #include "Commands.h"
 
 #include "mpmd/InitAllDialects.h"
@@ -68,30 +69,26 @@ bool interpretModule(ModuleOp module, llvm::raw_ostream &os) {
 int runInterpretCommand(llvm::ArrayRef<llvm::StringRef> args) {
   std::optional<std::string> path;
   bool splitInputFile = false, help = false;
-  if (llvm::Error error = parseArguments(
-          args, {},
-          {{"--split-input-file", &splitInputFile},
-           {"-split-input-file", &splitInputFile}},
-          help, path, "an input file")) {
-    llvm::errs() << "mpmd interpret: error: " << llvm::toString(std::move(error))
-                 << "; see 'mpmd interpret --help'\n";
-    return 1;
-  }
+  if (llvm::Error error =
+          parseArguments(args, {},
+                         {{"--split-input-file", &splitInputFile},
+                          {"-split-input-file", &splitInputFile}},
+                         help, path, "an input file"))
+    return reportError("interpret",
+                       makeUsageError(llvm::toString(std::move(error)) +
+                                      "; see 'mpmd interpret --help'"));
   if (help) {
     printInterpretHelp(llvm::outs());
-    return 0;
+    return kExitSuccess;
   }
-  if (!path) {
-    llvm::errs() << "mpmd interpret: error: no input file; see 'mpmd "
-                    "interpret --help'\n";
-    return 1;
-  }
+  if (!path)
+    return reportError(
+        "interpret",
+        makeUsageError("no input file; see 'mpmd interpret --help'"));
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(*path, &error);
-  if (!file) {
-    llvm::errs() << "mpmd interpret: error: " << error << "\n";
-    return 1;
-  }
+  if (!file)
+    return reportError("interpret", makeInputError(error));
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -117,7 +114,7 @@ int runInterpretCommand(llvm::ArrayRef<llvm::StringRef> args) {
   else
     (void)processChunk(std::move(file), llvm::outs());
   llvm::outs().flush();
-  return allPassed ? 0 : 1;
+  return allPassed ? kExitSuccess : kExitInputError;
 }
 
 } // namespace mlir::mpmd::tools

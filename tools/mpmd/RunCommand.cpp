@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Arguments.h"
+#include "CommandError.h"
 #include "Commands.h"
 
 #include "ModuleFile.h"
@@ -65,7 +66,7 @@ void printRunHelp(llvm::raw_ostream &os) {
         "                       configuration, then run it on the executor\n"
         "  --validate           also run the unpartitioned model on one "
         "device and compare\n"
-        "                       every output (needs --config); exit 1 on a "
+        "                       every output (needs --config); exit 3 on a "
         "mismatch\n"
         "  --tolerance T        the normwise relative tolerance of "
         "--validate (default per\n"
@@ -84,13 +85,15 @@ void printRunHelp(llvm::raw_ostream &os) {
         "                       and the largest live buffers\n"
         "  --repeat N           run N times and report the last run (the "
         "first ones warm\n"
-        "                       the buffer pool and the caches)\n";
+        "                       the buffer pool and the caches)\n\n"
+        "Every option is checked before anything runs; the outputs and the "
+        "trace are\nwritten only when the run succeeds. Exit codes: 1 for "
+        "errors in the program or\nan input, 2 in the command line or the "
+        "configuration, 3 for a --validate\nmismatch.\n";
 }
 
-int fail(const llvm::Twine &message) {
-  llvm::errs() << "mpmd run: error: " << message << "\n";
-  return 1;
-}
+/// Prints the error of `mpmd run` and returns its exit code.
+int fail(llvm::Error error) { return reportError("run", std::move(error)); }
 
 /// The argument types of `function`; none after a diagnostic.
 std::optional<std::vector<runtime::TensorSpec>>
@@ -104,39 +107,6 @@ getArgumentSpecs(func::FuncOp function) {
     specs.push_back(*spec);
   }
   return specs;
-}
-
-/// The arguments of `what` (a function), from the input files or the seed.
-std::optional<std::vector<runtime::Tensor>>
-loadArguments(const llvm::Twine &what,
-              llvm::ArrayRef<runtime::TensorSpec> specs,
-              const std::optional<std::string> &inputs,
-              const std::optional<std::string> &randomSeed) {
-  if (randomSeed) {
-    uint64_t seed;
-    if (llvm::StringRef(*randomSeed).getAsInteger(10, seed)) {
-      fail("--random-inputs expects an unsigned integer seed (got '" +
-           *randomSeed + "')");
-      return std::nullopt;
-    }
-    return runtime::randomInputs(seed, specs);
-  }
-  llvm::SmallVector<llvm::StringRef> parts;
-  if (inputs && !inputs->empty())
-    llvm::StringRef(*inputs).split(parts, ',');
-  if (!inputs && !specs.empty()) {
-    fail(what + " takes " + llvm::Twine(specs.size()) +
-         " argument(s): give --inputs A.npy,... or --random-inputs SEED");
-    return std::nullopt;
-  }
-  std::vector<std::string> paths(parts.begin(), parts.end());
-  llvm::Expected<std::vector<runtime::Tensor>> tensors =
-      runtime::readInputs(paths, specs);
-  if (!tensors) {
-    fail(llvm::toString(tensors.takeError()));
-    return std::nullopt;
-  }
-  return std::move(*tensors);
 }
 
 /// `N`, `NK`, `NM` or `NG` (powers of 1024) as bytes.
@@ -160,11 +130,48 @@ std::optional<int64_t> parseBytes(llvm::StringRef text) {
 }
 
 struct RunOptions {
-  std::optional<std::string> inputs, randomSeed, outputs, trace, tolerance;
+  std::optional<std::string> inputs, outputs, trace;
+  std::optional<uint64_t> randomSeed;
+  std::optional<double> tolerance;
   int64_t repeat = 1;
   bool print = false, summary = false, validate = false;
   runtime::ExecutorOptions executor;
 };
+
+/// The arguments of `what` (a function), from the input files or the seed.
+llvm::Expected<std::vector<runtime::Tensor>>
+loadArguments(const llvm::Twine &what,
+              llvm::ArrayRef<runtime::TensorSpec> specs,
+              const RunOptions &options) {
+  if (options.randomSeed)
+    return runtime::randomInputs(*options.randomSeed, specs);
+  if (!options.inputs && !specs.empty())
+    return makeUsageError(
+        what + " takes " + llvm::Twine(specs.size()) +
+        " argument(s): give --inputs A.npy,... or --random-inputs SEED");
+  llvm::SmallVector<llvm::StringRef> parts;
+  if (options.inputs && !options.inputs->empty())
+    llvm::StringRef(*options.inputs).split(parts, ',');
+  std::vector<std::string> paths(parts.begin(), parts.end());
+  return runtime::readInputs(paths, specs);
+}
+
+/// Writes the outputs and the trace once the run succeeded, so that a failed
+/// run leaves nothing at the output paths.
+llvm::Error writeRunFiles(const RunOptions &options,
+                          llvm::ArrayRef<runtime::Tensor> outputs,
+                          const runtime::Executable *executable,
+                          const runtime::RunResult *result) {
+  if (options.outputs)
+    if (llvm::Error error = runtime::writeOutputs(*options.outputs, outputs))
+      return error;
+  if (!options.trace)
+    return llvm::Error::success();
+  std::string trace;
+  llvm::raw_string_ostream os(trace);
+  runtime::writeChromeTrace(executable->getProgram(), *result, os);
+  return writeOutputFile(*options.trace, trace);
+}
 
 void printOutputs(llvm::ArrayRef<runtime::Tensor> results, bool print) {
   for (auto [index, result] : llvm::enumerate(results))
@@ -177,11 +184,10 @@ void printOutputs(llvm::ArrayRef<runtime::Tensor> results, bool print) {
 /// unpartitioned model `--validate` compares with.
 int runOnExecutor(const runtime::Executable &executable, ModuleOp reference,
                   const RunOptions &options) {
-  std::optional<std::vector<runtime::Tensor>> arguments =
-      loadArguments("@main", executable.getInputSpecs(), options.inputs,
-                    options.randomSeed);
+  llvm::Expected<std::vector<runtime::Tensor>> arguments =
+      loadArguments("@main", executable.getInputSpecs(), options);
   if (!arguments)
-    return 1;
+    return fail(arguments.takeError());
   // Earlier runs of --repeat warm the buffer pool and the caches; the last
   // one is reported.
   llvm::Expected<runtime::RunResult> result =
@@ -189,27 +195,15 @@ int runOnExecutor(const runtime::Executable &executable, ModuleOp reference,
   for (int64_t run = 1; result && run < options.repeat; ++run)
     result = executable.run(*arguments, options.executor);
   if (!result)
-    return fail(llvm::toString(result.takeError()));
+    return fail(result.takeError());
 
-  if (options.outputs)
-    if (llvm::Error error = runtime::writeOutputs(*options.outputs,
-                                                  result->outputs))
-      return fail(llvm::toString(std::move(error)));
   printOutputs(result->outputs, options.print);
-
   const runtime::DeviceProgram &program = executable.getProgram();
-  if (options.trace) {
-    std::string trace;
-    llvm::raw_string_ostream os(trace);
-    runtime::writeChromeTrace(program, *result, os);
-    if (llvm::Error error = writeOutputFile(*options.trace, trace))
-      return fail(llvm::toString(std::move(error)));
-  }
   if (options.summary) {
     llvm::Expected<runtime::SimulatedRun> replay =
         runtime::replayMeasured(program, *result);
     if (!replay)
-      return fail(llvm::toString(replay.takeError()));
+      return fail(replay.takeError());
     runtime::printRunSummary(program, *result, &*replay, llvm::outs());
     llvm::Expected<runtime::PipelinePrediction> prediction =
         runtime::predictWithScheduleSimulator(executable, *result);
@@ -219,108 +213,152 @@ int runOnExecutor(const runtime::Executable &executable, ModuleOp reference,
       llvm::outs() << "pipeline simulator: not applicable ("
                    << llvm::toString(prediction.takeError()) << ")\n";
   }
-  if (!reference)
-    return 0;
-
-  std::optional<double> tolerance;
-  if (options.tolerance) {
-    double value;
-    if (llvm::StringRef(*options.tolerance).getAsDouble(value) ||
-        !(value >= 0) || std::isinf(value))
-      return fail("--tolerance expects a finite number >= 0 (got '" +
-                  *options.tolerance + "')");
-    tolerance = value;
+  if (reference) {
+    llvm::Expected<driver::ValidationReport> report =
+        driver::validateAgainstReference(reference, *arguments, result->outputs,
+                                         options.tolerance);
+    if (!report)
+      return fail(report.takeError());
+    report->print(llvm::outs());
+    if (!report->passed())
+      return kExitValidationMismatch;
   }
-  llvm::Expected<driver::ValidationReport> report =
-      driver::validateAgainstReference(reference, *arguments, result->outputs,
-                                       tolerance);
-  if (!report)
-    return fail(llvm::toString(report.takeError()));
-  report->print(llvm::outs());
-  return report->passed() ? 0 : 1;
+  if (llvm::Error error =
+          writeRunFiles(options, result->outputs, &executable, &*result))
+    return fail(std::move(error));
+  return kExitSuccess;
+}
+
+/// Parses and checks every option before any work: a bad value or an
+/// unwritable output path fails here, not after a long run.
+llvm::Error parseRunOptions(llvm::ArrayRef<llvm::StringRef> args,
+                            RunOptions &options,
+                            std::optional<std::string> &path,
+                            std::optional<std::string> &functionName,
+                            std::optional<std::string> &configPath,
+                            bool &help) {
+  std::optional<std::string> randomSeed, tolerance, deviceMemory, repeat;
+  if (llvm::Error error = parseArguments(args,
+                                         {{"--function", &functionName},
+                                          {"--inputs", &options.inputs},
+                                          {"--random-inputs", &randomSeed},
+                                          {"--outputs", &options.outputs},
+                                          {"--config", &configPath},
+                                          {"--tolerance", &tolerance},
+                                          {"--trace", &options.trace},
+                                          {"--device-memory", &deviceMemory},
+                                          {"--repeat", &repeat}},
+                                         {{"--print", &options.print},
+                                          {"--summary", &options.summary},
+                                          {"--validate", &options.validate}},
+                                         help, path, "an input file"))
+    return makeUsageError(llvm::toString(std::move(error)) +
+                          "; see 'mpmd run --help'");
+  if (help)
+    return llvm::Error::success();
+  if (!path)
+    return makeUsageError("no input file; see 'mpmd run --help'");
+  if (options.inputs && randomSeed)
+    return makeUsageError("give --inputs or --random-inputs, not both");
+  if (randomSeed) {
+    uint64_t seed;
+    if (llvm::StringRef(*randomSeed).getAsInteger(10, seed))
+      return makeUsageError(
+          "--random-inputs expects an unsigned integer seed (got '" +
+          *randomSeed + "')");
+    options.randomSeed = seed;
+  }
+  if (options.validate && !configPath)
+    return makeUsageError("--validate needs --config: the reference is the "
+                          "unpartitioned model that the configuration "
+                          "compiles");
+  if (tolerance) {
+    double value;
+    if (!options.validate)
+      return makeUsageError("--tolerance applies to --validate");
+    if (llvm::StringRef(*tolerance).getAsDouble(value) || !(value >= 0) ||
+        std::isinf(value))
+      return makeUsageError("--tolerance expects a finite number >= 0 (got '" +
+                            *tolerance + "')");
+    options.tolerance = value;
+  }
+  if (configPath && functionName)
+    return makeUsageError(
+        "--config compiles and runs @main; --function does not apply");
+  if (deviceMemory) {
+    options.executor.deviceMemoryBytes = parseBytes(*deviceMemory);
+    if (!options.executor.deviceMemoryBytes)
+      return makeUsageError(
+          "--device-memory expects bytes, e.g. 1048576 or 64M (got '" +
+          *deviceMemory + "')");
+  }
+  if (repeat && (llvm::StringRef(*repeat).getAsInteger(10, options.repeat) ||
+                 options.repeat < 1))
+    return makeUsageError("--repeat expects a count >= 1 (got '" + *repeat +
+                          "')");
+  if (options.outputs)
+    if (llvm::Error error = checkOutputPath("--outputs", *options.outputs,
+                                            OutputKind::kDirectory))
+      return error;
+  if (options.trace)
+    if (llvm::Error error =
+            checkOutputPath("--trace", *options.trace, OutputKind::kFile))
+      return error;
+  return llvm::Error::success();
 }
 
 } // namespace
 
 int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
-  std::optional<std::string> path, functionName, configPath, deviceMemory,
-      repeat;
+  std::optional<std::string> path, functionName, configPath;
   RunOptions options;
   bool help = false;
-  if (llvm::Error error = parseArguments(
-          args,
-          {{"--function", &functionName},
-           {"--inputs", &options.inputs},
-           {"--random-inputs", &options.randomSeed},
-           {"--outputs", &options.outputs},
-           {"--config", &configPath},
-           {"--tolerance", &options.tolerance},
-           {"--trace", &options.trace},
-           {"--device-memory", &deviceMemory},
-           {"--repeat", &repeat}},
-          {{"--print", &options.print},
-           {"--summary", &options.summary},
-           {"--validate", &options.validate}},
-          help, path, "an input file"))
-    return fail(llvm::toString(std::move(error)) + "; see 'mpmd run --help'");
+  if (llvm::Error error =
+          parseRunOptions(args, options, path, functionName, configPath, help))
+    return fail(std::move(error));
   if (help) {
     printRunHelp(llvm::outs());
-    return 0;
+    return kExitSuccess;
   }
-  if (!path)
-    return fail("no input file; see 'mpmd run --help'");
-  if (options.inputs && options.randomSeed)
-    return fail("give --inputs or --random-inputs, not both");
-  if (options.validate && !configPath)
-    return fail("--validate needs --config: the reference is the "
-                "unpartitioned model that the configuration compiles");
-  if (options.tolerance && !options.validate)
-    return fail("--tolerance applies to --validate");
-  if (deviceMemory) {
-    options.executor.deviceMemoryBytes = parseBytes(*deviceMemory);
-    if (!options.executor.deviceMemoryBytes)
-      return fail("--device-memory expects bytes, e.g. 1048576 or 64M (got '" +
-                  *deviceMemory + "')");
+  std::optional<driver::Config> config;
+  if (configPath) {
+    llvm::Expected<driver::Config> parsed = driver::readConfigFile(*configPath);
+    if (!parsed)
+      return fail(makeUsageError(llvm::toString(parsed.takeError())));
+    config = std::move(*parsed);
   }
-  if (repeat && (llvm::StringRef(*repeat).getAsInteger(10, options.repeat) ||
-                 options.repeat < 1))
-    return fail("--repeat expects a count >= 1 (got '" + *repeat + "')");
   std::string error;
   std::unique_ptr<ModuleFile> file = ModuleFile::read(*path, error);
   if (!file)
-    return error.empty() ? 1 /* the parser reported why */ : fail(error);
+    return error.empty() ? kExitInputError // the parser reported why
+                         : fail(makeInputError(error));
   ModuleOp module = file->getModule();
 
   std::string name = functionName.value_or("main");
   auto function = module.lookupSymbol<func::FuncOp>(name);
   if (!function || function.isExternal())
-    return fail("no function @" + name + " with a body in " + *path);
-  if (configPath && functionName)
-    return fail("--config compiles and runs @main; --function does not apply");
+    return fail(
+        makeInputError("no function @" + name + " with a body in " + *path));
   // A fragment function of an exported module is a plain function: it runs
   // alone on the interpreter.
-  bool mpmdProgram = configPath || isMpmdFunction(function);
+  bool mpmdProgram = config || isMpmdFunction(function);
   if (mpmdProgram && name != "main")
-    return fail("the MPMD executor runs @main, not @" + name);
-  if (!mpmdProgram && (options.trace || options.summary ||
-                      options.executor.deviceMemoryBytes || repeat))
-    return fail("--trace, --summary, --device-memory and --repeat apply to "
-                "MPMD programs (an exported module, or a model with --config)");
+    return fail(makeUsageError("the MPMD executor runs @main, not @" + name));
+  if (!mpmdProgram &&
+      (options.trace || options.summary || options.executor.deviceMemoryBytes ||
+       options.repeat != 1))
+    return fail(makeUsageError(
+        "--trace, --summary, --device-memory and --repeat apply to MPMD "
+        "programs (an exported module, or a model with --config)"));
 
-  if (configPath) {
-    llvm::Expected<driver::Config> config = driver::readConfigFile(*configPath);
-    if (!config) {
-      llvm::errs() << "mpmd run: error: " << llvm::toString(config.takeError())
-                   << "\n";
-      return 2;
-    }
+  if (config) {
     FailureOr<driver::Lowered> lowered = driver::lower(module, *config);
     if (failed(lowered))
-      return 1; // the diagnostics say why
+      return kExitInputError; // the diagnostics say why
     FailureOr<std::unique_ptr<runtime::Executable>> executable =
         lowered->compile();
     if (failed(executable))
-      return 1;
+      return kExitInputError;
     return runOnExecutor(**executable,
                          options.validate ? module : ModuleOp(), options);
   }
@@ -328,29 +366,28 @@ int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
     FailureOr<std::unique_ptr<runtime::Executable>> executable =
         runtime::Executable::create(module);
     if (failed(executable))
-      return 1;
+      return kExitInputError;
     return runOnExecutor(**executable, ModuleOp(), options);
   }
 
   std::optional<std::vector<runtime::TensorSpec>> specs =
       getArgumentSpecs(function);
   if (!specs)
-    return 1;
-  std::optional<std::vector<runtime::Tensor>> arguments =
-      loadArguments("@" + name, *specs, options.inputs, options.randomSeed);
+    return kExitInputError;
+  llvm::Expected<std::vector<runtime::Tensor>> arguments =
+      loadArguments("@" + name, *specs, options);
   if (!arguments)
-    return 1;
+    return fail(arguments.takeError());
   runtime::Interpreter interpreter(module);
   FailureOr<std::vector<runtime::Tensor>> results =
       interpreter.run(function, *arguments);
   if (failed(results))
-    return 1; // the interpreter reported why, at the op
+    return kExitInputError; // the interpreter reported why, at the op
 
-  if (options.outputs)
-    if (llvm::Error error = runtime::writeOutputs(*options.outputs, *results))
-      return fail(llvm::toString(std::move(error)));
   printOutputs(*results, options.print);
-  return 0;
+  if (llvm::Error error = writeRunFiles(options, *results, nullptr, nullptr))
+    return fail(std::move(error));
+  return kExitSuccess;
 }
 
 } // namespace mlir::mpmd::tools

@@ -6,8 +6,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "Arguments.h"
+#include "CommandError.h"
 #include "Commands.h"
 #include "ModuleFile.h"
+#include "OutputFile.h"
 
 #include "mpmd/Schedule/Generators.h"
 #include "mpmd/Schedule/Render.h"
@@ -95,13 +97,17 @@ llvm::Expected<ScheduleOptions> parseOptions(llvm::ArrayRef<StringRef> args) {
            {"--svg", &options.svg}},
           {}, options.help, options.module, "a module"))
     return std::move(error);
+  if (options.svg)
+    if (llvm::Error error =
+            checkOutputPath("--svg", *options.svg, OutputKind::kFile))
+      return std::move(error);
   return options;
 }
 
 llvm::Expected<int64_t> parseInteger(StringRef option, StringRef text) {
   int64_t value;
   if (text.getAsInteger(10, value))
-    return makeScheduleError(option + " expects an integer (got '" + text + "')");
+    return makeUsageError(option + " expects an integer (got '" + text + "')");
   return value;
 }
 
@@ -109,28 +115,24 @@ llvm::Expected<ActionCosts> parseCosts(StringRef text) {
   llvm::SmallVector<StringRef, 4> parts;
   text.split(parts, ',');
   if (parts.size() != 3 && parts.size() != 4)
-    return makeScheduleError("--costs expects F,B,W or F,B,W,T (got '" + text + "')");
+    return makeUsageError("--costs expects F,B,W or F,B,W,T (got '" + text +
+                          "')");
   double values[4] = {0, 0, 0, 0};
   for (auto [part, value] : llvm::zip(parts, values))
     if (part.trim().getAsDouble(value))
-      return makeScheduleError("--costs: '" + part + "' is not a number");
+      return makeUsageError("--costs: '" + part + "' is not a number");
   ActionCosts costs{values[0], values[1], values[2], values[3]};
   if (llvm::Error error = verifyCosts(costs))
-    return std::move(error);
+    return makeUsageError(llvm::toString(std::move(error)));
   return costs;
 }
 
 llvm::Error writeSvg(StringRef path, const Schedule &schedule,
                      const SimulationResult &result, StringRef title) {
-  std::error_code error;
-  llvm::raw_fd_ostream os(path, error, llvm::sys::fs::OF_None);
-  if (error)
-    return makeScheduleError("cannot write '" + path + "': " + error.message());
+  std::string svg;
+  llvm::raw_string_ostream os(svg);
   printSvgTimeline(schedule, result, title, os);
-  os.close();
-  if (os.has_error())
-    return makeScheduleError("cannot write '" + path + "': " + os.error().message());
-  return llvm::Error::success();
+  return writeOutputFile(path, svg);
 }
 
 /// The schedule of a built-in generator (`--schedule`, `--meshes`, ...).
@@ -141,13 +143,13 @@ llvm::Expected<Schedule> buildBuiltinSchedule(const ScheduleOptions &options,
         std::pair{"--meshes", &options.meshes},
         std::pair{"--microbatches", &options.microbatches}})
     if (!*value)
-      return makeScheduleError(llvm::Twine(name) +
-                       " is required; see 'mpmd schedule --help'");
+      return makeUsageError(llvm::Twine(name) +
+                            " is required; see 'mpmd schedule --help'");
 
   std::optional<ScheduleKind> kind = parseScheduleKind(*options.schedule);
   if (!kind)
-    return makeScheduleError("unknown schedule '" + *options.schedule +
-                     "'; expected one of " + getScheduleNameList());
+    return makeUsageError("unknown schedule '" + *options.schedule +
+                          "'; expected one of " + getScheduleNameList());
   ScheduleParams params;
   llvm::Expected<int64_t> meshes = parseInteger("--meshes", *options.meshes);
   if (!meshes)
@@ -173,7 +175,11 @@ llvm::Expected<Schedule> buildBuiltinSchedule(const ScheduleOptions &options,
           std::to_string(params.meshes) + ", v=" +
           std::to_string(params.stagesPerMesh) + ", m=" +
           std::to_string(params.microbatches);
-  return buildSchedule(*kind, params);
+  // Invalid generator parameters come from the command line.
+  llvm::Expected<Schedule> schedule = buildSchedule(*kind, params);
+  if (!schedule)
+    return makeUsageError(llvm::toString(schedule.takeError()));
+  return schedule;
 }
 
 /// The schedule the main function of a scheduled MPMD module runs; IR
@@ -186,18 +192,17 @@ llvm::Expected<Schedule> readModuleSchedule(const ScheduleOptions &options,
         std::pair{"--microbatches", &options.microbatches},
         std::pair{"--virtual-stages", &options.virtualStages}})
     if (*value)
-      return makeScheduleError(llvm::Twine(name) +
-                       " is not used with a module: the module gives the "
-                       "schedule");
+      return makeUsageError(llvm::Twine(name) +
+                            " is not used with a module: the module gives the "
+                            "schedule");
   std::string error;
   std::unique_ptr<ModuleFile> file = ModuleFile::read(*options.module, error);
   if (!file)
-    return makeScheduleError(error.empty()
-                                 ? "cannot parse '" + *options.module + "'"
-                                 : error);
+    return makeInputError(
+        error.empty() ? "cannot parse '" + *options.module + "'" : error);
   FailureOr<Schedule> schedule = getModuleSchedule(file->getModule());
   if (failed(schedule))
-    return makeScheduleError("'" + *options.module + "' holds no valid schedule");
+    return makeInputError("'" + *options.module + "' holds no valid schedule");
   title = llvm::sys::path::filename(*options.module).str();
   return std::move(*schedule);
 }
@@ -244,12 +249,9 @@ llvm::Error runSchedule(llvm::ArrayRef<StringRef> args) {
 } // namespace
 
 int runScheduleCommand(llvm::ArrayRef<StringRef> args) {
-  if (llvm::Error error = runSchedule(args)) {
-    llvm::errs() << "mpmd schedule: error: " << llvm::toString(std::move(error))
-                 << "\n";
-    return 1;
-  }
-  return 0;
+  if (llvm::Error error = runSchedule(args))
+    return reportError("schedule", std::move(error));
+  return kExitSuccess;
 }
 
 } // namespace mlir::mpmd::tools

@@ -153,4 +153,35 @@ TEST(ConfigTest, ErrorsNameTheJsonPath) {
             "gradients)");
 }
 
+TEST(ConfigTest, RepeatedKeysAreErrorsNamingTheirPath) {
+  EXPECT_EQ(errorOf(parseConfig(withTopology(
+                R"("assignment": {"f": "m1", "g": "m0", "f": "m1"})"))),
+            "config.assignment.f: is given twice; a key may appear once per "
+            "object");
+  // Keys compare decoded; braces, brackets and quotes inside strings are
+  // not structure.
+  EXPECT_EQ(errorOf(parseConfig(withTopology(
+                R"("assignment": {"a}\"[": "m1", "a}\u0022[": "m1"})"))),
+            "config.assignment.a}\"[: is given twice; a key may appear once "
+            "per object");
+  EXPECT_EQ(
+      errorOf(
+          parseConfig(withTopology(R"("merge_rules": [{"x": 1, "x": 2}])"))),
+      "config.merge_rules[0].x: is given twice; a key may appear once per "
+      "object");
+  // The same key in different objects is no repetition.
+  EXPECT_EQ(
+      errorOf(parseConfig(withTopology(
+          R"("assignment": {"f": {"mesh": "m1"}, "g": {"mesh": "m0"}})"))),
+      "(no error)");
+}
+
+TEST(ConfigTest, MeshesWhoseDeviceCountOverflowsAreErrors) {
+  EXPECT_EQ(
+      errorOf(parseConfig(
+          R"({"topology": [["m1", [["x", 4294967296], ["y", 4294967296]]]]})")),
+      "config.topology[0][1]: the product of the axis sizes of mesh \"m1\" "
+      "does not fit in 64 bits");
+}
+
 } // namespace

@@ -83,8 +83,8 @@ LogicalResult verifyAssignmentCoversModule(ModuleOp module,
 
 /// Lowers a copy of `module` (left unchanged) with `config`: sets @main's
 /// topology from the config (an error if @main has a different one), then
-/// runs import → optimize → sharding propagation → export and verifies the result once. Errors are
-/// MLIR diagnostics on the module's context.
+/// runs import → optimize → sharding propagation → export, verifying the IR
+/// after each phase. Errors are MLIR diagnostics on the module's context.
 FailureOr<Lowered> lower(ModuleOp module, const Config &config);
 
 } // namespace mlir::mpmd::driver

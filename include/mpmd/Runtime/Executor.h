@@ -38,6 +38,14 @@
 
 namespace mlir::mpmd::runtime {
 
+/// The most virtual devices the executor runs: each takes a worker and a
+/// copy-engine thread, so a topology of thousands of devices is almost
+/// always a mistake that would exhaust the machine's threads.
+inline constexpr int64_t kMaxVirtualDevices = 1024;
+/// kMaxVirtualDevices, lowered to what the process's thread limit
+/// (RLIMIT_NPROC) allows; `Executable::create` refuses larger topologies.
+int64_t getMaxVirtualDevices();
+
 struct ExecutorOptions {
   /// Per-device memory cap in bytes; none: unlimited.
   std::optional<int64_t> deviceMemoryBytes;

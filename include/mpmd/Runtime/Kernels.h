@@ -138,6 +138,8 @@ struct WindowDimensions {
 /// is dilated (holes between elements) and padded, and window position `w`
 /// of result element `i` reads padded index `i * stride + w * dilation`.
 /// Holes and padding read no operand element (index -1: the init value).
+/// The window's positions must fit in int64 (the interpreter checks); they
+/// are walked, not stored, so a large window takes no memory.
 class WindowIndexer {
 public:
   WindowIndexer(const Shape &operandShape, const Shape &resultShape,
@@ -149,13 +151,15 @@ public:
   /// O(results x window x rank).
   template <typename Visit> void forEach(Visit visit) const {
     int64_t rank = operandShape.size();
-    std::vector<int64_t> result(rank, 0);
+    // Both return to all zeros after their last index.
+    std::vector<int64_t> result(rank, 0), position(rank, 0);
     for (int64_t out = 0, e = numElementsOf(resultShape); out < e; ++out) {
       for (int64_t w = 0; w < windowSize; ++w) {
         int64_t source = 0;
         for (int64_t d = 0; d < rank && source >= 0; ++d) {
           int64_t padded = result[d] * window.strides[d] +
-                           windowOffsets[w * rank + d] - window.paddingLow[d];
+                           position[d] * window.windowDilations[d] -
+                           window.paddingLow[d];
           int64_t dilation = window.baseDilations[d];
           if (padded < 0 || padded % dilation != 0 ||
               padded / dilation >= operandShape[d])
@@ -164,21 +168,25 @@ public:
             source = source * operandShape[d] + padded / dilation;
         }
         visit(out, w, source);
+        advanceRowMajor(position, window.size);
       }
-      for (int64_t d = rank - 1; d >= 0; --d) {
-        if (++result[d] < resultShape[d])
-          break;
-        result[d] = 0;
-      }
+      advanceRowMajor(result, resultShape);
     }
   }
 
 private:
+  /// The next index of `shape` in row-major order, all zeros after the last.
+  static void advanceRowMajor(std::vector<int64_t> &index, const Shape &shape) {
+    for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+      if (++index[d] < shape[d])
+        return;
+      index[d] = 0;
+    }
+  }
+
   Shape operandShape, resultShape;
   WindowDimensions window;
   int64_t windowSize;
-  /// Per window position, its dilated offset in each dimension.
-  std::vector<int64_t> windowOffsets;
 };
 
 /// reduce_window with a recognized combiner: each result element folds the

@@ -13,6 +13,7 @@
 #include "mpmd/Runtime/Npy.h"
 
 #include "mpmd/Runtime/Kernels.h"
+#include "mpmd/Support/CheckedArithmetic.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -197,15 +198,6 @@ llvm::Expected<DType> dtypeOfDescr(llvm::StringRef path,
                 "'<i4', '<i8', '|u1', '<u2', '<u4', '<u8'");
 }
 
-/// The byte size of `shape` elements of `dtype`, unless it overflows.
-std::optional<uint64_t> byteSizeOf(const Shape &shape, DType dtype) {
-  uint64_t bytes = dtypeSize(dtype);
-  for (int64_t dim : shape)
-    if (__builtin_mul_overflow(bytes, static_cast<uint64_t>(dim), &bytes))
-      return std::nullopt;
-  return bytes;
-}
-
 } // namespace
 
 const char *npyDescr(DType dtype) {
@@ -265,17 +257,19 @@ llvm::Expected<Tensor> readNpy(llvm::StringRef path) {
     return makeNpyError(path, "Fortran-order arrays are not supported; save "
                               "np.ascontiguousarray(a)");
 
-  std::optional<uint64_t> dataBytes = byteSizeOf(shape, *dtype);
+  // Tensors are sized in int64 (like the types the interpreter accepts).
+  std::optional<int64_t> dataBytes = checkedProduct(shape, dtypeSize(*dtype));
   if (!dataBytes)
     return makeNpyError(path, "shape " + shapeTuple(shape) + " is too large");
+  size_t expectedBytes = *dataBytes;
   llvm::StringRef data = bytes.drop_front(preamble + headerLength);
   std::string sizes = "shape " + shapeTuple(shape) + " of '" + *header.descr +
-                      "' needs " + std::to_string(*dataBytes) +
+                      "' needs " + std::to_string(expectedBytes) +
                       " bytes of data, the file holds " +
                       std::to_string(data.size());
-  if (data.size() < *dataBytes)
+  if (data.size() < expectedBytes)
     return makeNpyError(path, "truncated data: " + sizes);
-  if (data.size() > *dataBytes)
+  if (data.size() > expectedBytes)
     return makeNpyError(path, "size mismatch: " + sizes);
 
   Tensor tensor = Tensor::empty(*dtype, shape);

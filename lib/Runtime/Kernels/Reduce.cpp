@@ -154,20 +154,7 @@ WindowIndexer::WindowIndexer(const Shape &operandShape,
                              const Shape &resultShape,
                              const WindowDimensions &window)
     : operandShape(operandShape), resultShape(resultShape), window(window),
-      windowSize(numElementsOf(window.size)) {
-  int64_t rank = operandShape.size();
-  windowOffsets.resize(windowSize * rank);
-  std::vector<int64_t> position(rank, 0);
-  for (int64_t w = 0; w < windowSize; ++w) {
-    for (int64_t d = 0; d < rank; ++d)
-      windowOffsets[w * rank + d] = position[d] * window.windowDilations[d];
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      if (++position[d] < window.size[d])
-        break;
-      position[d] = 0;
-    }
-  }
-}
+      windowSize(numElementsOf(window.size)) {}
 
 Tensor reduceWindow(ReduceKind kind, const Tensor &operandIn,
                     const Tensor &initIn, const WindowDimensions &window,

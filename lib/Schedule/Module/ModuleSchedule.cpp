@@ -6,7 +6,7 @@
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
 #include "mpmd/Transforms/Common/FragmentUtils.h"
 
-#include "llvm/ADT/DenseMap.h"
+#include <map>
 
 using namespace mlir;
 using namespace mlir::mpmd;
@@ -72,8 +72,9 @@ mlir::mpmd::getFunctionSchedule(func::FuncOp function, TopologyAttr topology) {
   FunctionSchedule functionSchedule;
   schedule::Schedule &result = functionSchedule.schedule;
   result.meshActions.resize(topology.getMeshes().size());
-  // Stage id -> its mesh and the first op of the stage.
-  llvm::DenseMap<int64_t, std::pair<int64_t, ActionSource>> stageMesh;
+  // Stage id -> its mesh and the first op of the stage. Stage ids are user
+  // integers (any int64): no hash map with reserved keys.
+  std::map<int64_t, std::pair<int64_t, ActionSource>> stageMesh;
   int64_t maxMicrobatch = -1;
   for (Operation &op : function.getBody().front()) {
     std::optional<ActionSource> source = getActionSource(op);
@@ -111,14 +112,10 @@ mlir::mpmd::getFunctionSchedule(func::FuncOp function, TopologyAttr topology) {
                               "fragment call of the function has a "
                               "call_counter");
   // Stage ids need not start at 0 or be contiguous: their order counts.
-  SmallVector<int64_t> stageIds;
-  for (auto &entry : stageMesh)
-    stageIds.push_back(entry.first);
-  llvm::sort(stageIds);
-  llvm::DenseMap<int64_t, int64_t> denseStage;
-  for (auto [index, id] : llvm::enumerate(stageIds)) {
-    denseStage[id] = index;
-    result.stageMesh.push_back(stageMesh.at(id).first);
+  std::map<int64_t, int64_t> denseStage;
+  for (auto &[id, meshAndSource] : stageMesh) {
+    denseStage[id] = result.stageMesh.size();
+    result.stageMesh.push_back(meshAndSource.first);
   }
   for (std::vector<Action> &actions : result.meshActions)
     for (Action &action : actions)

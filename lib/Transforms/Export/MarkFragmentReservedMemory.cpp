@@ -1,6 +1,8 @@
 //===- MarkFragmentReservedMemory.cpp - -mpmd-mark-fragment-reserved-memory ===//
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
+#include "mpmd/Dialect/Mpmd/IR/TensorSizes.h"
+#include "mpmd/Support/CheckedArithmetic.h"
 #include "mpmd/Transforms/Export/ExportUtils.h"
 #include "mpmd/Transforms/Export/Passes.h"
 
@@ -15,14 +17,6 @@ namespace mlir::mpmd {
 
 namespace {
 
-int64_t getElementBitWidth(Type elementType) {
-  if (auto complex = dyn_cast<ComplexType>(elementType))
-    return 2 * getElementBitWidth(complex.getElementType());
-  if (elementType.isIntOrFloat())
-    return elementType.getIntOrFloatBitWidth();
-  return 0;
-}
-
 class MarkFragmentReservedMemoryPass
     : public impl::MarkFragmentReservedMemoryPassBase<
           MarkFragmentReservedMemoryPass> {
@@ -35,7 +29,8 @@ class MarkFragmentReservedMemoryPass
     Block &body = function.getBody().front();
     for (BlockArgument arg : body.getArguments())
       if (!(isDonatedArgument(function, arg.getArgNumber()) && arg.use_empty()))
-        addLive(arg);
+        if (failed(addLive(arg, function)))
+          return signalPassFailure();
 
     llvm::DenseMap<Value, OpOperand *> lastUses = getLastUses(body);
     for (Operation &op : body) {
@@ -52,7 +47,7 @@ class MarkFragmentReservedMemoryPass
       if (auto fragment = dyn_cast<FragmentOp>(op)) {
         int64_t operandBits = 0;
         for (Value operand : operands)
-          operandBits += getDeviceBits(operand);
+          operandBits += *getDeviceBits(operand);
         // Operands are live until their last use, so this is never negative.
         int64_t reservedBits = liveBits[fragment.getMeshName()] - operandBits;
         assert(reservedBits >= 0 && "operands must be live");
@@ -68,29 +63,42 @@ class MarkFragmentReservedMemoryPass
           removeLive(operand);
       }
       for (Value result : op.getResults())
-        if (!result.use_empty())
-          addLive(result);
+        if (!result.use_empty() && failed(addLive(result, &op)))
+          return signalPassFailure();
     }
   }
 
-  /// Per-device size of `value` in bits; 0 for host values and tokens.
-  int64_t getDeviceBits(Value value) {
+  /// Per-device size of `value` in bits; 0 for host values and tokens; none
+  /// when it does not fit in int64 (types made by passes are not verified).
+  std::optional<int64_t> getDeviceBits(Value value) {
     auto type = dyn_cast<MeshTensorType>(value.getType());
     if (!type || type.isOnHost())
       return 0;
-    RankedTensorType local =
-        type.getLocalTensorType(topology.getMesh(type.getMeshName()));
-    return local.getNumElements() * getElementBitWidth(local.getElementType());
+    return getSizeInBits(
+        type.getLocalTensorType(topology.getMesh(type.getMeshName())));
   }
 
-  void addLive(Value value) {
-    if (auto type = dyn_cast<MeshTensorType>(value.getType()))
-      liveBits[type.getMeshName()] += getDeviceBits(value);
+  /// Counts `value` as live on its mesh; an error at `at` when its size or
+  /// the live total leaves int64. The sizes of live values are then known
+  /// to fit, and so are the operand sums above, bounded by the total.
+  LogicalResult addLive(Value value, Operation *at) {
+    auto type = dyn_cast<MeshTensorType>(value.getType());
+    if (!type)
+      return success();
+    int64_t &live = liveBits[type.getMeshName()];
+    std::optional<int64_t> bits = getDeviceBits(value);
+    std::optional<int64_t> total = bits ? checkedAdd(live, *bits) : bits;
+    if (!total)
+      return at->emitError()
+             << "the tensors live on mesh \"" << type.getMeshName()
+             << "\" take more than 2^63 - 1 bits";
+    live = *total;
+    return success();
   }
 
   void removeLive(Value value) {
     if (auto type = dyn_cast<MeshTensorType>(value.getType()))
-      liveBits[type.getMeshName()] -= getDeviceBits(value);
+      liveBits[type.getMeshName()] -= *getDeviceBits(value);
   }
 
   TopologyAttr topology;

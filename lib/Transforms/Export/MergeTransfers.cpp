@@ -9,6 +9,7 @@
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
+#include "mpmd/Support/CheckedArithmetic.h"
 #include "mpmd/Transforms/Common/FragmentUtils.h"
 #include "mpmd/Transforms/Export/Passes.h"
 
@@ -29,9 +30,10 @@ constexpr int64_t kMaxNumElements = 1;
 
 bool isSmallReplicatedDeviceTensor(MeshTensorType type) {
   sdy::TensorShardingAttr sharding = type.getSharding();
-  int64_t numElements = type.getRankedTensorType().getNumElements();
+  std::optional<int64_t> numElements =
+      checkedProduct(type.getRankedTensorType().getShape());
   return (!sharding || sharding.isFullyReplicated()) && !type.isOnHost() &&
-         numElements > 0 && numElements <= kMaxNumElements;
+         numElements && *numElements > 0 && *numElements <= kMaxNumElements;
 }
 
 /// The fragment all uses of `transfer` are in, or null.

@@ -149,6 +149,17 @@ private:
     return groups;
   }
 
+  /// A reused transfer may come after an op that now needs its result (it
+  /// was made for a later use, e.g. by a computation on another mesh): moves
+  /// it before `user`. Its operand, the transferred value, already comes
+  /// before `user`, so the move keeps every use after its definition.
+  static void hoistTransferBefore(Value value, Operation *user) {
+    auto transfer = value.getDefiningOp<TransferOp>();
+    if (transfer && transfer->getBlock() == user->getBlock() &&
+        user->isBeforeInBlock(transfer))
+      transfer->moveBefore(user);
+  }
+
   void replaceAssigns(llvm::MapVector<Type, SmallVector<AssignOp>> &groups,
                       const DenseMap<Type, Value> &values) {
     for (auto &[type, assigns] : groups) {
@@ -156,6 +167,7 @@ private:
       if (!value)
         continue;
       for (AssignOp assign : assigns) {
+        hoistTransferBefore(value, assign);
         assign.getResult().replaceAllUsesWith(value);
         assign->erase();
       }
@@ -261,7 +273,9 @@ private:
           if (auto transfer = dyn_cast<TransferOp>(user))
             if (transfer.getType() == type)
               found = transfer.getResult();
-        if (!found)
+        if (found)
+          hoistTransferBefore(found, reduce);
+        else
           found = TransferOp::create(builder, reduce.getLoc(), type, partial);
         operands.push_back(found);
       }

@@ -4,9 +4,9 @@
 #include "mpmd/Transforms/Common/FragmentUtils.h"
 #include "mpmd/Transforms/Optimize/Passes.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
 #include <set>
 
 namespace mlir::mpmd {
@@ -45,7 +45,9 @@ struct StageKey {
 /// and the first of each call counter.
 struct SeenFragments {
   FragmentOp first, firstWithoutCounter;
-  llvm::DenseMap<uint32_t, FragmentOp> byCounter;
+  // Call counters are user integers (UINT32_MAX included): no hash map with
+  // reserved keys.
+  std::map<uint32_t, FragmentOp> byCounter;
 };
 
 void reportUnmerged(FragmentOp fragment, FragmentOp earlier,
@@ -89,10 +91,13 @@ class VerifyStageMergingPass
         SeenFragments &entry = seen[key];
         std::optional<uint32_t> counter = getCallCounter(fragment);
         // Call counters are compatible when equal or missing on one side.
-        FragmentOp earlier = !counter ? entry.first
-                             : entry.firstWithoutCounter
-                                 ? entry.firstWithoutCounter
-                                 : entry.byCounter.lookup(*counter);
+        auto sameCounter =
+            counter ? entry.byCounter.find(*counter) : entry.byCounter.end();
+        FragmentOp earlier =
+            !counter                               ? entry.first
+            : entry.firstWithoutCounter            ? entry.firstWithoutCounter
+            : sameCounter != entry.byCounter.end() ? sameCounter->second
+                                                   : FragmentOp();
         if (earlier) {
           reportUnmerged(fragment, earlier, key);
           failed = true;

@@ -9,12 +9,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ShardingUtils.h"
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
+#include "mpmd/Support/CheckedArithmetic.h"
 #include "mpmd/Transforms/Common/FragmentUtils.h"
 #include "mpmd/Transforms/ShardingPropagation/Passes.h"
-#include "ShardingUtils.h"
 
 #include "mlir/IR/Builders.h"
+
+#include <limits>
 
 namespace mlir::mpmd {
 #define GEN_PASS_DEF_EXTRACTRESHARDSFROMINTERMESHTRANSFERSPASS
@@ -48,17 +51,16 @@ sdy::TensorShardingAttr getSharding(Value value) {
                   : getTypeSharding(value.getType());
 }
 
-/// Elements of one shard of `type` under `sharding` on `mesh`.
+/// Elements of one shard of `type` under `sharding` on `mesh`; counts past
+/// int64 compare as the largest.
 int64_t getLocalNumElements(MeshTensorType type,
                             sdy::TensorShardingAttr sharding,
                             sdy::MeshAttr mesh) {
   ArrayRef<int64_t> shape = type.getRankedTensorType().getShape();
-  if (!sharding)
-    return type.getRankedTensorType().getNumElements();
-  int64_t elements = 1;
-  for (int64_t size : sharding.getLocalShape(mesh, shape))
-    elements *= size;
-  return elements;
+  SmallVector<int64_t> localShape =
+      sharding ? sharding.getLocalShape(mesh, shape) : llvm::to_vector(shape);
+  return checkedProduct(localShape)
+      .value_or(std::numeric_limits<int64_t>::max());
 }
 
 /// An identity fragment on the mesh of `operand` whose result has `type`

@@ -78,3 +78,9 @@ func.func private @f(%arg0: !mpmd.mesh_tensor<"m1", tensor<?x4xf32>>)
 
 // expected-error @+1 {{mesh tensor needs a non-empty mesh name}}
 func.func private @f(%arg0: !mpmd.mesh_tensor<"", tensor<4xf32>>)
+
+// -----
+
+// 2^62 f32 elements: 2^68 bits, more than any size computation can hold.
+// expected-error @+1 {{tensor type 'tensor<4611686018427387904xf32>' is too large: its size in bits does not fit in 64 bits}}
+func.func private @f(%arg0: !mpmd.mesh_tensor<"m1", tensor<4611686018427387904xf32>>)

@@ -82,3 +82,19 @@ func.func @main(%arg0: !m1) -> !m1 attributes {topology = #topology} {
   } : !m1
   return %0 : !m1
 }
+
+// -----
+
+// 2^59 i8 = 2^62 bits each: the argument and one more live value reach
+// 2^63 bits, past int64.
+!big = tensor<576460752303423488xi8>
+!m1big = !mpmd.mesh_tensor<"m1", tensor<576460752303423488xi8>>
+#topology = #mpmd.topology<<"m1": <["x"=1]>>>
+
+func.func @main(%arg0: !m1big) -> (!m1big, !m1big) attributes {topology = #topology} {
+  // expected-error @+1 {{the tensors live on mesh "m1" take more than 2^63 - 1 bits}}
+  %0 = mpmd.fragment<mesh="m1", origin=["a"]> (%arg0) (%x: !big) {
+    mpmd.return %x : !big
+  } : (!m1big) -> !m1big
+  return %arg0, %0 : !m1big, !m1big
+}

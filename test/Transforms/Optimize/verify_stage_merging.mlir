@@ -45,3 +45,20 @@ func.func @unmerged(%arg0: !m1) -> (!m1, !m1, !m1, !m1, !m1, !m1) attributes {to
   %5 = mpmd.fragment<mesh="m1", origin=["l"(1), "l"], stage=0> (%arg0) {call_counter = 4 : ui32} (%a: !t) { mpmd.return %a : !t } : (!m1) -> !m1
   return %0, %1, %2, %3, %4, %5 : !m1, !m1, !m1, !m1, !m1, !m1
 }
+
+// -----
+
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// Call counters are user integers: UINT32_MAX (the empty key of an integer
+// hash map) is a call counter like any other.
+func.func @max_call_counter(%arg0: !m1) -> (!m1, !m1, !m1) attributes {topology = #topology} {
+  // expected-note @+1 {{the earlier fragment}}
+  %0 = mpmd.fragment<mesh="m1", origin=["f"], stage=0> (%arg0) {call_counter = 4294967295 : ui32} (%a: !t) { mpmd.return %a : !t } : (!m1) -> !m1
+  %1 = mpmd.fragment<mesh="m1", origin=["f"], stage=0> (%arg0) {call_counter = 4294967294 : ui32} (%a: !t) { mpmd.return %a : !t } : (!m1) -> !m1
+  // expected-error @+1 {{fragment of stage 0 on mesh "m1" was not merged with an earlier fragment of the same stage, transpose count 0 and call_counter 4294967295}}
+  %2 = mpmd.fragment<mesh="m1", origin=["f"], stage=0> (%arg0) {call_counter = 4294967295 : ui32} (%a: !t) { mpmd.return %a : !t } : (!m1) -> !m1
+  return %0, %1, %2 : !m1, !m1, !m1
+}

@@ -1,6 +1,8 @@
 //===- MpmdTypes.cpp - !mpmd.mesh_tensor ----------------------------------===//
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdDialect.h"
+#include "mpmd/Dialect/Mpmd/IR/TensorSizes.h"
+#include "mpmd/Support/CheckedArithmetic.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -77,6 +79,10 @@ MeshTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!rankedTensorType.hasStaticShape())
     return emitError() << "mesh tensor needs a statically shaped tensor, got "
                        << rankedTensorType;
+  if (!getSizeInBits(rankedTensorType))
+    return emitError() << "tensor type " << rankedTensorType
+                       << " is too large: its size in bits does not fit in "
+                          "64 bits";
   return success();
 }
 
@@ -162,4 +168,21 @@ LogicalResult MeshTensorType::verifyForTopology(Operation *op) const {
                << "\" on type " << *this << ": ";
       },
       /*checkDivisibility=*/true);
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor sizes
+//===----------------------------------------------------------------------===//
+
+int64_t mlir::mpmd::getElementBitWidth(Type elementType) {
+  if (auto complex = dyn_cast<ComplexType>(elementType))
+    return 2 * getElementBitWidth(complex.getElementType());
+  if (elementType.isIntOrFloat())
+    return elementType.getIntOrFloatBitWidth();
+  return 0;
+}
+
+std::optional<int64_t> mlir::mpmd::getSizeInBits(RankedTensorType type) {
+  return checkedProduct(type.getShape(),
+                        getElementBitWidth(type.getElementType()));
 }

@@ -2,6 +2,7 @@
 
 #include "mpmd/Dialect/Sdy/IR/SdyDialect.h"
 #include "mpmd/Dialect/Sdy/IR/SdyOps.h"
+#include "mpmd/Support/CheckedArithmetic.h"
 
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/STLExtras.h"
@@ -107,6 +108,12 @@ bool isIota(ArrayRef<int64_t> values) {
   return true;
 }
 
+/// The number of devices of a mesh with `axes`; none when it overflows.
+std::optional<int64_t> getDeviceCount(ArrayRef<MeshAxisAttr> axes) {
+  return mpmd::checkedProduct(
+      llvm::map_range(axes, [](MeshAxisAttr axis) { return axis.getSize(); }));
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -194,11 +201,8 @@ Attribute MeshAttr::parse(AsmParser &parser, Type) {
     return {};
   // Iota device ids are the default: dropping them keeps equal meshes equal.
   // (Only a full iota: a wrong count must still reach the verifier.)
-  int64_t total = 1;
-  for (MeshAxisAttr axis : axes)
-    total *= axis.getSize();
   if (!deviceIds.empty() && !axes.empty() && isIota(deviceIds) &&
-      static_cast<int64_t>(deviceIds.size()) == total)
+      getDeviceCount(axes) == static_cast<int64_t>(deviceIds.size()))
     deviceIds.clear();
   return MeshAttr::getChecked([&] { return parser.emitError(loc); }, ctx, axes,
                               deviceIds);
@@ -223,7 +227,6 @@ LogicalResult MeshAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                ArrayRef<MeshAxisAttr> axes,
                                ArrayRef<int64_t> deviceIds) {
   llvm::SmallSet<StringRef, 8> names;
-  int64_t total = 1;
   for (MeshAxisAttr axis : axes) {
     if (!names.insert(axis.getName()).second)
       return emitError() << "duplicate axis name: \"" << axis.getName()
@@ -232,8 +235,12 @@ LogicalResult MeshAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "axis \"" << axis.getName()
                          << "\" must have size at least 1, got "
                          << axis.getSize();
-    total *= axis.getSize();
   }
+  std::optional<int64_t> deviceCount = getDeviceCount(axes);
+  if (!deviceCount)
+    return emitError() << "the product of the axis sizes does not fit in "
+                          "64 bits";
+  int64_t total = *deviceCount;
   if (deviceIds.empty())
     return success();
   if (llvm::any_of(deviceIds, [](int64_t id) { return id < 0; }))
@@ -251,10 +258,8 @@ LogicalResult MeshAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 int64_t MeshAttr::getTotalSize() const {
-  int64_t total = 1;
-  for (MeshAxisAttr axis : getAxes())
-    total *= axis.getSize();
-  return total;
+  // The verifier rejects meshes whose device count overflows.
+  return *getDeviceCount(getAxes());
 }
 
 std::optional<unsigned> MeshAttr::getAxisIndex(StringRef name) const {
@@ -527,7 +532,10 @@ LogicalResult TensorShardingAttr::verifyForMesh(
       if (sub.getPreSize() < 1 || sub.getSize() <= 1)
         return emitError() << "sub-axis of \"" << axis.getName()
                            << "\" needs pre-size >= 1 and size > 1";
-      if (*axisSize % (sub.getPreSize() * sub.getSize()) != 0)
+      // pre-size * size is the extent the sub-axis spans in its axis.
+      std::optional<int64_t> extent =
+          mpmd::checkedMul(sub.getPreSize(), sub.getSize());
+      if (!extent || *axisSize % *extent != 0)
         return emitError() << "sub-axis \"" << axis.getName() << "\":("
                            << sub.getPreSize() << ")" << sub.getSize()
                            << " does not divide axis size " << *axisSize;

@@ -2,6 +2,8 @@
 
 #include "StablehloAsm.h"
 
+#include "mpmd/Support/CheckedArithmetic.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
@@ -135,11 +137,22 @@ LogicalResult ReshapeOp::verify() {
   if (failed(verifySameElementType(*this, operandType, resultType, "operand",
                                    "result")))
     return failure();
-  if (operandType.hasStaticShape() && resultType.hasStaticShape() &&
-      operandType.getNumElements() != resultType.getNumElements())
-    return emitOpError() << "result has " << resultType.getNumElements()
+  if (!operandType.hasStaticShape() || !resultType.hasStaticShape())
+    return success();
+  // Counts that overflow would compare equal after wrapping.
+  std::optional<int64_t> operandElements =
+      mpmd::checkedProduct(operandType.getShape());
+  std::optional<int64_t> resultElements =
+      mpmd::checkedProduct(resultType.getShape());
+  for (auto [type, elements] : {std::pair{operandType, operandElements},
+                                std::pair{resultType, resultElements}})
+    if (!elements)
+      return emitOpError() << "the element count of " << type
+                           << " does not fit in 64 bits";
+  if (*operandElements != *resultElements)
+    return emitOpError() << "result has " << *resultElements
                          << " elements but the operand has "
-                         << operandType.getNumElements();
+                         << *operandElements;
   return success();
 }
 

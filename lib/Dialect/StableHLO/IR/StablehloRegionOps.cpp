@@ -358,6 +358,21 @@ LogicalResult SelectAndScatterOp::verifyRegions() {
                               "window_strides", true)) ||
       failed(verifyWindowPadding(emitError, getPadding(), rank)))
     return failure();
+  // (C1), (C2): one source element per window of the padded operand, so a
+  // window larger than the padded operand leaves no source element.
+  if (failed(verifySameElementType(emitError, getSource().getType(),
+                                   operandType, "source", "operand")))
+    return failure();
+  SmallVector<int64_t> unitWindow(rank, 1);
+  SmallVector<int64_t> numWindows;
+  if (failed(inferReduceWindowShape(
+          emitError, TypeRange{operandType},
+          getWindowDimensions().value_or(unitWindow), getWindowStrides(),
+          /*baseDilations=*/std::nullopt, /*windowDilations=*/std::nullopt,
+          getPadding(), numWindows)) ||
+      failed(verifyShape(emitError, getSource().getType(), numWindows,
+                         "source (one element per window)")))
+    return failure();
   Type scalar = scalarOf(operandType);
   Type pred = RankedTensorType::get({}, IntegerType::get(getContext(), 1));
   if (failed(verifyRegionArgs(*this, getSelect(), "select", {scalar, scalar})) ||
@@ -707,15 +722,19 @@ static LogicalResult verifyReplicaGroups(Operation *op,
     return op->emitOpError() << "replica_groups must be a rank-2 tensor, got "
                                 "rank "
                              << type.getRank();
-  llvm::SmallDenseSet<int64_t> seen;
+  // Ids are user integers (INT64_MAX included): sorted, not hashed, so that
+  // no id is a reserved key.
+  SmallVector<int64_t> ids;
   for (int64_t id : groups.getValues<int64_t>()) {
     if (id == -1)
       continue; // Padding of uneven groups.
     if (id < 0)
       return op->emitOpError() << "replica_groups has negative id " << id;
-    if (!seen.insert(id).second)
-      return op->emitOpError() << "replica_groups repeats id " << id;
+    ids.push_back(id);
   }
+  llvm::sort(ids);
+  if (const int64_t *repeated = llvm::adjacent_find(ids); repeated != ids.end())
+    return op->emitOpError() << "replica_groups repeats id " << *repeated;
   return success();
 }
 

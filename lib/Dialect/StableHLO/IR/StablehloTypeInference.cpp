@@ -2,6 +2,8 @@
 
 #include "StablehloTypeInference.h"
 
+#include "mpmd/Support/CheckedArithmetic.h"
+
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
@@ -395,12 +397,21 @@ LogicalResult inferPadShape(EmitErrorFn emitError, RankedTensorType operand,
       shape.push_back(ShapedType::kDynamic);
       continue;
     }
-    int64_t padded =
-        low[i] + high[i] + size + std::max<int64_t>(size - 1, 0) * interior[i];
-    if (padded < 0)
+    // size + low + high + (size - 1) * interior, each step checked.
+    std::optional<int64_t> padded =
+        mpmd::checkedMul(std::max<int64_t>(size - 1, 0), interior[i]);
+    for (int64_t term : {size, low[i], high[i]})
+      if (padded)
+        padded = mpmd::checkedAdd(*padded, term);
+    if (!padded)
+      return emitError() << "padding dimension " << i << " (size " << size
+                         << ", low " << low[i] << ", high " << high[i]
+                         << ", interior " << interior[i]
+                         << ") overflows 64 bits";
+    if (*padded < 0)
       return emitError() << "padding makes dimension " << i << " negative ("
-                         << padded << ")";
-    shape.push_back(padded);
+                         << *padded << ")";
+    shape.push_back(*padded);
   }
   return success();
 }
@@ -634,10 +645,23 @@ inferReduceWindowShape(EmitErrorFn emitError, TypeRange inputTypes,
     int64_t base = baseDilations ? (*baseDilations)[d] : 1;
     int64_t stride = windowStrides ? (*windowStrides)[d] : 1;
     int64_t dilation = windowDilations ? (*windowDilations)[d] : 1;
-    int64_t padded =
-        (size == 0 ? 0 : (size - 1) * base + 1) + pads[2 * d] + pads[2 * d + 1];
-    int64_t window = (windowDimensions[d] - 1) * dilation + 1;
-    shape.push_back(padded < window ? 0 : (padded - window) / stride + 1);
+    // (size - 1) * base + 1 + low + high and (window - 1) * dilation + 1,
+    // each step checked.
+    std::optional<int64_t> padded =
+        size == 0 ? 0 : mpmd::checkedMul(size - 1, base);
+    for (int64_t term :
+         {int64_t(size == 0 ? 0 : 1), pads[2 * d], pads[2 * d + 1]})
+      if (padded)
+        padded = mpmd::checkedAdd(*padded, term);
+    std::optional<int64_t> window =
+        mpmd::checkedMul(windowDimensions[d] - 1, dilation);
+    if (window)
+      window = mpmd::checkedAdd(*window, 1);
+    if (!padded || !window)
+      return emitError() << "the padded input or the dilated window of "
+                            "dimension "
+                         << d << " does not fit in 64 bits";
+    shape.push_back(*padded < *window ? 0 : (*padded - *window) / stride + 1);
   }
   return success();
 }
