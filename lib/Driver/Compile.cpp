@@ -171,7 +171,8 @@ LogicalResult verifyAssignmentCoversModule(ModuleOp module,
   return success(reported.empty());
 }
 
-FailureOr<Lowered> lower(ModuleOp module, const Config &config) {
+FailureOr<Lowered> lower(ModuleOp module, const Config &config,
+                         const LowerOptions &options) {
   if (failed(verifyAssignmentCoversModule(module, config)) ||
       failed(verifyTensorSizes(module)))
     return failure();
@@ -204,10 +205,22 @@ FailureOr<Lowered> lower(ModuleOp module, const Config &config) {
     if (failed(verify(copy)))
       return copy.emitError("internal error: the ")
              << getPhaseName(phase) << " phase produced invalid IR";
-    llvm::raw_string_ostream os(lowered.phaseTexts[static_cast<size_t>(phase)]);
-    copy.print(os);
+    if (options.keepPhaseTexts && phase != Phase::kExport) {
+      llvm::raw_string_ostream os(
+          lowered.phaseTexts[static_cast<size_t>(phase)]);
+      copy.print(os);
+    }
   }
   return lowered;
+}
+
+std::string Lowered::asText(Phase phase) const {
+  if (phase != Phase::kExport)
+    return phaseTexts[static_cast<size_t>(phase)];
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  getModule().print(os);
+  return text;
 }
 
 FailureOr<std::unique_ptr<runtime::Executable>> Lowered::compile() const {

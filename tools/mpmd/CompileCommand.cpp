@@ -211,7 +211,9 @@ int runCompile(const CompileOptions &options) {
   // A computation the assignment misses is a configuration error.
   if (failed(verifyAssignmentCoversModule(module, *config)))
     return kExitUsageError;
-  FailureOr<Lowered> lowered = lower(module, *config);
+  LowerOptions lowerOptions;
+  lowerOptions.keepPhaseTexts = options.dumpDir.has_value();
+  FailureOr<Lowered> lowered = lower(module, *config, lowerOptions);
   if (failed(lowered))
     return kExitInputError; // the diagnostics say why
   // The phase dumps and the exported module: all of them or none.
@@ -223,10 +225,15 @@ int runCompile(const CompileOptions &options) {
       return reportError("compile", paths.takeError());
     dumpPaths = std::move(*paths);
   }
+  std::string exported = lowered->asText(Phase::kExport);
+  std::vector<std::string> phaseTexts;
+  for (Phase phase : ArrayRef(kAllPhases).take_front(dumpPaths.size()))
+    phaseTexts.push_back(phase == Phase::kExport ? exported
+                                                 : lowered->asText(phase));
   std::vector<OutputText> outputs;
-  for (auto [path, phase] : llvm::zip(dumpPaths, kAllPhases))
-    outputs.push_back({path, lowered->asText(phase)});
-  outputs.push_back({*options.output, lowered->asText(Phase::kExport)});
+  for (auto [path, text] : llvm::zip(dumpPaths, phaseTexts))
+    outputs.push_back({path, text});
+  outputs.push_back({*options.output, exported});
   if (llvm::Error error = writeOutputFiles(outputs))
     return reportError("compile", std::move(error));
   if (options.summary)

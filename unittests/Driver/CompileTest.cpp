@@ -54,17 +54,27 @@ TEST_F(CompileTest, LowerKeepsEachPhaseAndTheInputModule) {
   ASSERT_TRUE(module);
   llvm::Expected<Config> config = parseConfig(kConfig);
   ASSERT_TRUE(static_cast<bool>(config)) << llvm::toString(config.takeError());
-  FailureOr<Lowered> lowered = lower(*module, *config);
+  LowerOptions options;
+  options.keepPhaseTexts = true;
+  FailureOr<Lowered> lowered = lower(*module, *config, options);
   ASSERT_TRUE(succeeded(lowered));
 
   // Fragments after import and optimize, fragment calls after export.
   EXPECT_NE(lowered->asText(Phase::kImport).find("mpmd.fragment<mesh=\"m0\""),
+            std::string::npos);
+  EXPECT_NE(lowered->asText(Phase::kOptimize).find("mpmd.fragment<"),
             std::string::npos);
   EXPECT_EQ(lowered->asText(Phase::kOptimize).find("mpmd.fragment_call"),
             std::string::npos);
   EXPECT_NE(lowered->asText(Phase::kExport)
                 .find("mpmd.fragment_call<mesh=\"m1\", origin=[\"g\"]>"),
             std::string::npos);
+  // Without keepPhaseTexts only the export text is there (printed on
+  // demand), and it is the same.
+  FailureOr<Lowered> plain = lower(*module, *config);
+  ASSERT_TRUE(succeeded(plain));
+  EXPECT_TRUE(plain->asText(Phase::kImport).empty());
+  EXPECT_EQ(plain->asText(), lowered->asText(Phase::kExport));
   // The input module is not lowered in place.
   std::string input;
   llvm::raw_string_ostream(input) << *module;

@@ -3,8 +3,8 @@
 //
 // The C++ counterpart of upstream's JAX `jit(f, config).lower(...)`: runs the
 // import, optimize and export pipelines (their C++ builders, with options
-// taken from the `Config`) on a copy of the program and keeps the IR after
-// each phase. Sharding propagation between optimize and export has no
+// taken from the `Config`) on a copy of the program and keeps, on request,
+// the IR after each phase. Sharding propagation between optimize and export has no
 // engine yet: values without a user sharding stay replicated on their mesh.
 //
 //===----------------------------------------------------------------------===//
@@ -54,15 +54,21 @@ struct FunctionNamedShardings {
   std::vector<NamedSharding> outputs;
 };
 
-/// The lowered program and its IR after each phase.
+struct LowerOptions {
+  /// Keep the IR text after each phase before export, for `asText`. Off by
+  /// default: printing a large module costs as much as a phase.
+  bool keepPhaseTexts = false;
+};
+
+/// The lowered program and, if asked for, its IR after each phase.
 class Lowered {
 public:
   /// The exported module (fragment calls of outlined functions).
   ModuleOp getModule() const { return *module; }
-  /// The IR right after `phase` (the export text is the final module's).
-  llvm::StringRef asText(Phase phase) const {
-    return phaseTexts[static_cast<size_t>(phase)];
-  }
+  /// The IR right after `phase`: the export text is the final module's,
+  /// printed now; the others were kept by `LowerOptions::keepPhaseTexts`
+  /// (empty otherwise).
+  std::string asText(Phase phase = Phase::kExport) const;
   /// Mesh, sharding and memory kind of every input and output of @main.
   FunctionNamedShardings functionNamedShardings() const;
   /// The exported program ready to run on virtual CPU devices (upstream's
@@ -71,9 +77,11 @@ public:
   FailureOr<std::unique_ptr<runtime::Executable>> compile() const;
 
 private:
-  friend FailureOr<Lowered> lower(ModuleOp, const Config &);
+  friend FailureOr<Lowered> lower(ModuleOp, const Config &,
+                                  const LowerOptions &);
   OwningOpRef<ModuleOp> module;
-  std::array<std::string, kAllPhases.size()> phaseTexts;
+  /// The IR after each phase before export, if kept.
+  std::array<std::string, kAllPhases.size() - 1> phaseTexts;
 };
 
 /// Emits an error at each named computation (and named tensor) of `module`
@@ -85,7 +93,8 @@ LogicalResult verifyAssignmentCoversModule(ModuleOp module,
 /// topology from the config (an error if @main has a different one), then
 /// runs import → optimize → sharding propagation → export, verifying the IR
 /// after each phase. Errors are MLIR diagnostics on the module's context.
-FailureOr<Lowered> lower(ModuleOp module, const Config &config);
+FailureOr<Lowered> lower(ModuleOp module, const Config &config,
+                         const LowerOptions &options = {});
 
 } // namespace mlir::mpmd::driver
 
