@@ -5,6 +5,7 @@
 #include "mpmd/Transforms/Export/Passes.h"
 
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir::mpmd {
@@ -36,7 +37,11 @@ public:
   FragmentBufferMarker(FragmentOp fragment)
       : fragment(fragment), aliasedResults(fragment->getNumResults()),
         aliasTo(fragment->getNumOperands()),
-        donated(fragment->getNumOperands()) {}
+        donated(fragment->getNumOperands()) {
+    for (unsigned result = 0; result < fragment->getNumResults(); ++result)
+      if (canAliasResult(result))
+        candidates[getResultKey(result)].results.push_back(result);
+  }
 
   /// Aliases operand `operandIndex` to `preferred` if compatible, else to the
   /// first compatible result, else donates it.
@@ -45,9 +50,14 @@ public:
       alias(operandIndex, *preferred);
       return;
     }
-    for (unsigned result = 0; result < fragment->getNumResults(); ++result) {
-      if (isCompatible(operandIndex, result)) {
-        alias(operandIndex, result);
+    auto it = candidates.find(getOperandKey(operandIndex));
+    if (it != candidates.end()) {
+      Candidates &same = it->second;
+      while (same.next < same.results.size() &&
+             aliasedResults.test(same.results[same.next]))
+        ++same.next;
+      if (same.next < same.results.size()) {
+        alias(operandIndex, same.results[same.next]);
         return;
       }
     }
@@ -69,15 +79,27 @@ public:
   }
 
 private:
+  /// An operand and a result can share a buffer when their types and layout
+  /// modes are equal.
+  using Key = std::pair<Type, Attribute>;
+  Key getOperandKey(unsigned operandIndex) {
+    return {fragment->getOperand(operandIndex).getType(),
+            getFragmentArgAttr(fragment, operandIndex, kLayoutModeAttrName)};
+  }
+  Key getResultKey(unsigned resultIndex) {
+    return {fragment->getResult(resultIndex).getType(),
+            getFragmentResAttr(fragment, resultIndex, kLayoutModeAttrName)};
+  }
+  /// Whether a result in device memory may take an operand's buffer.
+  bool canAliasResult(unsigned resultIndex) {
+    return !isOnHost(fragment->getResult(resultIndex).getType()) &&
+           !isHostMemoryKind(
+               getFragmentResAttr(fragment, resultIndex, kMemoryKindAttrName));
+  }
+
   bool isCompatible(unsigned operandIndex, unsigned resultIndex) {
-    Type resultType = fragment->getResult(resultIndex).getType();
-    return !aliasedResults.test(resultIndex) &&
-           fragment->getOperand(operandIndex).getType() == resultType &&
-           !isOnHost(resultType) &&
-           !isHostMemoryKind(getFragmentResAttr(fragment, resultIndex,
-                                                kMemoryKindAttrName)) &&
-           getFragmentArgAttr(fragment, operandIndex, kLayoutModeAttrName) ==
-               getFragmentResAttr(fragment, resultIndex, kLayoutModeAttrName);
+    return !aliasedResults.test(resultIndex) && canAliasResult(resultIndex) &&
+           getOperandKey(operandIndex) == getResultKey(resultIndex);
   }
 
   void alias(unsigned operandIndex, unsigned resultIndex) {
@@ -85,10 +107,20 @@ private:
     aliasedResults.set(resultIndex);
   }
 
+  /// The results of one key in order, those before `next` all aliased: the
+  /// first compatible result is found in amortized O(1), not by a scan of
+  /// all results per operand (quadratic for merged fragments with thousands
+  /// of weights).
+  struct Candidates {
+    SmallVector<unsigned> results;
+    unsigned next = 0;
+  };
+
   FragmentOp fragment;
   llvm::BitVector aliasedResults;
   SmallVector<std::optional<unsigned>> aliasTo;
   llvm::BitVector donated;
+  llvm::DenseMap<Key, Candidates> candidates;
 };
 
 class MarkAliasingAndDonationPass
