@@ -4,7 +4,7 @@
 // shape: dot_general f32 vs cblas_sgemm (plain and batched), elementwise
 // add on 16M f32 vs memcpy of the same bytes, and a
 // 64 MiB sum over rows or columns. The ratio of the medians is
-// what the README reports (random interleaving spreads the load of a shared
+// what docs/measurements.md reports (random interleaving spreads the load of a shared
 // machine over both sides of each ratio):
 //   build/bench/mpmd-bench-runtime --benchmark_enable_random_interleaving=true \
 //       --benchmark_repetitions=12 --benchmark_report_aggregates_only=true

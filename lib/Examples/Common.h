@@ -63,7 +63,7 @@ llvm::Expected<Placement> getPlacement(const PipelineSizes &sizes,
                                        const ExampleSchedule &schedule);
 
 /// The config: meshes m0..m{P-1}, layer i in stage floor(i * stages / L),
-/// one line per mesh list and per layer like the README's configs.
+/// one line per mesh list and per layer like the configs in docs/config.md.
 std::string writeConfig(const PipelineSizes &sizes, const Placement &placement);
 
 /// "f32" or "f64".
