@@ -1,6 +1,7 @@
 //===- CheckOps.cpp - check dialect and operations ------------------------===//
 
 #include "mpmd/Dialect/Check/IR/CheckOps.h"
+#include "mpmd/Dialect/Utils/InlineAnywhere.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -17,6 +18,7 @@ void CheckDialect::initialize() {
 #define GET_OP_LIST
 #include "mpmd/Dialect/Check/IR/CheckOps.cpp.inc"
       >();
+  addInterfaces<mlir::mpmd::InlineAnywhereInterface>();
 }
 
 static LogicalResult verifyTolerance(Operation *op, double tolerance) {

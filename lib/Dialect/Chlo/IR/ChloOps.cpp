@@ -1,6 +1,7 @@
 //===- ChloOps.cpp - chlo dialect and operations --------------------------===//
 
 #include "mpmd/Dialect/Chlo/IR/ChloOps.h"
+#include "mpmd/Dialect/Utils/InlineAnywhere.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
@@ -18,6 +19,7 @@ void ChloDialect::initialize() {
 #define GET_OP_LIST
 #include "mpmd/Dialect/Chlo/IR/ChloOps.cpp.inc"
       >();
+  addInterfaces<mlir::mpmd::InlineAnywhereInterface>();
 }
 
 /// Reached only for `chlo.*` names that are not registered ops. The parser

@@ -2,6 +2,7 @@
 
 #include "mpmd/Dialect/Sdy/IR/SdyDialect.h"
 #include "mpmd/Dialect/Sdy/IR/SdyOps.h"
+#include "mpmd/Dialect/Utils/InlineAnywhere.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
@@ -16,6 +17,7 @@ void SdyDialect::initialize() {
 #define GET_OP_LIST
 #include "mpmd/Dialect/Sdy/IR/SdyOps.cpp.inc"
       >();
+  addInterfaces<mlir::mpmd::InlineAnywhereInterface>();
 }
 
 LogicalResult mlir::sdy::verifyShardingOfValue(Operation *op,

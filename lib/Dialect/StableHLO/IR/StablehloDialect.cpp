@@ -2,6 +2,7 @@
 
 #include "mpmd/Dialect/StableHLO/IR/StablehloDialect.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
+#include "mpmd/Dialect/Utils/InlineAnywhere.h"
 
 using namespace mlir;
 using namespace mlir::stablehlo;
@@ -21,4 +22,5 @@ void StablehloDialect::initialize() {
   registerElementwiseOps(*this);
   registerShapeOps(*this);
   registerRegionOps(*this);
+  addInterfaces<mlir::mpmd::InlineAnywhereInterface>();
 }
