@@ -146,6 +146,9 @@ func.func private @body(%arg0: !t) -> !t attributes {topology = #topology} {
 func.func @broadcast_reduce(%arg0: !t, %arg1: !t) -> (!t, !t, !t) {
   // CHECK: %[[B:.*]] = mpmd.broadcast %arg0 : tensor<4x8xf32>
   %0 = mpmd.broadcast %arg0 : !t
+  // The attribute dictionary comes before the operand.
+  // CHECK: mpmd.broadcast {mpmd.use_set = #mpmd.meshes_with_origins<"m1">} %[[B]] : tensor<4x8xf32>
+  %6 = mpmd.broadcast {mpmd.use_set = #mpmd.meshes_with_origins<"m1">} %0 : !t
   // CHECK: mpmd.reduce<add> %[[B]], %arg1 : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
   %1 = mpmd.reduce<add> %0, %arg1 : (!t, !t) -> !t
   // CHECK: mpmd.reduce<none> %arg0 : (tensor<4x8xf32>) -> tensor<4x8xf32>
@@ -155,7 +158,7 @@ func.func @broadcast_reduce(%arg0: !t, %arg1: !t) -> (!t, !t, !t) {
   // CHECK: mpmd.reduce<min>
   %4 = mpmd.reduce<min> %3, %3 : (!t, !t) -> !t
   // CHECK: mpmd.reduce<mul>
-  %5 = mpmd.reduce<mul> %4, %4 : (!t, !t) -> !t
+  %5 = mpmd.reduce<mul> %4, %6 : (!t, !t) -> !t
   return %1, %2, %5 : !t, !t, !t
 }
 

@@ -15,7 +15,7 @@
 // CHECK-NEXT:    mpmd.assign {origin = "inferred_unused"} %[[U]] : (tensor<4xf32>) -> !mpmd.mesh_tensor<"m2", tensor<4xf32>>
 // CHECK:         %[[LA:.*]] = mpmd.assign %{{.*}} : (tensor<4xf32>) -> !mpmd.mesh_tensor<"m2", tensor<4xf32>>
 // CHECK-NEXT:    %[[LU:.*]] = mpmd.unassign %[[LA]]
-// CHECK-NEXT:    mpmd.broadcast %[[LU]]
+// CHECK-NEXT:    mpmd.broadcast {{.*}}%[[LU]] :
 // CHECK:         mpmd.assign {origin = "inferred_out"} %{{.*}} : (tensor<4xf32>) -> !mpmd.mesh_tensor<"m3", tensor<4xf32>>
 // CHECK-NEXT:    mpmd.assign {origin = "inferred_out"} %{{.*}} : (tensor<4xf32>) -> !mpmd.mesh_tensor<"m2", tensor<4xf32>>
 // CHECK-NEXT:    mpmd.assign {origin = "inferred_out"} %{{.*}} : (tensor<4xf32>) -> !mpmd.mesh_tensor<"m2", tensor<4xf32>>
@@ -25,7 +25,7 @@ func.func @main(%arg0: !t, %arg1: !t) -> (!t, !t, !t, !t) attributes {topology =
   %1 = stablehlo.sine %arg0 {mpmd.src_set = #mpmd.meshes_with_origins<"m2", "m3">} : !t
   %2 = stablehlo.negate %arg0 {mpmd.src_set = #mpmd.meshes_with_origins<"m2", "m3">} : !t
   %3 = stablehlo.cosine %arg0 {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["broadcast_in"], "m2"["broadcast_in"], "m2"["x"]>} : !t
-  %4 = mpmd.broadcast %1 {mpmd.use_set = #mpmd.meshes_with_origins<"m2">} : !t
+  %4 = mpmd.broadcast {mpmd.use_set = #mpmd.meshes_with_origins<"m2">} %1 : !t
   %5 = stablehlo.constant dense<1.0> : !t
   return %0, %3, %4, %5 : !t, !t, !t, !t
 }

@@ -55,7 +55,7 @@ func.func @main(%arg0: !m1, %arg1: !t, %arg2: !t) -> (!m1, !m2, !m3) attributes 
 // CHECK-NEXT:    stablehlo.add %[[A]], %0 {mpmd.reduce = #mpmd.reduction<add>, mpmd.src_set = #mpmd.meshes_with_origins<"m1", "m2">}
 // CHECK-NEXT:    stablehlo.divide %0, %1 {mpmd.src_set = #mpmd.meshes_with_origins<>}
 // CHECK-NEXT:    stablehlo.abs %{{.*}} {mpmd.src_set = #mpmd.meshes_with_origins<>}
-// CHECK-NEXT:    mpmd.broadcast %{{.*}} {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["broadcast_in"], "m2"["broadcast_in"]>}
+// CHECK-NEXT:    mpmd.broadcast {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["broadcast_in"], "m2"["broadcast_in"]>} %{{.*}}
 func.func @reductions(%arg0: !m1, %arg1: !m2) -> (!t, !t, !t) attributes {topology = #topology} {
   %0 = mpmd.unassign %arg0 : (!m1) -> !t
   %1 = mpmd.unassign %arg1 : (!m2) -> !t

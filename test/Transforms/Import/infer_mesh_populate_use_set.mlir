@@ -13,7 +13,7 @@
 // CHECK-NEXT:    stablehlo.add %arg0, %arg0 {mpmd.use_set = #mpmd.meshes_with_origins<"m1"["f"], "m2"["g"]>}
 // CHECK-NEXT:    stablehlo.abs %0 {mpmd.use_set = #mpmd.meshes_with_origins<"m1"["f"]>}
 // CHECK-NEXT:    stablehlo.negate %0 {mpmd.use_set = #mpmd.meshes_with_origins<"m2"["g"]>}
-// CHECK:         mpmd.broadcast %arg1 {mpmd.use_set = #mpmd.meshes_with_origins<"m1">}
+// CHECK:         mpmd.broadcast {mpmd.use_set = #mpmd.meshes_with_origins<"m1">} %arg1
 // CHECK-NEXT:    stablehlo.exponential %5 {mpmd.use_set = #mpmd.meshes_with_origins<"m1">}
 // CHECK:         mpmd.call @f(%0) {mpmd.use_set = #mpmd.meshes_with_origins<"m2">}
 // CHECK-NEXT:    mpmd.call @f(%8) :

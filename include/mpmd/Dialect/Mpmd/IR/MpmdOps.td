@@ -222,7 +222,7 @@ def Mpmd_BroadcastOp : Mpmd_Op<"broadcast", [Pure, SameOperandsAndResultType]> {
   let summary = "The value may be transferred or replicated to every mesh using it.";
   let arguments = (ins AnyRankedTensor:$tensor);
   let results = (outs AnyRankedTensor:$result);
-  let assemblyFormat = "$tensor attr-dict `:` type($tensor)";
+  let assemblyFormat = "attr-dict $tensor `:` type($tensor)";
   let hasCanonicalizer = 1;
 }
 
