@@ -87,7 +87,16 @@ class SchedulingUnitsVerifierPass
     // Microbatches are numbered from 0 or from 1.
     uint32_t first = *minCounter == 0 ? 0 : 1;
     uint32_t numMicrobatches = *maxCounter + 1 - first;
-    for (auto &[meshName, units] : unitsByMesh) {
+    // Every mesh of the topology, those without any unit included.
+    SmallVector<StringRef> meshNames;
+    if (TopologyAttr topology = getTopology(function))
+      for (NamedMeshAttr mesh : topology.getMeshes())
+        meshNames.push_back(mesh.getName());
+    for (auto &[meshName, units] : unitsByMesh)
+      if (!llvm::is_contained(meshNames, meshName))
+        meshNames.push_back(meshName);
+    for (StringRef meshName : meshNames) {
+      const MeshUnits &units = unitsByMesh.lookup(meshName);
       verifyDirection(function, meshName, "forward", units.forward, first,
                       numMicrobatches);
       if (hasBackward)

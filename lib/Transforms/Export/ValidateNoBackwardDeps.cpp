@@ -33,8 +33,17 @@ class ValidateNoBackwardDepsPass
       return;
     SmallVector<FragmentCallOp> calls =
         llvm::to_vector(function.getOps<FragmentCallOp>());
-    if (!llvm::all_of(calls, isForwardOnly))
+    if (!llvm::all_of(calls, isForwardOnly)) {
+      // Backward fragments make dependencies on later meshes expected; a
+      // caller that demands none treats their presence as the error itself.
+      if (failOnBackwardDeps) {
+        function.emitError("the program has backward (transposed) fragment "
+                           "calls, and fail-on-backward-deps forbids any "
+                           "dependency on a later mesh");
+        signalPassFailure();
+      }
       return;
+    }
     bool failed = false;
     for (FragmentCallOp consumer : calls) {
       std::optional<unsigned> consumerMesh =

@@ -61,3 +61,20 @@ func.func @forward_only(%arg0: !m1) -> (!m1, !m1) attributes {topology = #topolo
   %1 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0) {call_counter = 1 : ui32} (%a: !t) { mpmd.return %a : !t } : (!m1) -> !m1
   return %0, %1 : !m1, !m1
 }
+
+// -----
+
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// A mesh of the topology without any fragment lacks every unit.
+// expected-warning @+2 {{mesh "m2" has 0 forward scheduling unit(s) but the program has 2 microbatch(es); no unit for call_counter 0, 1}}
+// expected-warning @+1 {{mesh "m2" has 0 backward scheduling unit(s) but the program has 2 microbatch(es); no unit for call_counter 0, 1}}
+func.func @idle_mesh(%arg0: !m1) -> (!m1, !m1) attributes {topology = #topology} {
+  %0 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0) {call_counter = 0 : ui32} (%a: !t) { mpmd.return %a : !t } : (!m1) -> !m1
+  %1 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0) {call_counter = 1 : ui32} (%a: !t) { mpmd.return %a : !t } : (!m1) -> !m1
+  %2 = mpmd.fragment<mesh="m1", origin=["f"(1)]> (%0) {call_counter = 0 : ui32} (%a: !t) { mpmd.return %a : !t } : (!m1) -> !m1
+  %3 = mpmd.fragment<mesh="m1", origin=["f"(1)]> (%1) {call_counter = 1 : ui32} (%a: !t) { mpmd.return %a : !t } : (!m1) -> !m1
+  return %2, %3 : !m1, !m1
+}

@@ -36,7 +36,10 @@ func.func @f2(%arg0: !t) -> !t attributes {mesh_shape = #sdy.mesh<["x"=2]>} {
 !m2 = !mpmd.mesh_tensor<"m2", tensor<4x8xf32>>
 #topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
 
-// With a backward origin the program is not forward-only: nothing to check.
+// With a backward origin the program is not forward-only: nothing to check,
+// unless backward dependencies are forbidden: then the backward fragment
+// itself is the error, at the function.
+// ERR: :[[@LINE+1]]:1: error: the program has backward (transposed) fragment calls, and fail-on-backward-deps forbids any dependency on a later mesh
 func.func @main(%arg0: !m2) -> !m1 attributes {topology = #topology} {
   %0 = mpmd.fragment_call<mesh="m2", origin=["f"]> @f2(%arg0) : (!m2) -> !m2
   %1 = mpmd.transfer %0 : (!m2) -> !m1

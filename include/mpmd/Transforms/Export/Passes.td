@@ -182,7 +182,9 @@ def ValidateNoBackwardDepsPass
     calls, directly or through transfers, must go from a mesh to the same
     or a later mesh in topology order. A dependency from a later mesh to an
     earlier one gets a warning at the consumer ("Detected backward
-    dependency..."), or an error with `fail-on-backward-deps`.
+    dependency..."), or an error with `fail-on-backward-deps`. With
+    `fail-on-backward-deps`, a program with any backward fragment call is
+    an error at the function (as upstream does).
 
     Complexity: O(N + operands · length of their transfer chains).
   }];
