@@ -156,17 +156,6 @@ class GenerateSdyMeshesFromTopologyPass
     replacer.recursivelyReplaceElementsIn(module, /*replaceAttrs=*/true,
                                           /*replaceLocs=*/false,
                                           /*replaceTypes=*/true);
-
-    // The empty mesh joins each topology, so mesh tensors may live on it.
-    if (!usesEmptyMesh || topology.getMesh(kEmptyMeshName))
-      return;
-    SmallVector<NamedMeshAttr> meshes(topology.getMeshes());
-    meshes.push_back(
-        NamedMeshAttr::get(ctx, kEmptyMeshName, sdy::MeshAttr::get(ctx, {}, {})));
-    auto extended = TopologyAttr::get(ctx, meshes);
-    for (auto function : module.getOps<func::FuncOp>())
-      if (getTopology(function) == topology)
-        function->setAttr(MpmdDialect::kTopologyAttrName, extended);
   }
 };
 

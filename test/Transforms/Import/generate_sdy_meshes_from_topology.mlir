@@ -3,13 +3,13 @@
 
 // One sdy.mesh per topology mesh replaces the global ones; shardings follow
 // the <mesh>_ prefix of their axes; a sharding without axes goes to a new
-// @empty_mesh, which joins the topology; a maximal mesh stays.
+// @empty_mesh (the topology is left as it is); a maximal mesh stays.
 // CHECK:      sdy.mesh @tpu = <["tpu_x"=2, "tpu_y"=2]>
 // CHECK-NEXT: sdy.mesh @cpu = <["cpu_z"=2]>
 // CHECK-NEXT: sdy.mesh @empty_mesh = <[]>
 // CHECK-NEXT: sdy.mesh @maximal = <[], device_ids=[0]>
 // CHECK-NOT:  sdy.mesh
-// CHECK:      func.func @main(%arg0: tensor<4x8xf32> {sdy.sharding = #sdy.sharding<@tpu, [{"tpu_x", "tpu_y"}, {}]>}, %arg1: tensor<4x8xf32> {sdy.sharding = #sdy.sharding<@cpu, [{}, {"cpu_z"}]>}) -> (tensor<4x8xf32> {sdy.sharding = #sdy.sharding<@empty_mesh, [{}, {?}]>}) attributes {topology = #mpmd.topology<<"tpu" : <["tpu_x"=2, "tpu_y"=2]>>, <"cpu" : <["cpu_z"=2]>>, <"empty_mesh" : <[]>>>}
+// CHECK:      func.func @main(%arg0: tensor<4x8xf32> {sdy.sharding = #sdy.sharding<@tpu, [{"tpu_x", "tpu_y"}, {}]>}, %arg1: tensor<4x8xf32> {sdy.sharding = #sdy.sharding<@cpu, [{}, {"cpu_z"}]>}) -> (tensor<4x8xf32> {sdy.sharding = #sdy.sharding<@empty_mesh, [{}, {?}]>}) attributes {topology = #mpmd.topology<<"tpu" : <["tpu_x"=2, "tpu_y"=2]>>, <"cpu" : <["cpu_z"=2]>>>}
 // CHECK:        sdy.sharding_constraint %{{.*}} <@tpu, [{"tpu_x"}, {}], replicated={"tpu_y"}>
 
 // PIPE:      sdy.mesh @tpu = <["tpu_x"=2, "tpu_y"=2]>

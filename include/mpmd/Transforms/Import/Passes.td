@@ -37,8 +37,8 @@ def GenerateSdyMeshesFromTopologyPass
     meshes, which are kept. Every `#sdy.sharding` in the module (attributes
     and mesh tensor types) is re-pointed: to the topology mesh whose
     `<name>_` prefixes its axes (the longest such name), or, when it uses no
-    axis, to `@empty_mesh`, which is created and added to each topology if
-    needed. A sharding whose axes name no topology mesh, or several, is an
+    axis, to `@empty_mesh`, which is created if needed (the topology does
+    not change). A sharding whose axes name no topology mesh, or several, is an
     error.
     Complexity: one walk over the attributes and types of the module.
   }];
