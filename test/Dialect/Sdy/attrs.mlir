@@ -103,3 +103,18 @@ func.func @helper_attrs() attributes {
     h = #sdy<sub_axis_info(1)2>, i = #sdy.mesh<["x"=4]>} {
   return
 }
+
+// -----
+
+// A sharding on a maximal mesh may leave out the dimension shardings,
+// whatever the rank of the value.
+sdy.mesh @maximal = <[], device_ids=[1]>
+
+// CHECK-LABEL: func.func @maximal_without_dims
+// CHECK-SAME: %arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@maximal, []>}
+// CHECK-SAME: %arg1: tensor<8xf32> {sdy.sharding = #sdy.sharding<@maximal, [{}]>}
+func.func @maximal_without_dims(
+    %arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@maximal, []>},
+    %arg1: tensor<8xf32> {sdy.sharding = #sdy.sharding<@maximal, [{}]>}) {
+  return
+}

@@ -265,3 +265,12 @@ func.func private @declaration_arg(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.s
 sdy.mesh @mesh = <["x"=2]>
 // expected-error @+1 {{'func.func' op result 0 has an invalid sharding #sdy.sharding<@mesh, [{"y"}]>: unknown axis name: "y"}}
 func.func private @declaration_result() -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}]>})
+
+// -----
+
+// On a maximal mesh, dimension shardings, if any, still match the rank.
+sdy.mesh @maximal = <[], device_ids=[1]>
+// expected-error @+1 {{sharding doesn't match tensor rank: 1 != 2}}
+func.func @maximal_wrong_rank(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@maximal, [{}]>}) {
+  return
+}

@@ -511,6 +511,12 @@ LogicalResult TensorShardingAttr::verifyForMesh(
     MeshAttr mesh, Type type, function_ref<InFlightDiagnostic()> emitError,
     bool checkDivisibility) const {
   auto shapedType = dyn_cast<ShapedType>(type);
+  // A maximal sharding (the whole value on one device) needs no dimension
+  // shardings, whatever the rank.
+  bool isMaximal = mesh.getAxes().empty() && mesh.getDeviceIds().size() == 1;
+  if (isMaximal && getDimShardings().empty() && getReplicatedAxes().empty() &&
+      getUnreducedAxes().empty())
+    return success();
   if (shapedType && shapedType.hasRank()) {
     if (static_cast<int64_t>(getDimShardings().size()) != shapedType.getRank())
       return emitError() << "sharding doesn't match tensor rank: "
