@@ -166,3 +166,19 @@ func.func @collective_operand_shardings(%arg0: tensor<8x8xf32>) -> tensor<8x8xf3
   %6 = sdy.collective_permute %5 out_sharding=<@mesh, [{"e"}, {}]> : tensor<8x8xf32>
   return %6 : tensor<8x8xf32>
 }
+
+// -----
+
+// Mesh symbols resolve through the regions of unregistered ops.
+sdy.mesh @mesh = <["x"=2]>
+
+// CHECK-LABEL: func.func @inside_unregistered_op
+// CHECK: sdy.sharding_constraint %{{.*}} <@mesh, [{"x"}]>
+func.func @inside_unregistered_op(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = "unregistered.op"(%arg0) ({
+  ^bb0(%a: tensor<8xf32>):
+    %1 = sdy.sharding_constraint %a <@mesh, [{"x"}]> : tensor<8xf32>
+    "unregistered.yield"(%1) : (tensor<8xf32>) -> ()
+  }) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}

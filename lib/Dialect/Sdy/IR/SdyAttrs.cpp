@@ -474,9 +474,15 @@ StringRef TensorShardingAttr::getMeshName() const {
 MeshAttr TensorShardingAttr::getMesh(Operation *op) const {
   if (auto mesh = dyn_cast<MeshAttr>(getMeshOrRef()))
     return mesh;
-  auto meshOp = SymbolTable::lookupNearestSymbolFrom<MeshOp>(
-      op, cast<FlatSymbolRefAttr>(getMeshOrRef()).getAttr());
-  return meshOp ? meshOp.getMesh() : MeshAttr();
+  // Up through every symbol table, past unregistered ops: those might be
+  // symbol tables, which stops `lookupNearestSymbolFrom` inside them.
+  StringAttr name = cast<FlatSymbolRefAttr>(getMeshOrRef()).getAttr();
+  for (Operation *scope = op; scope; scope = scope->getParentOp())
+    if (scope->hasTrait<OpTrait::SymbolTable>())
+      if (auto meshOp =
+              dyn_cast_or_null<MeshOp>(SymbolTable::lookupSymbolIn(scope, name)))
+        return meshOp.getMesh();
+  return MeshAttr();
 }
 
 bool TensorShardingAttr::isFullyReplicated() const {
