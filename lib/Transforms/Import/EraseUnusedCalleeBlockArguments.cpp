@@ -16,9 +16,10 @@ namespace mlir::mpmd {
 
 namespace {
 
-/// Erases the arguments of `callee` used only by its return, the results
-/// returning them and the matching call operands; call results become the
-/// call operands. Calls and callee go when no result is left.
+/// Erases the arguments of `callee` that are unused or used only by its
+/// return, the results returning them and the matching call operands; call
+/// results become the call operands. Calls and callee go when the erased
+/// results were the last ones.
 LogicalResult eraseReturnedArguments(func::FuncOp callee,
                                      ArrayRef<CallOp> calls) {
   Block &entry = callee.getBody().front();
@@ -29,7 +30,7 @@ LogicalResult eraseReturnedArguments(func::FuncOp callee,
   llvm::BitVector erasedArgs(callee.getNumArguments());
   llvm::BitVector erasedResults(numResults);
   for (BlockArgument arg : entry.getArguments()) {
-    if (arg.use_empty() || llvm::any_of(arg.getUsers(), [&](Operation *user) {
+    if (llvm::any_of(arg.getUsers(), [&](Operation *user) {
           return user != ret.getOperation();
         }))
       continue;
@@ -52,7 +53,7 @@ LogicalResult eraseReturnedArguments(func::FuncOp callee,
       failed(callee.eraseArguments(erasedArgs)))
     return failure();
 
-  bool eraseAll = callee.getNumResults() == 0;
+  bool eraseAll = erasedResults.any() && callee.getNumResults() == 0;
   for (CallOp call : calls) {
     if (eraseAll) {
       call.erase();

@@ -4,14 +4,14 @@
 #topology = #mpmd.topology<<"m1": <["x"=2]>>>
 
 // Argument 1 is only returned (twice): it goes with results 1 and 2, whose
-// users take the call operand. Argument 2 is unused and argument 0 is used
-// by an op: they stay. Call attributes survive.
+// users take the call operand. Argument 2 is unused: it goes too. Argument 0
+// is used by an op: it stays. Call attributes survive.
 // CHECK-LABEL: func.func @main
-// CHECK-NEXT:  %[[C0:.*]] = mpmd.call @f(%arg0, %arg2) {call_counter = 0 : ui32} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:  %[[C1:.*]] = mpmd.call @f(%[[C0]], %arg2) {call_counter = 1 : ui32} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:  %[[C0:.*]] = mpmd.call @f(%arg0) {call_counter = 0 : ui32} : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:  %[[C1:.*]] = mpmd.call @f(%[[C0]]) {call_counter = 1 : ui32} : (tensor<4xf32>) -> tensor<4xf32>
 // CHECK-NEXT:  %[[S:.*]] = stablehlo.add %arg1, %arg0
 // CHECK-NEXT:  return %[[C1]], %[[S]]
-// CHECK:       func.func private @f(%arg0: tensor<4xf32>, %arg1: tensor<4xf32>) -> tensor<4xf32>
+// CHECK:       func.func private @f(%arg0: tensor<4xf32>) -> tensor<4xf32>
 // CHECK-NEXT:  %[[N:.*]] = stablehlo.negate %arg0
 // CHECK-NEXT:  return %[[N]] : tensor<4xf32>
 func.func @main(%arg0: !t, %arg1: !t, %arg2: !t) -> (!t, !t) attributes {topology = #topology} {
@@ -57,4 +57,22 @@ func.func private @keep(%arg0: !t) -> (!t, !t) attributes {topology = #topology}
 }
 func.func private @other(%arg0: !t) -> !t attributes {topology = #topology} {
   return %arg0 : !t
+}
+
+// -----
+
+!t = tensor<4xf32>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>>
+
+// A callee without results loses its unused arguments, but it and its calls
+// stay: no result was erased.
+// CHECK-LABEL: func.func @main
+// CHECK-NEXT:  mpmd.call @no_results() : () -> ()
+// CHECK:       func.func private @no_results()
+func.func @main(%arg0: !t) attributes {topology = #topology} {
+  mpmd.call @no_results(%arg0) : (!t) -> ()
+  return
+}
+func.func private @no_results(%arg0: !t) attributes {topology = #topology} {
+  return
 }

@@ -257,13 +257,14 @@ def IntroduceTransfersPass
 
 def EraseUnusedCalleeBlockArgumentsPass
     : Pass<"mpmd-erase-unused-callee-block-arguments", "::mlir::ModuleOp"> {
-  let summary = "Removes callee arguments that are only returned.";
+  let summary = "Removes callee arguments that are unused or only returned.";
   let description = [{
-    For each function called only through `mpmd.call`: an argument whose
-    only uses are in the `func.return` is removed together with the results
-    returning it; at every call site those results are replaced by the
-    matching call operand. When this removes every result, the calls and the
-    callee are erased.
+    For each function called only through `mpmd.call`: an argument without
+    uses, or whose only uses are in the `func.return`, is removed (from the
+    callee and from every call site) together with the results returning it;
+    at every call site those results are replaced by the matching call
+    operand. When this removes every result, the calls and the callee are
+    erased.
 
     Complexity: O(size of the module).
   }];
