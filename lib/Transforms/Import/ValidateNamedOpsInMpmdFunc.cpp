@@ -1,5 +1,8 @@
-//===- ValidateNamedOpsInMpmdFunc.cpp - -mpmd-validate-named-ops-in-mpmd-func
-//===//
+//===- ValidateNamedOpsInMpmdFunc.cpp ------------------------------------===//
+//
+// -mpmd-validate-named-ops-in-mpmd-func
+//
+//===----------------------------------------------------------------------===//
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
 #include "mpmd/Transforms/Import/Passes.h"
@@ -15,20 +18,22 @@ class ValidateNamedOpsInMpmdFuncPass
           ValidateNamedOpsInMpmdFuncPass> {
   void runOnOperation() override {
     func::FuncOp function = getOperation();
-    if (isMpmdFunction(function))
-      return;
-    bool failed = false;
-    function.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    function.walk([&](Operation *op) {
       if (!isa<NamedComputationOp, NamedTensorOp>(op))
-        return WalkResult::advance();
-      op->emitError() << "named ops can only be used in MPMD functions "
-                         "(functions with a topology), but function '"
-                      << function.getSymName() << "' has no topology";
-      failed = true;
-      return WalkResult::skip();
+        return;
+      Operation *parent = op->getParentOp();
+      if (parent == function.getOperation()) {
+        if (!isMpmdFunction(function))
+          op->emitError() << "named ops can only be used in MPMD functions "
+                             "(functions with a topology), but function '"
+                          << function.getSymName() << "' has no topology";
+        return;
+      }
+      if (!isa<MpmdDialect>(parent->getDialect()))
+        op->emitError() << "named ops must be directly in an MPMD function "
+                           "or in an mpmd op, but this one is in '"
+                        << parent->getName() << "'";
     });
-    if (failed)
-      signalPassFailure();
   }
 };
 

@@ -25,8 +25,10 @@ func.func @plain(%arg0: !t) -> !t {
 
 !t = tensor<4xf32>
 
-// Each named op outside an MPMD function is reported (nested ones are
-// covered by their parent's error).
+// Each named op outside an MPMD function is reported (one nested in a named
+// computation is covered by its parent's error). The errors do not fail the
+// pass: the module is still printed.
+// CHECK-LABEL: func.func @no_topology
 func.func @no_topology(%arg0: !t) -> !t {
   // expected-error @+1 {{named ops can only be used in MPMD functions (functions with a topology), but function 'no_topology' has no topology}}
   %0 = mpmd.named_computation<"f"> (%arg0) (%a: !t) {
@@ -36,4 +38,27 @@ func.func @no_topology(%arg0: !t) -> !t {
   // expected-error @+1 {{named ops can only be used in MPMD functions}}
   %1 = mpmd.named_tensor %0 name="t" : !t
   return %1 : !t
+}
+
+// -----
+
+!t = tensor<4xf32>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>>
+
+// In an MPMD function, a named op whose parent is not an mpmd op (here a
+// while body) is reported.
+// CHECK-LABEL: func.func @in_while
+func.func @in_while(%arg0: !t) -> !t attributes {topology = #topology} {
+  %0 = stablehlo.while(%iter = %arg0) : !t
+    cond {
+      %c = stablehlo.constant dense<false> : tensor<i1>
+      stablehlo.return %c : tensor<i1>
+    } do {
+      // expected-error @+1 {{named ops must be directly in an MPMD function or in an mpmd op, but this one is in 'stablehlo.while'}}
+      %1 = mpmd.named_computation<"f"> (%iter) (%a: !t) {
+        mpmd.return %a : !t
+      } : (!t) -> !t
+      stablehlo.return %1 : !t
+    }
+  return %0 : !t
 }

@@ -197,7 +197,10 @@ def ValidateNamedOpsInMpmdFuncPass
   let description = [{
     `mpmd.named_computation` and `mpmd.named_tensor` can only be mapped to
     meshes inside functions with a `topology` (the entry point and the
-    callees of its `mpmd.call`s). Every one found elsewhere is an error.
+    callees of its `mpmd.call`s). A named op is valid when its immediate
+    parent is such a function or an op of the mpmd dialect (e.g. an
+    enclosing named computation); every other one gets an error. As
+    upstream, the errors do not fail the pass.
 
     Complexity: O(size of the function).
   }];
