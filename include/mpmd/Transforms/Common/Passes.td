@@ -256,6 +256,34 @@ def SchedulingUnitsVerifierPass
   let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
 }
 
+def SplitAndPrioritizeTransferIndependentComputationsPass
+    : Pass<"mpmd-split-and-prioritize-transfer-independent-computations",
+           "::mlir::func::FuncOp"> {
+  let summary = "Splits fragments so that what does not wait for a transfer "
+                "can start first.";
+  let description = [{
+    A fragment that is not split yet (neither `split_keep_transferred` nor
+    `split_drop_transferred`) and whose operands are partly, but not all,
+    results of `mpmd.transfer`s is split in two, the first right before the
+    second where the fragment was:
+    * the first part, marked `split_keep_transferred`, holds the largest set
+      of top-level body ops that do not depend, even through nested regions,
+      on an operand produced by a transfer, and returns the results computed
+      there followed by the residuals the second part needs;
+    * the second part, marked `split_drop_transferred`, holds the other ops
+      (those depending on a transferred operand, and every op with side
+      effects from the first such one on, so that side effects keep their
+      order) and returns the other results.
+    Nothing changes when all results, or none, would be computed by the
+    second part. Residuals, types, shardings and attributes as in
+    `-mpmd-split-bwd-fragments` (the mirror image of this pass). Upstream
+    runs it in no pipeline; neither do we.
+
+    Complexity: O(size of the function).
+  }];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
+}
+
 def SplitBwdFragmentsPass
     : Pass<"mpmd-split-bwd-fragments", "::mlir::func::FuncOp"> {
   let summary = "Splits backward fragments into the part computing "
