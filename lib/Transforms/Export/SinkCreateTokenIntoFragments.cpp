@@ -6,7 +6,6 @@
 #include "mpmd/Transforms/Export/Passes.h"
 
 #include "llvm/ADT/BitVector.h"
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -25,32 +24,43 @@ class SinkCreateTokenIntoFragmentsPass
     getOperation().walk([&](FragmentOp fragment) {
       fragments.push_back(fragment);
     });
-    llvm::SetVector<Operation *> sunk;
-    for (FragmentOp fragment : fragments) {
+    // Every token operand, whatever produced it, becomes a fresh token made
+    // at the start of the body, in operand order.
+    llvm::SetVector<Operation *> producers;
+    for (FragmentOp &fragment : fragments) {
       Block &body = fragment.getRegion().front();
       llvm::BitVector erasedOperands(fragment->getNumOperands());
-      // One token per fragment and create_token, even if passed twice.
-      llvm::DenseMap<Operation *, Value> clones;
+      rewriter.setInsertionPointToStart(&body);
       for (OpOperand &operand : fragment->getOpOperands()) {
-        auto createToken =
-            operand.get().getDefiningOp<stablehlo::CreateTokenOp>();
-        if (!createToken)
+        if (!isa<stablehlo::TokenType>(operand.get().getType()))
           continue;
-        Value &clone = clones[createToken];
-        if (!clone) {
-          rewriter.setInsertionPointToStart(&body);
-          clone = rewriter.clone(*createToken)->getResult(0);
-        }
+        Value token =
+            stablehlo::CreateTokenOp::create(rewriter, fragment.getLoc());
         rewriter.replaceAllUsesWith(
-            body.getArgument(operand.getOperandNumber()), clone);
+            body.getArgument(operand.getOperandNumber()), token);
         erasedOperands.set(operand.getOperandNumber());
-        sunk.insert(createToken);
+        if (auto createToken =
+                operand.get().getDefiningOp<stablehlo::CreateTokenOp>())
+          producers.insert(createToken);
       }
-      eraseFragmentOperandsAndResults(fragment, erasedOperands,
-                                      llvm::BitVector(fragment->getNumResults()),
-                                      rewriter);
+      fragment = eraseFragmentOperandsAndResults(
+          fragment, erasedOperands, llvm::BitVector(fragment->getNumResults()),
+          rewriter);
     }
-    for (Operation *createToken : sunk)
+    // Then no token crosses a fragment boundary: token results that nothing
+    // uses any more go (one returned by the function stays).
+    for (FragmentOp fragment : fragments) {
+      llvm::BitVector erasedResults(fragment->getNumResults());
+      for (OpResult result : fragment->getResults())
+        if (isa<stablehlo::TokenType>(result.getType()) && result.use_empty())
+          erasedResults.set(result.getResultNumber());
+      if (erasedResults.none())
+        continue;
+      eraseFragmentOperandsAndResults(
+          fragment, llvm::BitVector(fragment->getNumOperands()), erasedResults,
+          rewriter);
+    }
+    for (Operation *createToken : producers)
       if (createToken->use_empty())
         rewriter.eraseOp(createToken);
   }

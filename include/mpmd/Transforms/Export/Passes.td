@@ -254,11 +254,14 @@ def SinkCreateTokenIntoFragmentsPass
     : Pass<"mpmd-sink-create-token-into-fragments", "::mlir::func::FuncOp"> {
   let summary = "Creates the tokens fragments use inside them.";
   let description = [{
-    A `stablehlo.create_token` outside fragments whose token is passed to a
-    fragment is cloned at the start of that fragment's body and the operand
-    removed, so that no token crosses a fragment boundary (a compiled
-    program cannot take a token as input). The original op is erased once
-    unused.
+    Every token operand of a fragment, whatever produced it (a
+    `stablehlo.create_token`, a function argument, another fragment), is
+    replaced by a fresh `stablehlo.create_token` at the start of the body
+    and removed with its block argument (`arg_attrs` and `in_shardings`
+    follow); then the token results of fragments that nothing uses any more
+    are removed, so that no token crosses a fragment boundary (a compiled
+    program cannot take a token as input). A `create_token` outside
+    fragments is erased once unused.
 
     Complexity: O(N + Σ signature).
   }];
