@@ -5,12 +5,11 @@
 
 // The same operand twice becomes one operand; a result returning a block
 // argument is forwarded to the operand; a duplicated result is merged into
-// the first; unused results and operands disappear (dead ops in the body
-// are left to canonicalization).
+// the first; unused results and operands disappear, and so do the dead ops
+// of the body.
 // CHECK-LABEL: func.func @main
 // CHECK-NEXT:  %[[F:.*]] = mpmd.named_computation<"f"> (%arg0) (%[[A:.*]]: tensor<4xf32>) {
 // CHECK-NEXT:    %[[S:.*]] = stablehlo.add %[[A]], %[[A]]
-// CHECK-NEXT:    stablehlo.negate
 // CHECK-NEXT:    mpmd.return %[[S]] : tensor<4xf32>
 // CHECK-NEXT:  } : (tensor<4xf32>) -> tensor<4xf32>
 // CHECK-NEXT:  %[[M:.*]] = stablehlo.multiply %[[F]], %[[F]]
@@ -31,12 +30,13 @@ func.func @main(%arg0: !t, %arg1: !t, %arg2: !t) -> (!t, !t) attributes {topolog
 #topology = #mpmd.topology<<"m1": <["x"=2]>>>
 
 // arg -> optimization_barrier -> return becomes arg -> return, which is
-// then forwarded. A barrier of a computed value stays.
+// then forwarded. A barrier of a computed value stays, without the pair
+// nothing uses any more.
 // CHECK-LABEL: func.func @barrier
 // CHECK-NEXT:  %[[F:.*]] = mpmd.named_computation<"f"> (%arg0) (%[[A:.*]]: tensor<4xf32>) {
 // CHECK-NEXT:    %[[N:.*]] = stablehlo.negate %[[A]]
-// CHECK-NEXT:    %[[B:.*]]:2 = stablehlo.optimization_barrier %[[A]], %[[N]]
-// CHECK-NEXT:    mpmd.return %[[B]]#1 : tensor<4xf32>
+// CHECK-NEXT:    %[[B:.*]] = stablehlo.optimization_barrier %[[N]]
+// CHECK-NEXT:    mpmd.return %[[B]] : tensor<4xf32>
 // CHECK-NEXT:  }
 // CHECK-NEXT:  return %arg0, %[[F]]
 func.func @barrier(%arg0: !t) -> (!t, !t) attributes {topology = #topology} {
@@ -53,16 +53,14 @@ func.func @barrier(%arg0: !t) -> (!t, !t) attributes {topology = #topology} {
 !t = tensor<4xf32>
 #topology = #mpmd.topology<<"m1": <["x"=2]>>>
 
-// Nested computations are simplified first. A computation without any
-// used result keeps its (now empty) signature; attributes survive.
+// Nested computations are simplified first; attributes survive. A
+// computation without any used result and with a pure body is erased.
 // CHECK-LABEL: func.func @nested
 // CHECK-NEXT:  %[[O:.*]] = mpmd.named_computation<"outer"> (%arg0) {foo} (%[[A:.*]]: tensor<4xf32>) {
 // CHECK-NEXT:    %[[I:.*]] = mpmd.named_computation<"inner"> (%[[A]]) (%[[B:.*]]: tensor<4xf32>) {
 // CHECK-NEXT:      stablehlo.abs %[[B]]
 // CHECK:         mpmd.return %[[I]] : tensor<4xf32>
-// CHECK:       mpmd.named_computation<"dead"> () () {
-// CHECK-NEXT:    mpmd.return
-// CHECK-NEXT:  } : () -> ()
+// CHECK:       } : (tensor<4xf32>) -> tensor<4xf32>
 // CHECK-NEXT:  return %[[O]]
 func.func @nested(%arg0: !t) -> !t attributes {topology = #topology} {
   %0:2 = mpmd.named_computation<"outer"> (%arg0) {foo} (%a: !t) {
@@ -76,4 +74,37 @@ func.func @nested(%arg0: !t) -> !t attributes {topology = #topology} {
     mpmd.return %d : !t
   } : (!t) -> !t
   return %0#0 : !t
+}
+
+// -----
+
+!t = tensor<4xf32>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>>
+
+// An unused result of a side-effecting op stays, so the computation keeps a
+// result; a duplicate barrier operand is merged.
+// CHECK-LABEL: func.func @side_effects
+// CHECK-NEXT:  mpmd.named_computation<"f"> (%arg0) (%[[A:.*]]: tensor<4xf32>) {
+// CHECK-NEXT:    %[[C:.*]] = stablehlo.custom_call @print(%[[A]]) {has_side_effect = true}
+// CHECK-NEXT:    mpmd.return %[[C]] : tensor<4xf32>
+// CHECK-NEXT:  } : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:  %[[G:.*]] = mpmd.named_computation<"g"> (%arg0) (%[[B:.*]]: tensor<4xf32>) {
+// CHECK-NEXT:    %[[N:.*]] = stablehlo.negate %[[B]]
+// CHECK-NEXT:    %[[BAR:.*]] = stablehlo.optimization_barrier %[[N]]
+// CHECK-NEXT:    %[[M:.*]] = stablehlo.multiply %[[BAR]], %[[BAR]]
+// CHECK-NEXT:    mpmd.return %[[M]]
+// CHECK:       return %[[G]]
+func.func @side_effects(%arg0: !t) -> !t attributes {topology = #topology} {
+  %0:2 = mpmd.named_computation<"f"> (%arg0) (%a: !t) {
+    %c = stablehlo.custom_call @print(%a) {has_side_effect = true} : (!t) -> !t
+    %n = stablehlo.negate %a : !t
+    mpmd.return %c, %n : !t, !t
+  } : (!t) -> (!t, !t)
+  %1 = mpmd.named_computation<"g"> (%arg0) (%b: !t) {
+    %n = stablehlo.negate %b : !t
+    %bar:2 = stablehlo.optimization_barrier %n, %n : !t, !t
+    %m = stablehlo.multiply %bar#0, %bar#1 : !t
+    mpmd.return %m : !t
+  } : (!t) -> !t
+  return %1 : !t
 }

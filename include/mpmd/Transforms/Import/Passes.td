@@ -127,8 +127,14 @@ def SimplifyNamedComputationsPass
       by the earlier result;
     * an operand passed more than once is passed once (block arguments are
       merged);
-    * unused results and operands whose block argument is unused are
-      removed.
+    * an unused result is removed when it returns a block argument or the
+      value of an op without side effects (a side-effecting op's result
+      stays, so that the computation keeps at least one result); a
+      computation left without results whose body is pure is erased;
+    * dead ops of the body are erased, and `stablehlo.optimization_barrier`
+      operand/result pairs whose result is unused or whose operand repeats
+      an earlier one are removed;
+    * operands whose block argument is unused are removed.
 
     Complexity: O(size of the function).
   }];
