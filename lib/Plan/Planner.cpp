@@ -239,10 +239,14 @@ double getBusiestMeshWork(const PlanRequest &request, const LayerSums &sums,
   return *std::max_element(work.begin(), work.end());
 }
 
-/// Faster first, then less memory, then fewer meshes.
+/// Faster first, then less memory, then fewer meshes. Times equal up to
+/// rounding (the same work summed in another order) are a tie.
 bool isBetter(const PlanCandidate &a, const PlanCandidate &b) {
-  return std::tie(a.stepTime, a.peakMemory, a.meshes) <
-         std::tie(b.stepTime, b.peakMemory, b.meshes);
+  constexpr double kRelativeTolerance = 1e-9;
+  if (std::abs(a.stepTime - b.stepTime) >
+      kRelativeTolerance * std::max(a.stepTime, b.stepTime))
+    return a.stepTime < b.stepTime;
+  return std::tie(a.peakMemory, a.meshes) < std::tie(b.peakMemory, b.meshes);
 }
 
 std::string formatBytes(double bytes) {

@@ -17,8 +17,9 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cmath>
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstring>
 #include <numeric>
 
@@ -59,6 +60,18 @@ FailureOr<TensorSpec> getTensorSpec(Type type, Location loc) {
     return emitError(loc) << "the interpreter cannot hold a " << type
                           << ": its size in bytes does not fit in 64 bits";
   return TensorSpec{*dtype, Shape(tensorType.getShape())};
+}
+
+FailureOr<std::vector<TensorSpec>> getArgumentSpecs(func::FuncOp function) {
+  std::vector<TensorSpec> specs;
+  for (BlockArgument argument : function.getArguments()) {
+    FailureOr<TensorSpec> spec =
+        getTensorSpec(argument.getType(), argument.getLoc());
+    if (failed(spec))
+      return failure();
+    specs.push_back(*spec);
+  }
+  return specs;
 }
 
 FailureOr<Tensor> tensorFromAttr(ElementsAttr attr, Location loc) {
@@ -611,7 +624,8 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
                          shapeOf(gatherOp.getResult()))});
         return success();
       })
-      .Case([&](stablehlo::ScatterOp scatterOp) { return runScatter(scatterOp); })
+      .Case(
+          [&](stablehlo::ScatterOp scatterOp) { return runScatter(scatterOp); })
       .Case([&](stablehlo::SortOp sortOp) { return runSort(sortOp); })
       .Case([&](stablehlo::WhileOp whileOp) {
         std::vector<Tensor> state = lookupAll(whileOp.getOperand());
@@ -661,10 +675,16 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
       // A named computation (the unpartitioned program's labels) runs its
       // region on its operands, in this frame: it is isolated from above.
       .Case([&](mpmd::NamedComputationOp named) -> LogicalResult {
+        auto start = std::chrono::steady_clock::now();
         FailureOr<std::vector<Tensor>> results =
             runRegion(named.getRegion(), lookupAll(named.getTensors()));
         if (failed(results))
           return failure();
+        if (interpreter.namedComputationObserver)
+          interpreter.namedComputationObserver(
+              named, std::chrono::duration<double>(
+                         std::chrono::steady_clock::now() - start)
+                         .count());
         bind(op, std::move(*results));
         return success();
       })

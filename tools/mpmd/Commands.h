@@ -26,6 +26,10 @@ int runInterpretCommand(llvm::ArrayRef<llvm::StringRef> args);
 /// `mpmd example`: writes an example model and its configuration.
 int runExampleCommand(llvm::ArrayRef<llvm::StringRef> args);
 
+/// `mpmd profile`: times the named computations of an unpartitioned model
+/// and writes the cost file of `mpmd plan`.
+int runProfileCommand(llvm::ArrayRef<llvm::StringRef> args);
+
 /// `mpmd plan`: searches the pipeline plan of a model from its costs and
 /// writes the best as a compile configuration.
 int runPlanCommand(llvm::ArrayRef<llvm::StringRef> args);

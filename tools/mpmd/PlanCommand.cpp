@@ -13,10 +13,10 @@
 #include "Arguments.h"
 #include "CommandError.h"
 #include "Commands.h"
+#include "ModelLayers.h"
 #include "ModuleFile.h"
 #include "OutputFile.h"
 
-#include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
 #include "mpmd/Driver/Config.h"
 #include "mpmd/Examples/ConfigText.h"
 #include "mpmd/Plan/CostFile.h"
@@ -24,7 +24,6 @@
 #include "mpmd/Transforms/Optimize/PipelineSchedule.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -76,31 +75,6 @@ struct PlanOptions {
       microbatches, schedules, output;
   bool help = false;
 };
-
-/// The model's layers: the names of its forward named computations in
-/// program order, and its microbatch count (its mpmd.call ops, at least 1).
-struct ModelLayers {
-  std::vector<std::string> names;
-  int64_t microbatches = 1;
-};
-
-ModelLayers getModelLayers(ModuleOp module) {
-  ModelLayers layers;
-  llvm::StringSet<> seen;
-  int64_t calls = 0;
-  module.walk([&](Operation *op) {
-    if (isa<CallOp>(op))
-      ++calls;
-    auto computation = dyn_cast<NamedComputationOp>(op);
-    if (!computation || computation.getOrigin().getTransposeCount() != 0)
-      return;
-    StringRef name = computation.getOrigin().getUserName();
-    if (seen.insert(name).second)
-      layers.names.push_back(name.str());
-  });
-  layers.microbatches = std::max<int64_t>(calls, 1);
-  return layers;
-}
 
 llvm::Expected<std::vector<driver::TopologyMesh>>
 parseTopologyOption(StringRef text) {
@@ -224,11 +198,11 @@ void printCandidates(const std::vector<plan::PlanCandidate> &candidates,
                      const std::vector<driver::TopologyMesh> &topology,
                      const std::vector<std::string> &layerNames,
                      llvm::raw_ostream &os) {
-  os << llvm::formatv("{0,-4}{1,-21}{2,-8}{3,-13}{4,-14}{5,-12}{6,-8}{7}\n",
+  os << llvm::formatv("{0,-4}{1,-30}{2,-8}{3,-13}{4,-14}{5,-12}{6,-8}{7}\n",
                       "#", "schedule", "meshes", "stages/mesh", "microbatches",
                       "step (ms)", "bubble", "peak bytes");
   for (auto [rank, candidate] : llvm::enumerate(candidates))
-    os << llvm::formatv("{0,-4}{1,-21}{2,-8}{3,-13}{4,-14}{5,-12}{6,-8}{7}\n",
+    os << llvm::formatv("{0,-4}{1,-30}{2,-8}{3,-13}{4,-14}{5,-12}{6,-8}{7}\n",
                         rank + 1, schedule::getScheduleName(candidate.schedule),
                         candidate.meshes, candidate.stagesPerMesh,
                         candidate.microbatches,
