@@ -58,7 +58,8 @@ public:
                                            std::vector<Tensor> arguments);
 
   /// Called after each mpmd.named_computation the interpreter runs, with
-  /// its wall time: how `mpmd profile` times the unpartitioned program.
+  /// the CPU seconds its thread spent in it: how `mpmd profile` times the
+  /// unpartitioned program.
   using NamedComputationObserver =
       std::function<void(mpmd::NamedComputationOp computation, double seconds)>;
   void setNamedComputationObserver(NamedComputationObserver observer) {
