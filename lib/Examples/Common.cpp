@@ -7,6 +7,7 @@
 
 #include "Common.h"
 
+#include "mpmd/Examples/ConfigText.h"
 #include "mpmd/Schedule/Generators.h"
 
 #include "llvm/Support/Format.h"
@@ -97,24 +98,16 @@ llvm::Expected<Placement> getPlacement(const PipelineSizes &sizes,
 std::string writeConfig(const PipelineSizes &sizes,
                         const Placement &placement) {
   const int64_t stages = placement.stageMeshes.size();
-  auto meshName = [](int64_t mesh) {
-    return llvm::json::Value(formatv("m{0}", mesh).str());
-  };
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << "{\n  \"topology\": [";
+  std::vector<ConfigMesh> topology;
   for (int64_t m = 0; m < sizes.meshes; ++m)
-    os << (m ? ", " : "") << "[" << meshName(m) << ", [[\"x\", 1]]]";
-  os << "],\n  \"assignment\": {";
+    topology.push_back({formatv("m{0}", m).str(), {{"x", 1}}});
+  std::vector<ConfigPlacement> assignment;
   for (int64_t i = 0; i < sizes.layers; ++i) {
     int64_t stage = i * stages / sizes.layers;
-    os << (i ? "," : "")
-       << formatv("\n    \"layer_{0}\": {{\"mesh\": {1}, \"stage\": {2}}", i,
-                  meshName(placement.stageMeshes[stage]), stage);
+    assignment.push_back(
+        {formatv("layer_{0}", i).str(), placement.stageMeshes[stage], stage});
   }
-  os << "\n  },\n  \"schedule\": " << placement.schedule
-     << ",\n  \"partitioning_options\": {\"mpmd_infer_transfers\": true}\n}\n";
-  return text;
+  return writeCompileConfig(topology, assignment, placement.schedule);
 }
 
 llvm::StringRef getElementTypeName(ElementType type) {

@@ -17,10 +17,11 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <numeric>
+#include <time.h>
 
 namespace mlir::mpmd::runtime {
 
@@ -60,6 +61,30 @@ FailureOr<TensorSpec> getTensorSpec(Type type, Location loc) {
                           << ": its size in bytes does not fit in 64 bits";
   return TensorSpec{*dtype, Shape(tensorType.getShape())};
 }
+
+FailureOr<std::vector<TensorSpec>> getArgumentSpecs(func::FuncOp function) {
+  std::vector<TensorSpec> specs;
+  for (BlockArgument argument : function.getArguments()) {
+    FailureOr<TensorSpec> spec =
+        getTensorSpec(argument.getType(), argument.getLoc());
+    if (failed(spec))
+      return failure();
+    specs.push_back(*spec);
+  }
+  return specs;
+}
+
+namespace {
+
+/// The CPU time of the calling thread: unlike wall time, it does not count
+/// the time other processes of a shared machine hold the cores.
+double getThreadCpuSeconds() {
+  timespec now;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return now.tv_sec + now.tv_nsec * 1e-9;
+}
+
+} // namespace
 
 FailureOr<Tensor> tensorFromAttr(ElementsAttr attr, Location loc) {
   auto dense = dyn_cast<DenseElementsAttr>(attr);
@@ -611,7 +636,8 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
                          shapeOf(gatherOp.getResult()))});
         return success();
       })
-      .Case([&](stablehlo::ScatterOp scatterOp) { return runScatter(scatterOp); })
+      .Case(
+          [&](stablehlo::ScatterOp scatterOp) { return runScatter(scatterOp); })
       .Case([&](stablehlo::SortOp sortOp) { return runSort(sortOp); })
       .Case([&](stablehlo::WhileOp whileOp) {
         std::vector<Tensor> state = lookupAll(whileOp.getOperand());
@@ -661,10 +687,14 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
       // A named computation (the unpartitioned program's labels) runs its
       // region on its operands, in this frame: it is isolated from above.
       .Case([&](mpmd::NamedComputationOp named) -> LogicalResult {
+        const double start = getThreadCpuSeconds();
         FailureOr<std::vector<Tensor>> results =
             runRegion(named.getRegion(), lookupAll(named.getTensors()));
         if (failed(results))
           return failure();
+        if (interpreter.namedComputationObserver)
+          interpreter.namedComputationObserver(named,
+                                               getThreadCpuSeconds() - start);
         bind(op, std::move(*results));
         return success();
       })

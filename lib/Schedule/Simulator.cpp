@@ -236,20 +236,28 @@ computeProgressOrder(const ActionGraph &graph) {
   return makeScheduleError(describeWaitCycle(graph, stuck));
 }
 
+/// An error naming the first cost of `named` that is negative or not finite;
+/// `where` prefixes the message ("stage 3: ").
+llvm::Error
+verifyNamedCosts(llvm::ArrayRef<std::pair<const char *, double>> named,
+                 const llvm::Twine &where) {
+  for (auto [name, cost] : named)
+    if (!std::isfinite(cost) || cost < 0)
+      return makeScheduleError(where + "the " + name +
+                               " cost must be a finite non-negative number "
+                               "(got " +
+                               formatTime(cost) + ")");
+  return llvm::Error::success();
+}
+
 } // namespace
 
 llvm::Error verifyCosts(const ActionCosts &costs) {
-  const std::pair<const char *, double> named[] = {
-      {"forward", costs.forward},
-      {"backward", costs.backward},
-      {"weight-gradient", costs.weightGradient},
-      {"transfer", costs.transfer}};
-  for (auto [name, cost] : named)
-    if (!std::isfinite(cost) || cost < 0)
-      return makeScheduleError(llvm::Twine("the ") + name +
-                       " cost must be a finite non-negative number (got " +
-                       formatTime(cost) + ")");
-  return llvm::Error::success();
+  return verifyNamedCosts({{"forward", costs.forward},
+                           {"backward", costs.backward},
+                           {"weight-gradient", costs.weightGradient},
+                           {"transfer", costs.transfer}},
+                          "");
 }
 
 llvm::Error verifyProgress(const Schedule &schedule) {
@@ -272,6 +280,28 @@ llvm::Expected<SimulationResult> simulate(const Schedule &schedule,
                                           const ActionCosts &costs) {
   if (llvm::Error error = verifyCosts(costs))
     return std::move(error);
+  const StageCosts uniform{costs.forward, costs.backward, costs.weightGradient,
+                           costs.transfer, /*activationBytes=*/1};
+  return simulate(schedule,
+                  std::vector<StageCosts>(schedule.getNumStages(), uniform));
+}
+
+llvm::Expected<SimulationResult>
+simulate(const Schedule &schedule, llvm::ArrayRef<StageCosts> stageCosts) {
+  if (static_cast<int64_t>(stageCosts.size()) != schedule.getNumStages())
+    return makeScheduleError("the costs name " +
+                             llvm::Twine(stageCosts.size()) +
+                             " stages, but the schedule has " +
+                             llvm::Twine(schedule.getNumStages()));
+  for (auto [stage, costs] : llvm::enumerate(stageCosts))
+    if (llvm::Error error =
+            verifyNamedCosts({{"forward", costs.forward},
+                              {"backward", costs.backward},
+                              {"weight-gradient", costs.weightGradient},
+                              {"transfer", costs.transferToNext},
+                              {"activation-bytes", costs.activationBytes}},
+                             "stage " + llvm::Twine(stage) + ": "))
+      return std::move(error);
   llvm::Expected<ActionGraph> graph = ActionGraph::build(schedule);
   if (!graph)
     return graph.takeError();
@@ -280,6 +310,7 @@ llvm::Expected<SimulationResult> simulate(const Schedule &schedule,
     return order.takeError();
 
   auto durationOf = [&](const Action &action) {
+    const StageCosts &costs = stageCosts[action.stage];
     switch (action.kind) {
     case ActionKind::kForward:
       return costs.forward;
@@ -301,9 +332,12 @@ llvm::Expected<SimulationResult> simulate(const Schedule &schedule,
     for (const Action &dependency : graph->getDependencies(action)) {
       int64_t dependencyId =
           graph->find(dependency.kind, dependency.microbatch, dependency.stage);
-      double latency = graph->getMesh(dependencyId) == graph->getMesh(id)
-                           ? 0
-                           : costs.transfer;
+      // The boundary crossed lies after the lower of the two stages.
+      double latency =
+          graph->getMesh(dependencyId) == graph->getMesh(id)
+              ? 0
+              : stageCosts[std::min(dependency.stage, action.stage)]
+                    .transferToNext;
       ready = std::max(ready, end[dependencyId] + latency);
     }
     start[id] = ready;
@@ -322,17 +356,26 @@ llvm::Expected<SimulationResult> simulate(const Schedule &schedule,
   }
   for (auto [stats, timed] : llvm::zip(result.meshes, result.timeline)) {
     int64_t live = 0;
+    double liveBytes = 0;
     for (const TimedAction &entry : timed) {
       stats.busy += entry.end - entry.start;
+      const double bytes = stageCosts[entry.action.stage].activationBytes;
       switch (entry.action.kind) {
       case ActionKind::kForward:
         stats.peakLiveActivations = std::max(stats.peakLiveActivations, ++live);
+        liveBytes += bytes;
+        stats.peakActivationBytes =
+            std::max(stats.peakActivationBytes, liveBytes);
         break;
       case ActionKind::kBackward:
-        live -= !graph->hasWeightGradient(entry.action);
+        if (!graph->hasWeightGradient(entry.action)) {
+          --live;
+          liveBytes -= bytes;
+        }
         break;
       case ActionKind::kWeightGradient:
         --live;
+        liveBytes -= bytes;
         break;
       }
     }

@@ -52,4 +52,12 @@ llvm::Error parseArguments(llvm::ArrayRef<llvm::StringRef> args,
   return llvm::Error::success();
 }
 
+llvm::Expected<int64_t> parseIntegerOption(llvm::StringRef option,
+                                           llvm::StringRef text) {
+  int64_t value;
+  if (text.getAsInteger(10, value))
+    return makeUsageError(option + " expects an integer (got '" + text + "')");
+  return value;
+}
+
 } // namespace mlir::mpmd::tools

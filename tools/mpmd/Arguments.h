@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -36,6 +37,10 @@ llvm::Error parseArguments(llvm::ArrayRef<llvm::StringRef> args,
                            llvm::ArrayRef<FlagOption> flags, bool &help,
                            std::optional<std::string> &positional,
                            llvm::StringRef positionalName);
+
+/// The integer value of `option`, or a usage error quoting `text`.
+llvm::Expected<int64_t> parseIntegerOption(llvm::StringRef option,
+                                           llvm::StringRef text);
 
 } // namespace mlir::mpmd::tools
 

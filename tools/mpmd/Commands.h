@@ -26,6 +26,14 @@ int runInterpretCommand(llvm::ArrayRef<llvm::StringRef> args);
 /// `mpmd example`: writes an example model and its configuration.
 int runExampleCommand(llvm::ArrayRef<llvm::StringRef> args);
 
+/// `mpmd profile`: times the named computations of an unpartitioned model
+/// and writes the cost file of `mpmd plan`.
+int runProfileCommand(llvm::ArrayRef<llvm::StringRef> args);
+
+/// `mpmd plan`: searches the pipeline plan of a model from its costs and
+/// writes the best as a compile configuration.
+int runPlanCommand(llvm::ArrayRef<llvm::StringRef> args);
+
 /// `mpmd run`: runs a function with inputs from .npy files or a seed and
 /// writes its outputs as .npy files.
 int runRunCommand(llvm::ArrayRef<llvm::StringRef> args);

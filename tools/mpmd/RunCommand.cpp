@@ -95,20 +95,6 @@ void printRunHelp(llvm::raw_ostream &os) {
 /// Prints the error of `mpmd run` and returns its exit code.
 int fail(llvm::Error error) { return reportError("run", std::move(error)); }
 
-/// The argument types of `function`; none after a diagnostic.
-std::optional<std::vector<runtime::TensorSpec>>
-getArgumentSpecs(func::FuncOp function) {
-  std::vector<runtime::TensorSpec> specs;
-  for (BlockArgument argument : function.getArguments()) {
-    FailureOr<runtime::TensorSpec> spec =
-        runtime::getTensorSpec(argument.getType(), argument.getLoc());
-    if (failed(spec))
-      return std::nullopt;
-    specs.push_back(*spec);
-  }
-  return specs;
-}
-
 /// `N`, `NK`, `NM` or `NG` (powers of 1024) as bytes.
 std::optional<int64_t> parseBytes(llvm::StringRef text) {
   int64_t scale = 1;
@@ -370,9 +356,9 @@ int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
     return runOnExecutor(**executable, ModuleOp(), options);
   }
 
-  std::optional<std::vector<runtime::TensorSpec>> specs =
-      getArgumentSpecs(function);
-  if (!specs)
+  FailureOr<std::vector<runtime::TensorSpec>> specs =
+      runtime::getArgumentSpecs(function);
+  if (failed(specs))
     return kExitInputError;
   llvm::Expected<std::vector<runtime::Tensor>> arguments =
       loadArguments("@" + name, *specs, options);

@@ -104,13 +104,6 @@ llvm::Expected<ScheduleOptions> parseOptions(llvm::ArrayRef<StringRef> args) {
   return options;
 }
 
-llvm::Expected<int64_t> parseInteger(StringRef option, StringRef text) {
-  int64_t value;
-  if (text.getAsInteger(10, value))
-    return makeUsageError(option + " expects an integer (got '" + text + "')");
-  return value;
-}
-
 llvm::Expected<ActionCosts> parseCosts(StringRef text) {
   llvm::SmallVector<StringRef, 4> parts;
   text.split(parts, ',');
@@ -151,12 +144,13 @@ llvm::Expected<Schedule> buildBuiltinSchedule(const ScheduleOptions &options,
     return makeUsageError("unknown schedule '" + *options.schedule +
                           "'; expected one of " + getScheduleNameList());
   ScheduleParams params;
-  llvm::Expected<int64_t> meshes = parseInteger("--meshes", *options.meshes);
+  llvm::Expected<int64_t> meshes =
+      parseIntegerOption("--meshes", *options.meshes);
   if (!meshes)
     return meshes.takeError();
   params.meshes = *meshes;
   llvm::Expected<int64_t> microbatches =
-      parseInteger("--microbatches", *options.microbatches);
+      parseIntegerOption("--microbatches", *options.microbatches);
   if (!microbatches)
     return microbatches.takeError();
   params.microbatches = *microbatches;
@@ -166,7 +160,7 @@ llvm::Expected<Schedule> buildBuiltinSchedule(const ScheduleOptions &options,
           : 1;
   if (options.virtualStages) {
     llvm::Expected<int64_t> stagesPerMesh =
-        parseInteger("--virtual-stages", *options.virtualStages);
+        parseIntegerOption("--virtual-stages", *options.virtualStages);
     if (!stagesPerMesh)
       return stagesPerMesh.takeError();
     params.stagesPerMesh = *stagesPerMesh;

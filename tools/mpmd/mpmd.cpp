@@ -48,6 +48,14 @@ const Command kCommands[] = {
      "write an example model (an MLP or transformer training step) and "
      "its compile config",
      runExampleCommand},
+    {"profile",
+     "time each named computation of a model on the interpreter: the costs "
+     "of 'plan'",
+     runProfileCommand},
+    {"plan",
+     "choose meshes, stages, schedule and microbatches from measured costs "
+     "under a memory cap",
+     runPlanCommand},
     {"run",
      "run a program on .npy or seeded inputs (MPMD programs on virtual "
      "devices)",

@@ -158,3 +158,30 @@ TEST(ScheduleSimulatorTest, LatencyOnlyBetweenMeshes) {
 }
 
 } // namespace
+
+TEST(ScheduleSimulatorTest, StageCostsTimeEachStageAndBoundary) {
+  // One microbatch over two unequal stages; the boundary after stage 0 costs
+  // 0.5 both ways, and B without W lasts backward + weight gradient:
+  //   mesh 0: F [0,1]                      B [7,9]
+  //   mesh 1:      F [1.5,4.5] B [4.5,6.5]
+  Schedule schedule = twoMeshes(1, {F(0, 0), B(0, 0)}, {F(0, 1), B(0, 1)});
+  const StageCosts stages[] = {{1, 2, 0, 0.5, 10}, {3, 1, 1, 0, 7}};
+  llvm::Expected<SimulationResult> result = simulate(schedule, stages);
+  ASSERT_TRUE(static_cast<bool>(result)) << errorOf(result.takeError());
+  EXPECT_DOUBLE_EQ(result->makespan, 9);
+  EXPECT_DOUBLE_EQ(result->timeline[1][0].start, 1.5);
+  EXPECT_DOUBLE_EQ(result->timeline[0][1].start, 7);
+  EXPECT_DOUBLE_EQ(result->meshes[0].peakActivationBytes, 10);
+  EXPECT_DOUBLE_EQ(result->meshes[1].peakActivationBytes, 7);
+}
+
+TEST(ScheduleSimulatorTest, StageCostsMustMatchTheStages) {
+  Schedule schedule = twoMeshes(1, {F(0, 0), B(0, 0)}, {F(0, 1), B(0, 1)});
+  const StageCosts one[] = {{}};
+  EXPECT_EQ(errorOf(simulate(schedule, one).takeError()),
+            "the costs name 1 stages, but the schedule has 2");
+  const StageCosts negative[] = {{}, {1, 1, 1, 0, -1}};
+  EXPECT_EQ(errorOf(simulate(schedule, negative).takeError()),
+            "stage 1: the activation-bytes cost must be a finite "
+            "non-negative number (got -1)");
+}

@@ -14,6 +14,7 @@
 #ifndef MPMD_RUNTIME_INTERPRETER_H
 #define MPMD_RUNTIME_INTERPRETER_H
 
+#include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
 #include "mpmd/Runtime/Tensor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -21,6 +22,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,6 +35,9 @@ FailureOr<DType> getDType(Type elementType, Location loc);
 /// The dtype and shape of a value of `type`, or an error at `loc` when it is
 /// not a statically shaped ranked tensor of a supported dtype.
 FailureOr<TensorSpec> getTensorSpec(Type type, Location loc);
+/// The specs of `function`'s arguments; failure after an error diagnostic
+/// at an argument of an unsupported type.
+FailureOr<std::vector<TensorSpec>> getArgumentSpecs(func::FuncOp function);
 /// A tensor holding the values of a dense elements attribute.
 FailureOr<Tensor> tensorFromAttr(ElementsAttr attr, Location loc);
 
@@ -51,6 +56,15 @@ public:
   /// `arguments` and returns the operands of its terminator.
   FailureOr<std::vector<Tensor>> runRegion(Region &region,
                                            std::vector<Tensor> arguments);
+
+  /// Called after each mpmd.named_computation the interpreter runs, with
+  /// the CPU seconds its thread spent in it: how `mpmd profile` times the
+  /// unpartitioned program.
+  using NamedComputationObserver =
+      std::function<void(mpmd::NamedComputationOp computation, double seconds)>;
+  void setNamedComputationObserver(NamedComputationObserver observer) {
+    namedComputationObserver = std::move(observer);
+  }
 
   /// The first check that failed since the last reset, with its values.
   const std::optional<std::string> &getFirstCheckFailure() const {
@@ -71,6 +85,7 @@ private:
   // rehashed) while an outer block's entry is in use.
   llvm::DenseMap<Block *, std::unique_ptr<DeadValues>> valuesDeadAfter;
   std::optional<std::string> firstCheckFailure;
+  NamedComputationObserver namedComputationObserver;
   /// The tensor of each stablehlo.constant run so far.
   llvm::DenseMap<Operation *, Tensor> constants;
   friend class Frame;

@@ -27,6 +27,9 @@
 //   largest number live during one action of its list, which depends on the
 //   order only, not on the costs. For one stage per mesh it is in
 //   microbatches: 1F1B peaks at min(p - r, m) on mesh r, GPipe at m.
+// * peak activation bytes of a mesh: the same count weighted by the bytes
+//   one microbatch keeps live on each stage, when stages differ (a planned
+//   cut of a real model, `StageCosts`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +38,7 @@
 
 #include "mpmd/Schedule/Schedule.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
 namespace mlir::mpmd::schedule {
@@ -51,6 +55,20 @@ struct ActionCosts {
 
 /// An error unless every cost is finite and non-negative.
 llvm::Error verifyCosts(const ActionCosts &costs);
+
+/// The costs of one stage, for schedules whose stages differ (a model cut
+/// into stages of unequal layers). The latency of a transfer between
+/// meshes belongs to the boundary after a stage: its forward output to
+/// stage s + 1 and the gradient from stage s + 1 back both take
+/// `transferToNext` of stage s.
+struct StageCosts {
+  double forward = 1;
+  double backward = 1;
+  double weightGradient = 1;
+  double transferToNext = 0;
+  /// What one microbatch's activation of this stage occupies while live.
+  double activationBytes = 1;
+};
 
 /// Checks that every action names a stage and microbatch of the schedule, sits
 /// on its stage's mesh and appears once, and that no mesh waits forever:
@@ -75,6 +93,9 @@ struct MeshStats {
   double bubbleFraction = 0;
   double activeBubbleFraction = 0;
   int64_t peakLiveActivations = 0;
+  /// The peak of the live activations weighted by their stage's
+  /// `activationBytes` (equal to `peakLiveActivations` under `ActionCosts`).
+  double peakActivationBytes = 0;
 };
 
 struct SimulationResult {
@@ -91,6 +112,10 @@ struct SimulationResult {
 /// times. O(actions + stages x microbatches).
 llvm::Expected<SimulationResult> simulate(const Schedule &schedule,
                                           const ActionCosts &costs);
+
+/// The same with the costs of each stage (one entry per stage).
+llvm::Expected<SimulationResult>
+simulate(const Schedule &schedule, llvm::ArrayRef<StageCosts> stageCosts);
 
 } // namespace mlir::mpmd::schedule
 

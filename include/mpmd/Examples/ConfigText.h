@@ -1,0 +1,43 @@
+//===- ConfigText.h - The text of an `mpmd compile` config ------*- C++ -*-===//
+//
+// Writes the configuration that `mpmd example` and `mpmd plan` hand to
+// `mpmd compile` (docs/config.md): the topology, each named computation on
+// a mesh and stage, the schedule and transfer inference, one line per mesh
+// list and per computation. Plain C++ without MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPMD_EXAMPLES_CONFIGTEXT_H
+#define MPMD_EXAMPLES_CONFIGTEXT_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/JSON.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mlir::mpmd::examples {
+
+struct ConfigMesh {
+  std::string name;
+  /// Ordered (axis, size) pairs.
+  std::vector<std::pair<std::string, int64_t>> axes;
+};
+
+/// A named computation on `topology[mesh]` in pipeline stage `stage`.
+struct ConfigPlacement {
+  std::string name;
+  int64_t mesh;
+  int64_t stage;
+};
+
+/// The config's JSON text; `schedule` is its "schedule" value.
+std::string writeCompileConfig(llvm::ArrayRef<ConfigMesh> topology,
+                               llvm::ArrayRef<ConfigPlacement> assignment,
+                               const llvm::json::Value &schedule);
+
+} // namespace mlir::mpmd::examples
+
+#endif // MPMD_EXAMPLES_CONFIGTEXT_H

@@ -1,0 +1,34 @@
+//===- ConfigText.cpp - The text of an `mpmd compile` config --------------===//
+
+#include "mpmd/Examples/ConfigText.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mlir::mpmd::examples {
+
+std::string writeCompileConfig(llvm::ArrayRef<ConfigMesh> topology,
+                               llvm::ArrayRef<ConfigPlacement> assignment,
+                               const llvm::json::Value &schedule) {
+  using llvm::json::Value;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "{\n  \"topology\": [";
+  for (auto [index, mesh] : llvm::enumerate(topology)) {
+    os << (index ? ", " : "") << "[" << Value(mesh.name) << ", [";
+    for (auto [axisIndex, axis] : llvm::enumerate(mesh.axes))
+      os << (axisIndex ? ", " : "") << "[" << Value(axis.first) << ", "
+         << axis.second << "]";
+    os << "]]";
+  }
+  os << "],\n  \"assignment\": {";
+  for (auto [index, placement] : llvm::enumerate(assignment))
+    os << (index ? "," : "") << "\n    " << Value(placement.name)
+       << llvm::formatv(": {{\"mesh\": {0}, \"stage\": {1}}",
+                        Value(topology[placement.mesh].name), placement.stage);
+  os << "\n  },\n  \"schedule\": " << schedule
+     << ",\n  \"partitioning_options\": {\"mpmd_infer_transfers\": true}\n}\n";
+  return text;
+}
+
+} // namespace mlir::mpmd::examples

@@ -1,0 +1,307 @@
+//===- PlanCommand.cpp - mpmd plan ----------------------------------------===//
+//
+// Argument parsing, the model's layers and printing only: the search is the
+// MPMDPlan library's, the config text the examples'. The layers are the
+// forward named computations of the model in program order; the model fixes
+// the microbatch count (its mpmd.call ops), so a plan with another count
+// says how to regenerate the model.
+// Exit codes (CommandError.h): 2 for bad options, 1 for a model or cost
+// file that cannot be planned (unknown names, no plan under the cap).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Arguments.h"
+#include "CommandError.h"
+#include "Commands.h"
+#include "ModelLayers.h"
+#include "ModuleFile.h"
+#include "OutputFile.h"
+
+#include "mpmd/Driver/Config.h"
+#include "mpmd/Examples/ConfigText.h"
+#include "mpmd/Plan/CostFile.h"
+#include "mpmd/Plan/Planner.h"
+#include "mpmd/Transforms/Optimize/PipelineSchedule.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::mpmd::tools {
+
+namespace {
+
+using llvm::StringRef;
+
+void printPlanHelp(llvm::raw_ostream &os) {
+  os << "usage: mpmd plan MODEL.mlir --costs COSTS.json --topology TOPOLOGY\n"
+        "                 [--devices N] [--memory-per-device BYTES]\n"
+        "                 [--microbatches M|auto] [--schedules all|LIST] "
+        "-o CONFIG.json\n\n"
+        "Chooses the pipeline for a model: how many meshes, stages per "
+        "mesh, which\nlayers (the model's named computations, in program "
+        "order) each stage holds,\nthe schedule and the microbatch count. "
+        "Each candidate is simulated with the\nmeasured costs; those whose "
+        "peak memory on some device exceeds the cap are\nrejected. Prints "
+        "the best candidates and writes the best as an 'mpmd compile'\n"
+        "configuration.\n\n"
+        "  --costs FILE             per named computation costs ('mpmd "
+        "profile')\n"
+        "  --topology JSON          the meshes available, in pipeline order, "
+        "as the\n"
+        "                           config's topology: [[\"m0\", [[\"x\", "
+        "1]]], ...]; a plan\n"
+        "                           uses the first meshes\n"
+        "  --devices N              use at most N devices (default: all)\n"
+        "  --memory-per-device B    the bytes a device may hold at its peak "
+        "(default:\n"
+        "                           no limit)\n"
+        "  --microbatches M|auto    the microbatch count (default: the "
+        "model's), or auto\n"
+        "                           to try 1, 2, 4, ..., 64\n"
+        "  --schedules all|LIST     comma-separated schedule names (default: "
+        "all);\n"
+        "                           see 'mpmd schedule --help'\n"
+        "  -o FILE                  the configuration\n";
+}
+
+struct PlanOptions {
+  std::optional<std::string> model, costs, topology, devices, memory,
+      microbatches, schedules, output;
+  bool help = false;
+};
+
+llvm::Expected<std::vector<driver::TopologyMesh>>
+parseTopologyOption(StringRef text) {
+  // The config's parser, so that the topology reads as in a config.
+  llvm::Expected<driver::Config> config = driver::parseConfig(
+      ("{\"topology\": " + text + ", \"assignment\": {}}").str());
+  if (!config)
+    return makeUsageError("--topology: " + llvm::toString(config.takeError()));
+  return std::move(config->topology);
+}
+
+llvm::Expected<std::vector<schedule::ScheduleKind>>
+parseSchedulesOption(StringRef text) {
+  if (text == "all")
+    return std::vector<schedule::ScheduleKind>(schedule::getAllScheduleKinds());
+  std::vector<schedule::ScheduleKind> kinds;
+  llvm::SmallVector<StringRef> names;
+  text.split(names, ',');
+  for (StringRef name : names) {
+    std::optional<schedule::ScheduleKind> kind =
+        schedule::parseScheduleKind(name.trim());
+    if (!kind)
+      return makeUsageError("--schedules: unknown schedule '" + name.trim() +
+                            "'; expected all or some of " +
+                            schedule::getScheduleNameList());
+    kinds.push_back(*kind);
+  }
+  return kinds;
+}
+
+/// The request's options; the costs and layers are filled in later.
+llvm::Error fillRequestOptions(const PlanOptions &options,
+                               const ModelLayers &layers,
+                               plan::PlanRequest &request,
+                               std::vector<driver::TopologyMesh> &topology) {
+  llvm::Expected<std::vector<driver::TopologyMesh>> meshes =
+      parseTopologyOption(*options.topology);
+  if (!meshes)
+    return meshes.takeError();
+  topology = std::move(*meshes);
+  std::optional<int64_t> maxDevices;
+  if (options.devices) {
+    llvm::Expected<int64_t> devices =
+        parseIntegerOption("--devices", *options.devices);
+    if (!devices)
+      return devices.takeError();
+    maxDevices = *devices;
+  }
+  int64_t used = 0;
+  for (const driver::TopologyMesh &mesh : topology) {
+    int64_t devices = 1;
+    for (const auto &axis : mesh.axes)
+      devices *= axis.second;
+    if (maxDevices && used + devices > *maxDevices) {
+      if (request.meshDevices.empty())
+        return makeUsageError("--devices " + llvm::Twine(*maxDevices) +
+                              " is fewer than the first mesh's " +
+                              llvm::Twine(devices));
+      break;
+    }
+    used += devices;
+    request.meshDevices.push_back(devices);
+  }
+  if (options.memory) {
+    double bytes;
+    if (StringRef(*options.memory).getAsDouble(bytes) || !(bytes > 0))
+      return makeUsageError("--memory-per-device expects a positive number "
+                            "of bytes (got '" +
+                            *options.memory + "')");
+    request.memoryPerDevice = bytes;
+  }
+  if (!options.microbatches) {
+    request.microbatches = {layers.microbatches};
+  } else if (*options.microbatches == "auto") {
+    request.microbatches = plan::getAutoMicrobatchCounts();
+  } else {
+    llvm::Expected<int64_t> microbatches =
+        parseIntegerOption("--microbatches", *options.microbatches);
+    if (!microbatches)
+      return microbatches.takeError();
+    if (*microbatches < 1)
+      return makeUsageError("--microbatches must be at least 1 (got " +
+                            llvm::Twine(*microbatches) + ")");
+    request.microbatches = {*microbatches};
+  }
+  llvm::Expected<std::vector<schedule::ScheduleKind>> schedules =
+      parseSchedulesOption(options.schedules.value_or("all"));
+  if (!schedules)
+    return schedules.takeError();
+  request.schedules = std::move(*schedules);
+  return llvm::Error::success();
+}
+
+/// A built-in schedule of the compiler for one stage per mesh, else the
+/// generated one (as `mpmd example` chooses).
+llvm::json::Value getConfigSchedule(const plan::PlanCandidate &candidate) {
+  StringRef name = schedule::getScheduleName(candidate.schedule);
+  if (candidate.stagesPerMesh == 1)
+    if (std::optional<PipelineSchedule> builtin =
+            symbolizePipelineSchedule(name))
+      return stringifyPipelineSchedule(*builtin).str();
+  return llvm::json::Object{{"generated", name}};
+}
+
+std::string writePlanConfig(const plan::PlanCandidate &best,
+                            const std::vector<driver::TopologyMesh> &topology,
+                            const std::vector<std::string> &layerNames) {
+  std::vector<examples::ConfigMesh> meshes;
+  for (int64_t mesh = 0; mesh < best.meshes; ++mesh)
+    meshes.push_back({topology[mesh].name, topology[mesh].axes});
+  std::vector<examples::ConfigPlacement> assignment;
+  for (auto [stage, planned] : llvm::enumerate(best.stages))
+    for (int64_t layer = planned.firstLayer; layer < planned.endLayer; ++layer)
+      assignment.push_back(
+          {layerNames[layer], planned.mesh, static_cast<int64_t>(stage)});
+  return examples::writeCompileConfig(meshes, assignment,
+                                      getConfigSchedule(best));
+}
+
+void printCandidates(const std::vector<plan::PlanCandidate> &candidates,
+                     const std::vector<driver::TopologyMesh> &topology,
+                     const std::vector<std::string> &layerNames,
+                     llvm::raw_ostream &os) {
+  os << llvm::formatv("{0,-4}{1,-30}{2,-8}{3,-13}{4,-14}{5,-12}{6,-8}{7}\n",
+                      "#", "schedule", "meshes", "stages/mesh", "microbatches",
+                      "step (ms)", "bubble", "peak bytes");
+  for (auto [rank, candidate] : llvm::enumerate(candidates))
+    os << llvm::formatv("{0,-4}{1,-30}{2,-8}{3,-13}{4,-14}{5,-12}{6,-8}{7}\n",
+                        rank + 1, schedule::getScheduleName(candidate.schedule),
+                        candidate.meshes, candidate.stagesPerMesh,
+                        candidate.microbatches,
+                        llvm::formatv("{0:g4}", candidate.stepTime * 1e3).str(),
+                        llvm::formatv("{0:P1}", candidate.bubbleFraction).str(),
+                        llvm::formatv("{0:F0}", candidate.peakMemory).str());
+  const plan::PlanCandidate &best = candidates.front();
+  os << "best: " << plan::describeCandidate(best) << "\n";
+  for (auto [stage, planned] : llvm::enumerate(best.stages)) {
+    os << "  stage " << stage << " on " << topology[planned.mesh].name << ": "
+       << layerNames[planned.firstLayer];
+    if (planned.endLayer - planned.firstLayer > 1)
+      os << " .. " << layerNames[planned.endLayer - 1];
+    os << "\n";
+  }
+}
+
+llvm::Error runPlan(llvm::ArrayRef<StringRef> args) {
+  PlanOptions options;
+  if (llvm::Error error =
+          parseArguments(args,
+                         {{"--costs", &options.costs},
+                          {"--topology", &options.topology},
+                          {"--devices", &options.devices},
+                          {"--memory-per-device", &options.memory},
+                          {"--microbatches", &options.microbatches},
+                          {"--schedules", &options.schedules},
+                          {"-o", &options.output}},
+                         {}, options.help, options.model, "a model"))
+    return error;
+  if (options.help) {
+    printPlanHelp(llvm::outs());
+    return llvm::Error::success();
+  }
+  for (auto [name, value] : {std::pair{"a model", &options.model},
+                             std::pair{"--costs", &options.costs},
+                             std::pair{"--topology", &options.topology},
+                             std::pair{"-o", &options.output}})
+    if (!*value)
+      return makeUsageError(llvm::Twine(name) +
+                            " is required; see 'mpmd plan --help'");
+  if (llvm::Error error =
+          checkOutputPath("-o", *options.output, OutputKind::kFile))
+    return error;
+
+  std::string openError;
+  std::unique_ptr<ModuleFile> file =
+      ModuleFile::read(*options.model, openError);
+  if (!file)
+    return makeInputError(openError.empty()
+                              ? "cannot parse '" + *options.model + "'"
+                              : openError);
+  const ModelLayers layers = getModelLayers(file->getModule());
+  if (layers.names.empty())
+    return makeInputError("'" + *options.model +
+                          "' has no named computation to plan");
+  plan::PlanRequest request;
+  std::vector<driver::TopologyMesh> topology;
+  if (llvm::Error error =
+          fillRequestOptions(options, layers, request, topology))
+    return error;
+
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> costText =
+      llvm::MemoryBuffer::getFile(*options.costs, /*IsText=*/true);
+  if (!costText)
+    return makeInputError("cannot read '" + *options.costs +
+                          "': " + costText.getError().message());
+  llvm::Expected<plan::CostFile> costs =
+      plan::parseCostFile((*costText)->getBuffer());
+  if (!costs)
+    return makeInputError(*options.costs + ": " +
+                          llvm::toString(costs.takeError()));
+  llvm::Expected<plan::CostTable> table =
+      plan::makeCostTable(*costs, layers.names);
+  if (!table)
+    return makeInputError(*options.costs + ": " +
+                          llvm::toString(table.takeError()));
+  request.costs = std::move(*table);
+
+  llvm::Expected<std::vector<plan::PlanCandidate>> candidates =
+      plan::searchPlans(request);
+  if (!candidates)
+    return makeInputError(llvm::toString(candidates.takeError()));
+  printCandidates(*candidates, topology, layers.names, llvm::outs());
+  const plan::PlanCandidate &best = candidates->front();
+  if (best.microbatches != layers.microbatches)
+    llvm::outs() << "note: the model runs " << layers.microbatches
+                 << " microbatches; this plan needs " << best.microbatches
+                 << ": regenerate the model with them before compiling\n";
+  return writeOutputFile(*options.output,
+                         writePlanConfig(best, topology, layers.names));
+}
+
+} // namespace
+
+int runPlanCommand(llvm::ArrayRef<StringRef> args) {
+  if (llvm::Error error = runPlan(args))
+    return reportError("plan", std::move(error));
+  return kExitSuccess;
+}
+
+} // namespace mlir::mpmd::tools

@@ -1,0 +1,196 @@
+//===- PlannerTest.cpp - Plan search on cost tables with known optima -----===//
+
+#include "mpmd/Plan/Planner.h"
+
+#include "llvm/Support/Error.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir::mpmd::plan;
+using mlir::mpmd::schedule::ScheduleKind;
+
+namespace {
+
+std::string errorOf(llvm::Error error) {
+  return llvm::toString(std::move(error));
+}
+
+/// `layers` layers of F = B = W = `work` / 3, measured with `microbatches`
+/// microbatches, on `meshes` meshes of one device, 1F1B only.
+PlanRequest makeUniformRequest(int64_t layers, double work, int64_t meshes,
+                               int64_t microbatches) {
+  PlanRequest request;
+  for (int64_t i = 0; i < layers; ++i)
+    request.costs.layers.push_back(
+        {"layer_" + std::to_string(i), work / 3, work / 3, work / 3});
+  request.costs.microbatches = microbatches;
+  request.meshDevices.assign(meshes, 1);
+  request.schedules = {ScheduleKind::kOneFOneB};
+  request.microbatches = {microbatches};
+  return request;
+}
+
+std::vector<int64_t> getFirstLayers(const PlanCandidate &candidate) {
+  std::vector<int64_t> firstLayers;
+  for (const PlannedStage &stage : candidate.stages)
+    firstLayers.push_back(stage.firstLayer);
+  return firstLayers;
+}
+
+std::vector<PlanCandidate> search(const PlanRequest &request) {
+  llvm::Expected<std::vector<PlanCandidate>> candidates = searchPlans(request);
+  if (!candidates) {
+    ADD_FAILURE() << errorOf(candidates.takeError());
+    return {};
+  }
+  EXPECT_FALSE(candidates->empty());
+  return std::move(*candidates);
+}
+
+TEST(PlannerTest, BalancedLayersSplitEvenlyOverAllMeshes) {
+  // 1F1B makes (m + p - 1) x (stage work): 7 x 6 on 4 meshes beats 5 x 12
+  // on 2 and 4 x 24 on 1.
+  std::vector<PlanCandidate> candidates =
+      search(makeUniformRequest(8, 3, 4, 4));
+  ASSERT_FALSE(candidates.empty());
+  const PlanCandidate &best = candidates.front();
+  EXPECT_EQ(best.meshes, 4);
+  EXPECT_EQ(getFirstLayers(best), (std::vector<int64_t>{0, 2, 4, 6}));
+  EXPECT_DOUBLE_EQ(best.stepTime, 42);
+  EXPECT_NEAR(best.bubbleFraction, 3.0 / 7, 1e-12);
+  for (size_t i = 1; i < candidates.size(); ++i)
+    EXPECT_LE(candidates[i - 1].stepTime, candidates[i].stepTime);
+}
+
+TEST(PlannerTest, OneHeavyLayerGetsAStageOfItsOwnShare) {
+  // Work 1 per layer but 5 for the last: on two meshes the best cut is
+  // 6 | 2 layers (6 and 1 + 5), not the even 4 | 4 (4 and 8).
+  PlanRequest request = makeUniformRequest(8, 1, 2, 4);
+  request.costs.layers.back().forward = 5.0 / 3;
+  request.costs.layers.back().backward = 5.0 / 3;
+  request.costs.layers.back().weightGradient = 5.0 / 3;
+  std::vector<PlanCandidate> candidates = search(request);
+  ASSERT_FALSE(candidates.empty());
+  const PlanCandidate &best = candidates.front();
+  EXPECT_EQ(best.meshes, 2);
+  EXPECT_EQ(getFirstLayers(best), (std::vector<int64_t>{0, 6}));
+  EXPECT_DOUBLE_EQ(best.stepTime, 5 * 6);
+  llvm::Expected<PlanCandidate> even =
+      evaluatePlan(request, ScheduleKind::kOneFOneB, {2, 4, 1}, {0, 4});
+  ASSERT_TRUE(static_cast<bool>(even)) << errorOf(even.takeError());
+  // The 8-work stage runs 4 microbatches, plus stage 0's first F and last B.
+  EXPECT_DOUBLE_EQ(even->stepTime, 4 * 8 + 4);
+}
+
+TEST(PlannerTest, MemoryCapForbidsGPipe) {
+  // 100 activation bytes per layer and microbatch: on 4 meshes GPipe keeps
+  // all 8 microbatches (1600 bytes), 1F1B at most 4 (800).
+  PlanRequest request = makeUniformRequest(8, 3, 4, 8);
+  for (LayerCost &layer : request.costs.layers)
+    layer.activationBytes = 100;
+  request.schedules = {ScheduleKind::kGPipe, ScheduleKind::kOneFOneB};
+  request.maxCandidates = 100;
+  std::vector<PlanCandidate> uncapped = search(request);
+  EXPECT_TRUE(llvm::any_of(uncapped, [](const PlanCandidate &c) {
+    return c.schedule == ScheduleKind::kGPipe;
+  }));
+  request.memoryPerDevice = 1000;
+  std::vector<PlanCandidate> capped = search(request);
+  ASSERT_FALSE(capped.empty());
+  for (const PlanCandidate &candidate : capped) {
+    EXPECT_EQ(candidate.schedule, ScheduleKind::kOneFOneB);
+    EXPECT_LE(candidate.peakMemory, 1000);
+  }
+  EXPECT_EQ(capped.front().meshes, 4);
+  EXPECT_DOUBLE_EQ(capped.front().peakMemory, 800);
+}
+
+/// One microbatch (no pipelining to gain) and a slow link: one mesh is
+/// fastest, but it holds all 800 parameter bytes. (Without a cap, the cut
+/// on several meshes gives the last stage more layers: it has no outgoing
+/// transfer.)
+PlanRequest makeParameterBoundRequest() {
+  PlanRequest request = makeUniformRequest(8, 3, 4, 1);
+  for (LayerCost &layer : request.costs.layers)
+    layer.parameterBytes = 100;
+  request.costs.linkLatency = 10;
+  return request;
+}
+
+TEST(PlannerTest, MemoryCapForcesMoreStages) {
+  PlanRequest request = makeParameterBoundRequest();
+  std::vector<PlanCandidate> uncapped = search(request);
+  ASSERT_FALSE(uncapped.empty());
+  EXPECT_EQ(uncapped.front().meshes, 1);
+  EXPECT_DOUBLE_EQ(uncapped.front().stepTime, 24);
+  request.memoryPerDevice = 450;
+  std::vector<PlanCandidate> capped = search(request);
+  ASSERT_FALSE(capped.empty());
+  EXPECT_EQ(capped.front().meshes, 2);
+  EXPECT_DOUBLE_EQ(capped.front().peakMemory, 400);
+  EXPECT_DOUBLE_EQ(capped.front().stepTime, 24 + 2 * 10);
+}
+
+TEST(PlannerTest, InfeasibleCapSaysTheSmallestFeasibleMemory) {
+  PlanRequest request = makeParameterBoundRequest();
+  request.memoryPerDevice = 100;
+  EXPECT_EQ(errorOf(searchPlans(request).takeError()),
+            "no plan fits in 100 bytes per device; the smallest feasible "
+            "memory is 200 bytes per device (1F1B, 4 meshes x 1 stage, 1 "
+            "microbatch)");
+}
+
+TEST(PlannerTest, LargerMeshesGetMoreLayers) {
+  // Mesh 0 has two devices: 4 layers on it take as long as 2 on mesh 1.
+  PlanRequest request = makeUniformRequest(6, 3, 2, 8);
+  request.meshDevices = {2, 1};
+  std::vector<PlanCandidate> candidates = search(request);
+  ASSERT_FALSE(candidates.empty());
+  EXPECT_EQ(candidates.front().meshes, 2);
+  EXPECT_EQ(getFirstLayers(candidates.front()), (std::vector<int64_t>{0, 4}));
+  EXPECT_DOUBLE_EQ(candidates.front().stepTime, (8 + 1) * 6);
+}
+
+TEST(PlannerTest, VirtualStagesFollowTheScheduleLayout) {
+  // ZB-V puts stages 0 and 3 on mesh 0, 1 and 2 on mesh 1.
+  PlanRequest request = makeUniformRequest(8, 3, 2, 4);
+  request.schedules = {ScheduleKind::kZeroBubbleV};
+  std::vector<PlanCandidate> candidates = search(request);
+  ASSERT_FALSE(candidates.empty());
+  const PlanCandidate &best = candidates.front();
+  EXPECT_EQ(best.stagesPerMesh, 2);
+  ASSERT_EQ(best.stages.size(), 4u);
+  EXPECT_EQ(best.stages[0].mesh, 0);
+  EXPECT_EQ(best.stages[3].mesh, 0);
+  EXPECT_EQ(getFirstLayers(best), (std::vector<int64_t>{0, 2, 4, 6}));
+}
+
+TEST(PlannerTest, MoreMicrobatchesShrinkTheBubbleUntilOverheadsDominate) {
+  // Per-action overhead makes small microbatches costly: auto counts pick
+  // neither the fewest nor the most.
+  PlanRequest request = makeUniformRequest(4, 3, 4, 1);
+  request.microbatches = getAutoMicrobatchCounts();
+  request.costs.actionOverhead = 0.01;
+  std::vector<PlanCandidate> candidates = search(request);
+  ASSERT_FALSE(candidates.empty());
+  EXPECT_GT(candidates.front().microbatches, 1);
+  EXPECT_LT(candidates.front().microbatches, 64);
+}
+
+TEST(PlannerTest, InvalidRequestsSayWhy) {
+  PlanRequest request = makeUniformRequest(2, 3, 2, 1);
+  request.costs.layers[1].forward = -1;
+  EXPECT_EQ(errorOf(searchPlans(request).takeError()),
+            "layer 'layer_1': forward must be a finite non-negative number");
+  request = makeUniformRequest(2, 3, 2, 1);
+  request.meshDevices.clear();
+  EXPECT_EQ(errorOf(searchPlans(request).takeError()), "no mesh to plan for");
+  request = makeUniformRequest(4, 3, 2, 1);
+  EXPECT_EQ(
+      errorOf(evaluatePlan(request, ScheduleKind::kOneFOneB, {2, 1, 1}, {0, 4})
+                  .takeError()),
+      "the cut must give each of the 2 stages at least one of the 4 "
+      "layers");
+}
+
+} // namespace
