@@ -181,32 +181,42 @@ void forEachMapping(
 // DimMappingAttr, TensorMappingAttr
 //===----------------------------------------------------------------------===//
 
-Attribute DimMappingAttr::parse(AsmParser &parser, Type) {
-  DimMappingAttr mapping;
-  if (parser.parseLess() || parseDimMapping(parser, mapping) ||
-      parser.parseGreater())
+namespace {
+
+/// `<body>`: how the mappings print on their own.
+template <typename AttrT>
+Attribute parseInAngleBrackets(AsmParser &parser,
+                               ParseResult (*parseBody)(AsmParser &, AttrT &)) {
+  AttrT attr;
+  if (parser.parseLess() || parseBody(parser, attr) || parser.parseGreater())
     return {};
-  return mapping;
+  return attr;
+}
+
+template <typename AttrT>
+void printInAngleBrackets(AsmPrinter &printer, AttrT attr,
+                          void (*printBody)(AsmPrinter &, AttrT)) {
+  printer << "<";
+  printBody(printer, attr);
+  printer << ">";
+}
+
+} // namespace
+
+Attribute DimMappingAttr::parse(AsmParser &parser, Type) {
+  return parseInAngleBrackets(parser, parseDimMapping);
 }
 
 void DimMappingAttr::print(AsmPrinter &printer) const {
-  printer << "<";
-  printDimMapping(printer, *this);
-  printer << ">";
+  printInAngleBrackets(printer, *this, printDimMapping);
 }
 
 Attribute TensorMappingAttr::parse(AsmParser &parser, Type) {
-  TensorMappingAttr mapping;
-  if (parser.parseLess() || parseTensorMapping(parser, mapping) ||
-      parser.parseGreater())
-    return {};
-  return mapping;
+  return parseInAngleBrackets(parser, parseTensorMapping);
 }
 
 void TensorMappingAttr::print(AsmPrinter &printer) const {
-  printer << "<";
-  printTensorMapping(printer, *this);
-  printer << ">";
+  printInAngleBrackets(printer, *this, printTensorMapping);
 }
 
 //===----------------------------------------------------------------------===//

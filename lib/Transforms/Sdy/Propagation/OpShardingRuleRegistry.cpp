@@ -103,72 +103,79 @@ int64_t getCatchUpFactorSize(int64_t aheadProduct, int64_t behindProduct,
   return unshared > 1 ? unshared : left;
 }
 
+/// One side of the reshape walk: the dimension being factored, what is not
+/// factored of it yet, and the product of the factors placed so far.
+struct ReshapeCursor {
+  explicit ReshapeCursor(ArrayRef<int64_t> shape)
+      : shape(shape), left(shape.empty() ? 1 : shape.front()) {}
+
+  bool isDone() const { return dim == static_cast<int64_t>(shape.size()); }
+
+  void take(int64_t size) {
+    left /= size;
+    product *= size;
+  }
+
+  ArrayRef<int64_t> shape;
+  int64_t dim = 0;
+  int64_t left;
+  int64_t product = 1;
+};
+
 /// Walks both shapes with one cursor each, splitting dimensions into the
 /// common factors of the two sides; parts that do not line up become
 /// factors of one side only.
 OpShardingRuleAttr getReshapeRule(hlo::ReshapeOp op) {
-  ArrayRef<int64_t> inShape = getShape(op.getOperand());
-  ArrayRef<int64_t> outShape = getShape(op.getResult());
-  std::optional<int64_t> numElements = mpmd::checkedProduct(inShape);
+  ReshapeCursor in(getShape(op.getOperand()));
+  ReshapeCursor out(getShape(op.getResult()));
+  std::optional<int64_t> numElements = mpmd::checkedProduct(in.shape);
   if (!numElements || *numElements == 0)
     return {};
   OpShardingRuleBuilder builder(op);
-  int64_t inRank = inShape.size(), outRank = outShape.size();
-  int64_t inDim = 0, outDim = 0;
-  // What is not factored yet of the current dimension of each side, and
-  // the product of the factors placed so far on each side.
-  int64_t inLeft = inRank ? inShape[0] : 1, outLeft = outRank ? outShape[0] : 1;
-  int64_t inProduct = 1, outProduct = 1;
-  auto addInFactor = [&](int64_t size, int64_t outDimOrNull) {
-    builder.addFactor({inDim}, {outDimOrNull}, size);
-    inLeft /= size;
-    inProduct *= size;
-    if (outDimOrNull != kNullDim) {
-      outLeft /= size;
-      outProduct *= size;
-    }
+  auto addFactor = [&](int64_t size, bool onIn, bool onOut) {
+    builder.addFactor({onIn ? in.dim : kNullDim}, {onOut ? out.dim : kNullDim},
+                      size);
+    if (onIn)
+      in.take(size);
+    if (onOut)
+      out.take(size);
   };
-  auto addOutFactor = [&](int64_t size) {
-    builder.addFactor({kNullDim}, {outDim}, size);
-    outLeft /= size;
-    outProduct *= size;
+  // A size-1 dimension gets a factor of its own; a finished one moves the
+  // cursor on.
+  auto stepPastFactoredDim = [&](ReshapeCursor &cursor, bool isIn) {
+    if (cursor.isDone() || cursor.left != 1)
+      return false;
+    if (cursor.shape[cursor.dim] == 1)
+      addFactor(1, isIn, !isIn);
+    if (++cursor.dim < static_cast<int64_t>(cursor.shape.size()))
+      cursor.left = cursor.shape[cursor.dim];
+    return true;
   };
-  while (inDim < inRank || outDim < outRank) {
-    if (inDim < inRank && inLeft == 1) {
-      // A size-1 dimension gets a factor of its own; a finished one moves
-      // the cursor on.
-      if (inShape[inDim] == 1)
-        builder.addFactor({inDim}, {kNullDim}, 1);
-      if (++inDim < inRank)
-        inLeft = inShape[inDim];
+  while (!in.isDone() || !out.isDone()) {
+    if (stepPastFactoredDim(in, /*isIn=*/true) ||
+        stepPastFactoredDim(out, /*isIn=*/false))
       continue;
-    }
-    if (outDim < outRank && outLeft == 1) {
-      if (outShape[outDim] == 1)
-        builder.addFactor({kNullDim}, {outDim}, 1);
-      if (++outDim < outRank)
-        outLeft = outShape[outDim];
-      continue;
-    }
     // With equal products only size-1 dimensions can be left on one side;
     // otherwise the side that is behind has a dimension left, as both shapes
     // have the same number of elements.
-    if (inProduct == outProduct) {
-      if (inDim == inRank || outDim == outRank)
+    if (in.product == out.product) {
+      if (in.isDone() || out.isDone())
         break;
-      int64_t common = std::gcd(inLeft, outLeft);
+      int64_t common = std::gcd(in.left, out.left);
       if (common > 1) {
-        addInFactor(common, outDim);
+        addFactor(common, /*onIn=*/true, /*onOut=*/true);
       } else {
-        addInFactor(inLeft, kNullDim);
-        addOutFactor(outLeft);
+        addFactor(in.left, /*onIn=*/true, /*onOut=*/false);
+        addFactor(out.left, /*onIn=*/false, /*onOut=*/true);
       }
-    } else if (inProduct < outProduct) {
-      addInFactor(getCatchUpFactorSize(outProduct, inProduct, inLeft, outLeft),
-                  kNullDim);
+    } else if (in.product < out.product) {
+      addFactor(
+          getCatchUpFactorSize(out.product, in.product, in.left, out.left),
+          /*onIn=*/true, /*onOut=*/false);
     } else {
-      addOutFactor(
-          getCatchUpFactorSize(inProduct, outProduct, outLeft, inLeft));
+      addFactor(
+          getCatchUpFactorSize(in.product, out.product, out.left, in.left),
+          /*onIn=*/false, /*onOut=*/true);
     }
   }
   return builder.build();
@@ -414,10 +421,13 @@ OpShardingRuleAttr getSelectAndScatterRule(hlo::SelectAndScatterOp op,
 // Gather and scatter
 //===----------------------------------------------------------------------===//
 
-/// The dimension numbers gather and scatter share, under one name: "input"
-/// is the gathered operand or the scattered-into inputs, "slices" the
-/// gather result or the scatter updates.
+/// What gather and scatter share, under one name: "input" is the gathered
+/// operand or the scattered-into inputs, "slices" the gather result or the
+/// scatter updates.
 struct GatherScatterDims {
+  ArrayRef<int64_t> inputShape;
+  ArrayRef<int64_t> indicesShape;
+  ArrayRef<int64_t> slicesShape;
   ArrayRef<int64_t> offsetDims;    // Dimensions of the slices.
   ArrayRef<int64_t> collapsedDims; // Input dimensions absent from slices.
   ArrayRef<int64_t> inputBatchingDims;
@@ -431,21 +441,30 @@ using AddGatherScatterFactor =
     function_ref<void(int64_t inputDim, int64_t indicesDim, int64_t slicesDim,
                       int64_t size, FactorType type, bool isBlocked)>;
 
-/// The factors of the slice dimensions, in slice dimension order: offset
-/// dimensions pair with the next input dimension that is neither collapsed
-/// nor batching (`addOffsetFactors` decides how), the others are batch
-/// dimensions of the indices (and, if batching, of the input).
-void addSliceFactors(
-    const GatherScatterDims &dims, ArrayRef<int64_t> slicesShape,
-    FactorType implicitBatchType, AddGatherScatterFactor addFactor,
-    function_ref<void(int64_t inputDim, int64_t slicesDim)> addOffsetFactors) {
+/// The factors of a gather or scatter, in the order Shardy creates them:
+/// per slice dimension, an offset dimension pairs with the next input
+/// dimension that is neither collapsed nor batching (pass-through if their
+/// sizes agree, else `addMismatchedOffset`), any other dimension is a batch
+/// dimension of the indices (and, if batching, of the input; else of
+/// `implicitBatchType`); then every collapsed input dimension
+/// (`collapsedType` of its size) and the index vector dimension.
+void addGatherScatterFactors(
+    const GatherScatterDims &dims, AddGatherScatterFactor addFactor,
+    FactorType implicitBatchType,
+    function_ref<void(int64_t inputDim, int64_t slicesDim)> addMismatchedOffset,
+    function_ref<FactorType(int64_t size)> collapsedType) {
   int64_t inputDim = 0, batchDim = 0;
-  for (auto [slicesDim, size] : llvm::enumerate(slicesShape)) {
+  for (auto [slicesDim, size] : llvm::enumerate(dims.slicesShape)) {
     if (llvm::is_contained(dims.offsetDims, slicesDim)) {
       while (llvm::is_contained(dims.collapsedDims, inputDim) ||
              llvm::is_contained(dims.inputBatchingDims, inputDim))
         ++inputDim;
-      addOffsetFactors(inputDim++, slicesDim);
+      if (dims.inputShape[inputDim] == size)
+        addFactor(inputDim, kNullDim, slicesDim, size, FactorType::kPassThrough,
+                  false);
+      else
+        addMismatchedOffset(inputDim, slicesDim);
+      ++inputDim;
       continue;
     }
     int64_t indicesDim =
@@ -460,52 +479,52 @@ void addSliceFactors(
       addFactor(kNullDim, indicesDim, slicesDim, size, implicitBatchType,
                 false);
   }
+  for (int64_t collapsedDim : dims.collapsedDims) {
+    int64_t size = dims.inputShape[collapsedDim];
+    addFactor(collapsedDim, kNullDim, kNullDim, size, collapsedType(size),
+              false);
+  }
+  if (dims.indexVectorDim < static_cast<int64_t>(dims.indicesShape.size()))
+    addFactor(kNullDim, dims.indexVectorDim, kNullDim,
+              dims.indicesShape[dims.indexVectorDim],
+              FactorType::kNeedReplication, false);
 }
 
 OpShardingRuleAttr getGatherRule(hlo::GatherOp op) {
   hlo::GatherDimensionNumbersAttr numbers = op.getDimensionNumbers();
-  GatherScatterDims dims{
-      numbers.getOffsetDims(), numbers.getCollapsedSliceDims(),
-      numbers.getOperandBatchingDims(), numbers.getStartIndicesBatchingDims(),
-      numbers.getIndexVectorDim()};
-  ArrayRef<int64_t> inputShape = getShape(op.getOperand());
-  ArrayRef<int64_t> indicesShape = getShape(op.getStartIndices());
-  ArrayRef<int64_t> slicesShape = getShape(op.getResult());
+  GatherScatterDims dims{getShape(op.getOperand()),
+                         getShape(op.getStartIndices()),
+                         getShape(op.getResult()),
+                         numbers.getOffsetDims(),
+                         numbers.getCollapsedSliceDims(),
+                         numbers.getOperandBatchingDims(),
+                         numbers.getStartIndicesBatchingDims(),
+                         numbers.getIndexVectorDim()};
   OpShardingRuleBuilder builder(op);
   auto addFactor = [&](int64_t inputDim, int64_t indicesDim, int64_t slicesDim,
                        int64_t size, FactorType type, bool isBlocked) {
     builder.addFactor({inputDim, indicesDim}, {slicesDim}, size, type,
                       isBlocked);
   };
-  addSliceFactors(dims, slicesShape, FactorType::kPassThrough, addFactor,
-                  [&](int64_t inputDim, int64_t slicesDim) {
-                    int64_t inputSize = inputShape[inputDim];
-                    int64_t sliceSize = slicesShape[slicesDim];
-                    if (inputSize == sliceSize) {
-                      addFactor(inputDim, kNullDim, slicesDim, inputSize,
-                                FactorType::kPassThrough, false);
-                    } else if (sliceSize == 1) {
-                      // Each shard gathers what it holds; the partial results
-                      // add up.
-                      addFactor(inputDim, kNullDim, kNullDim, inputSize,
-                                FactorType::kReduction, false);
-                      addFactor(kNullDim, kNullDim, slicesDim, 1,
-                                FactorType::kNeedReplication, false);
-                    } else {
-                      addFactor(inputDim, kNullDim, slicesDim, inputSize,
-                                FactorType::kNeedReplication, true);
-                    }
-                  });
-  for (int64_t inputDim : dims.collapsedDims) {
-    int64_t size = inputShape[inputDim];
-    addFactor(inputDim, kNullDim, kNullDim, size,
-              size == 1 ? FactorType::kNeedReplication : FactorType::kReduction,
+  auto addMismatchedOffset = [&](int64_t inputDim, int64_t slicesDim) {
+    int64_t inputSize = dims.inputShape[inputDim];
+    if (dims.slicesShape[slicesDim] != 1) {
+      addFactor(inputDim, kNullDim, slicesDim, inputSize,
+                FactorType::kNeedReplication, true);
+      return;
+    }
+    // Each shard gathers what it holds; the partial results add up.
+    addFactor(inputDim, kNullDim, kNullDim, inputSize, FactorType::kReduction,
               false);
-  }
-  if (dims.indexVectorDim < static_cast<int64_t>(indicesShape.size()))
-    addFactor(kNullDim, dims.indexVectorDim, kNullDim,
-              indicesShape[dims.indexVectorDim], FactorType::kNeedReplication,
+    addFactor(kNullDim, kNullDim, slicesDim, 1, FactorType::kNeedReplication,
               false);
+  };
+  // A collapsed dimension works like a size-1 slice of it.
+  auto collapsedType = [](int64_t size) {
+    return size == 1 ? FactorType::kNeedReplication : FactorType::kReduction;
+  };
+  addGatherScatterFactors(dims, addFactor, FactorType::kPassThrough,
+                          addMismatchedOffset, collapsedType);
   return builder.build();
 }
 
@@ -543,13 +562,11 @@ bool isCommutativeScatterUpdate(hlo::ScatterOp op) {
 OpShardingRuleAttr getScatterRule(hlo::ScatterOp op) {
   hlo::ScatterDimensionNumbersAttr numbers = op.getScatterDimensionNumbers();
   GatherScatterDims dims{
-      numbers.getUpdateWindowDims(), numbers.getInsertedWindowDims(),
-      numbers.getInputBatchingDims(), numbers.getScatterIndicesBatchingDims(),
-      numbers.getIndexVectorDim()};
+      getShape(op.getInputs().front()),        getShape(op.getScatterIndices()),
+      getShape(op.getUpdates().front()),       numbers.getUpdateWindowDims(),
+      numbers.getInsertedWindowDims(),         numbers.getInputBatchingDims(),
+      numbers.getScatterIndicesBatchingDims(), numbers.getIndexVectorDim()};
   int64_t numInputs = op.getInputs().size();
-  ArrayRef<int64_t> inputShape = getShape(op.getInputs().front());
-  ArrayRef<int64_t> indicesShape = getShape(op.getScatterIndices());
-  ArrayRef<int64_t> slicesShape = getShape(op.getUpdates().front());
   OpShardingRuleBuilder builder(op);
   // Operands: the inputs, the indices, the updates; results: like inputs.
   auto addFactor = [&](int64_t inputDim, int64_t indicesDim, int64_t slicesDim,
@@ -560,29 +577,17 @@ OpShardingRuleAttr getScatterRule(hlo::ScatterOp op) {
     builder.addFactor(operandDims, SmallVector<int64_t>(numInputs, inputDim),
                       size, type, isBlocked);
   };
-  addSliceFactors(dims, slicesShape,
-                  isCommutativeScatterUpdate(op) ? FactorType::kReduction
-                                                 : FactorType::kNeedReplication,
-                  addFactor, [&](int64_t inputDim, int64_t slicesDim) {
-                    int64_t inputSize = inputShape[inputDim];
-                    int64_t sliceSize = slicesShape[slicesDim];
-                    if (inputSize == sliceSize) {
-                      addFactor(inputDim, kNullDim, slicesDim, inputSize,
-                                FactorType::kPassThrough, false);
-                      return;
-                    }
-                    addFactor(inputDim, kNullDim, kNullDim, inputSize,
-                              FactorType::kNeedReplication, false);
-                    addFactor(kNullDim, kNullDim, slicesDim, sliceSize,
-                              FactorType::kNeedReplication, false);
-                  });
-  for (int64_t inputDim : dims.collapsedDims)
-    addFactor(inputDim, kNullDim, kNullDim, inputShape[inputDim],
-              FactorType::kPassThrough, false);
-  if (dims.indexVectorDim < static_cast<int64_t>(indicesShape.size()))
-    addFactor(kNullDim, dims.indexVectorDim, kNullDim,
-              indicesShape[dims.indexVectorDim], FactorType::kNeedReplication,
-              false);
+  auto addMismatchedOffset = [&](int64_t inputDim, int64_t slicesDim) {
+    addFactor(inputDim, kNullDim, kNullDim, dims.inputShape[inputDim],
+              FactorType::kNeedReplication, false);
+    addFactor(kNullDim, kNullDim, slicesDim, dims.slicesShape[slicesDim],
+              FactorType::kNeedReplication, false);
+  };
+  addGatherScatterFactors(
+      dims, addFactor,
+      isCommutativeScatterUpdate(op) ? FactorType::kReduction
+                                     : FactorType::kNeedReplication,
+      addMismatchedOffset, [](int64_t) { return FactorType::kPassThrough; });
   return builder.build();
 }
 
