@@ -14,6 +14,7 @@
 #include "mpmd/Transforms/Import/Pipelines.h"
 #include "mpmd/Transforms/Optimize/Passes.h"
 #include "mpmd/Transforms/Optimize/Pipelines.h"
+#include "mpmd/Transforms/Sdy/Propagation/Passes.h"
 #include "mpmd/Transforms/ShardingPropagation/Passes.h"
 #include "mpmd/Transforms/ShardingPropagation/Pipelines.h"
 
@@ -44,6 +45,7 @@ void mlir::mpmd::registerAllPasses() {
   registerOptimizePipeline();
   registerMpmdShardingPropagationPasses();
   registerShardingPropagationPipeline();
+  mlir::sdy::registerSdyPropagationPasses();
   registerInferMeshPipeline();
   registerImportPipeline();
   registerMpmdExportPasses();

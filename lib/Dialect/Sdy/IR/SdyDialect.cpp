@@ -37,6 +37,13 @@ LogicalResult mlir::sdy::verifyShardingOfValue(Operation *op,
 
 LogicalResult SdyDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attr) {
+  if (attr.getName() == kShardingRuleAttrName) {
+    auto rule = dyn_cast<OpShardingRuleAttr>(attr.getValue());
+    if (!rule)
+      return op->emitOpError() << "should have a sharding rule attribute of "
+                                  "type OpShardingRuleAttr";
+    return rule.verifyForOp(op);
+  }
   if (attr.getName() != kShardingAttrName)
     return success();
   auto perValue = dyn_cast<TensorShardingPerValueAttr>(attr.getValue());

@@ -153,4 +153,65 @@ def Sdy_PropagationDirection : I32EnumAttr<"PropagationDirection",
   let cppNamespace = "::mlir::sdy";
 }
 
+//===----------------------------------------------------------------------===//
+// Op sharding rules
+//===----------------------------------------------------------------------===//
+
+def Sdy_DimMapping : Sdy_Attr<"DimMapping", "dim_mapping"> {
+  let summary = "The factors one tensor dimension is made of, major to minor: `ij`.";
+  let description = [{
+    Factors are written as symbols: `i` .. `z` for factors 0 .. 17, then
+    `z_1`, `z_2`, ... A dimension of several factors concatenates them
+    (`kz_1`). An empty mapping is written `*` and is never valid in a rule.
+  }];
+  let parameters = (ins OptionalArrayRefParameter<"int64_t">:$factor_indices);
+  let hasCustomAssemblyFormat = 1;
+}
+
+def Sdy_TensorMapping : Sdy_Attr<"TensorMapping", "tensor_mapping"> {
+  let summary = "The factors of every dimension of one tensor: `[i, jk]`.";
+  let parameters = (ins OptionalArrayRefParameter<"DimMappingAttr">:$dim_mappings);
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDeclaration = [{
+    int64_t getRank() const { return getDimMappings().size(); }
+  }];
+}
+
+def Sdy_OpShardingRule : Sdy_Attr<"OpShardingRule", "op_sharding_rule"> {
+  let summary = "How an op can be partitioned, as a mapping of tensor dimensions to factors.";
+  let description = [{
+    `#sdy.op_sharding_rule<([i, k], [k, j])->([i, j]) {i=8, j=4, k=16} reduction={k}>`:
+    one tensor mapping per operand and per result, the size of every factor
+    in index order (left out when there are none), then the factors of each
+    kind: `reduction`, `need_replication`, `permutation` (the kinds are
+    disjoint; other factors pass through) and `blocked_propagation`
+    (orthogonal to the kind), and `, custom` for a rule a user wrote.
+    Attached to ops as `sdy.sharding_rule`.
+  }];
+  let parameters = (ins
+      OptionalArrayRefParameter<"int64_t">:$factor_sizes,
+      OptionalArrayRefParameter<"TensorMappingAttr">:$operand_mappings,
+      OptionalArrayRefParameter<"TensorMappingAttr">:$result_mappings,
+      OptionalArrayRefParameter<"int64_t">:$reduction_factors,
+      OptionalArrayRefParameter<"int64_t">:$need_replication_factors,
+      OptionalArrayRefParameter<"int64_t">:$permutation_factors,
+      OptionalArrayRefParameter<"int64_t">:$blocked_propagation_factors,
+      "bool":$is_custom_rule);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    int64_t getNumFactors() const { return getFactorSizes().size(); }
+    bool isReductionFactor(int64_t factor) const;
+    bool isNeedReplicationFactor(int64_t factor) const;
+    bool isPermutationFactor(int64_t factor) const;
+    bool isPassThroughFactor(int64_t factor) const;
+    bool isBlockedPropagationFactor(int64_t factor) const;
+    /// Checks the rule against the operands and results of `op`: one
+    /// mapping per operand and result, statically shaped ranked tensors of
+    /// the mapped rank, and compound dimensions whose factor sizes multiply
+    /// to the dimension size. Errors are reported on `op`.
+    ::llvm::LogicalResult verifyForOp(::mlir::Operation *op) const;
+  }];
+}
+
 #endif // MPMD_DIALECT_SDY_IR_SDYATTRS_TD

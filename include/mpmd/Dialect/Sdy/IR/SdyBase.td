@@ -25,6 +25,10 @@ def Sdy_Dialect : Dialect {
     /// `#sdy.sharding` on function arguments/results, a
     /// `#sdy.sharding_per_value` on operations.
     static constexpr ::llvm::StringLiteral kShardingAttrName = "sdy.sharding";
+    /// Name of the discardable attribute holding an op's
+    /// `#sdy.op_sharding_rule`.
+    static constexpr ::llvm::StringLiteral kShardingRuleAttrName =
+        "sdy.sharding_rule";
 
   private:
     // Defined next to the attribute storage classes, which only that file sees.
