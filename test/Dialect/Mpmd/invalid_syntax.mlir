@@ -39,6 +39,16 @@ func.func @f(%arg0: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @f(%arg0: !mpmd.mesh_tensor<"m1", tensor<4xf32>>) {
+  // expected-error @+1 {{expected a #sdy.sharding, got "x"}}
+  %0 = mpmd.fragment<mesh="m1", origin=["f"], in_shardings=["x"]> (%arg0) (%a: tensor<4xf32>) {
+    mpmd.return %a : tensor<4xf32>
+  } : (!mpmd.mesh_tensor<"m1", tensor<4xf32>>) -> !mpmd.mesh_tensor<"m1", tensor<4xf32>>
+  return
+}
+
+// -----
+
+func.func @f(%arg0: !mpmd.mesh_tensor<"m1", tensor<4xf32>>) {
   // expected-error @+1 {{expected 'stage', 'in_shardings' or 'out_shardings', got 'stages'}}
   %0 = mpmd.fragment<mesh="m1", origin=["f"], stages=1> (%arg0) (%a: tensor<4xf32>) {
     mpmd.return %a : tensor<4xf32>

@@ -37,6 +37,7 @@ func.func @named_ops(%arg0: !t, %arg1: !t) -> (!t, !t) {
 !m1t = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
 !m1t_sharded = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>, sharding=<@mesh, [{"x"}, {?}]>>
 !m2t = !mpmd.mesh_tensor<"m2", tensor<4x8xf32>>
+#replicated = #sdy.sharding<@mesh, [{}, {}]>
 
 module {
   sdy.mesh @mesh = <["x"=2]>
@@ -52,8 +53,9 @@ module {
     %1 = mpmd.fragment<mesh="m1", origin=[], out_shardings=[<@mesh, [{"x"}, {}]>]> (%0) (%a: !t) {
       mpmd.return %a : !t
     } : (!m1t) -> !m1t
+    // A sharding list entry may be an attribute alias.
     // CHECK: mpmd.fragment<mesh="m1", origin=["g"], in_shardings=[<@mesh, [{}, {}]>]>
-    %2 = mpmd.fragment<mesh="m1", origin=["g"], in_shardings=[<@mesh, [{}, {}]>]> (%1) (%a: !t) {
+    %2 = mpmd.fragment<mesh="m1", origin=["g"], in_shardings=[#replicated]> (%1) (%a: !t) {
       mpmd.return %a : !t
     } : (!m1t) -> !m1t
     // CHECK: %[[T:.*]] = mpmd.transfer %{{.*}} : (!mpmd.mesh_tensor<"m1", tensor<4x8xf32>>) -> !mpmd.mesh_tensor<"m2", tensor<4x8xf32>>

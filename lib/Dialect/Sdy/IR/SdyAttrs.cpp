@@ -602,11 +602,26 @@ LogicalResult TensorShardingAttr::verifyForMesh(
 ParseResult mlir::sdy::parseStrippedTensorShardingPerValueAttr(
     AsmParser &parser, TensorShardingPerValueAttr &result) {
   SmallVector<TensorShardingAttr> shardings;
+  // Each entry is stripped (`<@mesh, ...>`) or a full attribute, e.g. an
+  // alias (`#shard`) that printers emit for repeated shardings.
   auto parseOne = [&]() -> ParseResult {
-    auto sharding = dyn_cast_or_null<TensorShardingAttr>(
-        TensorShardingAttr::parse(parser, Type()));
-    if (!sharding)
-      return failure();
+    SMLoc loc = parser.getCurrentLocation();
+    Attribute full;
+    OptionalParseResult parsedFull = parser.parseOptionalAttribute(full);
+    TensorShardingAttr sharding;
+    if (parsedFull.has_value()) {
+      if (failed(*parsedFull))
+        return failure();
+      sharding = dyn_cast<TensorShardingAttr>(full);
+      if (!sharding)
+        return parser.emitError(loc, "expected a #sdy.sharding, got ")
+               << full;
+    } else {
+      sharding = dyn_cast_or_null<TensorShardingAttr>(
+          TensorShardingAttr::parse(parser, Type()));
+      if (!sharding)
+        return failure();
+    }
     shardings.push_back(sharding);
     return success();
   };
