@@ -79,8 +79,7 @@ class SplitAndPrioritizeTransferIndependentComputationsPass
     for (Block *block : getBlocksWithFragments(function)) {
       SmallVector<FragmentOp> fragments(block->getOps<FragmentOp>());
       for (FragmentOp fragment : fragments)
-        if (!fragment->hasAttr(kSplitKeepTransferredAttrName) &&
-            !fragment->hasAttr(kSplitDropTransferredAttrName))
+        if (!isSplitPart(fragment))
           splitAtTransfers(fragment, rewriter);
     }
   }

@@ -62,9 +62,7 @@ class SplitBwdFragmentsPass
     for (Block *block : getBlocksWithFragments(function)) {
       SmallVector<FragmentOp> fragments(block->getOps<FragmentOp>());
       for (FragmentOp fragment : fragments) {
-        if (getSingleTransposeCount(fragment) != 1 ||
-            fragment->hasAttr(kSplitKeepTransferredAttrName) ||
-            fragment->hasAttr(kSplitDropTransferredAttrName))
+        if (getSingleTransposeCount(fragment) != 1 || isSplitPart(fragment))
           continue;
         llvm::BitVector transferred(fragment->getNumResults());
         for (OpResult result : fragment->getResults())

@@ -17,6 +17,11 @@
 using namespace mlir;
 using namespace mlir::mpmd;
 
+bool mlir::mpmd::isSplitPart(FragmentOp fragment) {
+  return fragment->hasAttr(kSplitKeepTransferredAttrName) ||
+         fragment->hasAttr(kSplitDropTransferredAttrName);
+}
+
 // The IR is only modified once the residuals are known to be valid results.
 void mlir::mpmd::splitFragment(FragmentOp fragment,
                                const llvm::BitVector &firstResults,

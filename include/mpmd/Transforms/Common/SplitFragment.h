@@ -31,6 +31,10 @@ template <typename Fn> void forEachUsedValue(Operation *op, Fn fn) {
   });
 }
 
+/// Whether `fragment` is a part of a split (`split_keep_transferred` or
+/// `split_drop_transferred`): the split passes leave those alone.
+bool isSplitPart(FragmentOp fragment);
+
 /// Splits `fragment` in two, both where it was, the first before the
 /// second. The first part holds `firstOps` (top-level ops of the body, closed
 /// under dependencies: none uses a value of another op) and returns the
