@@ -6,6 +6,7 @@
 #include "mpmd/Transforms/Export/ExportUtils.h"
 #include "mpmd/Transforms/Export/Passes.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MathExtras.h"
@@ -26,11 +27,16 @@ class MarkFragmentReservedMemoryPass
       return;
     topology = getTopology(function);
     liveBits.clear();
+    liveValues.clear();
     Block &body = function.getBody().front();
-    for (BlockArgument arg : body.getArguments())
-      if (!(isDonatedArgument(function, arg.getArgNumber()) && arg.use_empty()))
-        if (failed(addLive(arg, function)))
-          return signalPassFailure();
+    for (BlockArgument arg : body.getArguments()) {
+      unsigned index = arg.getArgNumber();
+      if ((isDonated(function, index) && arg.use_empty()) ||
+          isHostMemoryKind(function.getArgAttr(index, kMemoryKindAttrName)))
+        continue;
+      if (failed(addLive(arg, function)))
+        return signalPassFailure();
+    }
 
     llvm::DenseMap<Value, OpOperand *> lastUses = getLastUses(body);
     for (Operation &op : body) {
@@ -42,12 +48,21 @@ class MarkFragmentReservedMemoryPass
                           "fragments and transfers when it is exported";
         return signalPassFailure();
       }
-      llvm::SmallSetVector<Value, 8> operands(op.operand_begin(),
-                                              op.operand_end());
+      // Operands the fragment takes in host memory (its arg_attrs say so)
+      // are neither part of what it frees nor subtracted from its reserve.
+      llvm::SmallSetVector<Value, 8> operands;
+      for (OpOperand &operand : op.getOpOperands()) {
+        auto fragment = dyn_cast<FragmentOp>(op);
+        if (!fragment ||
+            !isHostMemoryKind(getFragmentArgAttr(
+                fragment, operand.getOperandNumber(), kMemoryKindAttrName)))
+          operands.insert(operand.get());
+      }
       if (auto fragment = dyn_cast<FragmentOp>(op)) {
         int64_t operandBits = 0;
         for (Value operand : operands)
-          operandBits += *getDeviceBits(operand);
+          if (liveValues.contains(operand))
+            operandBits += *getDeviceBits(operand);
         // Operands are live until their last use, so this is never negative.
         int64_t reservedBits = liveBits[fragment.getMeshName()] - operandBits;
         assert(reservedBits >= 0 && "operands must be live");
@@ -59,13 +74,35 @@ class MarkFragmentReservedMemoryPass
       for (Value operand : operands) {
         auto arg = dyn_cast<BlockArgument>(operand);
         if (lastUses.lookup(operand)->getOwner() == &op &&
-            (!arg || isDonatedArgument(function, arg.getArgNumber())))
+            (!arg || isDonated(function, arg.getArgNumber())))
           removeLive(operand);
       }
-      for (Value result : op.getResults())
-        if (!result.use_empty() && failed(addLive(result, &op)))
+      for (OpResult result : op.getResults())
+        if (!result.use_empty() && !isHostResult(result) &&
+            failed(addLive(result, &op)))
           return signalPassFailure();
     }
+  }
+
+  /// Whether the buffer of argument `index` is given away, as upstream
+  /// decides it here: `jax.buffer_donor = true`, or a `tf.aliasing_output`
+  /// that is a string (an integer one is not honoured by this analysis).
+  static bool isDonated(func::FuncOp function, unsigned index) {
+    auto donor =
+        function.getArgAttrOfType<BoolAttr>(index, kBufferDonorAttrName);
+    return (donor && donor.getValue()) ||
+           function.getArgAttrOfType<StringAttr>(index,
+                                                 kAliasingOutputAttrName);
+  }
+
+  /// A fragment result its res_attrs put in host memory, or the result of a
+  /// transfer marked `mhlo.memory_kind = "pinned_host"`.
+  static bool isHostResult(OpResult result) {
+    Operation *op = result.getOwner();
+    if (auto fragment = dyn_cast<FragmentOp>(op))
+      return isHostMemoryKind(getFragmentResAttr(
+          fragment, result.getResultNumber(), kMemoryKindAttrName));
+    return isHostMemoryKind(op->getAttr(kMemoryKindAttrName));
   }
 
   /// Per-device size of `value` in bits; 0 for host values and tokens; none
@@ -93,16 +130,21 @@ class MarkFragmentReservedMemoryPass
              << "the tensors live on mesh \"" << type.getMeshName()
              << "\" take more than 2^63 - 1 bits";
     live = *total;
+    liveValues.insert(value);
     return success();
   }
 
   void removeLive(Value value) {
-    if (auto type = dyn_cast<MeshTensorType>(value.getType()))
-      liveBits[type.getMeshName()] -= *getDeviceBits(value);
+    if (!liveValues.erase(value))
+      return;
+    auto type = cast<MeshTensorType>(value.getType());
+    liveBits[type.getMeshName()] -= *getDeviceBits(value);
   }
 
   TopologyAttr topology;
   llvm::StringMap<int64_t> liveBits;
+  /// The values counted in `liveBits`.
+  llvm::DenseSet<Value> liveValues;
 };
 
 } // namespace

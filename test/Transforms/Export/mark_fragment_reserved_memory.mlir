@@ -98,3 +98,34 @@ func.func @main(%arg0: !m1big) -> (!m1big, !m1big) attributes {topology = #topol
   } : (!m1big) -> !m1big
   return %arg0, %0 : !m1big, !m1big
 }
+
+// -----
+
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=1]>>>
+
+// Host memory through attributes: an argument whose arg attr says
+// pinned_host, a fragment result whose res_attrs say so, and an operand a
+// fragment takes from host memory (arg_attrs) do not count. Donation as
+// upstream decides it here: a string tf.aliasing_output gives the buffer
+// away, an integer one does not (that argument stays live).
+// CHECK-LABEL: func.func @main
+// CHECK-NEXT: mpmd.fragment<mesh="m1", origin=["a"]> (%arg1, %arg2) {res_attrs = [{mhlo.memory_kind = "pinned_host"}], reserved_hbm_bytes = 0 : i64}
+// CHECK:      mpmd.fragment<mesh="m1", origin=["b"]> (%{{.*}}) {arg_attrs = [{mhlo.memory_kind = "pinned_host"}], reserved_hbm_bytes = 128 : i64}
+// CHECK:      mpmd.fragment<mesh="m1", origin=["c"]> (%arg1, %arg0) {arg_attrs = [{}, {mhlo.memory_kind = "pinned_host"}], reserved_hbm_bytes = 128 : i64}
+func.func @main(%arg0: !m1 {mhlo.memory_kind = "pinned_host"}, %arg1: !m1 {tf.aliasing_output = 0 : i32}, %arg2: !m1 {tf.aliasing_output = "0"}) -> (!m1, !m1) attributes {topology = #topology} {
+  // Live: %arg1 and %arg2 (128 each), both operands.
+  %0 = mpmd.fragment<mesh="m1", origin=["a"]> (%arg1, %arg2) {res_attrs = [{mhlo.memory_kind = "pinned_host"}]} (%x: !t, %y: !t) {
+    mpmd.return %x : !t
+  } : (!m1, !m1) -> !m1
+  // Live: %arg1 (%arg2 was given away; %0 is on the host).
+  %1 = mpmd.fragment<mesh="m1", origin=["b"]> (%0) {arg_attrs = [{mhlo.memory_kind = "pinned_host"}]} (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m1) -> !m1
+  // Live: %arg1 and %1; the operand %arg1 is subtracted, the host one not.
+  %2 = mpmd.fragment<mesh="m1", origin=["c"]> (%arg1, %arg0) {arg_attrs = [{}, {mhlo.memory_kind = "pinned_host"}]} (%x: !t, %y: !t) {
+    mpmd.return %x : !t
+  } : (!m1, !m1) -> !m1
+  return %1, %2 : !m1, !m1
+}

@@ -108,12 +108,17 @@ def MarkFragmentReservedMemoryPass
   let description = [{
     Walks an entry-point MPMD function in program order keeping, per mesh,
     the bytes of live device values (per-device shard size: local elements
-    × element bit width / 8; host values do not count). Arguments start
-    live, except donated (`jax.buffer_donor` / `tf.aliasing_output`) unused
-    ones. Each fragment gets `reserved_hbm_bytes` = live bytes of its mesh
-    minus the bytes of its distinct device operands (rounded up). After
-    each fragment or transfer, operands it used last are freed (arguments
-    only if donated) and its used device results become live.
+    × element bit width / 8). Host values do not count: host mesh tensor
+    types, arguments whose `mhlo.memory_kind` arg attr is `pinned_host`,
+    fragment results whose `res_attrs` say so and transfers marked so.
+    Arguments start live, except donated unused ones; donated means, as
+    upstream decides it here, `jax.buffer_donor = true` or a *string*
+    `tf.aliasing_output` (an integer one keeps the argument live). Each
+    fragment gets `reserved_hbm_bytes` = live bytes of its mesh minus the
+    bytes of its distinct device operands (rounded up); operands its
+    `arg_attrs` take from host memory are neither subtracted nor freed.
+    After each fragment or transfer, operands it used last are freed
+    (arguments only if donated) and its used device results become live.
 
     Ops other than fragments, transfers and the return are errors.
 
