@@ -14,6 +14,24 @@ func.func @embedding_lookup() {
   func.return
 }
 
+// CHECK: PASS: @index_vector_dim_left_out
+func.func @index_vector_dim_left_out() {
+  // As JAX writes them: without index_vector_dim, which is then 0 (here the
+  // index vectors run along dimension 0 of the indices).
+  %table = stablehlo.constant dense<[[0.0, 0.1, 0.2], [1.0, 1.1, 1.2], [2.0, 2.1, 2.2], [3.0, 3.1, 3.2]]> : tensor<4x3xf32>
+  %ids = stablehlo.constant dense<[[3, 1]]> : tensor<1x2xi32>
+  %rows = "stablehlo.gather"(%table, %ids) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0]>, slice_sizes = array<i64: 1, 3>}> : (tensor<4x3xf32>, tensor<1x2xi32>) -> tensor<2x3xf32>
+  check.expect_eq_const %rows, dense<[[3.0, 3.1, 3.2], [1.0, 1.1, 1.2]]> : tensor<2x3xf32>
+  %zeros = stablehlo.constant dense<0.0> : tensor<4x3xf32>
+  %updated = "stablehlo.scatter"(%zeros, %ids, %rows) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0]>}> ({
+  ^bb0(%old: tensor<f32>, %new: tensor<f32>):
+    %sum = stablehlo.add %old, %new : tensor<f32>
+    stablehlo.return %sum : tensor<f32>
+  }) : (tensor<4x3xf32>, tensor<1x2xi32>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  check.expect_eq_const %updated, dense<[[0.0, 0.0, 0.0], [1.0, 1.1, 1.2], [0.0, 0.0, 0.0], [3.0, 3.1, 3.2]]> : tensor<4x3xf32>
+  func.return
+}
+
 // CHECK: PASS: @gather_clamps_and_batches
 func.func @gather_clamps_and_batches() {
   %a = stablehlo.constant dense<[[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]]> : tensor<3x4xi32>

@@ -234,3 +234,16 @@ func.func @collectives(%x: tensor<4x8xf32>) {
   %5 = "stablehlo.collective_broadcast"(%x) <{replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}> : (tensor<4x8xf32>) -> tensor<4x8xf32>
   return
 }
+
+// index_vector_dim = 0 is what a missing one means, and is not printed.
+// CHECK-LABEL: func.func @index_vector_dim_zero(
+// CHECK: #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0]>
+// CHECK: #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0]>
+func.func @index_vector_dim_zero(%arg0: tensor<4x3xf32>, %arg1: tensor<1x2xi32>, %arg2: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<4x3xf32>) {
+  %0 = "stablehlo.gather"(%arg0, %arg1) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 0>, slice_sizes = array<i64: 1, 3>}> : (tensor<4x3xf32>, tensor<1x2xi32>) -> tensor<2x3xf32>
+  %1 = "stablehlo.scatter"(%arg0, %arg1, %arg2) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0]>}> ({
+  ^bb0(%old: tensor<f32>, %new: tensor<f32>):
+    stablehlo.return %new : tensor<f32>
+  }) : (tensor<4x3xf32>, tensor<1x2xi32>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  return %0, %1 : tensor<2x3xf32>, tensor<4x3xf32>
+}

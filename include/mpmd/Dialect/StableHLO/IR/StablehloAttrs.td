@@ -2,8 +2,9 @@
 //
 // Enum attributes print as upstream does: `#stablehlo<comparison_direction LT>`
 // in generic form and as the bare keyword (`LT`) inside pretty op syntax.
-// Struct-like attributes use `key = value` lists where empty lists are left
-// out: `#stablehlo.gather<offset_dims = [2], index_vector_dim = 2>`.
+// Struct-like attributes use `key = value` lists where empty lists and
+// index_vector_dim = 0 are left out:
+// `#stablehlo.gather<offset_dims = [2], index_vector_dim = 2>`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -103,7 +104,8 @@ def Stablehlo_GatherDimensionNumbers
       Stablehlo_DimsParameter<"operand batching dims">:$operand_batching_dims,
       Stablehlo_DimsParameter<"start indices batching dims">:$start_indices_batching_dims,
       Stablehlo_DimsParameter<"start index map">:$start_index_map,
-      "int64_t":$index_vector_dim);
+      // JAX leaves index_vector_dim = 0 out, as upstream's printer does.
+      DefaultValuedParameter<"int64_t", "0">:$index_vector_dim);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
@@ -116,7 +118,7 @@ def Stablehlo_ScatterDimensionNumbers
       Stablehlo_DimsParameter<"input batching dims">:$input_batching_dims,
       Stablehlo_DimsParameter<"scatter indices batching dims">:$scatter_indices_batching_dims,
       Stablehlo_DimsParameter<"scatter dims to operand dims">:$scatter_dims_to_operand_dims,
-      "int64_t":$index_vector_dim);
+      DefaultValuedParameter<"int64_t", "0">:$index_vector_dim);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
