@@ -6,9 +6,17 @@
 #include "mpmd/Dialect/Sdy/IR/SdyDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::sdy {
+
+/// Values of the `propagation-strategy` option of the propagation passes.
+enum class PropagationStrategyOption {
+  kBasic,
+  kAggressive,
+  kBasicThenAggressive,
+};
 
 #define GEN_PASS_DECL
 #include "mpmd/Transforms/Sdy/Propagation/Passes.h.inc"

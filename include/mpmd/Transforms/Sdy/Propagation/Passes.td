@@ -32,4 +32,76 @@ def PopulateOpShardingRulesPass
   let dependentDialects = ["::mlir::sdy::SdyDialect"];
 }
 
+class PropagationPassBase<string flag> : Pass<flag, "::mlir::ModuleOp"> {
+  list<Option> commonOptions = [
+    Option<"keepShardingRules", "keep-sharding-rules", "bool",
+           /*default=*/"false",
+           "Keep the op sharding rules propagation found or created">,
+    Option<"moduleDumpDirectory", "module-dump-directory", "std::string",
+           /*default=*/"\"\"",
+           "Accepted for compatibility; modules are not dumped yet">,
+    Option<"conservativePropagation", "conservative-propagation", "bool",
+           /*default=*/"false",
+           "Propagate no sub-axes and use rules without the factors that "
+           "can carry non-divisible shardings">,
+    Option<"debugShardingOrigins", "debug-sharding-origins", "bool",
+           /*default=*/"false",
+           "Accepted for compatibility; origins are not recorded yet">,
+    Option<"debugEdgeSourceSharding", "debug-edge-source-sharding", "bool",
+           /*default=*/"false",
+           "Accepted for compatibility; edge sources are not recorded yet">,
+  ];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
+def BasicPropagatePass : PropagationPassBase<"sdy-basic-propagate"> {
+  let summary = "Propagates the shardings all operands and results of an op agree on.";
+  let description = [{
+    One fixed-point run (sdy-notes 3.2): the result shardings of the main
+    function (the only function, else `@main`) seed the returned values,
+    then a worklist visits every op of the module top-down; an op whose
+    rule (`sdy.sharding_rule`, else the registry) lets axes move to an
+    operand or result updates that value's `sdy.sharding` and re-queues the
+    value's defining op and users. Finally the returned values' shardings
+    become the function's result shardings. Per op, a factor gets only the
+    axes every tensor mapped to it can take (sdy-notes 3.4): conflicts and
+    closed dimensions block the factor for all. Ops without a rule, and
+    data-flow ops (while, case, optimization_barrier, calls, manual and
+    named computations, data-flow edges), are not crossed yet.
+    Complexity: shardings only grow, so each value changes at most
+    (axes of the mesh) times per dimension; each change re-queues its
+    definition and users. A step costs O(factors x tensors x axes) of its
+    op, so a run is O(sum over values of changes x uses x step cost), and
+    O(ops) steps when nothing changes.
+  }];
+  let options = commonOptions;
+}
+
+def AggressivePropagatePass : PropagationPassBase<"sdy-aggressive-propagate"> {
+  let summary = "Propagates shardings, resolving conflicts in favour of the larger tensor.";
+  let description = [{
+    The driver of `-sdy-basic-propagate` with the aggressive factor strategy
+    (sdy-notes 3.5): per op, every factor's axes come from the largest
+    tensor holding them, factors of larger tensors go first, and each
+    operand and result takes what its own constraints and its other factors
+    leave. `propagation-strategy=basic-then-aggressive` runs basic to a
+    fixed point first. Complexity as for `-sdy-basic-propagate`, once per
+    strategy run.
+  }];
+  let options = !listconcat(commonOptions, [
+    Option<"propagationStrategy", "propagation-strategy",
+           "PropagationStrategyOption",
+           /*default=*/"PropagationStrategyOption::kAggressive",
+           "Factor propagation strategy",
+           [{::llvm::cl::values(
+             clEnumValN(PropagationStrategyOption::kBasic, "basic",
+                        "only axes all tensors agree on"),
+             clEnumValN(PropagationStrategyOption::kAggressive, "aggressive",
+                        "resolve conflicts per tensor"),
+             clEnumValN(PropagationStrategyOption::kBasicThenAggressive,
+                        "basic-then-aggressive",
+                        "a basic run, then an aggressive one"))}]>,
+  ]);
+}
+
 #endif // MPMD_TRANSFORMS_SDY_PROPAGATION_PASSES_TD

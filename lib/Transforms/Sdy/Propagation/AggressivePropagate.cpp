@@ -1,0 +1,38 @@
+//===- AggressivePropagate.cpp - -sdy-aggressive-propagate ----------------===//
+
+#include "PropagationDriver.h"
+#include "mpmd/Transforms/Sdy/Propagation/Passes.h"
+
+namespace mlir::sdy {
+#define GEN_PASS_DEF_AGGRESSIVEPROPAGATEPASS
+#include "mpmd/Transforms/Sdy/Propagation/Passes.h.inc"
+
+namespace {
+
+SmallVector<PropagationStrategy>
+getStrategyRuns(PropagationStrategyOption option) {
+  switch (option) {
+  case PropagationStrategyOption::kBasic:
+    return {PropagationStrategy::kBasic};
+  case PropagationStrategyOption::kAggressive:
+    return {PropagationStrategy::kAggressive};
+  case PropagationStrategyOption::kBasicThenAggressive:
+    return {PropagationStrategy::kBasic, PropagationStrategy::kAggressive};
+  }
+  llvm_unreachable("unknown propagation strategy");
+}
+
+class AggressivePropagatePass
+    : public impl::AggressivePropagatePassBase<AggressivePropagatePass> {
+  using AggressivePropagatePassBase::AggressivePropagatePassBase;
+
+  void runOnOperation() override {
+    if (failed(propagateShardings(getOperation(),
+                                  getStrategyRuns(propagationStrategy),
+                                  conservativePropagation, keepShardingRules)))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace mlir::sdy

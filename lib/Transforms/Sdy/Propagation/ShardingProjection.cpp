@@ -1,0 +1,233 @@
+//===- ShardingProjection.cpp - Dimension shardings as factors ------------===//
+
+#include "mpmd/Transforms/Sdy/Propagation/ShardingProjection.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <numeric>
+
+namespace mlir::sdy {
+
+int64_t getPreSize(AxisRefAttr axis) {
+  if (SubAxisInfoAttr sub = axis.getSubAxisInfo())
+    return sub.getPreSize();
+  return 1;
+}
+
+AxisRefAttr getAxisRef(MeshAttr mesh, StringRef name, int64_t preSize,
+                       int64_t size) {
+  MLIRContext *context = mesh.getContext();
+  if (preSize == 1 && mesh.getAxisSize(name) == size)
+    return AxisRefAttr::get(context, name, SubAxisInfoAttr());
+  return AxisRefAttr::get(context, name,
+                          SubAxisInfoAttr::get(context, preSize, size));
+}
+
+namespace {
+
+/// The exclusive end of the pre-size interval of `axis`.
+int64_t getEnd(AxisRefAttr axis, MeshAttr mesh) {
+  return getPreSize(axis) * axis.getSize(mesh);
+}
+
+} // namespace
+
+bool overlaps(AxisRefAttr a, AxisRefAttr b, MeshAttr mesh) {
+  return a.getName() == b.getName() && getPreSize(a) < getEnd(b, mesh) &&
+         getPreSize(b) < getEnd(a, mesh);
+}
+
+bool contains(AxisRefAttr outer, AxisRefAttr inner, MeshAttr mesh) {
+  return outer.getName() == inner.getName() &&
+         getPreSize(outer) <= getPreSize(inner) &&
+         getEnd(inner, mesh) <= getEnd(outer, mesh);
+}
+
+bool isStrictPrefix(AxisRefAttr prefix, AxisRefAttr axis, MeshAttr mesh) {
+  return prefix.getName() == axis.getName() &&
+         getPreSize(prefix) == getPreSize(axis) &&
+         getEnd(prefix, mesh) < getEnd(axis, mesh);
+}
+
+AxisRefAttr getPrefix(AxisRefAttr axis, int64_t size, MeshAttr mesh) {
+  return getAxisRef(mesh, axis.getName(), getPreSize(axis), size);
+}
+
+std::optional<AxisRefAttr> mergeContiguous(AxisRefAttr major,
+                                           AxisRefAttr minor, MeshAttr mesh) {
+  if (major.getName() != minor.getName() ||
+      getEnd(major, mesh) != getPreSize(minor))
+    return std::nullopt;
+  return getAxisRef(mesh, major.getName(), getPreSize(major),
+                    major.getSize(mesh) * minor.getSize(mesh));
+}
+
+std::optional<AxisRefAttr>
+getPrefixNotOverlapping(AxisRefAttr axis, ArrayRef<AxisRefAttr> others,
+                        MeshAttr mesh) {
+  for (AxisRefAttr other : others) {
+    if (!overlaps(axis, other, mesh))
+      continue;
+    int64_t preSize = getPreSize(axis);
+    // Only the devices before `other` starts are free; a prefix must
+    // still be a whole number of them.
+    if (getPreSize(other) <= preSize || getPreSize(other) % preSize != 0)
+      return std::nullopt;
+    axis = getPrefix(axis, getPreSize(other) / preSize, mesh);
+  }
+  return axis;
+}
+
+int64_t getTotalSize(ArrayRef<AxisRefAttr> axes, MeshAttr mesh) {
+  int64_t size = 1;
+  for (AxisRefAttr axis : axes)
+    size *= axis.getSize(mesh);
+  return size;
+}
+
+bool isStrictPrefix(ArrayRef<AxisRefAttr> axes, ArrayRef<AxisRefAttr> longer,
+                    MeshAttr mesh) {
+  if (axes.size() > longer.size())
+    return false;
+  if (axes.empty())
+    return !longer.empty();
+  size_t last = axes.size() - 1;
+  if (axes.take_front(last) != longer.take_front(last))
+    return false;
+  if (axes[last] == longer[last])
+    return axes.size() < longer.size();
+  return isStrictPrefix(axes[last], longer[last], mesh);
+}
+
+SmallVector<AxisRefAttr>
+TensorFactorShardings::getAxesOfOtherFactors(int64_t factor) const {
+  SmallVector<AxisRefAttr> axes;
+  for (auto [index, sharding] : llvm::enumerate(factors)) {
+    if (!sharding || static_cast<int64_t>(index) == factor)
+      continue;
+    llvm::append_range(axes, sharding->axes);
+    llvm::append_range(axes, sharding->overflowAxes);
+  }
+  return axes;
+}
+
+TensorFactorShardings projectTensor(TensorShardingAttr sharding,
+                                    TensorMappingAttr mapping,
+                                    ArrayRef<int64_t> factorSizes,
+                                    MeshAttr mesh, bool closedIfMissing) {
+  TensorFactorShardings result;
+  result.factors.resize(factorSizes.size());
+  if (sharding) {
+    llvm::append_range(result.replicatedAxes, sharding.getReplicatedAxes());
+    llvm::append_range(result.unreducedAxes, sharding.getUnreducedAxes());
+  }
+  for (auto [dim, dimMapping] : llvm::enumerate(mapping.getDimMappings())) {
+    ArrayRef<int64_t> dimFactors = dimMapping.getFactorIndices();
+    bool isClosed = closedIfMissing;
+    SmallVector<AxisRefAttr> remaining;
+    if (sharding) {
+      DimensionShardingAttr dimSharding = sharding.getDimShardings()[dim];
+      isClosed = dimSharding.getIsClosed();
+      // Reversed so that the next axis to consume is at the back.
+      llvm::append_range(remaining, llvm::reverse(dimSharding.getAxes()));
+    }
+    bool overflowed = false;
+    for (auto [position, factor] : llvm::enumerate(dimFactors)) {
+      FactorSharding &factorSharding = result.factors[factor].emplace();
+      factorSharding.isClosed = isClosed || overflowed;
+      factorSharding.isMinorMost = position + 1 == dimFactors.size();
+      if (overflowed)
+        continue;
+      if (factorSharding.isMinorMost) {
+        llvm::append_range(factorSharding.axes, llvm::reverse(remaining));
+        break;
+      }
+      int64_t unsharded = factorSizes[factor];
+      while (!remaining.empty()) {
+        AxisRefAttr axis = remaining.back();
+        int64_t axisSize = axis.getSize(mesh);
+        int64_t common = std::gcd(unsharded, axisSize);
+        if (axisSize != 1 && common == 1)
+          break;
+        remaining.pop_back();
+        if (axisSize > common) {
+          // Only the major part of the axis fits; the rest shards the
+          // next factor.
+          factorSharding.axes.push_back(getPrefix(axis, common, mesh));
+          remaining.push_back(getAxisRef(mesh, axis.getName(),
+                                         getPreSize(axis) * common,
+                                         axisSize / common));
+        } else {
+          factorSharding.axes.push_back(axis);
+        }
+        unsharded /= common;
+      }
+      if (unsharded > 1 && !remaining.empty()) {
+        llvm::append_range(factorSharding.overflowAxes,
+                           llvm::reverse(remaining));
+        remaining.clear();
+        overflowed = true;
+      }
+    }
+  }
+  return result;
+}
+
+TensorShardingAttr unprojectTensor(const TensorFactorShardings &factors,
+                                   TensorMappingAttr mapping,
+                                   ArrayRef<int64_t> factorSizes, MeshAttr mesh,
+                                   Attribute meshOrRef,
+                                   TensorShardingAttr previous) {
+  MLIRContext *context = mesh.getContext();
+  SmallVector<DimensionShardingAttr> dims;
+  for (auto [dim, dimMapping] : llvm::enumerate(mapping.getDimMappings())) {
+    SmallVector<AxisRefAttr> axes;
+    auto append = [&](AxisRefAttr axis) {
+      if (!axes.empty())
+        if (std::optional<AxisRefAttr> merged =
+                mergeContiguous(axes.back(), axis, mesh)) {
+          axes.back() = *merged;
+          return;
+        }
+      axes.push_back(axis);
+    };
+    bool isClosed = false;
+    bool stopped = false;
+    for (int64_t factor : dimMapping.getFactorIndices()) {
+      const FactorSharding &sharding = *factors.factors[factor];
+      isClosed |= sharding.isClosed;
+      if (stopped)
+        continue;
+      llvm::for_each(sharding.axes, append);
+      llvm::for_each(sharding.overflowAxes, append);
+      // Axes of a later factor after a partly sharded one would need a
+      // strided view, which a dimension sharding cannot express.
+      stopped = !sharding.overflowAxes.empty() ||
+                getTotalSize(sharding.axes, mesh) != factorSizes[factor];
+    }
+    std::optional<int64_t> priority;
+    if (previous)
+      priority = previous.getDimShardings()[dim].getPriority();
+    dims.push_back(DimensionShardingAttr::get(context, axes, isClosed,
+                                              priority));
+  }
+  return TensorShardingAttr::get(context, meshOrRef, dims,
+                                 factors.replicatedAxes, factors.unreducedAxes);
+}
+
+ShardingProjection ShardingProjection::build(
+    ArrayRef<TensorShardingAttr> operands, ArrayRef<TensorShardingAttr> results,
+    OpShardingRuleAttr rule, MeshAttr mesh) {
+  ShardingProjection projection;
+  for (auto [sharding, mapping] :
+       llvm::zip_equal(operands, rule.getOperandMappings()))
+    projection.operands.push_back(
+        projectTensor(sharding, mapping, rule.getFactorSizes(), mesh));
+  for (auto [sharding, mapping] :
+       llvm::zip_equal(results, rule.getResultMappings()))
+    projection.results.push_back(
+        projectTensor(sharding, mapping, rule.getFactorSizes(), mesh));
+  return projection;
+}
+
+} // namespace mlir::sdy
