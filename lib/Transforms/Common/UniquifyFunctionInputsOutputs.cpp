@@ -36,36 +36,57 @@ class UniquifyFunctionInputsOutputsPass
   }
 
   void uniquify(func::ReturnOp ret) {
-    // Value -> the return operand indices that need a copy of it.
-    llvm::MapVector<Value, SmallVector<unsigned>> copies;
-    llvm::DenseSet<Value> returned;
-    for (OpOperand &operand : ret->getOpOperands()) {
-      Value value = operand.get();
-      if (!isa<MeshTensorType>(value.getType()))
-        continue;
-      bool firstTime = returned.insert(value).second;
-      if (!firstTime || isa<BlockArgument>(value))
-        copies[value].push_back(operand.getOperandNumber());
-    }
+    // The values needing copies: returned more than once, or block
+    // arguments returned at all.
+    llvm::DenseMap<Value, unsigned> timesReturned;
+    for (Value value : ret->getOperands())
+      ++timesReturned[value];
+    auto needsCopies = [&](Value value) {
+      return isa<MeshTensorType>(value.getType()) &&
+             (timesReturned.lookup(value) > 1 || isa<BlockArgument>(value));
+    };
     OpBuilder builder(ret);
-    for (auto &[value, indices] : copies) {
-      auto type = cast<MeshTensorType>(value.getType());
-      if (useTransferInsteadOfFragment) {
-        for (unsigned index : indices)
-          ret->setOperand(index, TransferOp::create(builder, value.getLoc(),
-                                                    type, value));
-        continue;
+    if (useTransferInsteadOfFragment) {
+      // A transfer per return position but the first of a computed value.
+      llvm::DenseSet<Value> returned;
+      for (OpOperand &operand : ret->getOpOperands()) {
+        Value value = operand.get();
+        bool firstTime = returned.insert(value).second;
+        if (needsCopies(value) && (!firstTime || isa<BlockArgument>(value)))
+          operand.set(TransferOp::create(builder, value.getLoc(),
+                                         value.getType(), value));
       }
-      SmallVector<Type> resultTypes(indices.size(), type);
+      return;
+    }
+    // One identity fragment per mesh: each value needing copies is one
+    // operand, returned once for each of its return positions, all of which
+    // then take their own result.
+    llvm::MapVector<StringRef, SmallVector<OpOperand *>> positionsByMesh;
+    for (OpOperand &operand : ret->getOpOperands())
+      if (needsCopies(operand.get()))
+        positionsByMesh[cast<MeshTensorType>(operand.get().getType())
+                            .getMeshName()]
+            .push_back(&operand);
+    for (auto &[meshName, positions] : positionsByMesh) {
+      llvm::MapVector<Value, unsigned> operandIndex;
+      SmallVector<Type> resultTypes;
+      for (OpOperand *position : positions) {
+        operandIndex.try_emplace(position->get(), operandIndex.size());
+        resultTypes.push_back(position->get().getType());
+      }
+      SmallVector<Value> operands(llvm::make_first_range(operandIndex));
       FragmentOp fragment = createFragment(
-          builder, value.getLoc(), type.getMeshName(),
-          builder.getArrayAttr({}), value, resultTypes,
-          [&](OpBuilder &, ValueRange args) {
-            return SmallVector<Value>(indices.size(), args.front());
+          builder, ret.getLoc(), meshName, builder.getArrayAttr({}), operands,
+          resultTypes, [&](OpBuilder &, ValueRange args) {
+            SmallVector<Value> returnedArgs;
+            for (OpOperand *position : positions)
+              returnedArgs.push_back(args[operandIndex.lookup(position->get())]);
+            return returnedArgs;
           });
       addInferredBy(fragment, "uniquify");
-      for (auto [index, result] : llvm::zip(indices, fragment->getResults()))
-        ret->setOperand(index, result);
+      for (auto [position, result] :
+           llvm::zip(positions, fragment->getResults()))
+        position->set(result);
     }
   }
 };

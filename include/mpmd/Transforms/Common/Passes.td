@@ -172,13 +172,14 @@ def UniquifyFunctionInputsOutputsPass
     : Pass<"mpmd-uniquify-function-inputs-outputs", "::mlir::func::FuncOp"> {
   let summary = "Gives every output of an entry point its own buffer.";
   let description = [{
-    In entry-point MPMD functions, a mesh tensor returned several times gets a
-    copy for each occurrence after the first, and a function argument
-    returned directly gets a copy for each occurrence. A copy is a result of
-    an identity inferred fragment on the value's mesh, one fragment per
-    copied value, marked `mpmd.inferred_by = ["uniquify"]` and placed before
-    the return; with `use-transfer-instead-of-fragment` it is an
-    `mpmd.transfer` to the same type instead.
+    In entry-point MPMD functions, mesh tensors returned several times and
+    function arguments returned directly get copies. By default, as
+    upstream, one identity inferred fragment per mesh (marked
+    `mpmd.inferred_by = ["uniquify"]`, placed before the return) takes each
+    such value of the mesh once and returns it once per return position,
+    and every one of those positions, the first included, takes its own
+    result. With `use-transfer-instead-of-fragment`, each position but the
+    first of a computed value gets an `mpmd.transfer` to the same type.
 
     Complexity: O(number of results).
   }];
