@@ -1,4 +1,4 @@
-// RUN: mpmd-opt %s -split-input-file -mpmd-enforce-user-shardings | FileCheck %s
+// RUN: mpmd-opt %s -split-input-file -verify-diagnostics -mpmd-enforce-user-shardings | FileCheck %s
 
 // An input's user sharding becomes the in_shardings entry of the fragments
 // reading it (other entries fully open); an output's becomes the out_shardings
@@ -41,4 +41,36 @@ func.func private @callee(%arg0: !m1 {sdy.sharding = #sdy.sharding<@mesh, [{"x"}
     mpmd.return %a : !t
   } : (!m1) -> !m1
   return %0 : !m1
+}
+
+// -----
+
+// A returned value's other fragment users take it with the user's sharding
+// too, also when a transfer produces it. Sub-axes are cut off, each cut
+// dimension closed, with one warning per kind.
+sdy.mesh @mesh = <["x"=4, "y"=2]>
+!t = tensor<8x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+#topology = #mpmd.topology<<"m1": <["x"=4, "y"=2]>>>
+
+// CHECK-LABEL: func.func @consumers_and_sub_axes
+// CHECK:       %[[F:.*]] = mpmd.fragment<mesh="m1", origin=["f"], in_shardings=[<@mesh, [{"y"}, {}]>], out_shardings=[<@mesh, [{}, {"y"}]>]> (%arg0)
+// CHECK:       mpmd.fragment<mesh="m1", origin=["g"], in_shardings=[<@mesh, [{}, {"y"}]>]> (%[[F]])
+// CHECK:       %[[T:.*]] = mpmd.transfer {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>}
+// CHECK:       mpmd.fragment<mesh="m1", origin=["h"], in_shardings=[<@mesh, [{"x"}, {}]>]> (%[[T]])
+// expected-warning @+2 {{user shardings of inputs with sub-axes are cut before the first sub-axis of each dimension, which is closed}}
+// expected-warning @+1 {{user shardings of outputs with sub-axes are cut before the first sub-axis of each dimension, which is closed}}
+func.func @consumers_and_sub_axes(%arg0: !m1 {sdy.sharding = #sdy.sharding<@mesh, [{"y", "x":(1)2, ?}, {}]>})
+    -> (!m1 {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>}, !m1 {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y":(1)2}]>}, !m1, !m1) attributes {topology = #topology} {
+  %0 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0) (%a: !t) {
+    mpmd.return %a : !t
+  } : (!m1) -> !m1
+  %1 = mpmd.fragment<mesh="m1", origin=["g"]> (%0) (%a: !t) {
+    mpmd.return %a : !t
+  } : (!m1) -> !m1
+  %2 = mpmd.transfer %arg0 : (!m1) -> !m1
+  %3 = mpmd.fragment<mesh="m1", origin=["h"]> (%2) (%a: !t) {
+    mpmd.return %a : !t
+  } : (!m1) -> !m1
+  return %0, %2, %1, %3 : !m1, !m1, !m1, !m1
 }

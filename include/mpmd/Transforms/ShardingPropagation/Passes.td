@@ -22,9 +22,13 @@ def EnforceUserShardingsPass
     In entry-point functions: a fragment operand that is an input with a
     user `sdy.sharding` takes it as its `in_shardings` entry; a fragment
     result or a transfer returned as an output with a user `sdy.sharding`
-    takes it as its `out_shardings` entry or its `sdy.sharding`. Without a
-    user sharding the existing one stays. Other entries of a created
-    `in_shardings`/`out_shardings` list are fully open.
+    takes it as its `out_shardings` entry or its `sdy.sharding`, and the
+    other fragments using that output take it as their `in_shardings`
+    entry. Without a user sharding the existing one stays. Other entries of
+    a created `in_shardings`/`out_shardings` list are fully open. As
+    upstream, each dimension of a user sharding is cut before its first
+    sub-axis and then closed, with one warning for inputs and one for
+    outputs.
     Complexity: O(uses of the inputs + outputs + signatures touched).
   }];
   let dependentDialects = ["::mlir::mpmd::MpmdDialect", "::mlir::sdy::SdyDialect"];
