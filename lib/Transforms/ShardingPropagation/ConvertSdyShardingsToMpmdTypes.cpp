@@ -49,14 +49,20 @@ class ConvertSdyShardingsToMpmdTypesPass
         arg.setType(withSharding(arg.getType(), sharding));
         function.removeArgAttr(arg.getArgNumber(), kShardingAttrName);
       }
-    bool failed = false;
+    SmallVector<TransferOp> transfers;
     for (Block *block : getBlocksWithFragments(function))
       for (Operation &op : *block) {
         if (auto fragment = dyn_cast<FragmentOp>(op))
-          failed |= ::mlir::failed(convertFragment(fragment));
+          convertFragment(fragment);
         else if (auto transfer = dyn_cast<TransferOp>(op))
-          failed |= ::mlir::failed(convertTransfer(transfer));
+          transfers.push_back(convertTransfer(transfer));
       }
+    // Once every value has its final type: a transfer that would have to
+    // reshard within one sdy mesh is reported, as upstream does, without
+    // failing the pass.
+    for (TransferOp transfer : transfers)
+      reportReshardingTransfer(transfer);
+    bool failed = false;
     Operation *ret = function.getBody().front().getTerminator();
     for (OpOperand &output : ret->getOpOperands()) {
       unsigned index = output.getOperandNumber();
@@ -82,19 +88,14 @@ class ConvertSdyShardingsToMpmdTypesPass
         ret->getOperandTypes()));
   }
 
-  LogicalResult convertFragment(FragmentOp fragment) {
+  void convertFragment(FragmentOp fragment) {
+    // An operand whose consumer asks for a sharding is retyped with it: the
+    // last consumer to ask wins, as upstream decides.
     if (sdy::TensorShardingPerValueAttr in = fragment.getInShardingsAttr()) {
-      for (auto [index, sharding, operand] :
-           llvm::enumerate(in.getShardings(), fragment->getOperands())) {
-        if (isUnconstrained(sharding))
-          continue;
-        sdy::TensorShardingAttr actual = getTypeSharding(operand.getType());
-        if (canonicalizeSharding(sharding) != actual)
-          return fragment.emitError()
-                 << "operand " << index << " must be "
-                 << describe(canonicalizeSharding(sharding)) << " but its value is "
-                 << describe(actual) << "; a reshard would be needed";
-      }
+      for (auto [sharding, operand] :
+           llvm::zip(in.getShardings(), fragment->getOperands()))
+        if (!isUnconstrained(sharding))
+          operand.setType(withSharding(operand.getType(), sharding));
       fragment.removeInShardingsAttr();
     }
     if (sdy::TensorShardingPerValueAttr out = fragment.getOutShardingsAttr()) {
@@ -108,10 +109,9 @@ class ConvertSdyShardingsToMpmdTypesPass
       if (!isa<stablehlo::SendOp, stablehlo::RecvOp>(op))
         op->removeAttr(kShardingAttrName);
     });
-    return success();
   }
 
-  LogicalResult convertTransfer(TransferOp transfer) {
+  TransferOp convertTransfer(TransferOp transfer) {
     if (auto shardings = transfer->getAttrOfType<sdy::TensorShardingPerValueAttr>(
             kShardingAttrName)) {
       if (shardings.getShardings().size() == 1)
@@ -119,16 +119,21 @@ class ConvertSdyShardingsToMpmdTypesPass
             transfer.getType(), shardings.getShardings().front()));
       transfer->removeAttr(kShardingAttrName);
     }
-    auto source = cast<MeshTensorType>(transfer.getTensor().getType());
-    auto target = cast<MeshTensorType>(transfer.getType());
-    if (source.getMeshName() == target.getMeshName() &&
-        getTypeSharding(source) != getTypeSharding(target))
-      return transfer.emitError()
-             << "transfers within mesh \"" << source.getMeshName()
-             << "\" from " << describe(getTypeSharding(source)) << " to "
-             << describe(getTypeSharding(target))
-             << ": a reshard within a mesh is not a transfer";
-    return success();
+    return transfer;
+  }
+
+  /// Reports `transfer` when its operand and result shardings differ on one
+  /// sdy mesh (replicated is on any mesh): resharding is not a transfer.
+  void reportReshardingTransfer(TransferOp transfer) {
+    sdy::TensorShardingAttr source =
+        getTypeSharding(transfer.getTensor().getType());
+    sdy::TensorShardingAttr target = getTypeSharding(transfer.getType());
+    if (source == target ||
+        (source && target && source.getMeshOrRef() != target.getMeshOrRef()))
+      return;
+    transfer.emitError() << "transfers from " << describe(source) << " to "
+                         << describe(target)
+                         << " on one mesh: a reshard is not a transfer";
   }
 };
 

@@ -5,8 +5,9 @@
 // sharding moves into the mesh tensor types (open dimensions close), ops in
 // bodies lose theirs, and sdy.constant becomes stablehlo.constant. %arg1
 // returned directly gets its own buffer (a transfer). Values without a
-// sharding stay replicated. Errors: a fragment operand that would need a
-// reshard; a transfer within a mesh that changes the sharding.
+// sharding stay replicated. A transfer changing the sharding on the one sdy
+// mesh (extract-reshards did not run) gets an error that does not fail the
+// pass.
 // CHECK-LABEL: func.func @main(%arg0: !mpmd.mesh_tensor<"m1", tensor<4x8xf32>, sharding=<@mesh, [{"x"}, {}]>>, %arg1: !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>) -> (!mpmd.mesh_tensor<"m1", tensor<4x8xf32>, sharding=<@mesh, [{}, {"y"}]>>, !mpmd.mesh_tensor<"m2", tensor<4x8xf32>, sharding=<@mesh, [{"x"}, {}]>>, !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>)
 // CHECK-NEXT:  %[[F:.*]] = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0, %arg1)
 // CHECK-NEXT:    %[[C:.*]] = stablehlo.constant dense<1.000000e+00>
@@ -31,34 +32,43 @@ func.func @main(%arg0: !m1 {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, %
     %t = stablehlo.multiply %s, %c : !t
     mpmd.return %t : !t
   } : (!m1, !m1) -> !m1
+  // expected-error @+1 {{transfers from #sdy.sharding<@mesh, [{}, {"y"}]> to #sdy.sharding<@mesh, [{"x"}, {}]> on one mesh: a reshard is not a transfer}}
   %1 = mpmd.transfer %0 : (!m1) -> !m2
   return %0, %1, %arg1 : !m1, !m2, !m1
 }
 
 // -----
 
-// A fragment asking for a replicated operand whose value is sharded would
-// need a reshard: an error naming the operand.
+// A fragment asking for another sharding of its operand retypes the
+// operand: the last consumer to ask wins over the producer and over earlier
+// consumers.
 sdy.mesh @mesh = <["x"=2]>
 !t = tensor<4xf32>
 !m1 = !mpmd.mesh_tensor<"m1", !t>
 #topology = #mpmd.topology<<"m1": <["x"=2]>>>
 
-func.func @main(%arg0: !m1) -> !m1 attributes {topology = #topology} {
+// CHECK-LABEL: func.func @main
+// CHECK:       %[[F:.*]] = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0)
+// CHECK:       } : (!mpmd.mesh_tensor<"m1", tensor<4xf32>>) -> !mpmd.mesh_tensor<"m1", tensor<4xf32>>
+// CHECK:       mpmd.fragment<mesh="m1", origin=["g"]> (%[[F]])
+// CHECK:       mpmd.fragment<mesh="m1", origin=["h"]> (%[[F]])
+func.func @main(%arg0: !m1) -> (!m1, !m1) attributes {topology = #topology} {
   %0 = mpmd.fragment<mesh="m1", origin=["f"], out_shardings=[<@mesh, [{"x"}]>]> (%arg0) (%a: !t) {
     mpmd.return %a : !t
   } : (!m1) -> !m1
-  // expected-error @+1 {{operand 0 must be replicated but its value is #sdy.sharding<@mesh, [{"x"}]>; a reshard would be needed}}
-  %1 = mpmd.fragment<mesh="m1", origin=["g"], in_shardings=[<@mesh, [{}]>]> (%0) (%a: !t) {
+  %1 = mpmd.fragment<mesh="m1", origin=["g"], in_shardings=[<@mesh, [{"x"}]>]> (%0) (%a: !t) {
     mpmd.return %a : !t
   } : (!m1) -> !m1
-  return %1 : !m1
+  %2 = mpmd.fragment<mesh="m1", origin=["h"], in_shardings=[<@mesh, [{}]>]> (%0) (%a: !t) {
+    mpmd.return %a : !t
+  } : (!m1) -> !m1
+  return %1, %2 : !m1, !m1
 }
 
 // -----
 
-// A transfer within one mesh that changes the sharding is a reshard, not a
-// transfer.
+// A transfer that changes the sharding on one sdy mesh is a reshard, not a
+// transfer: reported with an error that does not fail the pass.
 sdy.mesh @mesh = <["x"=2]>
 !t = tensor<4xf32>
 !m1 = !mpmd.mesh_tensor<"m1", !t>
@@ -66,7 +76,7 @@ sdy.mesh @mesh = <["x"=2]>
 
 // An input returned as an output gets a transfer (its own buffer); asking
 // for another sharding on the output makes it a reshard.
-// expected-error @+1 {{transfers within mesh "m1" from #sdy.sharding<@mesh, [{"x"}]> to replicated: a reshard within a mesh is not a transfer}}
+// expected-error @+1 {{transfers from #sdy.sharding<@mesh, [{"x"}]> to replicated on one mesh: a reshard is not a transfer}}
 func.func @main(%arg0: !m1 {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> (!m1 {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) attributes {topology = #topology} {
   return %arg0 : !m1
 }

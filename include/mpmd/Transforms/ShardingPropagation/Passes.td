@@ -43,10 +43,12 @@ def ConvertSdyShardingsToMpmdTypesPass
     the mesh tensor type of the input or result (a sharding without axes
     means replicated and is dropped), and the attributes go, with the
     `sdy.sharding` of outputs and of ops in fragment bodies (except
-    `stablehlo.send`/`recv`). A fragment's `in_shardings` must agree with its
-    operands' types: a difference is an error naming the operand (a reshard
-    would be needed). A transfer within one mesh whose operand and result
-    shardings differ is an error. The function type follows.
+    `stablehlo.send`/`recv`). As upstream, an operand a fragment's
+    `in_shardings` asks another sharding of is retyped with it (the last
+    consumer wins), and afterwards a transfer whose operand and result
+    shardings differ on one sdy mesh is reported with an error that does
+    not fail the pass. An output whose `sdy.sharding` its value does not
+    have is an error. The function type follows.
     Complexity: O(ops + operands).
   }];
   let dependentDialects = ["::mlir::mpmd::MpmdDialect", "::mlir::sdy::SdyDialect"];
