@@ -193,6 +193,14 @@ FailureOr<Lowered> lower(ModuleOp module, const Config &config,
            << existing << " differs from config.topology " << topology;
   main->setAttr(MpmdDialect::kTopologyAttrName, topology);
 
+  // Some passes report an error and go on, as upstream's do (e.g. a
+  // transfer left resharding); a lowering with any error is a failure, so
+  // that no output is written for it. The handler only watches.
+  bool reportedError = false;
+  ScopedDiagnosticHandler errorWatcher(context, [&](Diagnostic &diagnostic) {
+    reportedError |= diagnostic.getSeverity() == DiagnosticSeverity::Error;
+    return failure();
+  });
   for (Phase phase : kAllPhases) {
     PassManager pm(context, ModuleOp::getOperationName());
     // Passes trust each other's output within a phase; the IR is verified
@@ -200,7 +208,7 @@ FailureOr<Lowered> lower(ModuleOp module, const Config &config,
     // that produced it rather than a crash in a later one.
     pm.enableVerifier(false);
     addPhasePipeline(pm, phase, config);
-    if (failed(pm.run(copy)))
+    if (failed(pm.run(copy)) || reportedError)
       return failure();
     if (failed(verify(copy)))
       return copy.emitError("internal error: the ")

@@ -108,4 +108,33 @@ TEST_F(CompileTest, MissingComputationIsReportedByName) {
             "named computation 'g' is missing from config.assignment");
 }
 
+TEST_F(CompileTest, AnErrorAPassReportsAndGoesOnFailsTheLowering) {
+  // A named computation outside an MPMD function: the validation reports it
+  // and, as upstream, lets the pipeline go on; the lowering still fails.
+  std::string program = std::string(kProgram) + R"mlir(
+func.func @helper(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %a = mpmd.named_computation<"f"> (%x) (%in: tensor<4x8xf32>) {
+    %n = stablehlo.negate %in : tensor<4x8xf32>
+    mpmd.return %n : tensor<4x8xf32>
+  } : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %a : tensor<4x8xf32>
+}
+)mlir";
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(program, &context);
+  ASSERT_TRUE(module);
+  llvm::Expected<Config> config = parseConfig(kConfig);
+  ASSERT_TRUE(static_cast<bool>(config));
+  std::vector<std::string> errors;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
+    errors.push_back(diagnostic.str());
+    return success();
+  });
+  EXPECT_TRUE(failed(lower(*module, *config)));
+  ASSERT_FALSE(errors.empty());
+  EXPECT_NE(errors.front().find("named ops can only be used in MPMD functions"),
+            std::string::npos)
+      << errors.front();
+}
+
 } // namespace

@@ -92,7 +92,9 @@ LogicalResult verifyAssignmentCoversModule(ModuleOp module,
 /// Lowers a copy of `module` (left unchanged) with `config`: sets @main's
 /// topology from the config (an error if @main has a different one), then
 /// runs import → optimize → sharding propagation → export, verifying the IR
-/// after each phase. Errors are MLIR diagnostics on the module's context.
+/// after each phase. Errors are MLIR diagnostics on the module's context;
+/// any error diagnostic, also one a pass reports without failing, fails the
+/// lowering.
 FailureOr<Lowered> lower(ModuleOp module, const Config &config,
                          const LowerOptions &options = {});
 
