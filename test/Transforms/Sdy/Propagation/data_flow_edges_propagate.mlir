@@ -108,3 +108,34 @@ func.func @through_case(%p: tensor<i32>, %a: tensor<8xf32>,
   %r = stablehlo.cosine %c : tensor<8xf32>
   return %r : tensor<8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["x"=2, "y"=2]>
+// Nested loops, backward from the result sharding: the inner loop's
+// operand is a block argument of the outer one, i.e. the outer edge.
+// CHECK-LABEL: func.func @nested_loops(
+// CHECK-SAME:  %arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y", ?}]>}
+func.func @nested_loops(%a: tensor<8xf32>) -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}]>}) {
+  // CHECK:      stablehlo.while
+  // CHECK-SAME:   attributes {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"y", ?}]>]>}
+  // CHECK:        stablehlo.while
+  // CHECK-SAME:     attributes {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"y", ?}]>]>}
+  // CHECK:          stablehlo.negate %{{.*}} {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"y", ?}]>]>}
+  %w = stablehlo.while(%o = %a) : tensor<8xf32>
+    cond {
+      %true = stablehlo.constant dense<true> : tensor<i1>
+      stablehlo.return %true : tensor<i1>
+    } do {
+      %v = stablehlo.while(%i = %o) : tensor<8xf32>
+        cond {
+          %t = stablehlo.constant dense<true> : tensor<i1>
+          stablehlo.return %t : tensor<i1>
+        } do {
+          %n = stablehlo.negate %i : tensor<8xf32>
+          stablehlo.return %n : tensor<8xf32>
+        }
+      stablehlo.return %v : tensor<8xf32>
+    }
+  return %w : tensor<8xf32>
+}
