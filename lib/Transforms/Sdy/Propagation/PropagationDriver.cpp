@@ -2,6 +2,7 @@
 
 #include "PropagationDriver.h"
 
+#include "DataFlowEdges.h"
 #include "mpmd/Dialect/Sdy/IR/SdyOps.h"
 #include "mpmd/Transforms/Sdy/Propagation/OpShardingRuleRegistry.h"
 
@@ -17,7 +18,8 @@ namespace {
 /// shardings only cross through data-flow edges).
 bool setSharding(Value value, TensorShardingAttr sharding) {
   if (auto arg = dyn_cast<BlockArgument>(value)) {
-    auto function = dyn_cast_or_null<func::FuncOp>(arg.getOwner()->getParentOp());
+    auto function =
+        dyn_cast_or_null<func::FuncOp>(arg.getOwner()->getParentOp());
     if (!function || !arg.getOwner()->isEntryBlock())
       return false;
     function.setArgAttr(arg.getArgNumber(), SdyDialect::kShardingAttrName,
@@ -55,21 +57,34 @@ bool setSharding(Value value, TensorShardingAttr sharding) {
           type && type.hasRank() ? type.getRank() : 0));
     }
   }
-  owner->setAttr(SdyDialect::kShardingAttrName,
-                 TensorShardingPerValueAttr::get(owner->getContext(),
-                                                 shardings));
+  owner->setAttr(
+      SdyDialect::kShardingAttrName,
+      TensorShardingPerValueAttr::get(owner->getContext(), shardings));
   return true;
 }
 
-/// `([i, j, ...])->([i, j, ...])` for a tensor of `type`.
-OpShardingRuleAttr getIdentityRule(RankedTensorType type) {
+/// The value whose sharding stands for `value` during propagation: the
+/// `sdy.data_flow_edge` of the edge `value` is a target of, if there is one,
+/// so that all targets of an edge share one sharding.
+Value getShardableValue(Value value) {
+  if (OpResult owner = getEdgeOwnerFromTarget(value))
+    if (DataFlowEdgeOp edge = getDataFlowEdge(owner))
+      return edge.getResult();
+  return value;
+}
+
+/// `([i, j, ...], ...)->([i, j, ...])` with `numOperands` operands for
+/// tensors of `type`.
+OpShardingRuleAttr getIdentityRule(RankedTensorType type,
+                                   int64_t numOperands = 1) {
   MLIRContext *context = type.getContext();
   SmallVector<DimMappingAttr> dims;
   for (int64_t dim : llvm::seq<int64_t>(0, type.getRank()))
     dims.push_back(DimMappingAttr::get(context, {dim}));
   auto mapping = TensorMappingAttr::get(context, dims);
-  return OpShardingRuleAttr::get(context, type.getShape(), {mapping},
-                                 {mapping}, {}, {}, {}, {},
+  SmallVector<TensorMappingAttr> operands(numOperands, mapping);
+  return OpShardingRuleAttr::get(context, type.getShape(), operands, {mapping},
+                                 {}, {}, {}, {},
                                  /*isCustomRule=*/false);
 }
 
@@ -176,19 +191,72 @@ private:
   DenseSet<Operation *> queued;
 };
 
-/// Re-queues what may see news after `value`'s sharding changed: its
-/// definition and its users, except `current`, which is being processed.
+/// Re-queues what may see news after `value`'s sharding changed
+/// (sdy-notes 3.2 step 3): its definition and its users, except `current`,
+/// which is being processed. A use as an edge source re-queues the edge;
+/// a changed edge also re-queues the users of its other targets, which
+/// read the edge's sharding.
 void notifyChanged(Value value, Operation *current, Worklist &worklist) {
   auto push = [&](Operation *op) {
     if (op && op != current)
       worklist.push(op);
   };
+  auto pushUsers = [&](Value used) {
+    for (OpOperand &use : used.getUses()) {
+      if (OpResult owner = getEdgeOwnerFromSource(use)) {
+        if (DataFlowEdgeOp edge = getDataFlowEdge(owner)) {
+          push(edge);
+          continue;
+        }
+      }
+      Operation *user = use.getOwner();
+      push(user->hasTrait<OpTrait::IsTerminator>() ? user->getParentOp()
+                                                   : user);
+    }
+  };
   if (Operation *def = value.getDefiningOp())
     push(def);
   else
     push(cast<BlockArgument>(value).getOwner()->getParentOp());
-  for (Operation *user : value.getUsers())
-    push(user->hasTrait<OpTrait::IsTerminator>() ? user->getParentOp() : user);
+  pushUsers(value);
+  if (auto edge = value.getDefiningOp<DataFlowEdgeOp>())
+    if (OpResult owner = getEdgeOwnerFromTarget(edge.getInput()))
+      for (Value target : getNonOwnerTargets(owner))
+        pushUsers(target);
+}
+
+/// Identity step between the sources of `edge` and the edge, which holds
+/// the sharding of all its targets (sdy-notes 3.2 step 2).
+void propagateThroughEdge(DataFlowEdgeOp edge,
+                          const FactorPropagationOptions &options,
+                          Worklist &worklist) {
+  OpResult owner = getEdgeOwnerFromTarget(edge.getInput());
+  if (!owner)
+    return;
+  auto type = cast<RankedTensorType>(edge.getType());
+  // A source that is a target of this edge (a loop-invariant block
+  // argument returned as is) already is the edge itself.
+  SmallVector<Value> sources;
+  for (Value source : getEdgeSources(owner)) {
+    Value shardable = getShardableValue(source);
+    if (shardable != edge.getResult() &&
+        !llvm::is_contained(sources, shardable))
+      sources.push_back(shardable);
+  }
+  if (sources.empty())
+    return;
+  SmallVector<TensorShardingAttr> operands;
+  for (Value source : sources)
+    operands.push_back(getSharding(source));
+  int64_t numOperands = sources.size();
+  propagateStep(edge, operands, {edge.getShardingAttr()},
+                getIdentityRule(type, numOperands), options,
+                [&](int64_t tensor, TensorShardingAttr sharding) {
+                  Value value =
+                      tensor < numOperands ? sources[tensor] : edge.getResult();
+                  if (setSharding(value, sharding))
+                    notifyChanged(value, edge, worklist);
+                });
 }
 
 LogicalResult verifySupported(ModuleOp module) {
@@ -232,21 +300,26 @@ void runOnce(ModuleOp module, func::FuncOp main,
     worklist.push(op);
   while (!worklist.empty()) {
     Operation *op = worklist.pop();
-    OpShardingRuleAttr rule = getOrCreateOpShardingRule(
-        op, options.conservative, /*storeOnOp=*/true);
+    if (auto edge = dyn_cast<DataFlowEdgeOp>(op)) {
+      propagateThroughEdge(edge, options, worklist);
+      continue;
+    }
+    OpShardingRuleAttr rule =
+        getOrCreateOpShardingRule(op, options.conservative, /*storeOnOp=*/true);
     if (!rule)
       continue;
     SmallVector<TensorShardingAttr> operands, results;
     for (Value operand : op->getOperands())
-      operands.push_back(getSharding(operand));
+      operands.push_back(getSharding(getShardableValue(operand)));
     for (Value result : op->getResults())
-      results.push_back(getSharding(result));
+      results.push_back(getSharding(getShardableValue(result)));
     int64_t numOperands = op->getNumOperands();
     propagateStep(op, operands, results, rule, options,
                   [&](int64_t tensor, TensorShardingAttr sharding) {
-                    Value value = tensor < numOperands
-                                      ? op->getOperand(tensor)
-                                      : op->getResult(tensor - numOperands);
+                    Value value = getShardableValue(
+                        tensor < numOperands
+                            ? op->getOperand(tensor)
+                            : op->getResult(tensor - numOperands));
                     if (setSharding(value, sharding))
                       notifyChanged(value, op, worklist);
                   });

@@ -1,6 +1,7 @@
 //===- Passes.td - sdy propagation passes -----------------*- tablegen -*-===//
 //
-// Shardy's sharding-propagation passes under upstream's `-sdy-...` flags and
+// Shardy's sharding-propagation passes, and the import/export passes that
+// only prepare or finish propagation, under upstream's `-sdy-...` flags and
 // options, one pass per file in lib/Transforms/Sdy/Propagation named after
 // its flag.
 //
@@ -28,6 +29,46 @@ def PopulateOpShardingRulesPass
            /*default=*/"false",
            "Leave out or block the factors that can propagate non-divisible "
            "sharding axes (windows, slices, padding, concatenation)">,
+  ];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
+def AddDataFlowEdgesPass
+    : Pass<"sdy-add-data-flow-edges", "::mlir::func::FuncOp"> {
+  let summary = "Inserts an `sdy.data_flow_edge` after every data-flow edge owner.";
+  let description = [{
+    Every statically shaped result of a `stablehlo.while`, `stablehlo.case`
+    or `stablehlo.optimization_barrier` (nested ones too) owns a data-flow
+    edge: the values flowing into it (operand i, the i-th returned value of
+    the body or of every branch) are its sources, the result and the while
+    block arguments receiving the same value its targets. The pass puts
+    `sdy.data_flow_edge` right after the owner, carrying the owner's
+    sharding if it has one, and routes all other uses of the owner through
+    it, so that propagation keeps one sharding for all targets of the edge.
+    `-sdy-sink-data-flow-edges` undoes it.
+    Complexity: O(ops + uses of the owners).
+  }];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
+def SinkDataFlowEdgesPass
+    : Pass<"sdy-sink-data-flow-edges", "::mlir::func::FuncOp"> {
+  let summary = "Moves the sharding of every `sdy.data_flow_edge` to its owner and erases the edge.";
+  let description = [{
+    For every data-flow op whose edges carry at least one sharding, the
+    op's `sdy.sharding` becomes the edges' shardings, one per result
+    (results without one, tokens included, fully open on the same mesh).
+    Then every `sdy.data_flow_edge` is replaced by its input.
+    Complexity: O(ops + uses of the edges).
+  }];
+  let options = [
+    Option<"sinkDebugShardingOrigins", "sink-debug-sharding-origins", "bool",
+           /*default=*/"false",
+           "Accepted for compatibility; origins are not recorded yet">,
+    Option<"sinkDebugPropagationEdgeSharding",
+           "sink-debug-propagation-edge-sharding", "bool",
+           /*default=*/"false",
+           "Accepted for compatibility; edge shardings are not recorded yet">,
   ];
   let dependentDialects = ["::mlir::sdy::SdyDialect"];
 }
@@ -65,9 +106,12 @@ def BasicPropagatePass : PropagationPassBase<"sdy-basic-propagate"> {
     value's defining op and users. Finally the returned values' shardings
     become the function's result shardings. Per op, a factor gets only the
     axes every tensor mapped to it can take (sdy-notes 3.4): conflicts and
-    closed dimensions block the factor for all. Ops without a rule, and
-    data-flow ops (while, case, optimization_barrier, calls, manual and
-    named computations, data-flow edges), are not crossed yet.
+    closed dimensions block the factor for all. An `sdy.data_flow_edge`
+    (`-sdy-add-data-flow-edges`) is an identity between the values flowing
+    into a while, case or optimization_barrier result and the edge, which
+    holds the sharding of the result and of the while block arguments
+    receiving it. Ops without a rule, calls, manual and named computations
+    are not crossed yet.
     Complexity: shardings only grow, so each value changes at most
     (axes of the mesh) times per dimension; each change re-queues its
     definition and users. A step costs O(factors x tensors x axes) of its
