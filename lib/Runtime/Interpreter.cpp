@@ -533,6 +533,12 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
                                  lookup(clamp.getMax()))});
         return success();
       })
+      .Case([&](stablehlo::ReducePrecisionOp reduce) {
+        bind(op, {runtime::reducePrecision(lookup(reduce.getOperand()),
+                                           reduce.getExponentBits(),
+                                           reduce.getMantissaBits())});
+        return success();
+      })
       .Case([&](stablehlo::IsFiniteOp finite) {
         bind(op, {runtime::isFinite(lookup(finite.getOperand()))});
         return success();

@@ -59,6 +59,13 @@ Tensor clamp(const Tensor &min, const Tensor &operand, const Tensor &max);
 Tensor isFinite(const Tensor &operand);
 /// Float to int truncates toward zero (saturating); to i1 is `!= 0`.
 Tensor convert(const Tensor &operand, DType to);
+/// `stablehlo.reduce_precision`: each float rounded (to nearest, ties to
+/// even) to `mantissaBits` and to the range of `exponentBits`, as if
+/// converted to such a format and back: past the largest value is
+/// infinity, below the smallest normal is zero; nan stays nan. Bit counts
+/// wider than the operand's format change nothing.
+Tensor reducePrecision(const Tensor &operand, int exponentBits,
+                       int mantissaBits);
 
 //===----------------------------------------------------------------------===//
 // Layout: views and copies

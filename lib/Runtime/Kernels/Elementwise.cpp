@@ -15,6 +15,8 @@
 #include "Dispatch.h"
 
 #include <bit>
+#include <cassert>
+#include <cstdint>
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -470,6 +472,67 @@ Tensor isFinite(const Tensor &operand) {
     }
   });
   return result;
+}
+
+namespace {
+
+/// One value of a float type of `Bits` with `kExponentBits` and
+/// `kMantissaBits`, reduced as `reducePrecision` says: round the mantissa at
+/// its last kept bit (adding half an ulp less one, plus the kept bit for
+/// ties to even, may carry into the exponent), then flush what leaves the
+/// reduced exponent range.
+template <typename Bits, int kExponentBits, int kMantissaBits>
+Bits reducePrecisionBits(Bits bits, int exponentBits, int mantissaBits) {
+  constexpr Bits kExponentMask = ((Bits(1) << kExponentBits) - 1)
+                                 << kMantissaBits;
+  constexpr Bits kSignMask = Bits(1) << (kExponentBits + kMantissaBits);
+  constexpr Bits kMantissaMask = (Bits(1) << kMantissaBits) - 1;
+  bool isNan = (bits & kExponentMask) == kExponentMask && (bits & kMantissaMask);
+  if (isNan)
+    return bits;
+  if (mantissaBits < kMantissaBits) {
+    int dropped = kMantissaBits - mantissaBits;
+    Bits lastKeptBit = Bits(1) << dropped;
+    Bits tiesToEven = (bits & lastKeptBit) >> dropped;
+    bits = (bits + (lastKeptBit >> 1) - 1 + tiesToEven) & ~(lastKeptBit - 1);
+  }
+  if (exponentBits < kExponentBits) {
+    constexpr Bits kBias = (Bits(1) << (kExponentBits - 1)) - 1;
+    Bits reducedBias = (Bits(1) << (exponentBits - 1)) - 1;
+    Bits exponent = bits & kExponentMask;
+    if (exponent > (kBias + reducedBias) << kMantissaBits)
+      bits = (bits & kSignMask) | kExponentMask;
+    else if (exponent <= (kBias - reducedBias) << kMantissaBits)
+      bits &= kSignMask;
+  }
+  return bits;
+}
+
+} // namespace
+
+Tensor reducePrecision(const Tensor &operand, int exponentBits,
+                       int mantissaBits) {
+  // Half types are reduced in f32, where their values are exact, and come
+  // back exactly: the reduced format's values fit theirs.
+  Tensor x = detail::widenHalf(operand);
+  Tensor result = Tensor::empty(x.dtype(), x.shape());
+  int64_t n = x.numElements();
+  if (x.dtype() == DType::F32) {
+    const float *in = x.data<float>();
+    float *out = result.data<float>();
+    for (int64_t i = 0; i < n; ++i)
+      out[i] = std::bit_cast<float>(reducePrecisionBits<uint32_t, 8, 23>(
+          std::bit_cast<uint32_t>(in[i]), exponentBits, mantissaBits));
+  } else {
+    assert(x.dtype() == DType::F64 && "reduce_precision takes floats");
+    const double *in = x.data<double>();
+    double *out = result.data<double>();
+    for (int64_t i = 0; i < n; ++i)
+      out[i] = std::bit_cast<double>(reducePrecisionBits<uint64_t, 11, 52>(
+          std::bit_cast<uint64_t>(in[i]), exponentBits, mantissaBits));
+  }
+  return result.dtype() == operand.dtype() ? result
+                                           : convert(result, operand.dtype());
 }
 
 namespace {

@@ -47,6 +47,31 @@ void printSameTypes(OpAsmPrinter &p, ArrayRef<Type> operands, Type result) {
 
 } // namespace
 
+ParseResult parseExponentMantissa(OpAsmParser &parser, IntegerAttr &exponent,
+                                  IntegerAttr &mantissa) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef format;
+  if (parser.parseKeyword(&format))
+    return failure();
+  // e<exponent bits>m<mantissa bits>, both decimal.
+  int64_t exponentBits = 0, mantissaBits = 0;
+  StringRef rest = format;
+  if (!rest.consume_front("e") || rest.consumeInteger(10, exponentBits) ||
+      !rest.consume_front("m") || rest.consumeInteger(10, mantissaBits) ||
+      !rest.empty() || exponentBits > INT32_MAX || mantissaBits > INT32_MAX)
+    return parser.emitError(loc, "expected a format like e5m10, got '")
+           << format << "'";
+  Builder &builder = parser.getBuilder();
+  exponent = builder.getI32IntegerAttr(exponentBits);
+  mantissa = builder.getI32IntegerAttr(mantissaBits);
+  return success();
+}
+
+void printExponentMantissa(OpAsmPrinter &p, Operation *, IntegerAttr exponent,
+                           IntegerAttr mantissa) {
+  p << "e" << exponent.getInt() << "m" << mantissa.getInt();
+}
+
 ParseResult parseSameOperandsAndResultType(OpAsmParser &parser, Type &operand,
                                            Type &result) {
   return parseSameTypes(parser, {&operand}, result);

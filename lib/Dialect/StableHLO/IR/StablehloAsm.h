@@ -31,6 +31,12 @@ void printSameOperandsAndResultType(OpAsmPrinter &p, Operation *op, Type lhs,
 void printSameOperandsAndResultType(OpAsmPrinter &p, Operation *op, Type a,
                                     Type b, Type c, Type result);
 
+// `e5m10`: the exponent and mantissa bits of reduce_precision.
+ParseResult parseExponentMantissa(OpAsmParser &parser, IntegerAttr &exponent,
+                                  IntegerAttr &mantissa);
+void printExponentMantissa(OpAsmPrinter &p, Operation *op,
+                           IntegerAttr exponent, IntegerAttr mantissa);
+
 // `predType, T` or a functional type.
 ParseResult parseSelectOpType(OpAsmParser &parser, Type &pred, Type &onTrue,
                               Type &onFalse, Type &result);

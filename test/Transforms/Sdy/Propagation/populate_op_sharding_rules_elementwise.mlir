@@ -10,6 +10,7 @@
 // CHECK: stablehlo.shift_left{{.*}}sdy.sharding_rule = #sdy.op_sharding_rule<([i, j], [i, j])->([i, j]) {i=8, j=16}>
 // CHECK: stablehlo.atan2{{.*}}sdy.sharding_rule = #sdy.op_sharding_rule<([i, j], [i, j])->([i, j]) {i=8, j=16}>
 // CHECK: stablehlo.is_finite{{.*}}sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=8, j=16}>
+// CHECK: stablehlo.reduce_precision{{.*}}sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=8, j=16}>
 func.func @unary_binary(%a: tensor<8x16xf32>, %b: tensor<8x16xf32>, %i: tensor<8x16xi32>) {
   %0 = stablehlo.add %a, %b : tensor<8x16xf32>
   %1 = stablehlo.exponential %a : tensor<8x16xf32>
@@ -18,6 +19,7 @@ func.func @unary_binary(%a: tensor<8x16xf32>, %b: tensor<8x16xf32>, %i: tensor<8
   %4 = stablehlo.shift_left %i, %i : tensor<8x16xi32>
   %5 = stablehlo.atan2 %a, %b : tensor<8x16xf32>
   %6 = stablehlo.is_finite %a : (tensor<8x16xf32>) -> tensor<8x16xi1>
+  %7 = stablehlo.reduce_precision %a, format = e5m2 : tensor<8x16xf32>
   return
 }
 

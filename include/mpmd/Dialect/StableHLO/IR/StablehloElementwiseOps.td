@@ -148,6 +148,21 @@ def Stablehlo_CompareOp : Stablehlo_Op<"compare", [Pure, HLO_InferTypeOp]> {
   let hasVerifier = 1;
 }
 
+def Stablehlo_ReducePrecisionOp : Stablehlo_Op<"reduce_precision",
+    [Pure, HLO_CompatibleOperandsAndResultType, HLO_InferElementwiseType]> {
+  let summary = "Rounds each element as if converted to a float format with "
+                "`exponent_bits` and `mantissa_bits`, and back.";
+  let arguments = (ins HLO_FpTensor:$operand,
+                       ConfinedAttr<I32Attr, [IntPositive]>:$exponent_bits,
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$mantissa_bits);
+  let results = (outs HLO_FpTensor:$output);
+  // `stablehlo.reduce_precision %x, format = e5m10 : tensor<4xf32>`.
+  let assemblyFormat = [{
+    $operand `,` `format` `=` custom<ExponentMantissa>($exponent_bits, $mantissa_bits)
+    attr-dict `:` custom<SameOperandsAndResultType>(type($operand), type($output))
+  }];
+}
+
 def Stablehlo_ConvertOp : Stablehlo_Op<"convert", [Pure, SameOperandsAndResultShape]> {
   let summary = "Converts each element to the result element type.";
   let arguments = (ins HLO_Tensor:$operand);
