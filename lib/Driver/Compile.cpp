@@ -171,7 +171,8 @@ LogicalResult verifyAssignmentCoversModule(ModuleOp module,
   return success(reported.empty());
 }
 
-FailureOr<Lowered> lower(ModuleOp module, const Config &config) {
+FailureOr<Lowered> lower(ModuleOp module, const Config &config,
+                         llvm::function_ref<void(Phase)> phaseDone) {
   if (failed(verifyAssignmentCoversModule(module, config)) ||
       failed(verifyTensorSizes(module)))
     return failure();
@@ -206,6 +207,8 @@ FailureOr<Lowered> lower(ModuleOp module, const Config &config) {
              << getPhaseName(phase) << " phase produced invalid IR";
     llvm::raw_string_ostream os(lowered.phaseTexts[static_cast<size_t>(phase)]);
     copy.print(os);
+    if (phaseDone)
+      phaseDone(phase);
   }
   return lowered;
 }

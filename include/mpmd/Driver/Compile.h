@@ -17,6 +17,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <array>
 #include <memory>
@@ -71,7 +72,8 @@ public:
   FailureOr<std::unique_ptr<runtime::Executable>> compile() const;
 
 private:
-  friend FailureOr<Lowered> lower(ModuleOp, const Config &);
+  friend FailureOr<Lowered> lower(ModuleOp, const Config &,
+                                  llvm::function_ref<void(Phase)>);
   OwningOpRef<ModuleOp> module;
   std::array<std::string, kAllPhases.size()> phaseTexts;
 };
@@ -84,8 +86,10 @@ LogicalResult verifyAssignmentCoversModule(ModuleOp module,
 /// Lowers a copy of `module` (left unchanged) with `config`: sets @main's
 /// topology from the config (an error if @main has a different one), then
 /// runs import → optimize → sharding propagation → export, verifying the IR
-/// after each phase. Errors are MLIR diagnostics on the module's context.
-FailureOr<Lowered> lower(ModuleOp module, const Config &config);
+/// after each phase and then calling `phaseDone` (progress reports). Errors
+/// are MLIR diagnostics on the module's context.
+FailureOr<Lowered> lower(ModuleOp module, const Config &config,
+                         llvm::function_ref<void(Phase)> phaseDone = {});
 
 } // namespace mlir::mpmd::driver
 
