@@ -218,6 +218,8 @@ FailureOr<Lowered> lower(ModuleOp module, const Config &config,
           lowered.phaseTexts[static_cast<size_t>(phase)]);
       copy.print(os);
     }
+    if (options.phaseDone)
+      options.phaseDone(phase);
   }
   return lowered;
 }

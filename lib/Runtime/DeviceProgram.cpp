@@ -346,21 +346,164 @@ llvm::Error verifyProgress(const DeviceProgram &program) {
   return run ? llvm::Error::success() : run.takeError();
 }
 
+namespace {
+
+/// Happens-before between the devices of a program whose meshes all have
+/// the same number of devices, as vector clocks over meshes. Device d of a
+/// mesh then only ever waits for device d of another (it receives from
+/// device d mod n), so the devices d of all meshes form a lane that runs
+/// like every other lane; the clocks are those of lane 0. A clock holds, per
+/// mesh, how many steps of its order the mesh's device has passed (run, or
+/// issued for a transfer).
+class LaneClocks {
+public:
+  explicit LaneClocks(const DeviceProgram &program) : program(program) {
+    uniform = llvm::all_equal(
+        llvm::map_range(program.meshes, [](const DeviceProgram::Mesh &mesh) {
+          return mesh.numDevices;
+        }));
+    if (!uniform)
+      return;
+    const size_t numMeshes = program.meshes.size();
+    position.assign(program.steps.size(), kNone);
+    firstReader.assign(program.values.size(), kNone);
+    for (const std::vector<int64_t> &order : program.meshOrder)
+      for (auto [index, step] : llvm::enumerate(order)) {
+        position[step] = index;
+        if (program.steps[step].kind == DeviceProgram::StepKind::kFragment)
+          for (int64_t operand : program.steps[step].operands)
+            if (firstReader[operand] == kNone)
+              firstReader[operand] = index;
+      }
+    StepGraph graph(program);
+    // Node -> step, for lane 0's nodes: run nodes first, then arrivals.
+    std::vector<int64_t> stepOf(graph.numNodes, kNone);
+    for (size_t step = 0; step < program.steps.size(); ++step) {
+      stepOf[graph.runNode(step, 0)] = step;
+      if (program.steps[step].kind == DeviceProgram::StepKind::kTransfer)
+        stepOf[graph.arrivalNode(step, 0)] = step;
+    }
+    // Lane 0's predecessors are in lane 0: sort its nodes, joining clocks.
+    std::vector<int64_t> pending(graph.numNodes, 0);
+    std::vector<std::vector<int64_t>> successors(graph.numNodes);
+    std::vector<int64_t> ready;
+    for (int64_t node = 0; node < graph.numNodes; ++node) {
+      if (stepOf[node] == kNone)
+        continue;
+      for (int64_t i = graph.predecessorStart[node];
+           i < graph.predecessorStart[node + 1]; ++i) {
+        successors[graph.predecessors[i]].push_back(node);
+        ++pending[node];
+      }
+      if (pending[node] == 0)
+        ready.push_back(node);
+    }
+    std::vector<std::vector<int64_t>> after(graph.numNodes);
+    startClocks.assign(program.steps.size(), {});
+    while (!ready.empty()) {
+      int64_t node = ready.back();
+      ready.pop_back();
+      std::vector<int64_t> clock(numMeshes, 0);
+      for (int64_t i = graph.predecessorStart[node];
+           i < graph.predecessorStart[node + 1]; ++i)
+        for (size_t mesh = 0; mesh < numMeshes; ++mesh)
+          clock[mesh] =
+              std::max(clock[mesh], after[graph.predecessors[i]][mesh]);
+      int64_t step = stepOf[node];
+      if (node == graph.runNode(step, 0)) {
+        startClocks[step] = clock;
+        int64_t mesh = program.steps[step].mesh;
+        clock[mesh] = std::max(clock[mesh], position[step] + 1);
+      }
+      after[node] = std::move(clock);
+      for (int64_t next : successors[node])
+        if (--pending[next] == 0)
+          ready.push_back(next);
+    }
+  }
+
+  /// The first position of `mesh`'s order at which its devices know that
+  /// every copy `transfer` makes of its operand from them has landed (the
+  /// sender then no longer holds the operand for it): once they know that a
+  /// fragment reading the copy ran. None (kNone) when they never learn it.
+  int64_t getFirstPositionKnowingCopied(int64_t mesh, int64_t transfer) const {
+    if (!uniform)
+      return kNone;
+    const DeviceProgram::Step &step = program.steps[transfer];
+    int64_t reader = firstReader[step.results.front()];
+    if (reader == kNone)
+      return kNone;
+    // Clocks only grow along an order.
+    const std::vector<int64_t> &order = program.meshOrder[mesh];
+    auto known = llvm::partition_point(order, [&](int64_t at) {
+      return startClocks[at].empty() || startClocks[at][step.mesh] <= reader;
+    });
+    return known == order.end() ? kNone : known - order.begin();
+  }
+
+private:
+  const DeviceProgram &program;
+  bool uniform = false;
+  /// Per step: its position in its mesh's order.
+  std::vector<int64_t> position;
+  /// Per value: the position of the first fragment reading it (kNone:
+  /// none), in the order of the value's mesh.
+  std::vector<int64_t> firstReader;
+  /// Per step: the clock of its mesh's device when it starts the step
+  /// (issues it, for a transfer).
+  std::vector<std::vector<int64_t>> startClocks;
+};
+
+} // namespace
+
 llvm::Expected<std::vector<int64_t>>
 checkMemory(const DeviceProgram &program,
             std::optional<int64_t> deviceMemoryBytes) {
   const int64_t numValues = program.values.size();
-  constexpr int64_t kNever = -1;
-  std::vector<int64_t> lastUse(numValues, kNever);
-  for (auto [index, step] : llvm::enumerate(program.steps))
-    for (int64_t operand : step.operands)
-      lastUse[operand] = index;
-  std::vector<bool> isOutput(numValues, false), live(numValues, false);
+  const size_t numMeshes = program.meshes.size();
+  // When each value is freed on its mesh: before the position `freedBefore`
+  // of the mesh's order, once it ran its last fragment reading it and the
+  // mesh knows every copy from it landed; kNone: never (outputs, values
+  // whose copies it never hears of).
+  std::vector<int64_t> freedBefore(numValues, 0);
+  std::vector<int64_t> lastUse(numValues, kNone);
+  LaneClocks clocks(program);
+  for (auto [mesh, order] : llvm::enumerate(program.meshOrder))
+    for (auto [position, index] : llvm::enumerate(order)) {
+      const DeviceProgram::Step &step = program.steps[index];
+      for (int64_t result : step.results)
+        freedBefore[result] = position + 1;
+      if (step.kind == DeviceProgram::StepKind::kTransfer) {
+        int64_t source = step.operands.front();
+        int64_t sourceMesh = program.values[source].mesh;
+        int64_t known =
+            clocks.getFirstPositionKnowingCopied(sourceMesh, index);
+        if (freedBefore[source] != kNone)
+          freedBefore[source] =
+              known == kNone ? kNone : std::max(freedBefore[source], known);
+        continue;
+      }
+      for (int64_t operand : step.operands) {
+        lastUse[operand] = position;
+        if (freedBefore[operand] != kNone)
+          freedBefore[operand] =
+              std::max<int64_t>(freedBefore[operand], position + 1);
+      }
+    }
   for (int64_t output : program.outputs)
-    isOutput[output] = true;
+    freedBefore[output] = kNone;
+  std::vector<std::vector<std::vector<int64_t>>> freedAt(numMeshes);
+  for (auto [mesh, order] : llvm::enumerate(program.meshOrder))
+    freedAt[mesh].resize(order.size() + 1);
+  for (int64_t value = 0; value < numValues; ++value) {
+    int64_t mesh = program.values[value].mesh;
+    if (freedBefore[value] != kNone &&
+        freedBefore[value] < static_cast<int64_t>(freedAt[mesh].size()))
+      freedAt[mesh][freedBefore[value]].push_back(value);
+  }
 
-  std::vector<int64_t> liveBytes(program.meshes.size(), 0);
-  std::vector<int64_t> peak(program.meshes.size(), 0);
+  std::vector<bool> live(numValues, false);
+  std::vector<int64_t> liveBytes(numMeshes, 0), peak(numMeshes, 0);
   auto allocate = [&](int64_t value) {
     live[value] = true;
     int64_t mesh = program.values[value].mesh;
@@ -370,7 +513,7 @@ checkMemory(const DeviceProgram &program,
     peak[mesh] = std::max(peak[mesh], liveBytes[mesh]);
   };
   auto release = [&](int64_t value) {
-    if (!live[value] || isOutput[value])
+    if (!live[value])
       return;
     live[value] = false;
     liveBytes[program.values[value].mesh] -= program.values[value].bytes;
@@ -404,28 +547,38 @@ checkMemory(const DeviceProgram &program,
 
   for (int64_t input : program.inputs)
     allocate(input);
-  for (int64_t mesh = 0; mesh < static_cast<int64_t>(program.meshes.size());
-       ++mesh)
+  for (size_t mesh = 0; mesh < numMeshes; ++mesh)
     if (exceeds(mesh))
       return overflow(mesh, "by the program inputs alone");
 
-  for (auto [index, step] : llvm::enumerate(program.steps)) {
-    int64_t stepIndex = index;
-    for (auto [i, operand] : llvm::enumerate(step.operands))
-      if (!step.donatable.empty() && step.donatable[i] &&
-          lastUse[operand] == stepIndex)
-        release(operand);
-    for (int64_t result : step.results)
-      allocate(result);
-    if (exceeds(step.mesh))
-      return overflow(step.mesh, "at '" + step.name + "'");
-    for (int64_t operand : step.operands)
-      if (lastUse[operand] == stepIndex)
-        release(operand);
-    for (int64_t result : step.results)
-      if (lastUse[result] == kNever)
-        release(result);
+  // Each mesh on its own (live bytes are per device); of the steps that
+  // exceed the cap, the first in program order is reported.
+  int64_t firstExceeding = kNone;
+  llvm::Error error = llvm::Error::success();
+  for (auto [mesh, order] : llvm::enumerate(program.meshOrder)) {
+    for (auto [position, index] : llvm::enumerate(order)) {
+      for (int64_t value : freedAt[mesh][position])
+        release(value);
+      const DeviceProgram::Step &step = program.steps[index];
+      for (auto [i, operand] : llvm::enumerate(step.operands))
+        if (!step.donatable.empty() && step.donatable[i] &&
+            lastUse[operand] == static_cast<int64_t>(position) &&
+            freedBefore[operand] == static_cast<int64_t>(position) + 1)
+          release(operand);
+      for (int64_t result : step.results)
+        allocate(result);
+      if (!exceeds(mesh))
+        continue;
+      if (firstExceeding == kNone || index < firstExceeding) {
+        llvm::consumeError(std::move(error));
+        error = overflow(mesh, "at '" + step.name + "'");
+        firstExceeding = index;
+      }
+      break;
+    }
   }
+  if (error)
+    return std::move(error);
   return peak;
 }
 

@@ -457,6 +457,8 @@ void Executable::Run::runDevice(int64_t mesh, int64_t device) {
       }
 
     lock.unlock();
+    if (options.beforeStepForTesting)
+      options.beforeStepForTesting(index);
     double start = now();
     FailureOr<std::vector<Tensor>> results = interpreter.runRegion(
         *executable.stepBodies[index], std::move(arguments));
@@ -509,6 +511,8 @@ void Executable::Run::runCopyEngine(int64_t mesh, int64_t device) {
     }
 
     lock.unlock();
+    if (options.beforeStepForTesting)
+      options.beforeStepForTesting(index);
     double start = now();
     Tensor copy = original.clone();
     double end = now();

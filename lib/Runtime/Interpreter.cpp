@@ -105,10 +105,11 @@ FailureOr<Tensor> tensorFromAttr(ElementsAttr attr, Location loc) {
   };
   bool isFloatType = isa<FloatType>(type.getElementType());
   size_t byteSize = tensor.byteSize();
+  // Nothing to copy, and an empty attribute has no data to copy from.
+  if (byteSize == 0)
+    return tensor;
   if (dense.isSplat()) {
     // One element converted, then copied in doubling blocks.
-    if (byteSize == 0)
-      return tensor;
     store(0, isFloatType ? dense.getSplatValue<APFloat>().bitcastToAPInt()
                          : dense.getSplatValue<APInt>());
     for (size_t filled = size; filled < byteSize; filled *= 2)

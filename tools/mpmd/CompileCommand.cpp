@@ -11,6 +11,7 @@
 #include "Commands.h"
 #include "ModuleFile.h"
 #include "OutputFile.h"
+#include "Progress.h"
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
@@ -38,7 +39,7 @@ using llvm::StringRef;
 
 void printCompileHelp(llvm::raw_ostream &os) {
   os << "usage: mpmd compile MODEL.mlir --config CONFIG.json -o OUT.mlir\n"
-        "                    [--dump-dir DIR] [--summary]\n\n"
+        "                    [--dump-dir DIR] [--summary] [--quiet]\n\n"
         "Lowers an MPMD program (named computations, mpmd.call microbatches) "
         "with the\nmeshes, assignment, schedule and options of CONFIG.json "
         "(see\ndocs/config.md): import, optimize, sharding propagation, "
@@ -55,7 +56,10 @@ void printCompileHelp(llvm::raw_ostream &os) {
         "functions, transfers\n"
         "                   in and out (count, bytes) and reserved memory; "
         "per input and\n"
-        "                   output, its mesh and sharding\n\n"
+        "                   output, its mesh and sharding\n"
+        "  --quiet          no progress on stderr (printed after 2 s: each "
+        "phase and its\n"
+        "                   time)\n\n"
         "Exit codes: 1 for errors in the program (MLIR diagnostics), 2 for "
         "errors in the\ncommand line or the configuration.\n";
 }
@@ -63,6 +67,7 @@ void printCompileHelp(llvm::raw_ostream &os) {
 struct CompileOptions {
   std::optional<std::string> model, config, output, dumpDir;
   bool summary = false;
+  bool quiet = false;
   bool help = false;
 };
 
@@ -73,8 +78,8 @@ llvm::Expected<CompileOptions> parseOptions(llvm::ArrayRef<StringRef> args) {
           {{"--config", &options.config},
            {"-o", &options.output},
            {"--dump-dir", &options.dumpDir}},
-          {{"--summary", &options.summary}}, options.help, options.model,
-          "a model"))
+          {{"--summary", &options.summary}, {"--quiet", &options.quiet}},
+          options.help, options.model, "a model"))
     return std::move(error);
   if (options.help)
     return options;
@@ -198,6 +203,7 @@ void printSummary(const Lowered &lowered, llvm::raw_ostream &os) {
 }
 
 int runCompile(const CompileOptions &options) {
+  Progress progress("compile", options.quiet);
   llvm::Expected<Config> config = readConfigFile(*options.config);
   if (!config)
     return reportError("compile",
@@ -208,11 +214,15 @@ int runCompile(const CompileOptions &options) {
     return error.empty() ? kExitInputError // the parser reported why
                          : reportError("compile", makeInputError(error));
   ModuleOp module = file->getModule();
+  progress.finished("reading the program");
   // A computation the assignment misses is a configuration error.
   if (failed(verifyAssignmentCoversModule(module, *config)))
     return kExitUsageError;
   LowerOptions lowerOptions;
   lowerOptions.keepPhaseTexts = options.dumpDir.has_value();
+  lowerOptions.phaseDone = [&](Phase phase) {
+    progress.finished("phase " + getPhaseName(phase));
+  };
   FailureOr<Lowered> lowered = lower(module, *config, lowerOptions);
   if (failed(lowered))
     return kExitInputError; // the diagnostics say why

@@ -13,6 +13,7 @@
 
 #include "ModuleFile.h"
 #include "OutputFile.h"
+#include "Progress.h"
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
 #include "mpmd/Driver/Compile.h"
@@ -44,7 +45,8 @@ void printRunHelp(llvm::raw_ostream &os) {
         "                [--outputs DIR] [--print]\n"
         "                [--config CONFIG.json [--validate [--tolerance T]]]\n"
         "                [--trace TRACE.json] [--summary] [--device-memory "
-        "BYTES] [--repeat N]\n\n"
+        "BYTES] [--repeat N]\n"
+        "                [--quiet]\n\n"
         "Runs a program and prints one line per output: its type, min, max, "
         "mean and\nfirst values. A plain module runs FUNCTION on the "
         "interpreter. An MPMD program\n(an exported module, or FILE lowered "
@@ -85,7 +87,10 @@ void printRunHelp(llvm::raw_ostream &os) {
         "                       and the largest live buffers\n"
         "  --repeat N           run N times and report the last run (the "
         "first ones warm\n"
-        "                       the buffer pool and the caches)\n\n"
+        "                       the buffer pool and the caches)\n"
+        "  --quiet              no progress on stderr (printed after 2 s: "
+        "each compile phase\n"
+        "                       and run, and its time)\n\n"
         "Every option is checked before anything runs; the outputs and the "
         "trace are\nwritten only when the run succeeds. Exit codes: 1 for "
         "errors in the program or\nan input, 2 in the command line or the "
@@ -120,7 +125,7 @@ struct RunOptions {
   std::optional<uint64_t> randomSeed;
   std::optional<double> tolerance;
   int64_t repeat = 1;
-  bool print = false, summary = false, validate = false;
+  bool print = false, summary = false, validate = false, quiet = false;
   runtime::ExecutorOptions executor;
 };
 
@@ -169,19 +174,23 @@ void printOutputs(llvm::ArrayRef<runtime::Tensor> results, bool print) {
 /// Runs an MPMD program on the executor; `reference`, when set, is the
 /// unpartitioned model `--validate` compares with.
 int runOnExecutor(const runtime::Executable &executable, ModuleOp reference,
-                  const RunOptions &options) {
+                  const RunOptions &options, Progress &progress) {
   llvm::Expected<std::vector<runtime::Tensor>> arguments =
       loadArguments("@main", executable.getInputSpecs(), options);
   if (!arguments)
     return fail(arguments.takeError());
   // Earlier runs of --repeat warm the buffer pool and the caches; the last
   // one is reported.
-  llvm::Expected<runtime::RunResult> result =
-      executable.run(*arguments, options.executor);
-  for (int64_t run = 1; result && run < options.repeat; ++run)
-    result = executable.run(*arguments, options.executor);
-  if (!result)
-    return fail(result.takeError());
+  std::optional<runtime::RunResult> result;
+  for (int64_t run = 1; run <= options.repeat; ++run) {
+    llvm::Expected<runtime::RunResult> ran =
+        executable.run(*arguments, options.executor);
+    if (!ran)
+      return fail(ran.takeError());
+    result = std::move(*ran);
+    progress.finished("run " + llvm::Twine(run) + "/" +
+                      llvm::Twine(options.repeat));
+  }
 
   printOutputs(result->outputs, options.print);
   const runtime::DeviceProgram &program = executable.getProgram();
@@ -205,6 +214,7 @@ int runOnExecutor(const runtime::Executable &executable, ModuleOp reference,
                                          options.tolerance);
     if (!report)
       return fail(report.takeError());
+    progress.finished("validation");
     report->print(llvm::outs());
     if (!report->passed())
       return kExitValidationMismatch;
@@ -236,7 +246,8 @@ llvm::Error parseRunOptions(llvm::ArrayRef<llvm::StringRef> args,
                                           {"--repeat", &repeat}},
                                          {{"--print", &options.print},
                                           {"--summary", &options.summary},
-                                          {"--validate", &options.validate}},
+                                          {"--validate", &options.validate},
+                                          {"--quiet", &options.quiet}},
                                          help, path, "an input file"))
     return makeUsageError(llvm::toString(std::move(error)) +
                           "; see 'mpmd run --help'");
@@ -306,6 +317,7 @@ int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
     printRunHelp(llvm::outs());
     return kExitSuccess;
   }
+  Progress progress("run", options.quiet);
   std::optional<driver::Config> config;
   if (configPath) {
     llvm::Expected<driver::Config> parsed = driver::readConfigFile(*configPath);
@@ -319,6 +331,7 @@ int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
     return error.empty() ? kExitInputError // the parser reported why
                          : fail(makeInputError(error));
   ModuleOp module = file->getModule();
+  progress.finished("reading the program");
 
   std::string name = functionName.value_or("main");
   auto function = module.lookupSymbol<func::FuncOp>(name);
@@ -338,22 +351,27 @@ int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
         "programs (an exported module, or a model with --config)"));
 
   if (config) {
-    FailureOr<driver::Lowered> lowered = driver::lower(module, *config);
+    driver::LowerOptions lowerOptions;
+    lowerOptions.phaseDone = [&](driver::Phase phase) {
+      progress.finished("compile phase " + driver::getPhaseName(phase));
+    };
+    FailureOr<driver::Lowered> lowered =
+        driver::lower(module, *config, lowerOptions);
     if (failed(lowered))
       return kExitInputError; // the diagnostics say why
     FailureOr<std::unique_ptr<runtime::Executable>> executable =
         lowered->compile();
     if (failed(executable))
       return kExitInputError;
-    return runOnExecutor(**executable,
-                         options.validate ? module : ModuleOp(), options);
+    return runOnExecutor(**executable, options.validate ? module : ModuleOp(),
+                         options, progress);
   }
   if (mpmdProgram) {
     FailureOr<std::unique_ptr<runtime::Executable>> executable =
         runtime::Executable::create(module);
     if (failed(executable))
       return kExitInputError;
-    return runOnExecutor(**executable, ModuleOp(), options);
+    return runOnExecutor(**executable, ModuleOp(), options, progress);
   }
 
   FailureOr<std::vector<runtime::TensorSpec>> specs =
@@ -369,6 +387,7 @@ int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
       interpreter.run(function, *arguments);
   if (failed(results))
     return kExitInputError; // the interpreter reported why, at the op
+  progress.finished("run");
 
   printOutputs(*results, options.print);
   if (llvm::Error error = writeRunFiles(options, *results, nullptr, nullptr))

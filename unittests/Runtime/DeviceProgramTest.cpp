@@ -216,4 +216,34 @@ TEST(DeviceProgramTest, MemoryPeaksFollowLastUsesAndDonation) {
               HasSubstr("by the program inputs alone"));
 }
 
+TEST(DeviceProgramTest, MemoryBoundHoldsWhateverTheCopiesTiming) {
+  // m0 sends a0 and a1 to m1 and hears nothing back: a copy may land after
+  // m0 made the next value, so m0 may hold x, a0 and a1 at once.
+  ProgramBuilder pipeline = makeTwoStagePipeline();
+  llvm::Expected<std::vector<int64_t>> peak = checkMemory(pipeline.program, {});
+  ASSERT_TRUE(static_cast<bool>(peak)) << llvm::toString(peak.takeError());
+  EXPECT_EQ((*peak)[0], 300);
+  EXPECT_EQ((*peak)[1], 300);
+
+  // Here m0 waits for z, made on m1 by a fragment reading a0's copy: from
+  // then on m0 knows a0 was copied and frees it before making a1.
+  ProgramBuilder b;
+  int64_t x = b.input(0, "x");
+  int64_t a0 = b.value(0, "a0"), a1 = b.value(0, "a1");
+  int64_t r0 = b.value(1, "r0"), y = b.value(1, "y", 1);
+  int64_t z = b.value(0, "z", 1), h = b.value(0, "h", 1);
+  b.fragment(0, "F0", {x}, {a0});
+  b.transfer(1, "T0", a0, r0);
+  b.fragment(1, "G", {r0}, {y});
+  b.transfer(0, "T1", y, z);
+  b.fragment(0, "H", {z}, {h});
+  b.fragment(0, "F1", {x}, {a1});
+  b.program.outputs = {h, a1};
+  b.orderByProgram();
+  peak = checkMemory(b.program, {});
+  ASSERT_TRUE(static_cast<bool>(peak)) << llvm::toString(peak.takeError());
+  // x + a0 + z at T1's issue; x + h + a1 at F1.
+  EXPECT_EQ((*peak)[0], 201);
+}
+
 } // namespace

@@ -173,6 +173,20 @@ TEST_F(NpyTest, BooleansBecomeZeroOrOne) {
   EXPECT_EQ(read->data<uint8_t>()[1], 1);
 }
 
+TEST_F(NpyTest, AZeroDimensionMakesAnyShapeEmpty) {
+  // Found by mpmd-npy-fuzzer: the product of the other dimensions does not
+  // fit in int64, which once overflowed while sizing the empty tensor.
+  llvm::Expected<Tensor> read = parseNpy(
+      npyBytes(1,
+               "{'descr': '<i8', 'fortran_order': False, "
+               "'shape': (41, 830022222222, 28223282, 0), }",
+               ""),
+      "empty.npy");
+  ASSERT_TRUE(bool(read)) << llvm::toString(read.takeError());
+  EXPECT_EQ(read->numElements(), 0);
+  EXPECT_EQ(read->byteSize(), 0u);
+}
+
 TEST_F(NpyTest, CorruptFilesNameTheProblem) {
   std::string f32x2 = "{'descr': '<f4', 'fortran_order': False, "
                       "'shape': (2,), }";

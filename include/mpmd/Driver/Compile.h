@@ -17,8 +17,10 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <array>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -58,6 +60,8 @@ struct LowerOptions {
   /// Keep the IR text after each phase before export, for `asText`. Off by
   /// default: printing a large module costs as much as a phase.
   bool keepPhaseTexts = false;
+  /// Called after each phase has run and been verified (progress reports).
+  std::function<void(Phase)> phaseDone;
 };
 
 /// The lowered program and, if asked for, its IR after each phase.
@@ -92,7 +96,8 @@ LogicalResult verifyAssignmentCoversModule(ModuleOp module,
 /// Lowers a copy of `module` (left unchanged) with `config`: sets @main's
 /// topology from the config (an error if @main has a different one), then
 /// runs import → optimize → sharding propagation → export, verifying the IR
-/// after each phase. Errors are MLIR diagnostics on the module's context;
+/// after each phase (then calling `options.phaseDone`). Errors are MLIR
+/// diagnostics on the module's context;
 /// any error diagnostic, also one a pass reports without failing, fails the
 /// lowering.
 FailureOr<Lowered> lower(ModuleOp module, const Config &config,

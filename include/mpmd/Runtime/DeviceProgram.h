@@ -131,13 +131,20 @@ simulate(const DeviceProgram &program,
 /// unit durations.
 llvm::Error verifyProgress(const DeviceProgram &program);
 
-/// Per-device live bytes walking the steps in program order: inputs are live
-/// from the start; a step's results become live when it runs (a donated
-/// last-use operand's bytes are released first); a value dies after its last
-/// use. With `deviceMemoryBytes`, fails at the first step that would exceed
-/// it, naming the step, the device and its largest live buffers. Returns the
-/// peak per mesh (all devices of a mesh hold the same values).
-/// O(steps + operands).
+/// Per-device live bytes walking each mesh's order: inputs are live from the
+/// start; a step's results become live when it runs (a donated last-use
+/// operand's bytes are released first); a value dies after its last use on
+/// its mesh and once its mesh knows that every copy from it landed. A
+/// transfer's copy lands whenever the receiver and the source allow, so the
+/// sender knows it only through a chain of waits from a fragment reading
+/// the copy back to itself (happens-before: vector clocks over meshes; with
+/// meshes of different device counts the sender is never sure, and keeps
+/// what it sends). The peak is thus a bound for every timing of a run, not
+/// only for program order. With `deviceMemoryBytes`, fails at the first step
+/// (in program order) that would exceed it, naming the step, the device and
+/// its largest live buffers. Returns the peak per mesh (all devices of a
+/// mesh hold the same values). The program must make progress
+/// (verifyProgress). O((steps x devices + operands) x meshes).
 llvm::Expected<std::vector<int64_t>>
 checkMemory(const DeviceProgram &program,
             std::optional<int64_t> deviceMemoryBytes);

@@ -32,6 +32,7 @@
 
 #include "mlir/IR/Region.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -49,6 +50,10 @@ int64_t getMaxVirtualDevices();
 struct ExecutorOptions {
   /// Per-device memory cap in bytes; none: unlimited.
   std::optional<int64_t> deviceMemoryBytes;
+  /// Tests only: called right before each fragment or copy of a step runs,
+  /// on the device or copy-engine thread that runs it (so concurrently), to
+  /// inject delays that reorder what the threads do.
+  std::function<void(int64_t step)> beforeStepForTesting;
 };
 
 /// One executed step on one device, in microseconds since the run started.

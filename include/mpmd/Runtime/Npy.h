@@ -50,6 +50,9 @@ const char *npyDescr(DType dtype);
 /// become 1 (the runtime's i1 is 0 or 1).
 llvm::Expected<Tensor> readNpy(llvm::StringRef path);
 
+/// Parses `bytes`, the contents of a .npy file; `path` names it in errors.
+llvm::Expected<Tensor> parseNpy(llvm::StringRef bytes, llvm::StringRef path);
+
 /// Writes `tensor` to `path` (replacing it) as a .npy file.
 llvm::Error writeNpy(llvm::StringRef path, const Tensor &tensor);
 

@@ -214,8 +214,10 @@ llvm::Expected<Tensor> readNpy(llvm::StringRef path) {
                                   /*RequiresNullTerminator=*/false);
   if (!file)
     return makeNpyError(path, "cannot read: " + file.getError().message());
-  llvm::StringRef bytes = (*file)->getBuffer();
+  return parseNpy((*file)->getBuffer(), path);
+}
 
+llvm::Expected<Tensor> parseNpy(llvm::StringRef bytes, llvm::StringRef path) {
   if (!bytes.starts_with(kMagic))
     return makeNpyError(path, "not a .npy file (it does not start with "
                               "\"\\x93NUMPY\")");

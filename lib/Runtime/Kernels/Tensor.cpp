@@ -1,6 +1,7 @@
 //===- Tensor.cpp - Dense tensors of the runtime --------------------------===//
 
 #include "mpmd/Runtime/Tensor.h"
+#include "mpmd/Support/CheckedArithmetic.h"
 
 #include <algorithm>
 #include <charconv>
@@ -109,10 +110,9 @@ uint16_t floatToBf16(float value) {
 }
 
 int64_t numElementsOf(const Shape &shape) {
-  int64_t count = 1;
-  for (int64_t dim : shape)
-    count *= dim;
-  return count;
+  // Tensors are made of shapes whose size was checked; a zero dimension
+  // makes any shape empty, even when the product of the others overflows.
+  return checkedProduct(shape).value();
 }
 
 std::vector<int64_t> rowMajorStrides(const Shape &shape) {

@@ -370,6 +370,34 @@ func.func @f(%arg0: !t) -> !t attributes {topology = #topology} {
 
 // -----
 
+// Found by mpmd-import-pipeline-fuzzer: a caller without the callee's
+// topology (here misspelled) kept host tensors while mesh inference gave the
+// callee mesh tensors, and the import pipeline left invalid IR.
+!t = tensor<4xf32>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>>
+func.func @main(%arg0: !t) -> !t attributes {topohogy = #topology} {
+  // expected-error @+1 {{'mpmd.call' op callee @k has topology #mpmd.topology<<"m1" : <["x"=2]>>>, but its caller has none}}
+  %0 = mpmd.call @k(%arg0) : (!t) -> !t
+  return %0 : !t
+}
+func.func private @k(%arg0: !t) -> !t attributes {topology = #topology} {
+  return %arg0 : !t
+}
+
+// -----
+
+!t = tensor<4xf32>
+func.func @main(%arg0: !t) -> !t attributes {topology = #mpmd.topology<<"m1": <["x"=2]>>>} {
+  // expected-error @+1 {{'mpmd.call' op callee @k has topology #mpmd.topology<<"m1" : <["x"=4]>>>, but its caller has topology #mpmd.topology<<"m1" : <["x"=2]>>>}}
+  %0 = mpmd.call @k(%arg0) : (!t) -> !t
+  return %0 : !t
+}
+func.func private @k(%arg0: !t) -> !t attributes {topology = #mpmd.topology<<"m1": <["x"=4]>>>} {
+  return %arg0 : !t
+}
+
+// -----
+
 !t = tensor<3x5xf32>
 func.func @call_unknown_callee(%arg0: !t) -> !t {
   // expected-error @+1 {{'mpmd.call' op callee @nowhere is not a func.func in this module}}

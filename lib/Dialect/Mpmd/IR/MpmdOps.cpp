@@ -610,10 +610,24 @@ LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
       return emitOpError() << "Type mismatch. Expected call result " << index
                            << " to have type " << std::get<1>(pair)
                            << ", but got " << std::get<0>(pair);
-  if (isMpmdFunction(callee) && !callee.isPrivate())
+  if (!isMpmdFunction(callee))
+    return success();
+  if (!callee.isPrivate())
     return emitOpError() << "callee " << getCalleeAttr()
                          << " has a topology and must be private";
-  return success();
+  // The callee's values live on the caller's meshes: a caller on other
+  // meshes, or on none, would pass and receive mismatching tensors once mesh
+  // inference rewrites the callee's types.
+  TopologyAttr calleeTopology = getTopology(callee);
+  TopologyAttr callerTopology = getTopology(*this);
+  if (callerTopology == calleeTopology)
+    return success();
+  InFlightDiagnostic error = emitOpError()
+                             << "callee " << getCalleeAttr() << " has topology "
+                             << calleeTopology << ", but its caller has ";
+  if (callerTopology)
+    return error << "topology " << callerTopology;
+  return error << "none";
 }
 
 CallInterfaceCallable CallOp::getCallableForCallee() { return getCalleeAttr(); }
