@@ -235,14 +235,17 @@ int runCompile(const CompileOptions &options) {
       return reportError("compile", paths.takeError());
     dumpPaths = std::move(*paths);
   }
+  // The export text is printed once and serves its dump and the output.
   std::string exported = lowered->asText(Phase::kExport);
   std::vector<std::string> phaseTexts;
   for (Phase phase : ArrayRef(kAllPhases).take_front(dumpPaths.size()))
-    phaseTexts.push_back(phase == Phase::kExport ? exported
-                                                 : lowered->asText(phase));
+    if (phase != Phase::kExport)
+      phaseTexts.push_back(lowered->asText(phase));
   std::vector<OutputText> outputs;
-  for (auto [path, text] : llvm::zip(dumpPaths, phaseTexts))
-    outputs.push_back({path, text});
+  for (auto [index, path] : llvm::enumerate(dumpPaths))
+    outputs.push_back({path, index < phaseTexts.size()
+                                 ? StringRef(phaseTexts[index])
+                                 : StringRef(exported)});
   outputs.push_back({*options.output, exported});
   if (llvm::Error error = writeOutputFiles(outputs))
     return reportError("compile", std::move(error));
