@@ -57,8 +57,8 @@ Attribute getPerValueAttr(Operation *op, StringRef arrayName, unsigned index,
 }
 
 void setPerValueAttrs(Operation *op, StringRef arrayName, unsigned count,
-                      StringRef name,
-                      function_ref<Attribute(unsigned)> valueOf) {
+                      StringRef name, function_ref<Attribute(unsigned)> valueOf,
+                      EmptyAttrArrays empty) {
   SmallVector<NamedAttrList> lists = getPerValueAttrs(op, arrayName, count);
   bool allEmpty = true;
   for (auto [index, list] : llvm::enumerate(lists)) {
@@ -68,7 +68,7 @@ void setPerValueAttrs(Operation *op, StringRef arrayName, unsigned count,
       list.erase(name);
     allEmpty &= list.empty();
   }
-  if (allEmpty) {
+  if (allEmpty && empty == EmptyAttrArrays::kDrop) {
     op->removeAttr(arrayName);
     return;
   }
@@ -94,15 +94,17 @@ Attribute getFragmentResAttr(FragmentOp fragment, unsigned index,
 }
 
 void setFragmentArgAttrs(FragmentOp fragment, StringRef name,
-                         function_ref<Attribute(unsigned)> valueOf) {
+                         function_ref<Attribute(unsigned)> valueOf,
+                         EmptyAttrArrays empty) {
   setPerValueAttrs(fragment, kArgAttrsAttrName, fragment->getNumOperands(),
-                   name, valueOf);
+                   name, valueOf, empty);
 }
 
 void setFragmentResAttrs(FragmentOp fragment, StringRef name,
-                         function_ref<Attribute(unsigned)> valueOf) {
+                         function_ref<Attribute(unsigned)> valueOf,
+                         EmptyAttrArrays empty) {
   setPerValueAttrs(fragment, kResAttrsAttrName, fragment->getNumResults(),
-                   name, valueOf);
+                   name, valueOf, empty);
 }
 
 bool isOnHost(Type type) {

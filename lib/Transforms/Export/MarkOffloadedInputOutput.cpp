@@ -125,12 +125,12 @@ class MarkOffloadedInputOutputPass
         return memoryKindIf(
             fragment->getOperand(index),
             getFragmentArgAttr(fragment, index, kMemoryKindAttrName));
-      });
+      }, EmptyAttrArrays::kKeep);
       setFragmentResAttrs(fragment, kMemoryKindAttrName, [&](unsigned index) {
         return memoryKindIf(
             fragment->getResult(index),
             getFragmentResAttr(fragment, index, kMemoryKindAttrName));
-      });
+      }, EmptyAttrArrays::kKeep);
     }
     setArgAttrs(function, kMemoryKindAttrName, [&](unsigned index) {
       return memoryKindIf(function.getArgument(index),

@@ -10,14 +10,15 @@
 // from an output attribute (output 1, a fragment result), and from an
 // annotate_device_placement behind an optimization barrier (result 2 of f);
 // a "device" placement and a device input stay unmarked. The function's
-// inputs and outputs are marked too.
+// inputs and outputs are marked too. Every fragment carries both arrays,
+// with {} for unmarked values.
 // CHECK-LABEL: func.func @main(
 // CHECK-SAME:    %arg0: !mpmd.mesh_tensor<"m1", tensor<4xf32>, memory_kind="pinned_host"> {mhlo.memory_kind = "pinned_host"},
 // CHECK-SAME:    %arg1: !mpmd.mesh_tensor<"m1", tensor<4xf32>> {mhlo.memory_kind = "pinned_host"},
 // CHECK-SAME:    %arg2: !mpmd.mesh_tensor<"m1", tensor<4xf32>, memory_kind="device">)
 // CHECK-SAME:    -> (!mpmd.mesh_tensor<"m1", tensor<4xf32>>, !mpmd.mesh_tensor<"m1", tensor<4xf32>> {mhlo.memory_kind = "pinned_host"}, !mpmd.mesh_tensor<"m1", tensor<4xf32>> {mhlo.memory_kind = "pinned_host"}, !mpmd.mesh_tensor<"m1", tensor<4xf32>>)
 // CHECK:      mpmd.fragment<mesh="m1", origin=["f"]> (%arg0, %arg1, %arg2) {arg_attrs = [{mhlo.memory_kind = "pinned_host"}, {mhlo.memory_kind = "pinned_host"}, {}], res_attrs = [{}, {mhlo.memory_kind = "pinned_host"}, {mhlo.memory_kind = "pinned_host"}, {}]}
-// CHECK:      mpmd.fragment<mesh="m1", origin=["g"]> (%{{.*}}#2) {arg_attrs = [{mhlo.memory_kind = "pinned_host"}]}
+// CHECK:      mpmd.fragment<mesh="m1", origin=["g"]> (%{{.*}}#2) {arg_attrs = [{mhlo.memory_kind = "pinned_host"}], res_attrs = [{}]}
 func.func @main(%arg0: !m1_host, %arg1: !m1 {mhlo.memory_kind = "pinned_host"}, %arg2: !m1_dev)
     -> (!m1, !m1 {mhlo.memory_kind = "pinned_host"}, !m1, !m1) attributes {topology = #topology} {
   %0:4 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0, %arg1, %arg2) (%a: !t, %b: !t, %c: !t) {

@@ -42,14 +42,20 @@ Attribute getFragmentArgAttr(FragmentOp fragment, unsigned index,
 Attribute getFragmentResAttr(FragmentOp fragment, unsigned index,
                              StringRef name);
 
+/// What becomes of a per-value attribute array whose entries are all empty.
+/// The marking passes of the export pipeline (offloading, layouts) keep it:
+/// the outlined functions and upstream's IR always carry both arrays.
+enum class EmptyAttrArrays { kDrop, kKeep };
+
 /// Sets attribute `name` of operand (result) i of the fragment's `arg_attrs`
 /// (`res_attrs`) to `valueOf(i)`, or removes it where that is null,
-/// rebuilding the array once (O(signature)). The array is dropped when every
-/// entry ends up empty.
+/// rebuilding the array once (O(signature)).
 void setFragmentArgAttrs(FragmentOp fragment, StringRef name,
-                         function_ref<Attribute(unsigned)> valueOf);
+                         function_ref<Attribute(unsigned)> valueOf,
+                         EmptyAttrArrays empty = EmptyAttrArrays::kDrop);
 void setFragmentResAttrs(FragmentOp fragment, StringRef name,
-                         function_ref<Attribute(unsigned)> valueOf);
+                         function_ref<Attribute(unsigned)> valueOf,
+                         EmptyAttrArrays empty = EmptyAttrArrays::kDrop);
 
 /// True if a value of this type lives in host memory: a mesh tensor with
 /// `memory_kind="pinned_host"`.

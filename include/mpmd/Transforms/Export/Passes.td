@@ -316,7 +316,8 @@ def MarkOffloadedInputOutputPass
     Fragment operands and results in host memory get
     `mhlo.memory_kind = "pinned_host"` in `arg_attrs` / `res_attrs` (what
     the outlined functions take as argument/result attributes), and so do
-    the function's inputs and outputs. Existing marks stay.
+    the function's inputs and outputs. Existing marks stay. Every
+    fragment ends with both arrays (`{}` entries for unmarked values).
 
     Errors: a memory kind other than `"pinned_host"` / `"device"`, and one
     that contradicts the memory kind of the value's type.
@@ -332,23 +333,26 @@ def MarkInputOutputWithLayoutsPass
                 "outputs to the fragments that consume and produce them.";
   let description = [{
     In entry-point MPMD functions, with the `mhlo.layout_mode` of inputs
-    and outputs (`"default"`, `"auto"` or an explicit layout like
-    `"{0,1}"`):
-    * an input returned as an output is one buffer: where one side has no
-      layout or `"auto"` it takes the other's; two different explicit
-      layouts are an error;
-    * an `"auto"` input used by more than one fragment becomes `"default"`
-      (the programs would choose differently); an `"auto"` output that is
-      a fragment result also used elsewhere becomes `"default"`;
-    * an input or output transferred to a CPU mesh (`/cpu` suffix) must have
-      the default layout: `"auto"` becomes `"default"`, an explicit layout
-      is an error.
-    Fragment operands that are inputs take the input's layout in
-    `arg_attrs`, fragment results returned as outputs the output's layout in
-    `res_attrs`, and the function's attributes are updated. A layout that is
-    not a string is an error.
+    and outputs. Layouts: `"default"` (also the absence of the attribute,
+    and always written as absence), `"auto"` (agrees with every layout) or
+    an explicit layout like `"{0,1}"` (agrees only with itself).
+    * Inputs first (unused ones are left alone): the layouts of the
+      outputs returning the input directly must agree with each other and
+      with the input's (else an error naming them), and refine it; an
+      input transferred to a CPU mesh (`/cpu` suffix) takes `"default"`,
+      with a warning if it asked for anything else; else an `"auto"`
+      input with more than one fragment or transfer use takes `"default"`.
+    * Then every fragment result: unused ones get `"auto"`; the others
+      take the common layout of the outputs returning them (an error at
+      the return when they disagree), the same CPU rule, and `"default"`
+      for an `"auto"` result with a fragment or transfer use.
+    Each decision is written on the value and on all its uses: fragment
+    `arg_attrs`, the function's output attributes, and through transfers to
+    their uses (a transfer to a CPU mesh hands on `"default"`). Every
+    fragment ends with both `arg_attrs` and `res_attrs` (`{}` entries where
+    there is nothing). A layout that is not a string is an error.
 
-    Complexity: O(N + Σ signature).
+    Complexity: O(uses + Σ signature).
   }];
   let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
 }
