@@ -14,6 +14,7 @@
 #include "mpmd/Transforms/Export/Passes.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::mpmd {
 #define GEN_PASS_DEF_MERGETRANSFERSPASS
@@ -28,25 +29,22 @@ constexpr StringLiteral kConcatTransferAttrName = "concat_transfer";
 /// transfer.
 constexpr int64_t kMaxNumElements = 1;
 
+/// True for a fragment result worth merging: at most one element, in
+/// device memory, unsharded (no sharding or a replicated one).
 bool isSmallReplicatedDeviceTensor(MeshTensorType type) {
   sdy::TensorShardingAttr sharding = type.getSharding();
   std::optional<int64_t> numElements =
       checkedProduct(type.getRankedTensorType().getShape());
   return (!sharding || sharding.isFullyReplicated()) && !type.isOnHost() &&
-         numElements && *numElements > 0 && *numElements <= kMaxNumElements;
+         numElements && *numElements <= kMaxNumElements;
 }
 
-/// The fragment all uses of `transfer` are in, or null.
-FragmentOp getSingleFragmentUser(TransferOp transfer) {
-  FragmentOp consumer;
-  for (Operation *user : transfer->getUsers()) {
-    auto fragment = dyn_cast<FragmentOp>(user);
-    if (!fragment || (consumer && fragment != consumer))
-      return nullptr;
-    consumer = fragment;
-  }
-  return consumer;
-}
+/// One value to merge: a producer result reaching the consumer through
+/// `transfer`.
+struct GroupEntry {
+  unsigned resultNumber;
+  TransferOp transfer;
+};
 
 class MergeTransfersPass
     : public impl::MergeTransfersPassBase<MergeTransfersPass> {
@@ -54,72 +52,85 @@ class MergeTransfersPass
     func::FuncOp function = getOperation();
     if (!isMpmdFunction(function))
       return;
-    // Transfers by (producer, consumer, source type, target type), in the
-    // order of their first transfer.
-    llvm::MapVector<std::tuple<Operation *, Operation *, Type, Type>,
-                    SmallVector<TransferOp>>
-        groups;
-    for (auto transfer : function.getBody().front().getOps<TransferOp>()) {
-      auto source = cast<MeshTensorType>(transfer.getTensor().getType());
-      auto target = cast<MeshTensorType>(transfer.getType());
-      auto producer = transfer.getTensor().getDefiningOp<FragmentOp>();
-      FragmentOp consumer = getSingleFragmentUser(transfer);
-      // A consumer with control operands (scheduling) takes no new data
-      // operand at the end.
-      if (!producer || !consumer ||
-          consumer->hasAttr(kControlOperandStartIdxAttrName) ||
-          !isSmallReplicatedDeviceTensor(source) ||
-          !isSmallReplicatedDeviceTensor(target))
-        continue;
-      groups[{producer, consumer, source, target}].push_back(transfer);
-    }
     IRRewriter rewriter(&getContext());
-    for (auto &[key, transfers] : groups)
-      if (transfers.size() > 1)
-        merge(transfers, rewriter);
+    for (auto producer : llvm::make_early_inc_range(
+             function.getBody().front().getOps<FragmentOp>())) {
+      // Results by (global type, consumer), in result order; a result
+      // joins a group once per transfer of it that the consumer uses.
+      llvm::MapVector<std::pair<Type, Operation *>, SmallVector<GroupEntry>>
+          groups;
+      for (OpResult result : producer->getResults()) {
+        auto type = cast<MeshTensorType>(result.getType());
+        if (!isSmallReplicatedDeviceTensor(type))
+          continue;
+        for (Operation *user : result.getUsers()) {
+          auto transfer = dyn_cast<TransferOp>(user);
+          if (!transfer || transfer->hasAttr(kConcatTransferAttrName) ||
+              cast<MeshTensorType>(transfer.getType()).isOnHost())
+            continue;
+          llvm::SmallSetVector<Operation *, 4> consumers;
+          for (Operation *consumer : transfer->getUsers())
+            // A consumer with control operands (scheduling) takes no new
+            // data operand at the end.
+            if (isa<FragmentOp>(consumer) &&
+                !consumer->hasAttr(kControlOperandStartIdxAttrName))
+              consumers.insert(consumer);
+          for (Operation *consumer : consumers)
+            groups[{type.getRankedTensorType(), consumer}].push_back(
+                {result.getResultNumber(), transfer});
+        }
+      }
+      for (auto &[key, entries] : groups)
+        if (entries.size() > 1)
+          producer = merge(producer, cast<FragmentOp>(key.second), entries,
+                           rewriter);
+    }
   }
 
-  /// Replaces `transfers` (same producer, consumer and types; in block
-  /// order) by one transfer of their concatenation.
-  void merge(ArrayRef<TransferOp> transfers, IRRewriter &rewriter) {
-    // The fragments are looked up now: merging an earlier group may have
-    // rebuilt them.
-    TransferOp first = transfers.front();
-    auto producer = first.getTensor().getDefiningOp<FragmentOp>();
-    FragmentOp consumer = getSingleFragmentUser(first);
-    auto source = cast<MeshTensorType>(first.getTensor().getType());
-    auto target = cast<MeshTensorType>(first.getType());
+  /// Makes `producer` also return the concatenation of `entries`' results
+  /// and `consumer` take it through one transfer, slicing each value back
+  /// out for every use of its transfer. The old transfers and operands stay,
+  /// unused by the consumer's body, for the clean-ups after this pass.
+  /// Returns the rebuilt producer.
+  FragmentOp merge(FragmentOp producer, FragmentOp consumer,
+                   ArrayRef<GroupEntry> entries, IRRewriter &rewriter) {
+    TransferOp first = entries.front().transfer;
+    auto source =
+        cast<MeshTensorType>(producer->getResult(entries.front().resultNumber)
+                                 .getType());
     RankedTensorType partType = source.getRankedTensorType();
-    Type elementType = partType.getElementType();
-    auto flatType = RankedTensorType::get({1}, elementType);
-    auto concatType = RankedTensorType::get(
-        {static_cast<int64_t>(transfers.size())}, elementType);
+    // Each part gets a leading dimension of 1, along which they are
+    // concatenated.
+    SmallVector<int64_t> leadingShape = {1};
+    llvm::append_range(leadingShape, partType.getShape());
+    auto leadingType =
+        RankedTensorType::get(leadingShape, partType.getElementType());
+    SmallVector<int64_t> concatShape = leadingShape;
+    concatShape.front() = static_cast<int64_t>(entries.size());
+    auto concatType =
+        RankedTensorType::get(concatShape, partType.getElementType());
     Location loc = rewriter.getFusedLoc(llvm::map_to_vector(
-        transfers, [](TransferOp transfer) { return transfer.getLoc(); }));
-    auto flatten = [&](Value value) -> Value {
-      if (value.getType() == flatType)
-        return value;
-      return stablehlo::ReshapeOp::create(rewriter, loc, flatType, value);
-    };
+        entries, [](GroupEntry entry) { return entry.transfer.getLoc(); }));
 
     // Producer: returns the concatenation too.
-    Operation *producerReturn =
-        producer.getRegion().front().getTerminator();
+    Operation *producerReturn = producer.getRegion().front().getTerminator();
     rewriter.setInsertionPoint(producerReturn);
     SmallVector<Value> parts;
-    for (TransferOp transfer : transfers)
-      parts.push_back(flatten(producerReturn->getOperand(
-          cast<OpResult>(transfer.getTensor()).getResultNumber())));
-    Value concat = stablehlo::ConcatenateOp::create(
-        rewriter, loc, concatType, parts, /*dimension=*/0);
+    for (const GroupEntry &entry : entries)
+      parts.push_back(stablehlo::ReshapeOp::create(
+          rewriter, loc, leadingType,
+          producerReturn->getOperand(entry.resultNumber)));
+    Value concat = stablehlo::ConcatenateOp::create(rewriter, loc, concatType,
+                                                    parts, /*dimension=*/0);
     producer = appendFragmentResult(
         producer, concat,
         MeshTensorType::get(&getContext(), source.getMeshName(), concatType,
                             nullptr, source.getMemoryKind()),
         rewriter);
 
-    // One transfer, where the first one was.
+    // One transfer, where the group's first one was.
     rewriter.setInsertionPoint(first);
+    auto target = cast<MeshTensorType>(first.getType());
     auto merged = TransferOp::create(
         rewriter, loc,
         MeshTensorType::get(&getContext(), target.getMeshName(), concatType,
@@ -127,32 +138,32 @@ class MergeTransfersPass
         producer->getResults().back());
     merged->setAttr(kConcatTransferAttrName, rewriter.getUnitAttr());
 
-    // Consumer: slices each part out of it.
+    // Consumer: a slice of the concatenation for every use of every
+    // transfer of the group.
     BlockArgument concatArg =
         appendFragmentOperand(consumer, merged, concatType);
     Block &body = consumer.getRegion().front();
     rewriter.setInsertionPointToStart(&body);
-    llvm::BitVector erasedOperands(consumer->getNumOperands());
-    for (auto [index, transfer] : llvm::enumerate(transfers)) {
-      int64_t start = index;
-      Value part = stablehlo::SliceOp::create(
-          rewriter, loc, flatType, concatArg,
-          rewriter.getDenseI64ArrayAttr({start}),
-          rewriter.getDenseI64ArrayAttr({start + 1}),
-          rewriter.getDenseI64ArrayAttr({1}));
-      if (partType != flatType)
+    SmallVector<int64_t> limits = leadingShape;
+    SmallVector<int64_t> strides(leadingShape.size(), 1);
+    for (auto [index, entry] : llvm::enumerate(entries)) {
+      SmallVector<int64_t> starts(leadingShape.size(), 0);
+      starts.front() = static_cast<int64_t>(index);
+      limits.front() = static_cast<int64_t>(index) + 1;
+      for (OpOperand &use : entry.transfer->getUses()) {
+        if (use.getOwner() != consumer)
+          continue;
+        Value part = stablehlo::SliceOp::create(
+            rewriter, loc, leadingType, concatArg,
+            rewriter.getDenseI64ArrayAttr(starts),
+            rewriter.getDenseI64ArrayAttr(limits),
+            rewriter.getDenseI64ArrayAttr(strides));
         part = stablehlo::ReshapeOp::create(rewriter, loc, partType, part);
-      for (OpOperand &use : transfer->getUses()) {
         rewriter.replaceAllUsesWith(body.getArgument(use.getOperandNumber()),
                                     part);
-        erasedOperands.set(use.getOperandNumber());
       }
     }
-    eraseFragmentOperandsAndResults(
-        consumer, erasedOperands,
-        llvm::BitVector(consumer->getNumResults()), rewriter);
-    for (TransferOp transfer : transfers)
-      rewriter.eraseOp(transfer);
+    return producer;
   }
 };
 

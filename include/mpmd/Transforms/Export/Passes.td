@@ -279,22 +279,24 @@ def MergeTransfersPass
   let summary = "Merges one-element transfers between the same two fragments "
                 "into one transfer of their concatenation.";
   let description = [{
-    In MPMD functions, transfers whose operand is a result of a fragment P,
-    whose uses are all in one fragment C, and whose source and target types
-    hold one element, unsharded (no sharding or a replicated one) and not
-    in `pinned_host` memory, are grouped by (P, C, source type, target
-    type). Each group of two or more becomes one transfer, marked
-    `concat_transfer`: P also returns the concatenation of the values
-    (each reshaped to `tensor<1xT>`, `stablehlo.concatenate` along
-    dimension 0), and C takes it and slices each value back out
-    (`stablehlo.slice` and `stablehlo.reshape`) in place of the old
-    operands. The merged transfer sits where the group's first one was.
-    P's now unused results are left to `-mpmd-fragment-dce`; the export
-    pipeline runs `-mpmd-fragment-dedup` and `-cse` after this pass.
-    Tensors with no element, and consumers with scheduling control
-    operands, are left alone.
+    In MPMD functions, for each fragment P: its results that hold at most
+    one element (none counts), unsharded (no sharding or a replicated one)
+    and not in `pinned_host` memory are grouped by (global type, consumer
+    fragment C) over their transfers (not into host memory, not already
+    `concat_transfer`): a result joins C's group once per transfer of it
+    that C uses. Each group of two or more, in result order, becomes one
+    transfer marked `concat_transfer`: P also returns the concatenation of
+    the values (each reshaped to a leading dimension of 1,
+    `stablehlo.concatenate` along dimension 0), and C takes it as a new
+    operand and slices the value back out (`stablehlo.slice` then
+    `stablehlo.reshape`) for every use of the old transfers. The merged
+    transfer sits where the group's first one was; the old transfers and
+    C's old operands stay, now unused inside C, for the clean-ups: the
+    export pipeline runs `-mpmd-fragment-dedup`, `-cse` and
+    `-mpmd-fragment-dce` after this pass. Consumers with scheduling control
+    operands are left alone.
 
-    Complexity: O(T + Σ signature of the fragments rebuilt).
+    Complexity: O(transfers + Σ signature of the fragments rebuilt).
   }];
   let dependentDialects = ["::mlir::mpmd::MpmdDialect",
                            "::mlir::stablehlo::StablehloDialect"];
