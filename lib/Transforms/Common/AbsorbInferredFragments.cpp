@@ -1,10 +1,15 @@
 //===- AbsorbInferredFragments.cpp - -mpmd-absorb-inferred-fragments ------===//
 //
-// A worklist of roots. Processing a root scans its fragment producers and
-// consumers for an inferred fragment whose closest consumer (resp. producer)
-// is the root, merges it in, and rescans the merged root; a root with nothing
-// left to absorb leaves the worklist. Every merge removes one fragment, so
-// the number of scans is bounded by roots + merges.
+// A worklist of roots. Processing a root looks at each inferred producer
+// (consumer): transfers around it are first moved where they are needed,
+// then it is merged in when the root is its first user (the last producer
+// of its operands), and the merged root is looked at again; a root with
+// nothing left to absorb leaves the worklist. Every merge removes one
+// fragment, so the number of looks is bounded by roots + merges.
+//
+// The merged fragment always takes the root's place and the root's
+// attributes: a root is a stable anchor, and the absorbed inferred fragment
+// only brings its computation.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,12 +32,108 @@ bool isRoot(FragmentOp fragment) {
          !hasFragmentProducer(fragment);
 }
 
+/// The op of `block` that is or contains `op`, or null.
+Operation *getAncestorInBlock(Operation *op, Block *block) {
+  return block->findAncestorOpInBlock(*op);
+}
+
+/// The first op of `op`'s block (in block order) using one of its results,
+/// or null.
+Operation *getFirstUserInBlock(Operation *op) {
+  Operation *first = nullptr;
+  for (Operation *user : op->getUsers()) {
+    Operation *ancestor = getAncestorInBlock(user, op->getBlock());
+    if (ancestor && (!first || ancestor->isBeforeInBlock(first)))
+      first = ancestor;
+  }
+  return first;
+}
+
+/// Moves each transfer of a result of `producer` to right before its first
+/// user, and erases those nobody uses: a transfer then never stands between
+/// the producer and the producer's real first user.
+void moveTransfersOfResultsToUsers(FragmentOp producer,
+                                   RewriterBase &rewriter) {
+  SmallVector<TransferOp> transfers;
+  for (Operation *user : producer->getUsers())
+    if (auto transfer = dyn_cast<TransferOp>(user);
+        transfer && transfer->getBlock() == producer->getBlock())
+      transfers.push_back(transfer);
+  for (TransferOp transfer : transfers) {
+    if (transfer->use_empty()) {
+      rewriter.eraseOp(transfer);
+      continue;
+    }
+    rewriter.moveOpBefore(transfer, getFirstUserInBlock(transfer));
+  }
+}
+
+/// Moves each transfer feeding `consumer` to right after the op defining its
+/// operand (the block start for a value from outside the block), so that only real
+/// producers decide where the consumer can go.
+void moveTransfersOfOperandsToProducers(FragmentOp consumer,
+                                        RewriterBase &rewriter) {
+  Block *block = consumer->getBlock();
+  for (Value operand : consumer->getOperands()) {
+    auto transfer = operand.getDefiningOp<TransferOp>();
+    if (!transfer || transfer->getBlock() != block)
+      continue;
+    Value source = transfer.getTensor();
+    if (Operation *def = source.getDefiningOp();
+        def && def->getBlock() == block)
+      rewriter.moveOpAfter(transfer, def);
+    else
+      rewriter.moveOpBefore(transfer, block, block->begin());
+  }
+}
+
+/// The op of `fragment`'s block defining its operand that comes last, or null
+/// when every operand is a block argument or defined outside the block.
+Operation *getLastDefiningOpInBlock(FragmentOp fragment) {
+  Operation *last = nullptr;
+  for (Value operand : fragment->getOperands()) {
+    Operation *def = operand.getDefiningOp();
+    if (!def || def->getBlock() != fragment->getBlock())
+      continue;
+    if (!last || last->isBeforeInBlock(def))
+      last = def;
+  }
+  return last;
+}
+
+/// Merges the inferred fragment `absorbed` into `root` (`absorbedFirst`: it
+/// is a producer of the root, else a consumer), at the root's place and with
+/// the root's stage and attributes; `mpmd.inferred_by` becomes the root's
+/// names then the absorbed ones', or is dropped when the root is a user
+/// fragment.
+FragmentOp absorb(FragmentOp root, FragmentOp absorbed, bool absorbedFirst,
+                  RewriterBase &rewriter) {
+  SmallVector<StringRef> inferredBy = getInferredBy(root);
+  for (StringRef name : getInferredBy(absorbed))
+    if (!llvm::is_contained(inferredBy, name))
+      inferredBy.push_back(name);
+  bool rootIsUser = root.isUserFragment();
+  FragmentSummary summary(root);
+  SmallVector<FragmentOp, 2> sequence =
+      absorbedFirst ? SmallVector<FragmentOp, 2>{absorbed, root}
+                    : SmallVector<FragmentOp, 2>{root, absorbed};
+  // The root accumulates merges: keep its body, splice the other one.
+  FragmentOp merged =
+      mergeFragmentSequence(sequence, summary, root, absorbedFirst ? 1 : 0,
+                            rewriter);
+  merged->removeAttr(kInferredByAttrName);
+  if (!rootIsUser)
+    for (StringRef name : inferredBy)
+      addInferredBy(merged, name);
+  return merged;
+}
+
 /// One sweep over the current neighbours of `root`: each inferred producer
-/// whose closest consumer is the root, then each inferred consumer (in block
-/// order) whose closest producer is the root, is merged in. Candidates are
-/// snapshotted once per sweep and only erased when merged, so a sweep costs
-/// O(neighbours · log + merges). Returns the (possibly new) root; absorbed
-/// fragments leave `pending`.
+/// whose first user is the root, then each inferred consumer (in block
+/// order) whose last-defined operand comes from the root, is merged in.
+/// Candidates are snapshotted once per sweep and only erased when merged,
+/// so a sweep costs O(neighbours · uses + merges). Returns the (possibly
+/// new) root; absorbed fragments leave `pending`.
 FragmentOp absorbSweep(FragmentOp root, RewriterBase &rewriter,
                        llvm::DenseSet<Operation *> &pending, bool &merged) {
   Block *block = root->getBlock();
@@ -42,32 +143,22 @@ FragmentOp absorbSweep(FragmentOp root, RewriterBase &rewriter,
         producer && producer->getBlock() == block && !producer.isUserFragment())
       producers.insert(producer);
   for (FragmentOp producer : producers) {
-    if (getClosestFragmentConsumer(producer) != root)
-      continue;
-    // The root accumulates merges: keep its body, splice the other one.
-    FailureOr<FragmentOp> result =
-        tryMergeFragments(producer, root, rewriter,
-                          /*allowMovingTransfers=*/true,
-                          /*keepProducerBody=*/false);
-    if (failed(result))
+    moveTransfersOfResultsToUsers(producer, rewriter);
+    if (getFirstUserInBlock(producer) != root.getOperation())
       continue;
     pending.erase(producer);
-    root = *result;
+    root = absorb(root, producer, /*absorbedFirst=*/true, rewriter);
     merged = true;
   }
   // In block order, for a natural order of the merged bodies.
   for (FragmentOp consumer : getFragmentConsumers(root)) {
-    if (consumer.isUserFragment() ||
-        getClosestFragmentProducer(consumer) != root)
+    if (consumer.isUserFragment())
       continue;
-    FailureOr<FragmentOp> result =
-        tryMergeFragments(root, consumer, rewriter,
-                          /*allowMovingTransfers=*/true,
-                          /*keepProducerBody=*/true);
-    if (failed(result))
+    moveTransfersOfOperandsToProducers(consumer, rewriter);
+    if (getLastDefiningOpInBlock(consumer) != root.getOperation())
       continue;
     pending.erase(consumer);
-    root = *result;
+    root = absorb(root, consumer, /*absorbedFirst=*/false, rewriter);
     merged = true;
   }
   return root;

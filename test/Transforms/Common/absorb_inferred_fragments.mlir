@@ -210,3 +210,144 @@ func.func private @cycle(%arg0: !m1) -> !m1 attributes {topology = #topology} {
   } : (!m1, !m1) -> !m1
   return %4 : !m1
 }
+
+// -----
+
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+!m2 = !mpmd.mesh_tensor<"m2", tensor<4x8xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// Before a producer is looked at, its transfers move to right before their
+// first user and unused ones are erased, whether or not it is absorbed
+// then: here the unused transfer goes, the used one moves after the root,
+// and the root "f" is then the producer's first user.
+// CHECK-LABEL: func.func private @producer_transfers
+// CHECK-NEXT: %[[F:.*]]:2 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0)
+// CHECK-NEXT:   stablehlo.abs
+// CHECK-NEXT:   stablehlo.negate
+// CHECK-NEXT:   mpmd.return
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[T:.*]] = mpmd.transfer %[[F]]#0
+// CHECK-NEXT: return %[[F]]#1, %[[T]]
+func.func private @producer_transfers(%arg0: !m1) -> (!m1, !m2) attributes {topology = #topology} {
+  %0 = mpmd.fragment<mesh="m1", origin=[]> (%arg0) (%a: !t) {
+    %1 = stablehlo.abs %a : !t
+    mpmd.return %1 : !t
+  } : (!m1) -> !m1
+  %2 = mpmd.transfer %0 : (!m1) -> !m2
+  %3 = mpmd.transfer %0 : (!m1) -> !m2
+  %4 = mpmd.fragment<mesh="m1", origin=["f"]> (%0) (%a: !t) {
+    %5 = stablehlo.negate %a : !t
+    mpmd.return %5 : !t
+  } : (!m1) -> !m1
+  return %4, %3 : !m1, !m2
+}
+
+// -----
+
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>>
+
+// A producer is absorbed only by its first user: "g" uses it before "f"
+// does, so "f" does not absorb it; "g" does.
+// CHECK-LABEL: func.func private @first_user_of_any_kind
+// CHECK-NEXT: %[[G:.*]]:2 = mpmd.fragment<mesh="m1", origin=["g"]> (%arg0)
+// CHECK-NEXT:   stablehlo.abs
+// CHECK-NEXT:   stablehlo.sqrt
+// CHECK-NEXT:   mpmd.return
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[F:.*]] = mpmd.fragment<mesh="m1", origin=["f"]> (%[[G]]#0, %[[G]]#1)
+func.func private @first_user_of_any_kind(%arg0: !m1) -> (!m1, !m1) attributes {topology = #topology} {
+  %0 = mpmd.fragment<mesh="m1", origin=[]> (%arg0) (%a: !t) {
+    %1 = stablehlo.abs %a : !t
+    mpmd.return %1 : !t
+  } : (!m1) -> !m1
+  %2 = mpmd.fragment<mesh="m1", origin=["g"]> (%0) (%a: !t) {
+    %3 = stablehlo.sqrt %a : !t
+    mpmd.return %3 : !t
+  } : (!m1) -> !m1
+  %4 = mpmd.fragment<mesh="m1", origin=["f"]> (%0, %2) (%a: !t, %b: !t) {
+    %5 = stablehlo.add %a, %b : !t
+    mpmd.return %5 : !t
+  } : (!m1, !m1) -> !m1
+  return %4, %0 : !m1, !m1
+}
+
+// -----
+
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+!m2 = !mpmd.mesh_tensor<"m2", tensor<4x8xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// An absorbed consumer joins the root where the root is, ahead of the
+// unrelated fragment "h" between them; the root keeps its own attributes
+// where the two disagree.
+// CHECK-LABEL: func.func private @consumer_at_root
+// CHECK-NEXT: %[[F:.*]] = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0) {tag = "root"}
+// CHECK-NEXT:   stablehlo.abs
+// CHECK-NEXT:   stablehlo.negate
+// CHECK-NEXT:   mpmd.return
+// CHECK-NEXT: }
+// CHECK-NEXT: mpmd.fragment<mesh="m2", origin=["h"]>
+func.func private @consumer_at_root(%arg0: !m1, %arg1: !m2) -> (!m1, !m2) attributes {topology = #topology} {
+  %0 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0) {tag = "root"} (%a: !t) {
+    %1 = stablehlo.abs %a : !t
+    mpmd.return %1 : !t
+  } : (!m1) -> !m1
+  %2 = mpmd.fragment<mesh="m2", origin=["h"]> (%arg1) (%a: !t) {
+    mpmd.return %a : !t
+  } : (!m2) -> !m2
+  %3 = mpmd.fragment<mesh="m1", origin=[]> (%0) {tag = "absorbed"} (%a: !t) {
+    %4 = stablehlo.negate %a : !t
+    mpmd.return %4 : !t
+  } : (!m1) -> !m1
+  return %3, %2 : !m1, !m2
+}
+
+// -----
+
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+!m2 = !mpmd.mesh_tensor<"m2", tensor<4x8xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// Between inferred fragments, `mpmd.inferred_by` lists the root's names
+// first, then the absorbed fragment's; a user root drops it. Here the root
+// is the last fragment (no fragment users); its producer cannot join "q"
+// because it also needs the transfer from "x".
+// CHECK-LABEL: func.func private @inferred_by_order
+// CHECK:      mpmd.fragment<mesh="m1", origin=[]> (%{{.*}}, %{{.*}}) {mpmd.inferred_by = ["root", "absorbed"]}
+// CHECK-LABEL: func.func private @inferred_by_user_root
+// CHECK-NEXT: mpmd.fragment<mesh="m1", origin=["f"]> (%arg0) (
+func.func private @inferred_by_order(%arg0: !m1, %arg1: !m2) -> !m1 attributes {topology = #topology} {
+  %0 = mpmd.fragment<mesh="m1", origin=["q"]> (%arg0) (%a: !t) {
+    mpmd.return %a : !t
+  } : (!m1) -> !m1
+  %1 = mpmd.fragment<mesh="m2", origin=["x"]> (%arg1) (%a: !t) {
+    mpmd.return %a : !t
+  } : (!m2) -> !m2
+  %2 = mpmd.transfer %1 : (!m2) -> !m1
+  %3 = mpmd.fragment<mesh="m1", origin=[]> (%0, %2) {mpmd.inferred_by = ["absorbed"]} (%a: !t, %b: !t) {
+    %4 = stablehlo.add %a, %b : !t
+    mpmd.return %4 : !t
+  } : (!m1, !m1) -> !m1
+  %5 = mpmd.fragment<mesh="m1", origin=[]> (%3) {mpmd.inferred_by = ["root"]} (%a: !t) {
+    %6 = stablehlo.negate %a : !t
+    mpmd.return %6 : !t
+  } : (!m1) -> !m1
+  return %5 : !m1
+}
+func.func private @inferred_by_user_root(%arg0: !m1) -> !m1 attributes {topology = #topology} {
+  %0 = mpmd.fragment<mesh="m1", origin=[]> (%arg0) {mpmd.inferred_by = ["absorbed"]} (%a: !t) {
+    %1 = stablehlo.abs %a : !t
+    mpmd.return %1 : !t
+  } : (!m1) -> !m1
+  %2 = mpmd.fragment<mesh="m1", origin=["f"]> (%0) (%a: !t) {
+    %3 = stablehlo.negate %a : !t
+    mpmd.return %3 : !t
+  } : (!m1) -> !m1
+  return %2 : !m1
+}

@@ -117,15 +117,17 @@ def AbsorbInferredFragmentsPass
                 "consumers.";
   let description = [{
     A root is a user fragment, or a fragment with no fragment users, or one
-    with no fragment producers (same block). A root absorbs (merges with) an
-    inferred producer when the root is that producer's closest fragment
-    consumer, and an inferred consumer when the root is that consumer's
-    closest fragment producer, until no root can absorb anything (fixed
-    point). The merged fragment goes where the later of the two was, or else
-    where the earlier one was; transfers that stand in the way are moved (a
-    transfer of a producer result to right after the consumer, a transfer
-    feeding the consumer to right before the producer) when that keeps the
-    program valid.
+    with no fragment producers (same block). For each inferred producer P
+    of a root R, the transfers of P's results first move to right before
+    their own first user (unused ones are erased); then R absorbs P if R is
+    P's first user in block order (any op). For each inferred consumer C of
+    R (block order), the transfers feeding C first move to right after the
+    op defining their operand (the block start for values from outside the
+    block); then R absorbs C if R is the last op defining an operand of C.
+    No other op moves. The merged fragment takes R's place, R's stage and
+    attributes; `mpmd.inferred_by` becomes R's names then the absorbed
+    ones' (dropped when R is a user fragment). Roots absorb until nothing
+    changes (fixed point).
 
     By default only MPMD functions that are not entry points (the callees of
     `mpmd.call`) are processed; `absorb-on-entry-point-function` also
