@@ -6,6 +6,7 @@
 #include "mpmd/Transforms/Import/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 
 namespace mlir::mpmd {
@@ -59,7 +60,7 @@ public:
         foldSameMeshAssigns(*block);
         lowerBroadcastsAndReduces(*block);
         lowerCrossMeshAssigns(*block);
-        eraseDeadUnassigns(*block);
+        eraseDeadOps(*block);
       }
       Block &body = f.getBody().front();
       f.setType(FunctionType::get(f.getContext(), body.getArgumentTypes(),
@@ -287,10 +288,26 @@ private:
       reduce->erase();
   }
 
-  void eraseDeadUnassigns(Block &block) {
-    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
-      if (isa<UnassignOp, AssignOp>(op) && op.use_empty())
+  /// Erases unused assigns and unassigns, and the inferred fragments whose
+  /// results are all unused and whose bodies have no side effects: what
+  /// mesh inference wrapped for a dead meshless op computes nothing anyone
+  /// needs. In reverse order, so that a chain of them goes at once.
+  void eraseDeadOps(Block &block) {
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block))) {
+      if (!op.use_empty())
+        continue;
+      if (isa<UnassignOp, AssignOp>(op)) {
         op.erase();
+        continue;
+      }
+      auto fragment = dyn_cast<FragmentOp>(op);
+      if (fragment && !fragment.isUserFragment() &&
+          llvm::all_of(fragment.getRegion().front().without_terminator(),
+                       [](Operation &inner) {
+                         return isMemoryEffectFree(&inner);
+                       }))
+        op.erase();
+    }
   }
 
   LogicalResult verify() {

@@ -220,3 +220,34 @@ func.func private @f(%arg0: !t) -> !t attributes {topology = #topology} {
   %1 = stablehlo.multiply %0, %0 : !t
   return %1 : !t
 }
+
+// -----
+
+// A dead meshless chain (its result unused) is placed like any op, then
+// dropped at the end: the pipeline leaves no unused inferred fragment. A
+// dead op with side effects stays.
+!t = tensor<4xf32>
+!m1_t = !mpmd.mesh_tensor<"m1", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// CHECK-LABEL: func.func @dead_meshless_ops
+// CHECK-NEXT:    %[[L1:.*]] = mpmd.fragment<mesh="m1", origin=["layer1"]> (%arg0)
+// CHECK:         mpmd.fragment<mesh="m1", origin=[]> (%[[L1]])
+// CHECK-NEXT:      stablehlo.custom_call @keep_me
+// CHECK-NOT:     stablehlo.negate
+// CHECK-NOT:     stablehlo.abs
+// CHECK:         return %[[L1]]
+module {
+  func.func @dead_meshless_ops(%arg0: !t) -> !t attributes {topology=#topology} {
+    %0 = mpmd.assign %arg0 : (!t) -> !m1_t
+    %1 = mpmd.fragment<mesh="m1", origin=["layer1"]> (%0) (%arg2: !t) {
+      %5 = stablehlo.add %arg2, %arg2 : !t
+      mpmd.return %5 : !t
+    } : (!m1_t) -> !m1_t
+    %2 = mpmd.unassign %1 : (!m1_t) -> !t
+    %3 = stablehlo.negate %2 : !t
+    %4 = stablehlo.abs %3 : !t
+    %6 = stablehlo.custom_call @keep_me(%2) {has_side_effect = true} : (!t) -> !t
+    return %2 : !t
+  }
+}

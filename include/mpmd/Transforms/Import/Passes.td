@@ -523,9 +523,11 @@ def InferMeshFinalizePass
     mpmd.broadcast, or with `infer-transfers`; `mpmd.reduce` becomes a local
     reduce fragment per source mesh, transfers, and a reduce fragment per
     destination mesh (`mpmd.inferred_by = ["infer_mesh_convert_reduce_ops"]`).
-    Then every function input/output must be a mesh tensor and no assign,
-    unassign, broadcast, reduce or meshless op may remain. The analysis
-    attributes are removed.
+    Unused assigns and unassigns, and inferred fragments whose results are
+    all unused and whose bodies have no side effects (what was wrapped for
+    dead meshless ops), are erased. Then every function input/output must be
+    a mesh tensor and no assign, unassign, broadcast, reduce or meshless op
+    may remain. The analysis attributes are removed.
     Complexity: one pass over the ops, O(N + E + T) with T the transfers
     created.
   }];
