@@ -39,7 +39,7 @@ class InferMeshAssignMeshFuncLeavesPass
       if (program->isEntry(f))
         assignEntryLeaves(f, *program, reporter);
       else
-        assignCalleeLeaves(f, *program);
+        assignCalleeLeaves(f, *program, reporter);
       SmallVector<Block *> blocks;
       blocks.push_back(&f.getBody().front());
       f.walk([&](ForOp loop) { blocks.push_back(&loop.getRegion().front()); });
@@ -94,24 +94,37 @@ class InferMeshAssignMeshFuncLeavesPass
                                 ret->getOperandTypes()));
   }
 
-  void assignCalleeLeaves(func::FuncOp f, const Program &program) {
+  /// Callee arguments nobody uses, and callee results no caller uses, get
+  /// a use_set of their own (a mesh from their src_set) so that the rewrite
+  /// types them; an unused argument that can live nowhere is an error.
+  void assignCalleeLeaves(func::FuncOp f, const Program &program,
+                          ErrorReporter &reporter) {
     const MeshIndex &meshes = program.meshes;
     MLIRContext *ctx = f.getContext();
     setArgAttrs(f, kUseSetAttr, [&](unsigned i) -> Attribute {
       Attribute current = f.getArgAttr(i, kUseSetAttr);
-      if (!isa<RankedTensorType>(f.getArgument(i).getType()) ||
-          !getArgUseSet(f, i, meshes).empty())
+      BlockArgument arg = f.getArgument(i);
+      if (!isa<RankedTensorType>(arg.getType()) || !arg.use_empty())
         return current;
       std::optional<unsigned> mesh =
           choose(getArgSrcSet(f, i, meshes), {}, meshes);
+      if (!mesh) {
+        if (auto diag = reporter.emit(f.getLoc()))
+          *diag << "Unused argument " << i << " of " << f.getSymName()
+                << " has no mesh to be assigned to: its callers' operands "
+                   "are on conflicting meshes.";
+        return current;
+      }
       MeshSet use;
-      use.insert(mesh.value_or(0), StringAttr::get(ctx, kInferredUnusedCalleeIn));
+      use.insert(*mesh, StringAttr::get(ctx, kInferredUnusedCalleeIn));
       return use.toAttr(ctx, meshes);
     });
+    ArrayRef<CallOp> calls = program.getCallSites(f);
     setResultAttrs(f, kUseSetAttr, [&](unsigned j) -> Attribute {
       Attribute current = f.getResultAttr(j, kUseSetAttr);
-      if (!isa<RankedTensorType>(f.getResultTypes()[j]) ||
-          !getResultUseSet(f, j, meshes).empty())
+      bool usedByACaller = llvm::any_of(
+          calls, [&](CallOp call) { return !call->getResult(j).use_empty(); });
+      if (!isa<RankedTensorType>(f.getResultTypes()[j]) || usedByACaller)
         return current;
       std::optional<unsigned> mesh =
           choose(getResultSrcSet(f, j, meshes), {}, meshes);
@@ -138,6 +151,9 @@ class InferMeshAssignMeshFuncLeavesPass
     for (Operation &op : llvm::make_early_inc_range(block)) {
       if (isa<BroadcastOp, ReduceOp>(op)) {
         MeshSet preferred = getOpUseSet(&op, meshes);
+        StringAttr origin = StringAttr::get(
+            op.getContext(),
+            isa<BroadcastOp>(op) ? kBroadcastOrigin : kReduceOrigin);
         for (OpOperand &operand : op.getOpOperands()) {
           Value value = operand.get();
           if (value.getDefiningOp<UnassignOp>())
@@ -153,7 +169,7 @@ class InferMeshAssignMeshFuncLeavesPass
           auto assign = AssignOp::create(
               builder, value.getLoc(),
               getMeshType(value.getType(), meshes.name(*mesh)), value,
-              StringAttr());
+              origin);
           auto unassign = UnassignOp::create(builder, value.getLoc(),
                                              assign.getResult(), StringAttr());
           operand.set(unassign.getResult());
@@ -162,6 +178,9 @@ class InferMeshAssignMeshFuncLeavesPass
       }
       if (!isMeshlessOp(&op))
         continue;
+      // Handled here: the use_sets of meshless ops are recomputed after
+      // leaf assignment.
+      op.removeAttr(kUseSetAttr);
       bool hasTensorResult = llvm::any_of(op.getResultTypes(), [](Type t) {
         return isa<RankedTensorType>(t);
       });

@@ -38,6 +38,10 @@ inline constexpr llvm::StringLiteral kIoConstraintIn = "io_constraint_in";
 inline constexpr llvm::StringLiteral kIoConstraintOut = "io_constraint_out";
 inline constexpr llvm::StringLiteral kTransferOrigin = "transfer";
 inline constexpr llvm::StringLiteral kBroadcastIn = "broadcast_in";
+/// On the assigns leaf assignment creates for operands of mpmd.broadcast and
+/// mpmd.reduce.
+inline constexpr llvm::StringLiteral kBroadcastOrigin = "broadcast";
+inline constexpr llvm::StringLiteral kReduceOrigin = "reduce";
 
 // Values of mpmd.inferred_by.
 inline constexpr llvm::StringLiteral kWrapMeshlessOps =

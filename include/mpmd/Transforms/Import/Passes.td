@@ -451,9 +451,12 @@ def InferMeshAssignMeshFuncLeavesPass
     `broadcast_in`, then the first by name); meshless ops whose results are
     all unused get `assign {origin = "inferred_unused"}`; ops without tensor
     results are wrapped in an inferred fragment per src mesh (once if pure);
-    operands of mpmd.broadcast / mpmd.reduce become assign+unassign leaves.
-    Callees: arguments and results with an empty use_set get one from their
-    src_set (origins `inferred_unused_callee_in/out`).
+    operands of mpmd.broadcast / mpmd.reduce become assign+unassign leaves
+    (assign origin `broadcast` / `reduce`). The use_sets of meshless ops
+    are removed (the pipeline recomputes them).
+    Callees: arguments nobody uses and results no caller uses get a use_set
+    from their src_set (origins `inferred_unused_callee_in/out`); an unused
+    argument whose src_set is empty is an error on the function.
     An empty src_set is an error ("Func output N has no mesh to be assigned
     to.") unless `infer-transfers`, in which case the first mesh is used.
     Complexity: one pass over the ops, O(N + E).
