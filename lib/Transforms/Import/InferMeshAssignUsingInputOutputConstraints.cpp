@@ -24,6 +24,42 @@ std::optional<unsigned> firstCommon(const MeshSet &lhs, const MeshSet &rhs) {
   return std::nullopt;
 }
 
+/// The mesh for an input/output pair that should live on one mesh, or
+/// nullopt to leave the pair alone:
+/// * an output already on a mesh keeps it;
+/// * an input already on a mesh gives it to the output if the output can be
+///   computed there (its src_set), else the output is left to a transfer;
+/// * an input with no use_set: the output's use_set, else its src_set;
+/// * else the meshes where the input is used that the output is used on,
+///   else that the output can be computed on.
+std::optional<unsigned> chooseMesh(BlockArgument arg, Value out,
+                                   const MeshSet &argUse,
+                                   const Program &program) {
+  const MeshIndex &meshes = program.meshes;
+  if (StringRef name = getMeshName(out.getType()); !name.empty())
+    return meshes.lookup(name);
+  SrcSet outSrc = getValueSrcSet(out, program);
+  if (StringRef name = getMeshName(arg.getType()); !name.empty()) {
+    std::optional<unsigned> mesh = meshes.lookup(name);
+    if (mesh && (!outSrc || outSrc->contains(*mesh)))
+      return mesh;
+    return std::nullopt;
+  }
+  MeshSet outUse = getValueUseSet(out, program);
+  if (argUse.empty()) {
+    if (!outUse.empty())
+      return outUse.meshes().front();
+    if (outSrc && !outSrc->empty())
+      return outSrc->meshes().front();
+    return std::nullopt;
+  }
+  if (std::optional<unsigned> mesh = firstCommon(argUse, outUse))
+    return mesh;
+  if (!outSrc)
+    return argUse.meshes().front();
+  return firstCommon(argUse, *outSrc);
+}
+
 class InferMeshAssignUsingInputOutputConstraintsPass
     : public impl::InferMeshAssignUsingInputOutputConstraintsPassBase<
           InferMeshAssignUsingInputOutputConstraintsPass> {
@@ -48,21 +84,9 @@ class InferMeshAssignUsingInputOutputConstraintsPass
         }
         BlockArgument arg = f.getArgument(c.input);
         Value out = ret->getOperand(c.output);
-        std::optional<unsigned> mesh;
-        if (auto name = getMeshName(out.getType()); !name.empty())
-          mesh = meshes.lookup(name);
-        else if (auto name = getMeshName(arg.getType()); !name.empty())
-          mesh = meshes.lookup(name);
         MeshSet argUse = getArgUseSet(f, c.input, meshes);
-        if (!mesh)
-          mesh = firstCommon(getValueUseSet(out, *program), argUse);
-        if (!mesh) {
-          SrcSet outSrc = getValueSrcSet(out, *program);
-          mesh = outSrc ? firstCommon(argUse, *outSrc)
-                        : (argUse.empty()
-                               ? std::nullopt
-                               : std::optional(argUse.meshes().front()));
-        }
+        std::optional<unsigned> mesh =
+            chooseMesh(arg, out, argUse, *program);
         if (!mesh) {
           if (verboseLogging)
             f.emitRemark("no common mesh for input ")

@@ -387,10 +387,14 @@ def InferMeshAssignUsingInputOutputConstraintsPass
   let summary = "Assigns constrained input/output pairs of the entry point to a common mesh.";
   let description = [{
     For each `in:out` constraint of the entry point, picks a mesh for both:
-    the output's mesh type if it has one; otherwise a mesh in the use_set of
-    the output's producer and of the input; otherwise a mesh in the input's
-    use_set and the output's src_set. The input is retyped to that mesh and
-    the output gets `mpmd.assign {origin = "io_constraint_out"}`.
+    the output's mesh type if it has one; else, for an input already on a
+    mesh, that mesh if the output's src_set has it (otherwise the output is
+    left to a later transfer); else, for an input without use_set, a mesh
+    of the output's use_set, then of its src_set; else a mesh in both the
+    input's and the output's use_set, then in the input's use_set and the
+    output's src_set. Without one the pair is left alone. The input is
+    retyped to that mesh and the output gets
+    `mpmd.assign {origin = "io_constraint_out"}`.
     Complexity: O(#constraints) plus one pass over the entry arguments.
   }];
   let options = [
