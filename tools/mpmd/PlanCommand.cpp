@@ -14,7 +14,7 @@
 #include "CommandError.h"
 #include "Commands.h"
 #include "ModelLayers.h"
-#include "ModuleFile.h"
+#include "mpmd/Driver/ModuleFile.h"
 #include "OutputFile.h"
 
 #include "mpmd/Driver/Config.h"
@@ -249,8 +249,8 @@ llvm::Error runPlan(llvm::ArrayRef<StringRef> args) {
     return error;
 
   std::string openError;
-  std::unique_ptr<ModuleFile> file =
-      ModuleFile::read(*options.model, openError);
+  std::unique_ptr<driver::ModuleFile> file =
+      driver::ModuleFile::read(*options.model, openError);
   if (!file)
     return makeInputError(openError.empty()
                               ? "cannot parse '" + *options.model + "'"

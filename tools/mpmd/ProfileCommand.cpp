@@ -21,7 +21,7 @@
 #include "CommandError.h"
 #include "Commands.h"
 #include "ModelLayers.h"
-#include "ModuleFile.h"
+#include "mpmd/Driver/ModuleFile.h"
 #include "OutputFile.h"
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
@@ -142,7 +142,7 @@ llvm::Error runProfile(llvm::ArrayRef<StringRef> args) {
                           *seedText + "')");
 
   std::string openError;
-  std::unique_ptr<ModuleFile> file = ModuleFile::read(*model, openError);
+  std::unique_ptr<driver::ModuleFile> file = driver::ModuleFile::read(*model, openError);
   if (!file)
     return makeInputError(openError.empty() ? "cannot parse '" + *model + "'"
                                             : openError);

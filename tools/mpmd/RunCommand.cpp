@@ -11,7 +11,7 @@
 #include "CommandError.h"
 #include "Commands.h"
 
-#include "ModuleFile.h"
+#include "mpmd/Driver/ModuleFile.h"
 #include "OutputFile.h"
 #include "Progress.h"
 
@@ -193,21 +193,10 @@ int runOnExecutor(const runtime::Executable &executable, ModuleOp reference,
   }
 
   printOutputs(result->outputs, options.print);
-  const runtime::DeviceProgram &program = executable.getProgram();
-  if (options.summary) {
-    llvm::Expected<runtime::SimulatedRun> replay =
-        runtime::replayMeasured(program, *result);
-    if (!replay)
-      return fail(replay.takeError());
-    runtime::printRunSummary(program, *result, &*replay, llvm::outs());
-    llvm::Expected<runtime::PipelinePrediction> prediction =
-        runtime::predictWithScheduleSimulator(executable, *result);
-    if (prediction)
-      runtime::printPrediction(*prediction, llvm::outs());
-    else
-      llvm::outs() << "pipeline simulator: not applicable ("
-                   << llvm::toString(prediction.takeError()) << ")\n";
-  }
+  if (options.summary)
+    if (llvm::Error error =
+            runtime::printRunReport(executable, *result, llvm::outs()))
+      return fail(std::move(error));
   if (reference) {
     llvm::Expected<driver::ValidationReport> report =
         driver::validateAgainstReference(reference, *arguments, result->outputs,
@@ -326,7 +315,7 @@ int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
     config = std::move(*parsed);
   }
   std::string error;
-  std::unique_ptr<ModuleFile> file = ModuleFile::read(*path, error);
+  std::unique_ptr<driver::ModuleFile> file = driver::ModuleFile::read(*path, error);
   if (!file)
     return error.empty() ? kExitInputError // the parser reported why
                          : fail(makeInputError(error));
