@@ -165,8 +165,7 @@ Program::parse(const std::string &text, const std::string &bufferName) {
   return program;
 }
 
-Outcome<std::shared_ptr<Program>>
-Program::readFile(const std::string &path) {
+Outcome<std::shared_ptr<Program>> Program::readFile(const std::string &path) {
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(path, &error);
   if (!buffer)
@@ -174,8 +173,7 @@ Program::readFile(const std::string &path) {
   return parse(buffer->getBuffer().str(), path);
 }
 
-Outcome<std::vector<runtime::TensorSpec>>
-Program::getMainInputSpecs() const {
+Outcome<std::vector<runtime::TensorSpec>> Program::getMainInputSpecs() const {
   std::lock_guard<std::mutex> lock(impl->operationMutex);
   driver::ModuleFile &file = *impl->file;
   func::FuncOp main = getMainFunction(file.getModule());
@@ -222,8 +220,8 @@ Program::validate(const std::vector<runtime::Tensor> &inputs,
       driver::validateAgainstReference(file.getModule(), inputs, outputs,
                                        tolerance);
   if (!report)
-    return makeError(ErrorKind::kRuntime,
-                     llvm::toString(report.takeError()), file);
+    return makeError(ErrorKind::kRuntime, llvm::toString(report.takeError()),
+                     file);
   Validation validation;
   validation.passed = report->passed();
   llvm::raw_string_ostream os(validation.report);
@@ -314,8 +312,7 @@ CompiledProgram::~CompiledProgram() = default;
 const std::vector<MeshInfo> &CompiledProgram::getMeshes() const {
   return impl->meshes;
 }
-const std::vector<runtime::TensorSpec> &
-CompiledProgram::getInputSpecs() const {
+const std::vector<runtime::TensorSpec> &CompiledProgram::getInputSpecs() const {
   return impl->executable->getInputSpecs();
 }
 const std::vector<runtime::TensorSpec> &
@@ -346,8 +343,8 @@ CompiledProgram::run(std::vector<runtime::Tensor> inputs,
     return makeError(ErrorKind::kRuntime, llvm::toString(result.takeError()),
                      *programImpl.file);
   return std::make_shared<const ProgramRun>(
-      shared_from_this(), std::make_unique<ProgramRun::Impl>(
-                              ProgramRun::Impl{std::move(*result), &executable}));
+      shared_from_this(), std::make_unique<ProgramRun::Impl>(ProgramRun::Impl{
+                              std::move(*result), &executable}));
 }
 
 //===----------------------------------------------------------------------===//
@@ -422,12 +419,11 @@ simulateSchedule(const std::string &name, int64_t meshes, int64_t microbatches,
     return makeError(ErrorKind::kConfig, built.takeError());
   if (!stageCosts.empty() &&
       int64_t(stageCosts.size()) != built->getNumStages())
-    return SessionError{ErrorKind::kConfig,
-                        "the schedule has " +
-                            std::to_string(built->getNumStages()) +
-                            " stages, got costs for " +
-                            std::to_string(stageCosts.size()),
-                        {}};
+    return SessionError{
+        ErrorKind::kConfig,
+        "the schedule has " + std::to_string(built->getNumStages()) +
+            " stages, got costs for " + std::to_string(stageCosts.size()),
+        {}};
   llvm::Expected<schedule::SimulationResult> result =
       stageCosts.empty() ? schedule::simulate(*built, costs)
                          : schedule::simulate(*built, stageCosts);

@@ -1,4 +1,4 @@
-//===- MpmdExtension.cpp - The `mpmd._mpmd` extension module ----------------===//
+//===- MpmdExtension.cpp - The `mpmd._mpmd` extension module --------------===//
 //
 // pybind11 bindings of the embedding API (mpmd/Driver/Session.h) and of
 // runtime tensors. This translation unit is built with exceptions and RTTI
@@ -66,19 +66,32 @@ template <typename T> T unwrap(session::Outcome<T> outcome) {
 /// The buffer-protocol format of a dtype; bf16 has none in NumPy.
 const char *getBufferFormat(DType dtype) {
   switch (dtype) {
-  case DType::F64: return "d";
-  case DType::F32: return "f";
-  case DType::F16: return "e";
-  case DType::BF16: return nullptr;
-  case DType::I1: return "?";
-  case DType::I8: return "b";
-  case DType::I16: return "h";
-  case DType::I32: return "i";
-  case DType::I64: return "q";
-  case DType::UI8: return "B";
-  case DType::UI16: return "H";
-  case DType::UI32: return "I";
-  case DType::UI64: return "Q";
+  case DType::F64:
+    return "d";
+  case DType::F32:
+    return "f";
+  case DType::F16:
+    return "e";
+  case DType::BF16:
+    return nullptr;
+  case DType::I1:
+    return "?";
+  case DType::I8:
+    return "b";
+  case DType::I16:
+    return "h";
+  case DType::I32:
+    return "i";
+  case DType::I64:
+    return "q";
+  case DType::UI8:
+    return "B";
+  case DType::UI16:
+    return "H";
+  case DType::UI32:
+    return "I";
+  case DType::UI64:
+    return "Q";
   }
   return nullptr;
 }
@@ -88,20 +101,20 @@ std::optional<DType> getRuntimeDType(const py::dtype &dtype) {
   char kind = dtype.kind();
   size_t size = dtype.itemsize();
   if (kind == 'f')
-    return size == 8 ? std::optional(DType::F64)
+    return size == 8   ? std::optional(DType::F64)
            : size == 4 ? std::optional(DType::F32)
            : size == 2 ? std::optional(DType::F16)
                        : std::nullopt;
   if (kind == 'b')
     return DType::I1;
   if (kind == 'i')
-    return size == 1 ? std::optional(DType::I8)
+    return size == 1   ? std::optional(DType::I8)
            : size == 2 ? std::optional(DType::I16)
            : size == 4 ? std::optional(DType::I32)
            : size == 8 ? std::optional(DType::I64)
                        : std::nullopt;
   if (kind == 'u')
-    return size == 1 ? std::optional(DType::UI8)
+    return size == 1   ? std::optional(DType::UI8)
            : size == 2 ? std::optional(DType::UI16)
            : size == 4 ? std::optional(DType::UI32)
            : size == 8 ? std::optional(DType::UI64)
@@ -148,9 +161,8 @@ py::array tensorToArray(const Tensor &tensor) {
     return std::move(array);
   }
   auto *owner = new Tensor(tensor);
-  py::capsule base(owner, [](void *pointer) {
-    delete static_cast<Tensor *>(pointer);
-  });
+  py::capsule base(
+      owner, [](void *pointer) { delete static_cast<Tensor *>(pointer); });
   py::array array(py::dtype(getBufferFormat(tensor.dtype())), shape,
                   tensor.bytes(), base);
   py::detail::array_proxy(array.ptr())->flags &=
@@ -205,8 +217,7 @@ py::dict simulationToDict(const schedule::Schedule &schedule,
     for (const schedule::TimedAction &timed : actions)
       row.append(py::make_tuple(
           std::string(1, schedule::getActionKindLetter(timed.action.kind)),
-          timed.action.microbatch, timed.action.stage, timed.start,
-          timed.end));
+          timed.action.microbatch, timed.action.stage, timed.start, timed.end));
     timeline.append(row);
   }
   dict["timeline"] = timeline;
@@ -250,12 +261,14 @@ PYBIND11_MODULE(_mpmd, m) {
           },
           py::arg("array"), py::arg("dtype") = py::none(),
           "A copy of `array` (dtype 'bf16' rounds a float32 array).")
-      .def_property_readonly(
-          "shape",
-          [](const Tensor &tensor) { return py::tuple(py::cast(tensor.shape())); })
-      .def_property_readonly(
-          "dtype",
-          [](const Tensor &tensor) { return runtime::dtypeName(tensor.dtype()); })
+      .def_property_readonly("shape",
+                             [](const Tensor &tensor) {
+                               return py::tuple(py::cast(tensor.shape()));
+                             })
+      .def_property_readonly("dtype",
+                             [](const Tensor &tensor) {
+                               return runtime::dtypeName(tensor.dtype());
+                             })
       .def_property_readonly("nbytes", &Tensor::byteSize)
       .def("to_numpy", &tensorToArray,
            "A read-only view of the buffer (a float32 copy for bf16).")
@@ -288,16 +301,16 @@ PYBIND11_MODULE(_mpmd, m) {
       .def_property_readonly("mesh_names",
                              &session::ParsedConfig::getMeshNames);
 
-  py::class_<session::ProgramRun, std::shared_ptr<session::ProgramRun>>(
-      m, "Run")
+  py::class_<session::ProgramRun, std::shared_ptr<session::ProgramRun>>(m,
+                                                                        "Run")
       .def_property_readonly("outputs", &session::ProgramRun::getOutputs)
       .def_property_readonly("step_us", &session::ProgramRun::getStepMicros)
       .def("chrome_trace", &session::ProgramRun::getChromeTrace)
       .def("summary", &session::ProgramRun::getSummary)
       .def("predict", [](const session::ProgramRun &run) {
         session::Prediction prediction = unwrap(run.predict());
-        py::dict dict = simulationToDict(prediction.schedule,
-                                         prediction.simulation);
+        py::dict dict =
+            simulationToDict(prediction.schedule, prediction.simulation);
         dict["costs"] = py::make_tuple(
             prediction.costs.forward, prediction.costs.backward,
             prediction.costs.weightGradient, prediction.costs.transfer);
@@ -306,22 +319,22 @@ PYBIND11_MODULE(_mpmd, m) {
 
   py::class_<session::CompiledProgram,
              std::shared_ptr<session::CompiledProgram>>(m, "Compiled")
-      .def_property_readonly(
-          "mesh_names",
-          [](const session::CompiledProgram &compiled) {
-            std::vector<std::string> names;
-            for (const session::MeshInfo &mesh : compiled.getMeshes())
-              names.push_back(mesh.name);
-            return names;
-          })
-      .def_property_readonly(
-          "mesh_devices",
-          [](const session::CompiledProgram &compiled) {
-            std::vector<int64_t> devices;
-            for (const session::MeshInfo &mesh : compiled.getMeshes())
-              devices.push_back(mesh.numDevices);
-            return devices;
-          })
+      .def_property_readonly("mesh_names",
+                             [](const session::CompiledProgram &compiled) {
+                               std::vector<std::string> names;
+                               for (const session::MeshInfo &mesh :
+                                    compiled.getMeshes())
+                                 names.push_back(mesh.name);
+                               return names;
+                             })
+      .def_property_readonly("mesh_devices",
+                             [](const session::CompiledProgram &compiled) {
+                               std::vector<int64_t> devices;
+                               for (const session::MeshInfo &mesh :
+                                    compiled.getMeshes())
+                                 devices.push_back(mesh.numDevices);
+                               return devices;
+                             })
       .def_property_readonly("input_specs",
                              [](const session::CompiledProgram &compiled) {
                                return specsToList(compiled.getInputSpecs());
@@ -363,13 +376,13 @@ PYBIND11_MODULE(_mpmd, m) {
           },
           py::arg("args"), py::arg("device_memory_bytes") = py::none());
 
-  py::class_<session::LoweredProgram,
-             std::shared_ptr<session::LoweredProgram>>(m, "Lowered")
-      .def("as_text",
-           [](const session::LoweredProgram &lowered,
-              const std::string &phase) {
-             return unwrap(lowered.asText(phase));
-           })
+  py::class_<session::LoweredProgram, std::shared_ptr<session::LoweredProgram>>(
+      m, "Lowered")
+      .def(
+          "as_text",
+          [](const session::LoweredProgram &lowered, const std::string &phase) {
+            return unwrap(lowered.asText(phase));
+          })
       .def("input_shardings",
            [](const session::LoweredProgram &lowered) {
              py::list list;
@@ -395,8 +408,7 @@ PYBIND11_MODULE(_mpmd, m) {
             unwrap(std::move(compiled)));
       });
 
-  py::class_<session::Program, std::shared_ptr<session::Program>>(m,
-                                                                  "Program")
+  py::class_<session::Program, std::shared_ptr<session::Program>>(m, "Program")
       .def_static(
           "parse",
           [](const std::string &text, const std::string &name) {
@@ -435,8 +447,7 @@ PYBIND11_MODULE(_mpmd, m) {
               py::gil_scoped_release release;
               return program.validate(inputs, outputs, tolerance);
             }();
-            session::Program::Validation result =
-                unwrap(std::move(validation));
+            session::Program::Validation result = unwrap(std::move(validation));
             return py::make_tuple(result.passed, result.report);
           },
           py::arg("inputs"), py::arg("outputs"),
@@ -444,8 +455,9 @@ PYBIND11_MODULE(_mpmd, m) {
 
   m.def(
       "random_inputs",
-      [](uint64_t seed, const std::vector<std::pair<std::vector<int64_t>,
-                                                    std::string>> &specs) {
+      [](uint64_t seed,
+         const std::vector<std::pair<std::vector<int64_t>, std::string>>
+             &specs) {
         std::vector<runtime::TensorSpec> runtimeSpecs;
         for (const auto &[shape, dtypeName] : specs) {
           std::optional<DType> dtype;
@@ -472,21 +484,19 @@ PYBIND11_MODULE(_mpmd, m) {
          std::tuple<double, double, double, double> costs,
          const std::vector<std::tuple<double, double, double, double, double>>
              &stageCosts) {
-        schedule::ActionCosts actionCosts{std::get<0>(costs),
-                                          std::get<1>(costs),
-                                          std::get<2>(costs),
-                                          std::get<3>(costs)};
+        schedule::ActionCosts actionCosts{
+            std::get<0>(costs), std::get<1>(costs), std::get<2>(costs),
+            std::get<3>(costs)};
         std::vector<schedule::StageCosts> perStage;
         for (const auto &[forward, backward, weightGradient, transfer, bytes] :
              stageCosts)
           perStage.push_back(
               {forward, backward, weightGradient, transfer, bytes});
-        session::ScheduleSimulation simulation =
-            unwrap(session::simulateSchedule(name, meshes, microbatches,
-                                             stagesPerMesh, actionCosts,
-                                             perStage));
-        py::dict dict = simulationToDict(simulation.schedule,
-                                         simulation.result);
+        session::ScheduleSimulation simulation = unwrap(
+            session::simulateSchedule(name, meshes, microbatches, stagesPerMesh,
+                                      actionCosts, perStage));
+        py::dict dict =
+            simulationToDict(simulation.schedule, simulation.result);
         dict["title"] = simulation.title;
         dict["summary"] = simulation.summary;
         return dict;

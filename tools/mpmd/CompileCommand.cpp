@@ -114,7 +114,8 @@ int runCompile(const CompileOptions &options) {
     return reportError("compile",
                        makeUsageError(llvm::toString(config.takeError())));
   std::string error;
-  std::unique_ptr<driver::ModuleFile> file = driver::ModuleFile::read(*options.model, error);
+  std::unique_ptr<driver::ModuleFile> file =
+      driver::ModuleFile::read(*options.model, error);
   if (!file)
     return error.empty() ? kExitInputError // the parser reported why
                          : reportError("compile", makeInputError(error));

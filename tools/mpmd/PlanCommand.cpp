@@ -14,10 +14,10 @@
 #include "CommandError.h"
 #include "Commands.h"
 #include "ModelLayers.h"
-#include "mpmd/Driver/ModuleFile.h"
 #include "OutputFile.h"
 
 #include "mpmd/Driver/Config.h"
+#include "mpmd/Driver/ModuleFile.h"
 #include "mpmd/Examples/ConfigText.h"
 #include "mpmd/Plan/CostFile.h"
 #include "mpmd/Plan/Planner.h"

@@ -41,17 +41,15 @@ public:
   /// Reads and parses `path` ('-': standard input). On failure returns null
   /// with `openError` saying why the file could not be read, or with
   /// `openError` empty when the parser reported the errors.
-  static std::unique_ptr<ModuleFile> read(llvm::StringRef path,
-                                          std::string &openError,
-                                          DiagnosticMode mode =
-                                              DiagnosticMode::kPrint);
+  static std::unique_ptr<ModuleFile>
+  read(llvm::StringRef path, std::string &openError,
+       DiagnosticMode mode = DiagnosticMode::kPrint);
 
   /// Parses `text`, whose locations name `bufferName`. The file is
   /// returned also when parsing fails (no module then), so that collected
   /// diagnostics can be taken from it.
-  static std::unique_ptr<ModuleFile> parse(llvm::StringRef text,
-                                           llvm::StringRef bufferName,
-                                           DiagnosticMode mode);
+  static std::unique_ptr<ModuleFile>
+  parse(llvm::StringRef text, llvm::StringRef bufferName, DiagnosticMode mode);
 
   /// Null when parsing failed.
   ModuleOp getModule() const { return module ? *module : ModuleOp(); }
