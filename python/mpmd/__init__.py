@@ -15,7 +15,6 @@ Three lines train the example MLP::
         loss, *params = step(x, y, *params)
 """
 
-from mpmd import _mpmd
 from mpmd import examples, schedule, sharding, trace
 from mpmd.array import MpmdArray, MpmdMesh, MpmdSharding, device_put
 from mpmd.config import MpmdConfig, generated_schedule, make_config

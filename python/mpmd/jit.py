@@ -18,7 +18,6 @@ All the work is the C++ driver's (``mpmd/Driver/Session.h``); failures raise
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 from typing import Any, Callable, Sequence
 

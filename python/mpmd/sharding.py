@@ -33,7 +33,6 @@ __all__ = [
     "PolicyShardingRule",
     "MeshShardingHelper",
     "with_sharding_constraint",
-    "with_sharding_annotation",
     "tree_paths",
     "rules_to_json",
 ]
@@ -376,16 +375,3 @@ def with_sharding_constraint(x: Any, sharding: Any) -> Any:
                            "sdy.sharding_constraint in the StableHLO instead") from None
     spec = sharding if not isinstance(sharding, PartitionSpec) else jax.sharding.PartitionSpec(*sharding)
     return jax.lax.with_sharding_constraint(x, spec)
-
-
-def with_sharding_annotation(x: Any, sharding_name: str) -> Any:
-    """Names ``x`` for ``annotation_shardings`` (an ``mpmd.named_tensor``
-    under JAX). Without JAX: as ``with_sharding_constraint``."""
-    try:
-        import jax  # noqa: F401
-    except ImportError:
-        raise RuntimeError("with_sharding_annotation names a value of a program being "
-                           "traced by JAX, which is not installed; write "
-                           "mpmd.named_tensor in the StableHLO instead") from None
-    raise NotImplementedError("named tensors from JAX need mpmd.named_computation's "
-                              "JAX integration (issue 15 item 5)")

@@ -11,8 +11,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-from typing import Any
-
 from mpmd.schedule import SimulationResult, TimedAction, draw_timeline
 
 __all__ = ["TraceEvent", "Trace", "load", "plot_measured_vs_simulated"]

@@ -89,3 +89,11 @@ def test_make_config_takes_rules_and_specs():
                               sharding_rules=TreePathShardingRule(("w.*", PartitionSpec("data"))))
     assert config.to_dict()["in_shardings"] == [[["data"]], None]
     assert config.to_dict()["sharding_rules"] == [{"regex": "w.*", "sharding": [["data"]]}]
+
+
+def test_with_sharding_constraint_needs_jax():
+    import importlib.util
+
+    if importlib.util.find_spec("jax") is None:
+        with pytest.raises(RuntimeError, match="traced by JAX"):
+            mpmd.sharding.with_sharding_constraint(np.zeros(2), PartitionSpec("data"))
