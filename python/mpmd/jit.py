@@ -299,6 +299,10 @@ class MpmdCompiled:
         return RunInfo(outputs, run.step_us, run)
 
     def __call__(self, *args: Any) -> Any:
+        """Runs once on ``args`` (one per input of ``@main``: NumPy arrays,
+        copied once, or ``MpmdArray`` s, passed without a copy) and returns
+        the outputs as ``MpmdArray`` s on their meshes: a tuple, or the
+        array when ``@main`` has one result."""
         run = self._compiled.run(self._tensors(args), None)
         wrap = MpmdArray._wrap
         outputs = tuple(wrap(tensor, sharding)

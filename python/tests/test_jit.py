@@ -110,3 +110,15 @@ def test_config_errors_when_lowering(mlp_files):
 def test_runtime_errors_are_exceptions(mlp_step):
     with pytest.raises(mpmd.ExecutionError, match="memory"):
         mlp_step.run(*mlp_step.random_inputs(0), device_memory_bytes=64)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("garbage {", "custom op 'garbage' is unknown"),
+    ("module {}\n", "no @main function"),
+    ("func.func @main(%a: tensor<99999999999x99999999999xf32>) -> "
+     "tensor<99999999999x99999999999xf32> {\n"
+     "  return %a : tensor<99999999999x99999999999xf32>\n}\n", "is too large"),
+])
+def test_bad_programs_are_exceptions(text, message):
+    with pytest.raises(mpmd.ProgramError, match=message):
+        mpmd.jit(text, {"topology": [["m0", [["x", 1]]]]}).lower()
