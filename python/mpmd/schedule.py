@@ -129,14 +129,16 @@ class SimulationResult:
 
 
 def draw_timeline(ax: Any, timeline: Sequence[Sequence[TimedAction]], title: str,
-                  row_labels: Sequence[str] | None = None) -> None:
-    """Draws per-row action boxes on a matplotlib axis."""
+                  row_labels: Sequence[str] | None = None, label_microbatches: bool = True) -> None:
+    """Draws per-row action boxes on a matplotlib axis, coloured by kind;
+    boxes wide enough for it are labelled with their microbatch."""
+    span = max((action.end for actions in timeline for action in actions), default=0.0)
     for row, actions in enumerate(timeline):
         for action in actions:
             ax.broken_barh([(action.start, max(action.end - action.start, 1e-9))],
                            (row - 0.4, 0.8), facecolors=ACTION_COLORS.get(action.kind, "#999999"),
                            edgecolors="black", linewidth=0.3)
-            if len(actions) <= 64:
+            if label_microbatches and action.end - action.start >= span / 60:
                 ax.text((action.start + action.end) / 2, row, str(action.microbatch),
                         ha="center", va="center", fontsize=6, color="white")
     ax.set_yticks(range(len(timeline)))

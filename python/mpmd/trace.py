@@ -24,6 +24,9 @@ class TraceEvent:
     device: int
     start_us: float
     duration_us: float
+    # A fragment's kind: "F" forward, "B" backward, "o" other (the
+    # executor's letter); "" for transfers.
+    kind: str = ""
 
     @property
     def end_us(self) -> float:
@@ -50,7 +53,8 @@ class Trace:
             elif event.get("ph") == "X":
                 parsed.append(TraceEvent(event["name"], event.get("cat", ""), int(event["pid"]),
                                          int(event["tid"]) // 2, float(event["ts"]),
-                                         float(event["dur"])))
+                                         float(event["dur"]),
+                                         event.get("args", {}).get("kind", "")))
         return cls(names, parsed)
 
     @property
@@ -82,15 +86,12 @@ class Trace:
                 for device in self.devices()}
 
     def timeline(self) -> list[list[TimedAction]]:
-        """The fragments of each device as timeline rows (kind "F" for all:
-        the trace does not say which are backward)."""
+        """The fragments of each device as timeline rows (times from the
+        first event; microbatch and stage unknown, so -1)."""
         origin = min((e.start_us for e in self.events), default=0.0)
-        rows = []
-        for mesh, device in self.devices():
-            rows.append([TimedAction("F", index, 0, e.start_us - origin, e.end_us - origin)
-                         for index, e in enumerate(ev for ev in self.fragments
-                                                   if (ev.mesh, ev.device) == (mesh, device))])
-        return rows
+        return [[TimedAction(e.kind, -1, -1, e.start_us - origin, e.end_us - origin)
+                 for e in self.fragments if (e.mesh, e.device) == device]
+                for device in self.devices()]
 
     def plot(self, path: str | os.PathLike | None = None, simulated: SimulationResult | None = None):
         """The measured timeline (µs) and, when given, the simulated one
@@ -107,9 +108,7 @@ class Trace:
         figure, axes = plt.subplots(panels, 1, sharex=True, squeeze=False,
                                     figsize=(12, 0.6 * (len(labels) * panels) + 1.6 * panels))
         draw_timeline(axes[0, 0], self.timeline(),
-                      f"measured: step {self.step_us:.0f} us", labels)
-        for row in axes[0, 0].texts:
-            row.set_visible(False)
+                      f"measured: step {self.step_us:.0f} us", labels, label_microbatches=False)
         if simulated is not None:
             scaled = [[dataclasses.replace(a, start=a.start * 1000, end=a.end * 1000) for a in row]
                       for row in simulated.timeline]

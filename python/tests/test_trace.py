@@ -17,6 +17,9 @@ def test_trace_of_a_run(mlp_step, tmp_path):
     assert trace.devices() == [(0, 0), (1, 0), (2, 0), (3, 0)]
     # Every microbatch runs a forward and a backward fragment on each mesh.
     assert len(trace.fragments) >= 4 * 4 * 2 and trace.transfers
+    # Each mesh runs one forward and one backward fragment per microbatch.
+    kinds = [e.kind for e in trace.fragments]
+    assert kinds.count("F") == kinds.count("B") == 4 * 4
     assert all(0 <= bubble < 1 for bubble in trace.bubbles().values())
     assert "step time:" in run.summary() and "m3:0" in run.summary()
 
