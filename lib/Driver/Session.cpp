@@ -176,6 +176,7 @@ Outcome<std::shared_ptr<Program>> Program::readFile(const std::string &path) {
 Outcome<std::vector<runtime::TensorSpec>> Program::getMainInputSpecs() const {
   std::lock_guard<std::mutex> lock(impl->operationMutex);
   driver::ModuleFile &file = *impl->file;
+  file.takeDiagnostics();
   func::FuncOp main = getMainFunction(file.getModule());
   if (!main)
     return SessionError{
