@@ -11,8 +11,10 @@ packages=(
   libopenblas-dev pkg-config
   # Test and benchmark frameworks.
   libgtest-dev libgmock-dev libbenchmark-dev
-  # NumPy for the .npy interop lit test (skipped without it).
-  python3-numpy
+  # NumPy for the .npy interop lit test (skipped without it) and the Python
+  # package (python/): pybind11 and the headers build it, pytest tests it,
+  # matplotlib draws its plots.
+  python3-numpy python3-dev python3-pybind11 python3-pytest python3-matplotlib
 )
 
 missing=()

@@ -11,9 +11,16 @@
 #include "mpmd/Transforms/Optimize/Pipelines.h"
 #include "mpmd/Transforms/ShardingPropagation/Pipelines.h"
 
+#include "mpmd/Support/CheckedArithmetic.h"
+#include "mpmd/Transforms/Export/ExportUtils.h"
+
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
 
 namespace mlir::mpmd::driver {
 
@@ -48,9 +55,9 @@ ImportOptions getImportOptions(const Config &config) {
   import.enableHeterogeneousMeshes = llvm::any_of(
       config.topology, [&](const TopologyMesh &mesh) {
         return mesh.axes != config.topology.front().axes;
-});
-return import;
-} // namespace
+      });
+  return import;
+}
 
 OptimizeOptions getOptimizeOptions(const Config &config) {
   const PartitioningOptions &options = config.options;
@@ -126,7 +133,42 @@ LogicalResult verifyTensorSizes(ModuleOp module) {
   return failure(result.wasInterrupted());
 }
 
-} // namespace mlir::mpmd::driver
+/// Bytes of the global tensor a mesh tensor holds.
+int64_t getGlobalBytes(Type type) {
+  auto meshTensor = dyn_cast<MeshTensorType>(type);
+  if (!meshTensor)
+    return 0;
+  // Whole bytes per element; the mesh tensor verifier bounds the size in
+  // bits, hence this product.
+  RankedTensorType tensor = meshTensor.getRankedTensorType();
+  return *checkedProduct(
+      tensor.getShape(),
+      llvm::divideCeil(getElementBitWidth(tensor.getElementType()), 8));
+}
+
+struct MeshSummary {
+  int64_t fragmentCalls = 0;
+  llvm::SetVector<StringRef> functions;
+  int64_t transfersIn = 0, transfersOut = 0;
+  int64_t bytesIn = 0, bytesOut = 0;
+  int64_t reservedBytes = 0;
+};
+
+void printNamedSharding(llvm::raw_ostream &os, const NamedSharding &sharding) {
+  if (sharding.meshName.empty()) {
+    os << "(not on a mesh)";
+    return;
+  }
+  os << sharding.meshName << " ";
+  if (sharding.sharding)
+    os << sharding.sharding;
+  else
+    os << "replicated";
+  if (sharding.memoryKind)
+    os << " memory_kind=" << *sharding.memoryKind;
+}
+
+} // namespace
 
 StringRef getPhaseName(Phase phase) {
   switch (phase) {
@@ -235,6 +277,58 @@ std::string Lowered::asText(Phase phase) const {
 
 FailureOr<std::unique_ptr<runtime::Executable>> Lowered::compile() const {
   return runtime::Executable::create(*module);
+}
+
+void Lowered::printSummary(llvm::raw_ostream &os) const {
+  ModuleOp module = getModule();
+  func::FuncOp main = getMainFunction(module);
+  auto topology =
+      main->getAttrOfType<TopologyAttr>(MpmdDialect::kTopologyAttrName);
+  llvm::MapVector<StringRef, MeshSummary> meshes;
+  for (NamedMeshAttr mesh : topology.getMeshes())
+    meshes[mesh.getName()];
+  SymbolTable symbols(module);
+  main.walk([&](Operation *op) {
+    if (auto call = dyn_cast<FragmentCallOp>(op)) {
+      MeshSummary &mesh = meshes[call.getMeshName()];
+      ++mesh.fragmentCalls;
+      mesh.functions.insert(call.getCallee());
+      if (auto callee = symbols.lookup<func::FuncOp>(call.getCallee()))
+        if (auto reserved =
+                callee->getAttrOfType<IntegerAttr>(kReservedHbmBytesAttrName))
+          mesh.reservedBytes = std::max(mesh.reservedBytes, reserved.getInt());
+    } else if (auto transfer = dyn_cast<TransferOp>(op)) {
+      auto source = cast<MeshTensorType>(transfer.getTensor().getType());
+      auto target = cast<MeshTensorType>(transfer.getResult().getType());
+      if (source.getMeshName() == target.getMeshName())
+        return;
+      int64_t bytes = getGlobalBytes(source);
+      MeshSummary &from = meshes[source.getMeshName()];
+      ++from.transfersOut;
+      from.bytesOut += bytes;
+      MeshSummary &to = meshes[target.getMeshName()];
+      ++to.transfersIn;
+      to.bytesIn += bytes;
+    }
+  });
+  os << "meshes:\n";
+  for (auto &[name, mesh] : meshes)
+    os << llvm::formatv("  {0}: {1} fragment calls, {2} functions, "
+                        "transfers in {3} ({4} B), out {5} ({6} B), "
+                        "reserved {7} B\n",
+                        name, mesh.fragmentCalls, mesh.functions.size(),
+                        mesh.transfersIn, mesh.bytesIn, mesh.transfersOut,
+                        mesh.bytesOut, mesh.reservedBytes);
+  FunctionNamedShardings shardings = functionNamedShardings();
+  for (auto [label, list] : {std::pair{"inputs", &shardings.inputs},
+                             std::pair{"outputs", &shardings.outputs}}) {
+    os << label << ":\n";
+    for (auto [index, sharding] : llvm::enumerate(*list)) {
+      os << "  " << index << ": ";
+      printNamedSharding(os, sharding);
+      os << "\n";
+    }
+  }
 }
 
 } // namespace mlir::mpmd::driver

@@ -588,9 +588,7 @@ Executable::Run::execute(std::vector<Tensor> inputs) {
   return result;
 }
 
-llvm::Expected<RunResult>
-Executable::run(std::vector<Tensor> inputs,
-                const ExecutorOptions &options) const {
+llvm::Error Executable::checkInputs(llvm::ArrayRef<Tensor> inputs) const {
   if (inputs.size() != inputSpecs.size())
     return makeRunError("the program takes " +
                         std::to_string(inputSpecs.size()) + " inputs, got " +
@@ -602,6 +600,14 @@ Executable::run(std::vector<Tensor> inputs,
           "input " + std::to_string(index) + ": expected " +
           toString(spec) + ", got " +
           toString({inputs[index].dtype(), inputs[index].shape()}));
+  return llvm::Error::success();
+}
+
+llvm::Expected<RunResult>
+Executable::run(std::vector<Tensor> inputs,
+                const ExecutorOptions &options) const {
+  if (llvm::Error error = checkInputs(inputs))
+    return std::move(error);
   if (options.deviceMemoryBytes)
     if (llvm::Expected<std::vector<int64_t>> peak =
             checkMemory(program, options.deviceMemoryBytes);

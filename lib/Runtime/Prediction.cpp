@@ -2,6 +2,8 @@
 
 #include "mpmd/Runtime/Prediction.h"
 
+#include "mpmd/Runtime/Trace.h"
+
 #include "mpmd/Dialect/Mpmd/IR/MpmdDialect.h"
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
 #include "mpmd/Schedule/ModuleSchedule.h"
@@ -117,6 +119,23 @@ void printPrediction(const PipelinePrediction &prediction,
                      costs.transfer, prediction.simulation.makespan);
   schedule::printAsciiTimeline(prediction.schedule, prediction.simulation, os,
                                width);
+}
+
+llvm::Error printRunReport(const Executable &executable,
+                           const RunResult &result, llvm::raw_ostream &os) {
+  const DeviceProgram &program = executable.getProgram();
+  llvm::Expected<SimulatedRun> replay = replayMeasured(program, result);
+  if (!replay)
+    return replay.takeError();
+  printRunSummary(program, result, &*replay, os);
+  llvm::Expected<PipelinePrediction> prediction =
+      predictWithScheduleSimulator(executable, result);
+  if (prediction)
+    printPrediction(*prediction, os);
+  else
+    os << "pipeline simulator: not applicable ("
+       << llvm::toString(prediction.takeError()) << ")\n";
+  return llvm::Error::success();
 }
 
 } // namespace mlir::mpmd::runtime

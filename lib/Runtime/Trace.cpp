@@ -87,6 +87,8 @@ void writeChromeTrace(const DeviceProgram &program, const RunResult &result,
             if (isTransfer)
               json.attribute("bytes",
                              program.values[step.results.front()].bytes);
+            else
+              json.attribute("kind", llvm::StringRef(&step.letter, 1));
           });
         });
         if (!isTransfer)

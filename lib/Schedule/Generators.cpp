@@ -428,6 +428,12 @@ std::optional<ScheduleKind> parseScheduleKind(StringRef name) {
   return std::nullopt;
 }
 
+int64_t getDefaultStagesPerMesh(ScheduleKind kind) {
+  return kind == ScheduleKind::kZeroBubbleV || kind == ScheduleKind::kDualPipeV
+             ? 2
+             : 1;
+}
+
 bool hasWeightGradientActions(ScheduleKind kind) {
   switch (kind) {
   case ScheduleKind::kZeroBubbleH1:

@@ -9,19 +9,12 @@
 #include "Arguments.h"
 #include "CommandError.h"
 #include "Commands.h"
-#include "ModuleFile.h"
 #include "OutputFile.h"
 #include "Progress.h"
 
-#include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
-#include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
-#include "mpmd/Dialect/Mpmd/IR/TensorSizes.h"
 #include "mpmd/Driver/Compile.h"
-#include "mpmd/Support/CheckedArithmetic.h"
-#include "mpmd/Transforms/Export/ExportUtils.h"
+#include "mpmd/Driver/ModuleFile.h"
 
-#include "llvm/ADT/MapVector.h"
-#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -114,94 +107,6 @@ llvm::Expected<std::vector<std::string>> getPhaseDumpPaths(StringRef dir) {
   return paths;
 }
 
-/// Bytes of the global tensor a mesh tensor holds.
-int64_t getGlobalBytes(Type type) {
-  auto meshTensor = dyn_cast<MeshTensorType>(type);
-  if (!meshTensor)
-    return 0;
-  // Whole bytes per element; the mesh tensor verifier bounds the size in
-  // bits, hence this product.
-  RankedTensorType tensor = meshTensor.getRankedTensorType();
-  return *checkedProduct(
-      tensor.getShape(),
-      llvm::divideCeil(getElementBitWidth(tensor.getElementType()), 8));
-}
-
-struct MeshSummary {
-  int64_t fragmentCalls = 0;
-  llvm::SetVector<StringRef> functions;
-  int64_t transfersIn = 0, transfersOut = 0;
-  int64_t bytesIn = 0, bytesOut = 0;
-  int64_t reservedBytes = 0;
-};
-
-void printNamedSharding(llvm::raw_ostream &os, const NamedSharding &sharding) {
-  if (sharding.meshName.empty()) {
-    os << "(not on a mesh)";
-    return;
-  }
-  os << sharding.meshName << " ";
-  if (sharding.sharding)
-    os << sharding.sharding;
-  else
-    os << "replicated";
-  if (sharding.memoryKind)
-    os << " memory_kind=" << *sharding.memoryKind;
-}
-
-/// O(ops of @main + outlined functions).
-void printSummary(const Lowered &lowered, llvm::raw_ostream &os) {
-  ModuleOp module = lowered.getModule();
-  func::FuncOp main = getMainFunction(module);
-  auto topology =
-      main->getAttrOfType<TopologyAttr>(MpmdDialect::kTopologyAttrName);
-  llvm::MapVector<StringRef, MeshSummary> meshes;
-  for (NamedMeshAttr mesh : topology.getMeshes())
-    meshes[mesh.getName()];
-  SymbolTable symbols(module);
-  main.walk([&](Operation *op) {
-    if (auto call = dyn_cast<FragmentCallOp>(op)) {
-      MeshSummary &mesh = meshes[call.getMeshName()];
-      ++mesh.fragmentCalls;
-      mesh.functions.insert(call.getCallee());
-      if (auto callee = symbols.lookup<func::FuncOp>(call.getCallee()))
-        if (auto reserved =
-                callee->getAttrOfType<IntegerAttr>(kReservedHbmBytesAttrName))
-          mesh.reservedBytes = std::max(mesh.reservedBytes, reserved.getInt());
-    } else if (auto transfer = dyn_cast<TransferOp>(op)) {
-      auto source = cast<MeshTensorType>(transfer.getTensor().getType());
-      auto target = cast<MeshTensorType>(transfer.getResult().getType());
-      if (source.getMeshName() == target.getMeshName())
-        return;
-      int64_t bytes = getGlobalBytes(source);
-      MeshSummary &from = meshes[source.getMeshName()];
-      ++from.transfersOut;
-      from.bytesOut += bytes;
-      MeshSummary &to = meshes[target.getMeshName()];
-      ++to.transfersIn;
-      to.bytesIn += bytes;
-    }
-  });
-  os << "meshes:\n";
-  for (auto &[name, mesh] : meshes)
-    os << llvm::formatv("  {0}: {1} fragment calls, {2} functions, "
-                        "transfers in {3} ({4} B), out {5} ({6} B), "
-                        "reserved {7} B\n",
-                        name, mesh.fragmentCalls, mesh.functions.size(),
-                        mesh.transfersIn, mesh.bytesIn, mesh.transfersOut,
-                        mesh.bytesOut, mesh.reservedBytes);
-  FunctionNamedShardings shardings = lowered.functionNamedShardings();
-  for (auto [label, list] : {std::pair{"inputs", &shardings.inputs},
-                             std::pair{"outputs", &shardings.outputs}}) {
-    os << label << ":\n";
-    for (auto [index, sharding] : llvm::enumerate(*list)) {
-      os << "  " << index << ": ";
-      printNamedSharding(os, sharding);
-      os << "\n";
-    }
-  }
-}
-
 int runCompile(const CompileOptions &options) {
   Progress progress("compile", options.quiet);
   llvm::Expected<Config> config = readConfigFile(*options.config);
@@ -209,7 +114,8 @@ int runCompile(const CompileOptions &options) {
     return reportError("compile",
                        makeUsageError(llvm::toString(config.takeError())));
   std::string error;
-  std::unique_ptr<ModuleFile> file = ModuleFile::read(*options.model, error);
+  std::unique_ptr<driver::ModuleFile> file =
+      driver::ModuleFile::read(*options.model, error);
   if (!file)
     return error.empty() ? kExitInputError // the parser reported why
                          : reportError("compile", makeInputError(error));
@@ -250,7 +156,7 @@ int runCompile(const CompileOptions &options) {
   if (llvm::Error error = writeOutputFiles(outputs))
     return reportError("compile", std::move(error));
   if (options.summary)
-    printSummary(*lowered, llvm::outs());
+    lowered->printSummary(llvm::outs());
   return kExitSuccess;
 }
 

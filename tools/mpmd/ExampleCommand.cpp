@@ -3,8 +3,7 @@
 // Argument parsing and files only: the models are the MPMDExamples
 // library's. `mpmd example <model> [options]` for `mlp` and `transformer`,
 // which share every option but their sizes.
-// Schedule names are resolved here, where the compiler's built-in names are
-// known: a built-in schedule of `mpmd compile` first, else a generated one.
+// Schedule names are resolved by the driver (`resolveExampleSchedule`).
 // Exit codes (CommandError.h): 2 for bad options, 1 for files that cannot
 // be written.
 //
@@ -15,10 +14,9 @@
 #include "Commands.h"
 #include "OutputFile.h"
 
+#include "mpmd/Driver/Session.h"
 #include "mpmd/Examples/Mlp.h"
 #include "mpmd/Examples/Transformer.h"
-#include "mpmd/Schedule/Generators.h"
-#include "mpmd/Transforms/Optimize/PipelineSchedule.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -124,20 +122,6 @@ struct ModelCommand {
   llvm::function_ref<llvm::Expected<examples::ExampleModel>()> generate;
 };
 
-/// A built-in schedule of the compiler, else a generated one.
-llvm::Expected<examples::ExampleSchedule> parseSchedule(StringRef name) {
-  if (std::optional<PipelineSchedule> builtin = symbolizePipelineSchedule(name))
-    return examples::ExampleSchedule{stringifyPipelineSchedule(*builtin).str(),
-                                     /*generated=*/false};
-  if (std::optional<schedule::ScheduleKind> kind =
-          schedule::parseScheduleKind(name))
-    return examples::ExampleSchedule{schedule::getScheduleName(*kind).str(),
-                                     /*generated=*/true};
-  return makeUsageError("unknown schedule '" + name +
-                        "'; built-in: " + getPipelineScheduleNameList() +
-                        "; generated: " + schedule::getScheduleNameList());
-}
-
 llvm::Error runModel(const ModelCommand &model,
                      llvm::ArrayRef<StringRef> args) {
   auto required = [&](const llvm::Twine &option) {
@@ -185,11 +169,11 @@ llvm::Error runModel(const ModelCommand &model,
     return makeUsageError("--learning-rate expects a number (got '" +
                           *learningRate + "')");
   if (scheduleName) {
-    llvm::Expected<examples::ExampleSchedule> schedule =
-        parseSchedule(*scheduleName);
-    if (!schedule)
-      return schedule.takeError();
-    *model.schedule = std::move(*schedule);
+    session::Outcome<examples::ExampleSchedule> schedule =
+        session::resolveExampleSchedule(*scheduleName);
+    if (!schedule.ok())
+      return makeUsageError(schedule.error().message);
+    *model.schedule = std::move(schedule.value());
   }
   for (auto [name, path] :
        {std::pair{"-o", &output}, std::pair{"--config-out", &configOutput}}) {

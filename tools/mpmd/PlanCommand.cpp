@@ -14,10 +14,10 @@
 #include "CommandError.h"
 #include "Commands.h"
 #include "ModelLayers.h"
-#include "ModuleFile.h"
 #include "OutputFile.h"
 
 #include "mpmd/Driver/Config.h"
+#include "mpmd/Driver/ModuleFile.h"
 #include "mpmd/Examples/ConfigText.h"
 #include "mpmd/Plan/CostFile.h"
 #include "mpmd/Plan/Planner.h"
@@ -249,8 +249,8 @@ llvm::Error runPlan(llvm::ArrayRef<StringRef> args) {
     return error;
 
   std::string openError;
-  std::unique_ptr<ModuleFile> file =
-      ModuleFile::read(*options.model, openError);
+  std::unique_ptr<driver::ModuleFile> file =
+      driver::ModuleFile::read(*options.model, openError);
   if (!file)
     return makeInputError(openError.empty()
                               ? "cannot parse '" + *options.model + "'"

@@ -21,11 +21,11 @@
 #include "CommandError.h"
 #include "Commands.h"
 #include "ModelLayers.h"
-#include "ModuleFile.h"
 #include "OutputFile.h"
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
 #include "mpmd/Dialect/Mpmd/IR/TensorSizes.h"
+#include "mpmd/Driver/ModuleFile.h"
 #include "mpmd/Plan/CostFile.h"
 #include "mpmd/Runtime/Interpreter.h"
 #include "mpmd/Runtime/ProgramIO.h"
@@ -142,7 +142,8 @@ llvm::Error runProfile(llvm::ArrayRef<StringRef> args) {
                           *seedText + "')");
 
   std::string openError;
-  std::unique_ptr<ModuleFile> file = ModuleFile::read(*model, openError);
+  std::unique_ptr<driver::ModuleFile> file =
+      driver::ModuleFile::read(*model, openError);
   if (!file)
     return makeInputError(openError.empty() ? "cannot parse '" + *model + "'"
                                             : openError);

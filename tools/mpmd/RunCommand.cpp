@@ -11,13 +11,13 @@
 #include "CommandError.h"
 #include "Commands.h"
 
-#include "ModuleFile.h"
 #include "OutputFile.h"
 #include "Progress.h"
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
 #include "mpmd/Driver/Compile.h"
 #include "mpmd/Driver/Config.h"
+#include "mpmd/Driver/ModuleFile.h"
 #include "mpmd/Driver/Validate.h"
 #include "mpmd/Runtime/Executor.h"
 #include "mpmd/Runtime/Interpreter.h"
@@ -28,8 +28,10 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -182,32 +184,35 @@ int runOnExecutor(const runtime::Executable &executable, ModuleOp reference,
   // Earlier runs of --repeat warm the buffer pool and the caches; the last
   // one is reported.
   std::optional<runtime::RunResult> result;
+  // Wall time of each call of `run` (what an embedder's call costs: the
+  // Python overhead benchmark compares with it).
+  double totalWallUs = 0, minWallUs = std::numeric_limits<double>::infinity();
   for (int64_t run = 1; run <= options.repeat; ++run) {
+    auto start = std::chrono::steady_clock::now();
     llvm::Expected<runtime::RunResult> ran =
         executable.run(*arguments, options.executor);
+    double wallUs = std::chrono::duration<double, std::micro>(
+                        std::chrono::steady_clock::now() - start)
+                        .count();
     if (!ran)
       return fail(ran.takeError());
+    totalWallUs += wallUs;
+    minWallUs = std::min(minWallUs, wallUs);
     result = std::move(*ran);
     progress.finished("run " + llvm::Twine(run) + "/" +
                       llvm::Twine(options.repeat));
   }
 
   printOutputs(result->outputs, options.print);
-  const runtime::DeviceProgram &program = executable.getProgram();
-  if (options.summary) {
-    llvm::Expected<runtime::SimulatedRun> replay =
-        runtime::replayMeasured(program, *result);
-    if (!replay)
-      return fail(replay.takeError());
-    runtime::printRunSummary(program, *result, &*replay, llvm::outs());
-    llvm::Expected<runtime::PipelinePrediction> prediction =
-        runtime::predictWithScheduleSimulator(executable, *result);
-    if (prediction)
-      runtime::printPrediction(*prediction, llvm::outs());
-    else
-      llvm::outs() << "pipeline simulator: not applicable ("
-                   << llvm::toString(prediction.takeError()) << ")\n";
-  }
+  if (options.repeat > 1)
+    llvm::outs() << llvm::format(
+        "runs: %lld, wall time per run: mean %.1f us, min %.1f us\n",
+        static_cast<long long>(options.repeat),
+        totalWallUs / double(options.repeat), minWallUs);
+  if (options.summary)
+    if (llvm::Error error =
+            runtime::printRunReport(executable, *result, llvm::outs()))
+      return fail(std::move(error));
   if (reference) {
     llvm::Expected<driver::ValidationReport> report =
         driver::validateAgainstReference(reference, *arguments, result->outputs,
@@ -326,7 +331,8 @@ int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
     config = std::move(*parsed);
   }
   std::string error;
-  std::unique_ptr<ModuleFile> file = ModuleFile::read(*path, error);
+  std::unique_ptr<driver::ModuleFile> file =
+      driver::ModuleFile::read(*path, error);
   if (!file)
     return error.empty() ? kExitInputError // the parser reported why
                          : fail(makeInputError(error));

@@ -8,9 +8,9 @@
 #include "Arguments.h"
 #include "CommandError.h"
 #include "Commands.h"
-#include "ModuleFile.h"
 #include "OutputFile.h"
 
+#include "mpmd/Driver/ModuleFile.h"
 #include "mpmd/Schedule/Generators.h"
 #include "mpmd/Schedule/Render.h"
 #include "mpmd/Schedule/ModuleSchedule.h"
@@ -154,10 +154,7 @@ llvm::Expected<Schedule> buildBuiltinSchedule(const ScheduleOptions &options,
   if (!microbatches)
     return microbatches.takeError();
   params.microbatches = *microbatches;
-  params.stagesPerMesh =
-      *kind == ScheduleKind::kZeroBubbleV || *kind == ScheduleKind::kDualPipeV
-          ? 2
-          : 1;
+  params.stagesPerMesh = getDefaultStagesPerMesh(*kind);
   if (options.virtualStages) {
     llvm::Expected<int64_t> stagesPerMesh =
         parseIntegerOption("--virtual-stages", *options.virtualStages);
@@ -190,7 +187,8 @@ llvm::Expected<Schedule> readModuleSchedule(const ScheduleOptions &options,
                             " is not used with a module: the module gives the "
                             "schedule");
   std::string error;
-  std::unique_ptr<ModuleFile> file = ModuleFile::read(*options.module, error);
+  std::unique_ptr<driver::ModuleFile> file =
+      driver::ModuleFile::read(*options.module, error);
   if (!file)
     return makeInputError(
         error.empty() ? "cannot parse '" + *options.module + "'" : error);

@@ -18,6 +18,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <array>
 #include <functional>
@@ -79,6 +80,11 @@ public:
   /// `Lowered.compile()`); failure after a diagnostic. The executable reads
   /// this object's module: it must not outlive it.
   FailureOr<std::unique_ptr<runtime::Executable>> compile() const;
+  /// Per mesh: fragment calls, distinct functions, transfers in and out
+  /// with their bytes, reserved bytes; then the mesh and sharding of each
+  /// input and output (`mpmd compile --summary`, the Python `summary()`).
+  /// O(ops of @main + outlined functions).
+  void printSummary(llvm::raw_ostream &os) const;
 
 private:
   friend FailureOr<Lowered> lower(ModuleOp, const Config &,

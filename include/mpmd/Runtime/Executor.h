@@ -29,6 +29,8 @@
 #include "mpmd/Runtime/Tensor.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
 
 #include "mlir/IR/Region.h"
 
@@ -101,6 +103,10 @@ public:
   Operation *getStepOp(int64_t step) const { return stepOps[step]; }
   const std::vector<TensorSpec> &getInputSpecs() const { return inputSpecs; }
   const std::vector<TensorSpec> &getOutputSpecs() const { return outputSpecs; }
+
+  /// An error unless `inputs` has one tensor per @main argument, of its
+  /// dtype and global shape (what `run` checks first).
+  llvm::Error checkInputs(llvm::ArrayRef<Tensor> inputs) const;
 
   /// Runs the program once on `inputs` (one per @main argument, of its
   /// dtype and global shape). Errors: inputs that do not match, the memory

@@ -42,6 +42,13 @@ predictWithScheduleSimulator(const Executable &executable,
 void printPrediction(const PipelinePrediction &prediction,
                      llvm::raw_ostream &os, int64_t width = 64);
 
+/// What `mpmd run --summary` prints after a run: the per-device table with
+/// the replay of the measured step times (Trace.h), then the prediction of
+/// the schedule simulator or why it does not apply. Fails only when the
+/// replay fails.
+llvm::Error printRunReport(const Executable &executable,
+                           const RunResult &result, llvm::raw_ostream &os);
+
 } // namespace mlir::mpmd::runtime
 
 #endif // MPMD_RUNTIME_PREDICTION_H

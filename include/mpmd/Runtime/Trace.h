@@ -21,7 +21,9 @@
 namespace mlir::mpmd::runtime {
 
 /// Writes `result` as Chrome trace-event JSON (`chrome://tracing`,
-/// ui.perfetto.dev). Times in microseconds.
+/// ui.perfetto.dev). Times in microseconds; a fragment's args carry its
+/// step and its kind letter (DeviceProgram::Step::letter), a transfer's its
+/// step and bytes.
 void writeChromeTrace(const DeviceProgram &program, const RunResult &result,
                       llvm::raw_ostream &os);
 

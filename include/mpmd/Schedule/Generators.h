@@ -97,6 +97,10 @@ std::string getScheduleNameList();
 /// (zero-bubble and DualPipeV): a program needs split backward fragments.
 bool hasWeightGradientActions(ScheduleKind kind);
 
+/// The stages per mesh a schedule is built with unless told otherwise: 2
+/// for the V-shaped ZB-V and DualPipeV, 1 for the others.
+int64_t getDefaultStagesPerMesh(ScheduleKind kind);
+
 struct ScheduleParams {
   int64_t meshes = 1;
   int64_t microbatches = 1;
