@@ -14,11 +14,13 @@
 
 #include "Dispatch.h"
 
+#include <algorithm>
 #include <bit>
 #include <cassert>
 #include <cstdint>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <type_traits>
 
 namespace mlir::mpmd::runtime {
@@ -396,6 +398,123 @@ Tensor binary(BinaryKind kind, const Tensor &lhs, const Tensor &rhs) {
   Tensor result = Tensor::empty(lhs.dtype(), lhs.shape());
   binaryInto(kind, lhs, rhs, result);
   return result;
+}
+
+namespace {
+
+/// Elements per tile of a fused chain: 4 KiB of f32 per slot, so that the
+/// inputs and temporaries of a short chain stay in L1 while the per-tile
+/// dispatch (a switch per operation) is amortized over 1024 elements.
+constexpr int64_t kFusedTileElements = 1024;
+
+/// Copies elements [start, start + count) of the result's row-major order,
+/// read from `input` through its strides, to `tile`.
+template <typename T>
+void gatherTile(const FusedInput &input, const Shape &shape, int64_t start,
+                int64_t count, T *tile) {
+  const T *data = input.tensor.data<T>();
+  int64_t rank = shape.size();
+  if (rank == 0) {
+    tile[0] = data[0];
+    return;
+  }
+  // The result index of `start`, then runs along the innermost dimension.
+  std::vector<int64_t> index(rank);
+  for (int64_t d = rank - 1, rest = start; d >= 0; --d) {
+    index[d] = rest % shape[d];
+    rest /= shape[d];
+  }
+  int64_t offset = 0;
+  for (int64_t d = 0; d < rank; ++d)
+    offset += index[d] * input.strides[d];
+  const int64_t inner = shape[rank - 1], step = input.strides[rank - 1];
+  for (int64_t done = 0; done < count;) {
+    int64_t run = std::min(inner - index[rank - 1], count - done);
+    const T *source = data + offset;
+    if (step == 0)
+      std::fill(tile + done, tile + done + run, source[0]);
+    else
+      for (int64_t i = 0; i < run; ++i)
+        tile[done + i] = source[i * step];
+    done += run;
+    offset += run * step;
+    index[rank - 1] += run;
+    // Carry into the outer dimensions.
+    for (int64_t d = rank - 1; d > 0 && index[d] == shape[d]; --d) {
+      offset += input.strides[d - 1] - index[d] * input.strides[d];
+      index[d] = 0;
+      ++index[d - 1];
+    }
+  }
+}
+
+template <typename T>
+void runFused(const std::vector<FusedOperation> &operations,
+              const std::vector<FusedInput> &inputs, Tensor &out) {
+  const Shape &shape = out.shape();
+  const int64_t count = out.numElements();
+  if (count == 0 || operations.empty())
+    return;
+  const int64_t tile = std::min(count, kFusedTileElements);
+  const int64_t numInputs = inputs.size();
+  const std::vector<int64_t> plainStrides = rowMajorStrides(shape);
+  enum class Access { Plain, Repeated, Gathered };
+  // Plain inputs are read in place; an input repeated over every element
+  // fills its tile once; others are gathered per tile.
+  std::vector<Access> access(numInputs);
+  for (int64_t i = 0; i < numInputs; ++i) {
+    bool repeated = std::all_of(inputs[i].strides.begin(),
+                                inputs[i].strides.end(),
+                                [](int64_t step) { return step == 0; });
+    access[i] = inputs[i].strides == plainStrides ? Access::Plain
+                : repeated                        ? Access::Repeated
+                                                  : Access::Gathered;
+  }
+  // A tile per slot; plain inputs and the last operation (which writes
+  // `out`) leave theirs unused. Not a std::vector: bool chains need a plain
+  // array of bool.
+  std::unique_ptr<T[]> scratch(new T[(numInputs + operations.size()) * tile]);
+  auto slotTile = [&](int64_t slot) { return scratch.get() + slot * tile; };
+  std::vector<const T *> slots(numInputs + operations.size());
+  for (int64_t i = 0; i < numInputs; ++i)
+    if (access[i] == Access::Repeated) {
+      T value = inputs[i].tensor.template data<T>()[0];
+      std::fill(slotTile(i), slotTile(i) + tile, value);
+      slots[i] = slotTile(i);
+    }
+  T *result = out.data<T>();
+  for (int64_t start = 0; start < count; start += tile) {
+    const int64_t n = std::min(tile, count - start);
+    for (int64_t i = 0; i < numInputs; ++i) {
+      if (access[i] == Access::Plain) {
+        slots[i] = inputs[i].tensor.template data<T>() + start;
+      } else if (access[i] == Access::Gathered) {
+        gatherTile<T>(inputs[i], shape, start, n, slotTile(i));
+        slots[i] = slotTile(i);
+      }
+    }
+    for (size_t j = 0; j < operations.size(); ++j) {
+      const FusedOperation &operation = operations[j];
+      T *target = j + 1 == operations.size() ? result + start
+                                             : slotTile(numInputs + j);
+      if (operation.isUnary)
+        unaryLoop<T>(operation.unary, slots[operation.lhs], target, n);
+      else
+        binaryLoop<T>(operation.binary, slots[operation.lhs],
+                      slots[operation.rhs], target, n);
+      slots[numInputs + j] = target;
+    }
+  }
+}
+
+} // namespace
+
+void fusedElementwise(const std::vector<FusedOperation> &operations,
+                      const std::vector<FusedInput> &inputs, Tensor &out) {
+  assert(!isHalf(out.dtype()) && "f16/bf16 round after every op");
+  visitStorageType(out.dtype(), [&](auto tag) {
+    runFused<decltype(tag)>(operations, inputs, out);
+  });
 }
 
 Tensor compare(CompareKind kind, const Tensor &lhs, const Tensor &rhs) {
