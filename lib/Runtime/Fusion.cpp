@@ -88,6 +88,38 @@ bool isFusableBroadcast(Operation &op, RankedTensorType type) {
                  .getElementType() == type.getElementType();
 }
 
+std::vector<int64_t> toVector(ArrayRef<int64_t> values) {
+  return std::vector<int64_t>(values.begin(), values.end());
+}
+
+/// `dims` (of one dot operand) mapped through the transpose `permutation`
+/// that produced the operand, or nullopt when the operand's free
+/// dimensions would change order (and with them the result's layout).
+std::optional<std::pair<std::vector<int64_t>, std::vector<int64_t>>>
+foldTranspose(ArrayRef<int64_t> permutation, const std::vector<int64_t> &batch,
+              const std::vector<int64_t> &contracting) {
+  std::vector<bool> free(permutation.size(), true);
+  for (int64_t d : batch)
+    free[d] = false;
+  for (int64_t d : contracting)
+    free[d] = false;
+  int64_t previous = -1;
+  for (size_t d = 0; d < permutation.size(); ++d) {
+    if (!free[d])
+      continue;
+    if (permutation[d] < previous)
+      return std::nullopt;
+    previous = permutation[d];
+  }
+  auto map = [&](const std::vector<int64_t> &dims) {
+    std::vector<int64_t> mapped;
+    for (int64_t d : dims)
+      mapped.push_back(permutation[d]);
+    return mapped;
+  };
+  return std::make_pair(map(batch), map(contracting));
+}
+
 } // namespace
 
 FusionPlan FusionPlan::build(Block &block) {
@@ -194,6 +226,40 @@ FusionPlan FusionPlan::build(Block &block) {
         plan.rootOf[op] = &root;
     }
     plan.chains[&root] = std::move(chain);
+  }
+
+  for (Operation &op : block) {
+    auto dot = dyn_cast<stablehlo::DotGeneralOp>(op);
+    if (!dot)
+      continue;
+    stablehlo::DotDimensionNumbersAttr numbers = dot.getDotDimensionNumbers();
+    auto folded = std::make_unique<FoldedDot>();
+    folded->lhs = dot.getLhs();
+    folded->rhs = dot.getRhs();
+    folded->dims = {toVector(numbers.getLhsBatchingDimensions()),
+                    toVector(numbers.getRhsBatchingDimensions()),
+                    toVector(numbers.getLhsContractingDimensions()),
+                    toVector(numbers.getRhsContractingDimensions())};
+    bool changed = false;
+    auto fold = [&](Value &operand, std::vector<int64_t> &batch,
+                    std::vector<int64_t> &contracting) {
+      auto transpose = operand.getDefiningOp<stablehlo::TransposeOp>();
+      if (!transpose || transpose->getBlock() != &block ||
+          !operand.hasOneUse())
+        return;
+      auto mapped =
+          foldTranspose(transpose.getPermutation(), batch, contracting);
+      if (!mapped)
+        return;
+      operand = transpose.getOperand();
+      std::tie(batch, contracting) = std::move(*mapped);
+      plan.rootOf[transpose] = &op;
+      changed = true;
+    };
+    fold(folded->lhs, folded->dims.lhsBatch, folded->dims.lhsContracting);
+    fold(folded->rhs, folded->dims.rhsBatch, folded->dims.rhsContracting);
+    if (changed)
+      plan.foldedDots[&op] = std::move(folded);
   }
   return plan;
 }

@@ -16,6 +16,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/raw_ostream.h"
@@ -24,6 +25,7 @@
 #include <cmath>
 #include <cstring>
 #include <numeric>
+#include <utility>
 #include <time.h>
 
 namespace mlir::mpmd::runtime {
@@ -311,6 +313,10 @@ public:
       values[argument] = std::move(tensor);
     const BlockPlan &plan = interpreter.getBlockPlan(block);
     const DeadValues &deadAfter = plan.deadAfter;
+    // Nested regions (named computations) run in this frame too.
+    const BlockPlan *outerPlan = std::exchange(currentPlan, &plan);
+    auto restorePlan =
+        llvm::make_scope_exit([&] { currentPlan = outerPlan; });
     for (Operation &op : block.without_terminator()) {
       // Computed by the chain of a later op, at that op.
       if (plan.fusion.isFusedAway(&op))
@@ -379,6 +385,8 @@ private:
   llvm::DenseMap<Value, Tensor> values;
   /// The values that die at the op being run (set per op by runRegion).
   const llvm::SmallVector<Value, 2> *dyingAtCurrentOp = nullptr;
+  /// The plan of the block being run (set by runRegion).
+  const BlockPlan *currentPlan = nullptr;
 };
 
 Interpreter::Interpreter(ModuleOp module, InterpreterOptions options)
@@ -585,6 +593,11 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
         return success();
       })
       .Case([&](stablehlo::DotGeneralOp dot) {
+        if (const FoldedDot *folded = currentPlan->fusion.getFoldedDot(&op)) {
+          bind(op, {dotGeneral(lookup(folded->lhs), lookup(folded->rhs),
+                               folded->dims)});
+          return success();
+        }
         stablehlo::DotDimensionNumbersAttr numbers = dot.getDotDimensionNumbers();
         DotDimensions dims{toVector(numbers.getLhsBatchingDimensions()),
                            toVector(numbers.getRhsBatchingDimensions()),

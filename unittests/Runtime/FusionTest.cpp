@@ -9,6 +9,7 @@
 
 #include "Fusion.h"
 
+#include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
 #include "mpmd/InitAllDialects.h"
 #include "mpmd/Runtime/Interpreter.h"
 #include "mpmd/Runtime/Random.h"
@@ -133,6 +134,51 @@ TEST_F(FusionTest, LeavesHalfTypesAlone) {
   FusionPlan plan = FusionPlan::build(body);
   EXPECT_EQ(runningOps(body, plan),
             (std::vector<std::string>{"stablehlo.multiply", "stablehlo.add"}));
+}
+
+TEST_F(FusionTest, DotsReadTransposesInPlace) {
+  // x^T w, w' transposed on the right, a batched transpose, and a
+  // transpose whose folding would reorder the dot's free dimensions.
+  OwningOpRef<ModuleOp> module = parse(R"mlir(
+    func.func @main(%x: tensor<48x40xf32>, %w: tensor<48x24xf32>, %v: tensor<24x48xf32>,
+                    %b: tensor<3x48x40xf32>, %c: tensor<5x7x48xf32>)
+        -> (tensor<40x24xf32>, tensor<40x24xf32>, tensor<3x40x24xf32>, tensor<40x5x7xf32>) {
+      %xt = stablehlo.transpose %x, dims = [1, 0] : (tensor<48x40xf32>) -> tensor<40x48xf32>
+      %p = stablehlo.dot_general %xt, %w, contracting_dims = [1] x [0] : (tensor<40x48xf32>, tensor<48x24xf32>) -> tensor<40x24xf32>
+      %xt2 = stablehlo.transpose %x, dims = [1, 0] : (tensor<48x40xf32>) -> tensor<40x48xf32>
+      %vt = stablehlo.transpose %v, dims = [1, 0] : (tensor<24x48xf32>) -> tensor<48x24xf32>
+      %q = stablehlo.dot_general %xt2, %vt, contracting_dims = [1] x [0] : (tensor<40x48xf32>, tensor<48x24xf32>) -> tensor<40x24xf32>
+      %bt = stablehlo.transpose %b, dims = [0, 2, 1] : (tensor<3x48x40xf32>) -> tensor<3x40x48xf32>
+      %wb = stablehlo.broadcast_in_dim %w, dims = [1, 2] : (tensor<48x24xf32>) -> tensor<3x48x24xf32>
+      %r = stablehlo.dot_general %bt, %wb, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<3x40x48xf32>, tensor<3x48x24xf32>) -> tensor<3x40x24xf32>
+      %ct = stablehlo.transpose %c, dims = [1, 0, 2] : (tensor<5x7x48xf32>) -> tensor<7x5x48xf32>
+      %s = stablehlo.dot_general %x, %ct, contracting_dims = [0] x [2] : (tensor<48x40xf32>, tensor<7x5x48xf32>) -> tensor<40x7x5xf32>
+      %st = stablehlo.transpose %s, dims = [0, 2, 1] : (tensor<40x7x5xf32>) -> tensor<40x5x7xf32>
+      func.return %p, %q, %r, %st : tensor<40x24xf32>, tensor<40x24xf32>, tensor<3x40x24xf32>, tensor<40x5x7xf32>
+    })mlir");
+  ASSERT_TRUE(module);
+  auto main = module->lookupSymbol<func::FuncOp>("main");
+  Block &body = main.front();
+  FusionPlan plan = FusionPlan::build(body);
+  std::vector<std::string> folded;
+  for (Operation &op : body)
+    if (auto transpose = dyn_cast<stablehlo::TransposeOp>(op))
+      folded.push_back(plan.isFusedAway(transpose) ? "folded" : "runs");
+  EXPECT_EQ(folded, (std::vector<std::string>{"folded", "folded", "folded",
+                                              "folded", "runs", "runs"}));
+  std::vector<Tensor> arguments;
+  for (auto [index, shape] : llvm::enumerate(std::vector<Shape>{
+           {48, 40}, {48, 24}, {24, 48}, {3, 48, 40}, {5, 7, 48}}))
+    arguments.push_back(randomTensor(DType::F32, shape, index));
+  Interpreter fused(*module), unfused(*module, {/*fuseElementwise=*/false});
+  FailureOr<std::vector<Tensor>> expected = unfused.run(main, arguments);
+  FailureOr<std::vector<Tensor>> actual = fused.run(main, arguments);
+  ASSERT_TRUE(succeeded(expected) && succeeded(actual));
+  for (size_t i = 0; i < expected->size(); ++i) {
+    TensorDifference difference = compareTensors((*actual)[i], (*expected)[i]);
+    EXPECT_LE(difference.maxAbsolute, 1e-5 * difference.maxExpectedMagnitude)
+        << "result " << i;
+  }
 }
 
 /// A random function of elementwise ops on tensor<37x53xT> (several tiles,
