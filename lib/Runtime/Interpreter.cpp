@@ -286,10 +286,10 @@ int64_t ulpDistance(const Tensor &a, const Tensor &b, int64_t index) {
 
 } // namespace
 
+namespace {
 /// Per op of a block: the values defined in the block whose last use is
 /// that op (nested uses count as uses by their ancestor in the block, uses
 /// inside a fused chain as uses by its root).
-namespace {
 using DeadValues = llvm::DenseMap<Operation *, llvm::SmallVector<Value, 2>>;
 } // namespace
 
@@ -318,7 +318,8 @@ public:
     auto restorePlan =
         llvm::make_scope_exit([&] { currentPlan = outerPlan; });
     for (Operation &op : block.without_terminator()) {
-      // Computed by the chain of a later op, at that op.
+      // Computed in a later op's chain, or a transpose a later dot_general
+      // reads in place.
       if (plan.fusion.isFusedAway(&op))
         continue;
       auto dead = deadAfter.find(&op);
