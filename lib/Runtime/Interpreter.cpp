@@ -2,6 +2,9 @@
 
 #include "mpmd/Runtime/Interpreter.h"
 
+#include "ElementwiseOps.h"
+#include "Fusion.h"
+
 #include "mpmd/Dialect/Check/IR/CheckOps.h"
 #include "mpmd/Dialect/Chlo/IR/ChloOps.h"
 #include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
@@ -13,6 +16,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/raw_ostream.h"
@@ -21,6 +25,7 @@
 #include <cmath>
 #include <cstring>
 #include <numeric>
+#include <utility>
 #include <time.h>
 
 namespace mlir::mpmd::runtime {
@@ -134,67 +139,6 @@ FailureOr<Tensor> tensorFromAttr(ElementsAttr attr, Location loc) {
 }
 
 namespace {
-
-const llvm::StringMap<UnaryKind> &unaryOps() {
-  static const llvm::StringMap<UnaryKind> ops = {
-      {"stablehlo.abs", UnaryKind::Abs},
-      {"stablehlo.negate", UnaryKind::Negate},
-      {"stablehlo.not", UnaryKind::Not},
-      {"stablehlo.sign", UnaryKind::Sign},
-      {"stablehlo.exponential", UnaryKind::Exp},
-      {"stablehlo.exponential_minus_one", UnaryKind::Expm1},
-      {"stablehlo.log", UnaryKind::Log},
-      {"stablehlo.log_plus_one", UnaryKind::Log1p},
-      {"stablehlo.logistic", UnaryKind::Logistic},
-      {"stablehlo.sqrt", UnaryKind::Sqrt},
-      {"stablehlo.rsqrt", UnaryKind::Rsqrt},
-      {"stablehlo.cbrt", UnaryKind::Cbrt},
-      {"stablehlo.tanh", UnaryKind::Tanh},
-      {"stablehlo.sine", UnaryKind::Sine},
-      {"stablehlo.cosine", UnaryKind::Cosine},
-      {"stablehlo.tan", UnaryKind::Tan},
-      {"chlo.tan", UnaryKind::Tan},
-      {"chlo.erf", UnaryKind::Erf},
-      {"chlo.erfc", UnaryKind::Erfc},
-      {"chlo.lgamma", UnaryKind::Lgamma},
-      {"chlo.sinh", UnaryKind::Sinh},
-      {"chlo.cosh", UnaryKind::Cosh},
-      {"chlo.asin", UnaryKind::Asin},
-      {"chlo.acos", UnaryKind::Acos},
-      {"chlo.atan", UnaryKind::Atan},
-      {"chlo.asinh", UnaryKind::Asinh},
-      {"chlo.acosh", UnaryKind::Acosh},
-      {"chlo.atanh", UnaryKind::Atanh},
-      {"stablehlo.floor", UnaryKind::Floor},
-      {"stablehlo.ceil", UnaryKind::Ceil},
-      {"stablehlo.round_nearest_afz", UnaryKind::RoundAwayFromZero},
-      {"stablehlo.round_nearest_even", UnaryKind::RoundNearestEven},
-      {"stablehlo.popcnt", UnaryKind::PopCount},
-      {"stablehlo.count_leading_zeros", UnaryKind::CountLeadingZeros},
-  };
-  return ops;
-}
-
-const llvm::StringMap<BinaryKind> &binaryOps() {
-  static const llvm::StringMap<BinaryKind> ops = {
-      {"stablehlo.add", BinaryKind::Add},
-      {"stablehlo.subtract", BinaryKind::Subtract},
-      {"stablehlo.multiply", BinaryKind::Multiply},
-      {"stablehlo.divide", BinaryKind::Divide},
-      {"stablehlo.remainder", BinaryKind::Remainder},
-      {"stablehlo.power", BinaryKind::Power},
-      {"stablehlo.maximum", BinaryKind::Maximum},
-      {"stablehlo.minimum", BinaryKind::Minimum},
-      {"stablehlo.atan2", BinaryKind::Atan2},
-      {"stablehlo.and", BinaryKind::And},
-      {"stablehlo.or", BinaryKind::Or},
-      {"stablehlo.xor", BinaryKind::Xor},
-      {"stablehlo.shift_left", BinaryKind::ShiftLeft},
-      {"stablehlo.shift_right_arithmetic", BinaryKind::ShiftRightArithmetic},
-      {"stablehlo.shift_right_logical", BinaryKind::ShiftRightLogical},
-  };
-  return ops;
-}
 
 const llvm::StringMap<ReduceKind> &reduceCombiners() {
   static const llvm::StringMap<ReduceKind> ops = {
@@ -342,6 +286,18 @@ int64_t ulpDistance(const Tensor &a, const Tensor &b, int64_t index) {
 
 } // namespace
 
+namespace {
+/// Per op of a block: the values defined in the block whose last use is
+/// that op (nested uses count as uses by their ancestor in the block, uses
+/// inside a fused chain as uses by its root).
+using DeadValues = llvm::DenseMap<Operation *, llvm::SmallVector<Value, 2>>;
+} // namespace
+
+struct Interpreter::BlockPlan {
+  FusionPlan fusion;
+  DeadValues deadAfter;
+};
+
 /// One function invocation: the values of its SSA names (including those
 /// of nested regions, which may use values defined above them).
 class Interpreter::Frame {
@@ -355,11 +311,21 @@ public:
     Block &block = region.front();
     for (auto [argument, tensor] : llvm::zip(block.getArguments(), arguments))
       values[argument] = std::move(tensor);
-    const auto &deadAfter = interpreter.getValuesDeadAfter(block);
+    const BlockPlan &plan = interpreter.getBlockPlan(block);
+    const DeadValues &deadAfter = plan.deadAfter;
+    // Nested regions (named computations) run in this frame too.
+    const BlockPlan *outerPlan = std::exchange(currentPlan, &plan);
+    auto restorePlan =
+        llvm::make_scope_exit([&] { currentPlan = outerPlan; });
     for (Operation &op : block.without_terminator()) {
+      // Computed in a later op's chain, or a transpose a later dot_general
+      // reads in place.
+      if (plan.fusion.isFusedAway(&op))
+        continue;
       auto dead = deadAfter.find(&op);
       dyingAtCurrentOp = dead != deadAfter.end() ? &dead->second : nullptr;
-      if (failed(runOp(op)))
+      const FusedChain *chain = plan.fusion.getChain(&op);
+      if (failed(chain ? runChain(*chain) : runOp(op)))
         return failure();
       if (dead != deadAfter.end())
         for (Value value : dead->second)
@@ -405,6 +371,7 @@ private:
   }
 
   LogicalResult runOp(Operation &op);
+  LogicalResult runChain(const FusedChain &chain);
   LogicalResult runReduce(stablehlo::ReduceOp op);
   LogicalResult runReduceWindow(stablehlo::ReduceWindowOp op);
   LogicalResult runSelectAndScatter(stablehlo::SelectAndScatterOp op);
@@ -419,28 +386,47 @@ private:
   llvm::DenseMap<Value, Tensor> values;
   /// The values that die at the op being run (set per op by runRegion).
   const llvm::SmallVector<Value, 2> *dyingAtCurrentOp = nullptr;
+  /// The plan of the block being run (set by runRegion).
+  const BlockPlan *currentPlan = nullptr;
 };
 
-const Interpreter::DeadValues &Interpreter::getValuesDeadAfter(Block &block) {
-  std::unique_ptr<DeadValues> &entry = valuesDeadAfter[&block];
+Interpreter::Interpreter(ModuleOp module, InterpreterOptions options)
+    : module(module), options(options) {}
+
+Interpreter::~Interpreter() = default;
+
+const Interpreter::BlockPlan &Interpreter::getBlockPlan(Block &block) {
+  std::unique_ptr<BlockPlan> &entry = blockPlans[&block];
   if (entry)
     return *entry;
-  entry = std::make_unique<DeadValues>();
+  entry = std::make_unique<BlockPlan>();
+  if (options.fuseElementwise)
+    entry->fusion = FusionPlan::build(block);
+  // An op inside a chain reads its operands when the chain's root runs.
+  llvm::DenseMap<Operation *, int64_t> position;
+  for (auto [index, op] : llvm::enumerate(block))
+    position[&op] = index;
   llvm::DenseMap<Value, Operation *> lastUser;
+  auto use = [&](Value value, Operation *user) {
+    Operation *&last = lastUser[value];
+    if (!last || position[last] < position[user])
+      last = user;
+  };
   for (Operation &op : block) {
+    Operation *running = entry->fusion.getRunningOp(&op);
     op.walk([&](Operation *user) {
       for (Value operand : user->getOperands())
         if (operand.getParentBlock() == &block)
-          lastUser[operand] = &op;
+          use(operand, running);
     });
     for (Value result : op.getResults())
       if (result.use_empty())
-        lastUser[result] = &op;
+        use(result, running);
   }
   // Values the terminator uses are read after the loop over the ops.
   for (auto [value, user] : lastUser)
     if (user != block.getTerminator())
-      (*entry)[user].push_back(value);
+      entry->deadAfter[user].push_back(value);
   return *entry;
 }
 
@@ -466,33 +452,33 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
         failed(getTensorSpec(type, op.getLoc())))
       return failure();
 
-  if (auto unaryKind = unaryOps().find(name); unaryKind != unaryOps().end()) {
+  if (std::optional<UnaryKind> unaryKind = getUnaryKind(op)) {
     const Tensor &operand = lookup(op.getOperand(0));
-    if (!supportsUnary(unaryKind->second, operand.dtype()))
+    if (!supportsUnary(*unaryKind, operand.dtype()))
       return op.emitError() << "'" << name << "' is not supported on "
                             << dtypeName(operand.dtype());
     if (Tensor *reusable = getReusableOperand(op)) {
       Tensor result = *reusable;
-      unaryInto(unaryKind->second, operand, result);
+      unaryInto(*unaryKind, operand, result);
       bind(op, {std::move(result)});
       return success();
     }
-    bind(op, {unary(unaryKind->second, operand)});
+    bind(op, {unary(*unaryKind, operand)});
     return success();
   }
-  if (auto binaryKind = binaryOps().find(name); binaryKind != binaryOps().end()) {
+  if (std::optional<BinaryKind> binaryKind = getBinaryKind(op)) {
     const Tensor &lhs = lookup(op.getOperand(0));
-    if (!supportsBinary(binaryKind->second, lhs.dtype()))
+    if (!supportsBinary(*binaryKind, lhs.dtype()))
       return op.emitError() << "'" << name << "' is not supported on "
                             << dtypeName(lhs.dtype());
     const Tensor &rhs = lookup(op.getOperand(1));
     if (Tensor *reusable = getReusableOperand(op)) {
       Tensor result = *reusable;
-      binaryInto(binaryKind->second, lhs, rhs, result);
+      binaryInto(*binaryKind, lhs, rhs, result);
       bind(op, {std::move(result)});
       return success();
     }
-    bind(op, {binary(binaryKind->second, lhs, rhs)});
+    bind(op, {binary(*binaryKind, lhs, rhs)});
     return success();
   }
   if (op.getDialect() && op.getDialect()->getNamespace() == "check")
@@ -608,6 +594,11 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
         return success();
       })
       .Case([&](stablehlo::DotGeneralOp dot) {
+        if (const FoldedDot *folded = currentPlan->fusion.getFoldedDot(&op)) {
+          bind(op, {dotGeneral(lookup(folded->lhs), lookup(folded->rhs),
+                               folded->dims)});
+          return success();
+        }
         stablehlo::DotDimensionNumbersAttr numbers = dot.getDotDimensionNumbers();
         DotDimensions dims{toVector(numbers.getLhsBatchingDimensions()),
                            toVector(numbers.getRhsBatchingDimensions()),
@@ -722,6 +713,38 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
         return op.emitError() << "'" << name
                               << "' is not supported by the interpreter";
       });
+}
+
+LogicalResult Interpreter::Frame::runChain(const FusedChain &chain) {
+  Operation &root = *chain.root;
+  // The planner checked the chain's type; this also checks sizes.
+  FailureOr<TensorSpec> spec =
+      getTensorSpec(root.getResult(0).getType(), root.getLoc());
+  if (failed(spec))
+    return failure();
+  // The result may take over the buffer of an input of its shape that dies
+  // here, nothing else refers to, and the chain reads only once (a second,
+  // broadcast read would see elements already overwritten).
+  std::optional<Tensor> result;
+  const std::vector<int64_t> plainStrides = rowMajorStrides(spec->shape);
+  for (auto [input, strides] : llvm::zip(chain.inputs, chain.inputStrides)) {
+    if (result || strides != plainStrides || !dyingAtCurrentOp ||
+        !llvm::is_contained(*dyingAtCurrentOp, input) ||
+        llvm::count(chain.inputs, input) != 1)
+      continue;
+    Tensor &tensor = values[input];
+    if (tensor.ownsBufferAlone())
+      result = tensor;
+  }
+  std::vector<FusedInput> inputs;
+  inputs.reserve(chain.inputs.size());
+  for (auto [input, strides] : llvm::zip(chain.inputs, chain.inputStrides))
+    inputs.push_back({lookup(input), strides});
+  if (!result)
+    result = Tensor::empty(spec->dtype, spec->shape);
+  fusedElementwise(chain.operations, inputs, *result);
+  bind(root, {std::move(*result)});
+  return success();
 }
 
 LogicalResult Interpreter::Frame::runReduce(stablehlo::ReduceOp op) {

@@ -26,7 +26,10 @@
 
 namespace mlir::mpmd::runtime {
 
-inline float fastExp(float x) {
+// Always inlined: the kernels compile these once per ISA
+// (ElementwiseAvx2.cpp), and an out-of-line copy built for one ISA must not
+// serve the other's calls.
+[[gnu::always_inline]] inline float fastExp(float x) {
   constexpr float kLog2e = 1.44269504088896341f;
   constexpr float kLn2High = 0.693145751953125f; // 12 significant bits
   constexpr float kLn2Low = 1.42860682030941723212e-6f;
@@ -54,7 +57,7 @@ inline float fastExp(float x) {
   return p * scaleLow * scaleHigh;
 }
 
-inline float fastTanh(float x) {
+[[gnu::always_inline]] inline float fastTanh(float x) {
   float a = std::fabs(x);
   // Series: tanh(a) = a + a^3 (c3 + a^2 (c5 + ...)), c_k from the
   // Bernoulli numbers.
@@ -75,7 +78,9 @@ inline float fastTanh(float x) {
 }
 
 /// 1 / (1 + exp(-x)).
-inline float fastLogistic(float x) { return 1.0f / (1.0f + fastExp(-x)); }
+[[gnu::always_inline]] inline float fastLogistic(float x) {
+  return 1.0f / (1.0f + fastExp(-x));
+}
 
 } // namespace mlir::mpmd::runtime
 

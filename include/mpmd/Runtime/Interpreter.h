@@ -41,10 +41,17 @@ FailureOr<std::vector<TensorSpec>> getArgumentSpecs(func::FuncOp function);
 /// A tensor holding the values of a dense elements attribute.
 FailureOr<Tensor> tensorFromAttr(ElementsAttr attr, Location loc);
 
+struct InterpreterOptions {
+  /// Compute chains of elementwise ops in one pass each (bit-identical
+  /// results; see lib/Runtime/Fusion.h). Off: every op runs on its own.
+  bool fuseElementwise = true;
+};
+
 class Interpreter {
 public:
   /// `module` holds the callees of func.call ops.
-  explicit Interpreter(ModuleOp module) : module(module) {}
+  explicit Interpreter(ModuleOp module, InterpreterOptions options = {});
+  ~Interpreter();
 
   /// Runs `function` on `arguments` (one per function argument, of its
   /// type). Fails, after an error diagnostic, on anything unsupported. An
@@ -74,16 +81,18 @@ public:
 
 private:
   class Frame;
-  /// Per op of a block: the values defined in the block whose last use is
-  /// that op (nested uses count as uses by their ancestor in the block).
-  using DeadValues = llvm::DenseMap<Operation *, llvm::SmallVector<Value, 2>>;
-  /// Computed once per block, O(ops and uses in it).
-  const DeadValues &getValuesDeadAfter(Block &block);
+  /// How a block runs, prepared before it first runs (lib/Runtime): its
+  /// fused elementwise chains and, per op, the values defined in the block
+  /// whose last use is that op.
+  struct BlockPlan;
+  /// Computed once per block, O((ops + uses) log ops).
+  const BlockPlan &getBlockPlan(Block &block);
 
   ModuleOp module;
+  InterpreterOptions options;
   // Behind a pointer: a nested block's entry may be added (and the map
   // rehashed) while an outer block's entry is in use.
-  llvm::DenseMap<Block *, std::unique_ptr<DeadValues>> valuesDeadAfter;
+  llvm::DenseMap<Block *, std::unique_ptr<BlockPlan>> blockPlans;
   std::optional<std::string> firstCheckFailure;
   NamedComputationObserver namedComputationObserver;
   /// The tensor of each stablehlo.constant run so far.

@@ -49,6 +49,33 @@ Tensor binary(BinaryKind kind, const Tensor &lhs, const Tensor &rhs);
 /// itself (in place).
 void binaryInto(BinaryKind kind, const Tensor &lhs, const Tensor &rhs,
                 Tensor &out);
+/// One operation of a fused elementwise chain (see `fusedElementwise`): a
+/// unary or binary kernel on operand slots. Slots 0..N-1 are the N inputs,
+/// slot N+i the result of operation i; `rhs` is unused for unary ones.
+struct FusedOperation {
+  bool isUnary;
+  UnaryKind unary;
+  BinaryKind binary;
+  int32_t lhs, rhs;
+};
+/// An input of a fused chain, read through `strides`: per result dimension,
+/// the step in the tensor's elements (row-major strides of the result shape
+/// for a tensor of that shape; 0 on dimensions it is repeated along, so a
+/// broadcast is read in place, never materialized).
+struct FusedInput {
+  Tensor tensor;
+  std::vector<int64_t> strides;
+};
+/// Runs `operations` in order over every element of `out` in one pass over
+/// memory: tile by tile (a few KiB, kept in L1), each operation runs the
+/// same vectorized loop as `unaryInto`/`binaryInto` on the tile, so every
+/// element goes through the same operations in the same order as running
+/// the ops one by one, and the result is bit-identical. The last operation
+/// writes `out`, which has the result shape and the inputs' dtype (not
+/// f16/bf16: those round after every op) and may share its buffer with an
+/// input read with row-major strides (in place). O(elements x operations).
+void fusedElementwise(const std::vector<FusedOperation> &operations,
+                      const std::vector<FusedInput> &inputs, Tensor &out);
 /// i1 result. Integers compare by their signedness, floats by IEEE order.
 Tensor compare(CompareKind kind, const Tensor &lhs, const Tensor &rhs);
 /// `pred` is i1, scalar or of the operands' shape.

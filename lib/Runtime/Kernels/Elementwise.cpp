@@ -10,15 +10,16 @@
 
 #include "mpmd/Runtime/Kernels.h"
 
-#include "mpmd/Runtime/FastMath.h"
-
 #include "Dispatch.h"
+#include "ElementwiseLoops.h"
 
+#include <algorithm>
 #include <bit>
 #include <cassert>
 #include <cstdint>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <type_traits>
 
 namespace mlir::mpmd::runtime {
@@ -61,270 +62,37 @@ Tensor narrowToHalf(const Tensor &tensor, DType half) {
 
 namespace {
 
-template <typename T>
-constexpr bool kIsFloat = std::is_floating_point_v<T>;
-template <typename T>
-constexpr bool kIsInt = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+using detail::kIsFloat;
+using detail::map2;
 
-// Operands and results are either the same buffer (an op computing in
-// place, see Interpreter.cpp) or disjoint ones, never partly overlapping.
-// Saying so keeps the loops vectorized: with possibly aliasing pointers the
-// compiler guards the vector loop with an overlap check, which in-place
-// calls fail, falling back to its scalar loop.
-
-template <typename T, typename F>
-void map1(const T *in, T *out, int64_t count, F f) {
-  if (static_cast<const void *>(in) == out) {
-    for (int64_t i = 0; i < count; ++i)
-      out[i] = f(out[i]);
-    return;
-  }
-  const T *__restrict source = in;
-  T *__restrict target = out;
-  for (int64_t i = 0; i < count; ++i)
-    target[i] = f(source[i]);
+#ifdef MPMD_ELEMENTWISE_AVX2
+/// Whether this CPU runs the loops compiled for AVX2 (twice the SSE width).
+bool hasAvx2() {
+  static const bool supported = __builtin_cpu_supports("avx2");
+  return supported;
 }
+#endif
 
-template <typename T, typename U, typename F>
-void map2(const T *lhs, const T *rhs, U *out, int64_t count, F f) {
-  // Only a result of the operands' type can be one of them.
-  if constexpr (std::is_same_v<T, U>) {
-    if (lhs == out && rhs == out) {
-      for (int64_t i = 0; i < count; ++i)
-        out[i] = f(out[i], out[i]);
-      return;
-    }
-    if (lhs == out || rhs == out) {
-      // One operand is the result, the other is disjoint from it.
-      const T *__restrict other = lhs == out ? rhs : lhs;
-      T *__restrict target = out;
-      if (lhs == out)
-        for (int64_t i = 0; i < count; ++i)
-          target[i] = f(target[i], other[i]);
-      else
-        for (int64_t i = 0; i < count; ++i)
-          target[i] = f(other[i], target[i]);
-      return;
-    }
-  }
-  const T *__restrict first = lhs;
-  const T *__restrict second = rhs;
-  U *__restrict target = out;
-  for (int64_t i = 0; i < count; ++i)
-    target[i] = f(first[i], second[i]);
-}
-
-template <typename T> T floatMax(T a, T b) { return (a != a || a > b) ? a : b; }
-template <typename T> T floatMin(T a, T b) { return (a != a || a < b) ? a : b; }
-
-template <typename T> T intPower(T base, T exponent) {
-  if constexpr (std::is_signed_v<T>) {
-    if (exponent < 0)
-      return base == 1 ? 1 : base == -1 ? (exponent % 2 ? -1 : 1) : 0;
-  }
-  using Wide = std::make_unsigned_t<T>;
-  Wide result = 1, factor = static_cast<Wide>(base);
-  for (auto e = static_cast<Wide>(exponent); e; e >>= 1) {
-    if (e & 1)
-      result *= factor;
-    factor *= factor;
-  }
-  return static_cast<T>(result);
-}
-
-template <typename T> T intDivide(T a, T b) {
-  if (b == 0)
-    return static_cast<T>(-1);
-  if constexpr (std::is_signed_v<T>)
-    if (a == std::numeric_limits<T>::min() && b == -1)
-      return a;
-  return a / b;
-}
-
-template <typename T> T intRemainder(T a, T b) {
-  if (b == 0)
-    return a;
-  if constexpr (std::is_signed_v<T>)
-    if (a == std::numeric_limits<T>::min() && b == -1)
-      return 0;
-  return a % b;
-}
-
-template <typename T> T shiftLeft(T a, T b) {
-  using U = std::make_unsigned_t<T>;
-  if (static_cast<U>(b) >= sizeof(T) * 8)
-    return 0;
-  return static_cast<T>(static_cast<U>(a) << static_cast<U>(b));
-}
-
-template <typename T> T shiftRightLogical(T a, T b) {
-  using U = std::make_unsigned_t<T>;
-  if (static_cast<U>(b) >= sizeof(T) * 8)
-    return 0;
-  return static_cast<T>(static_cast<U>(a) >> static_cast<U>(b));
-}
-
-template <typename T> T shiftRightArithmetic(T a, T b) {
-  using S = std::make_signed_t<T>;
-  using U = std::make_unsigned_t<T>;
-  U amount = static_cast<U>(b);
-  if (amount >= sizeof(T) * 8)
-    amount = sizeof(T) * 8 - 1;
-  return static_cast<T>(static_cast<S>(a) >> amount);
-}
-
+/// The per-element loops, for f32 in the AVX2 build when the CPU has it.
 template <typename T>
 void unaryLoop(UnaryKind kind, const T *in, T *out, int64_t count) {
-  if constexpr (kIsFloat<T>) {
-    switch (kind) {
-    case UnaryKind::Abs: return map1(in, out, count, [](T x) { return std::fabs(x); });
-    case UnaryKind::Negate: return map1(in, out, count, [](T x) { return -x; });
-    case UnaryKind::Sign:
-      return map1(in, out, count, [](T x) {
-        return x != x ? x : x > 0 ? T(1) : x < 0 ? T(-1) : x;
-      });
-    case UnaryKind::Exp:
-      if constexpr (std::is_same_v<T, float>)
-        return map1(in, out, count, [](T x) { return fastExp(x); });
-      else
-        return map1(in, out, count, [](T x) { return std::exp(x); });
-    case UnaryKind::Expm1: return map1(in, out, count, [](T x) { return std::expm1(x); });
-    case UnaryKind::Log: return map1(in, out, count, [](T x) { return std::log(x); });
-    case UnaryKind::Log1p: return map1(in, out, count, [](T x) { return std::log1p(x); });
-    case UnaryKind::Logistic:
-      if constexpr (std::is_same_v<T, float>)
-        return map1(in, out, count, [](T x) { return fastLogistic(x); });
-      else
-        return map1(in, out, count,
-                    [](T x) { return T(1) / (T(1) + std::exp(-x)); });
-    case UnaryKind::Sqrt: return map1(in, out, count, [](T x) { return std::sqrt(x); });
-    case UnaryKind::Rsqrt:
-      return map1(in, out, count, [](T x) { return T(1) / std::sqrt(x); });
-    case UnaryKind::Cbrt: return map1(in, out, count, [](T x) { return std::cbrt(x); });
-    case UnaryKind::Tanh:
-      if constexpr (std::is_same_v<T, float>)
-        return map1(in, out, count, [](T x) { return fastTanh(x); });
-      else
-        return map1(in, out, count, [](T x) { return std::tanh(x); });
-    case UnaryKind::Sine: return map1(in, out, count, [](T x) { return std::sin(x); });
-    case UnaryKind::Cosine: return map1(in, out, count, [](T x) { return std::cos(x); });
-    case UnaryKind::Tan: return map1(in, out, count, [](T x) { return std::tan(x); });
-    case UnaryKind::Floor: return map1(in, out, count, [](T x) { return std::floor(x); });
-    case UnaryKind::Ceil: return map1(in, out, count, [](T x) { return std::ceil(x); });
-    case UnaryKind::RoundAwayFromZero:
-      return map1(in, out, count, [](T x) { return std::round(x); });
-    case UnaryKind::RoundNearestEven:
-      return map1(in, out, count, [](T x) { return std::nearbyint(x); });
-    case UnaryKind::Erf: return map1(in, out, count, [](T x) { return std::erf(x); });
-    case UnaryKind::Erfc: return map1(in, out, count, [](T x) { return std::erfc(x); });
-    case UnaryKind::Lgamma: return map1(in, out, count, [](T x) { return std::lgamma(x); });
-    case UnaryKind::Sinh: return map1(in, out, count, [](T x) { return std::sinh(x); });
-    case UnaryKind::Cosh: return map1(in, out, count, [](T x) { return std::cosh(x); });
-    case UnaryKind::Asin: return map1(in, out, count, [](T x) { return std::asin(x); });
-    case UnaryKind::Acos: return map1(in, out, count, [](T x) { return std::acos(x); });
-    case UnaryKind::Atan: return map1(in, out, count, [](T x) { return std::atan(x); });
-    case UnaryKind::Asinh: return map1(in, out, count, [](T x) { return std::asinh(x); });
-    case UnaryKind::Acosh: return map1(in, out, count, [](T x) { return std::acosh(x); });
-    case UnaryKind::Atanh: return map1(in, out, count, [](T x) { return std::atanh(x); });
-    default: return;
-    }
-  } else if constexpr (kIsInt<T>) {
-    using U = std::make_unsigned_t<T>;
-    switch (kind) {
-    case UnaryKind::Abs:
-      return map1(in, out, count, [](T x) {
-        if constexpr (std::is_signed_v<T>)
-          return x < 0 ? static_cast<T>(U(0) - static_cast<U>(x)) : x;
-        else
-          return x;
-      });
-    case UnaryKind::Negate:
-      return map1(in, out, count,
-                  [](T x) { return static_cast<T>(U(0) - static_cast<U>(x)); });
-    case UnaryKind::Not: return map1(in, out, count, [](T x) { return static_cast<T>(~x); });
-    case UnaryKind::Sign:
-      return map1(in, out, count,
-                  [](T x) { return static_cast<T>(x > 0 ? 1 : x < 0 ? -1 : 0); });
-    case UnaryKind::PopCount:
-      return map1(in, out, count, [](T x) {
-        return static_cast<T>(std::popcount(static_cast<U>(x)));
-      });
-    case UnaryKind::CountLeadingZeros:
-      return map1(in, out, count, [](T x) {
-        return static_cast<T>(std::countl_zero(static_cast<U>(x)));
-      });
-    default: return;
-    }
-  } else { // i1
-    if (kind == UnaryKind::Not)
-      map1(in, out, count, [](T x) { return !x; });
-  }
+#ifdef MPMD_ELEMENTWISE_AVX2
+  if constexpr (std::is_same_v<T, float>)
+    if (hasAvx2())
+      return detail::unaryLoopAvx2(kind, in, out, count);
+#endif
+  detail::unaryLoop<T>(kind, in, out, count);
 }
 
 template <typename T>
 void binaryLoop(BinaryKind kind, const T *lhs, const T *rhs, T *out,
                 int64_t count) {
-  switch (kind) {
-  case BinaryKind::Add:
-    if constexpr (std::is_same_v<T, bool>)
-      return map2(lhs, rhs, out, count, [](T a, T b) { return a || b; });
-    else
-      return map2(lhs, rhs, out, count, [](T a, T b) { return static_cast<T>(a + b); });
-  case BinaryKind::Multiply:
-    if constexpr (std::is_same_v<T, bool>)
-      return map2(lhs, rhs, out, count, [](T a, T b) { return a && b; });
-    else
-      return map2(lhs, rhs, out, count, [](T a, T b) { return static_cast<T>(a * b); });
-  case BinaryKind::Maximum:
-    if constexpr (kIsFloat<T>)
-      return map2(lhs, rhs, out, count, floatMax<T>);
-    else
-      return map2(lhs, rhs, out, count, [](T a, T b) { return a > b ? a : b; });
-  case BinaryKind::Minimum:
-    if constexpr (kIsFloat<T>)
-      return map2(lhs, rhs, out, count, floatMin<T>);
-    else
-      return map2(lhs, rhs, out, count, [](T a, T b) { return a < b ? a : b; });
-  default: break;
-  }
-  if constexpr (kIsFloat<T>) {
-    switch (kind) {
-    case BinaryKind::Subtract: return map2(lhs, rhs, out, count, [](T a, T b) { return a - b; });
-    case BinaryKind::Divide: return map2(lhs, rhs, out, count, [](T a, T b) { return a / b; });
-    case BinaryKind::Remainder:
-      return map2(lhs, rhs, out, count, [](T a, T b) { return std::fmod(a, b); });
-    case BinaryKind::Power:
-      return map2(lhs, rhs, out, count, [](T a, T b) { return std::pow(a, b); });
-    case BinaryKind::Atan2:
-      return map2(lhs, rhs, out, count, [](T a, T b) { return std::atan2(a, b); });
-    default: return;
-    }
-  } else if constexpr (kIsInt<T>) {
-    using U = std::make_unsigned_t<T>;
-    switch (kind) {
-    case BinaryKind::Subtract:
-      return map2(lhs, rhs, out, count, [](T a, T b) {
-        return static_cast<T>(static_cast<U>(a) - static_cast<U>(b));
-      });
-    case BinaryKind::Divide: return map2(lhs, rhs, out, count, intDivide<T>);
-    case BinaryKind::Remainder: return map2(lhs, rhs, out, count, intRemainder<T>);
-    case BinaryKind::Power: return map2(lhs, rhs, out, count, intPower<T>);
-    case BinaryKind::And: return map2(lhs, rhs, out, count, [](T a, T b) { return static_cast<T>(a & b); });
-    case BinaryKind::Or: return map2(lhs, rhs, out, count, [](T a, T b) { return static_cast<T>(a | b); });
-    case BinaryKind::Xor: return map2(lhs, rhs, out, count, [](T a, T b) { return static_cast<T>(a ^ b); });
-    case BinaryKind::ShiftLeft: return map2(lhs, rhs, out, count, shiftLeft<T>);
-    case BinaryKind::ShiftRightLogical: return map2(lhs, rhs, out, count, shiftRightLogical<T>);
-    case BinaryKind::ShiftRightArithmetic: return map2(lhs, rhs, out, count, shiftRightArithmetic<T>);
-    default: return;
-    }
-  } else { // i1
-    switch (kind) {
-    case BinaryKind::And: return map2(lhs, rhs, out, count, [](T a, T b) { return a && b; });
-    case BinaryKind::Or: return map2(lhs, rhs, out, count, [](T a, T b) { return a || b; });
-    case BinaryKind::Xor: return map2(lhs, rhs, out, count, [](T a, T b) { return a != b; });
-    default: return;
-    }
-  }
+#ifdef MPMD_ELEMENTWISE_AVX2
+  if constexpr (std::is_same_v<T, float>)
+    if (hasAvx2())
+      return detail::binaryLoopAvx2(kind, lhs, rhs, out, count);
+#endif
+  detail::binaryLoop<T>(kind, lhs, rhs, out, count);
 }
 
 } // namespace
@@ -396,6 +164,123 @@ Tensor binary(BinaryKind kind, const Tensor &lhs, const Tensor &rhs) {
   Tensor result = Tensor::empty(lhs.dtype(), lhs.shape());
   binaryInto(kind, lhs, rhs, result);
   return result;
+}
+
+namespace {
+
+/// Elements per tile of a fused chain: 4 KiB of f32 per slot, so that the
+/// inputs and temporaries of a short chain stay in L1 while the per-tile
+/// dispatch (a switch per operation) is amortized over 1024 elements.
+constexpr int64_t kFusedTileElements = 1024;
+
+/// Copies elements [start, start + count) of the result's row-major order,
+/// read from `input` through its strides, to `tile`.
+template <typename T>
+void gatherTile(const FusedInput &input, const Shape &shape, int64_t start,
+                int64_t count, T *tile) {
+  const T *data = input.tensor.data<T>();
+  int64_t rank = shape.size();
+  if (rank == 0) {
+    tile[0] = data[0];
+    return;
+  }
+  // The result index of `start`, then runs along the innermost dimension.
+  std::vector<int64_t> index(rank);
+  for (int64_t d = rank - 1, rest = start; d >= 0; --d) {
+    index[d] = rest % shape[d];
+    rest /= shape[d];
+  }
+  int64_t offset = 0;
+  for (int64_t d = 0; d < rank; ++d)
+    offset += index[d] * input.strides[d];
+  const int64_t inner = shape[rank - 1], step = input.strides[rank - 1];
+  for (int64_t done = 0; done < count;) {
+    int64_t run = std::min(inner - index[rank - 1], count - done);
+    const T *source = data + offset;
+    if (step == 0)
+      std::fill(tile + done, tile + done + run, source[0]);
+    else
+      for (int64_t i = 0; i < run; ++i)
+        tile[done + i] = source[i * step];
+    done += run;
+    offset += run * step;
+    index[rank - 1] += run;
+    // Carry into the outer dimensions.
+    for (int64_t d = rank - 1; d > 0 && index[d] == shape[d]; --d) {
+      offset += input.strides[d - 1] - index[d] * input.strides[d];
+      index[d] = 0;
+      ++index[d - 1];
+    }
+  }
+}
+
+template <typename T>
+void runFused(const std::vector<FusedOperation> &operations,
+              const std::vector<FusedInput> &inputs, Tensor &out) {
+  const Shape &shape = out.shape();
+  const int64_t count = out.numElements();
+  if (count == 0 || operations.empty())
+    return;
+  const int64_t tile = std::min(count, kFusedTileElements);
+  const int64_t numInputs = inputs.size();
+  const std::vector<int64_t> plainStrides = rowMajorStrides(shape);
+  enum class Access { Plain, Repeated, Gathered };
+  // Plain inputs are read in place; an input repeated over every element
+  // fills its tile once; others are gathered per tile.
+  std::vector<Access> access(numInputs);
+  for (int64_t i = 0; i < numInputs; ++i) {
+    bool repeated = std::all_of(inputs[i].strides.begin(),
+                                inputs[i].strides.end(),
+                                [](int64_t step) { return step == 0; });
+    access[i] = inputs[i].strides == plainStrides ? Access::Plain
+                : repeated                        ? Access::Repeated
+                                                  : Access::Gathered;
+  }
+  // A tile per slot; plain inputs and the last operation (which writes
+  // `out`) leave theirs unused. Not a std::vector: bool chains need a plain
+  // array of bool.
+  std::unique_ptr<T[]> scratch(new T[(numInputs + operations.size()) * tile]);
+  auto slotTile = [&](int64_t slot) { return scratch.get() + slot * tile; };
+  std::vector<const T *> slots(numInputs + operations.size());
+  for (int64_t i = 0; i < numInputs; ++i)
+    if (access[i] == Access::Repeated) {
+      T value = inputs[i].tensor.template data<T>()[0];
+      std::fill(slotTile(i), slotTile(i) + tile, value);
+      slots[i] = slotTile(i);
+    }
+  T *result = out.data<T>();
+  for (int64_t start = 0; start < count; start += tile) {
+    const int64_t n = std::min(tile, count - start);
+    for (int64_t i = 0; i < numInputs; ++i) {
+      if (access[i] == Access::Plain) {
+        slots[i] = inputs[i].tensor.template data<T>() + start;
+      } else if (access[i] == Access::Gathered) {
+        gatherTile<T>(inputs[i], shape, start, n, slotTile(i));
+        slots[i] = slotTile(i);
+      }
+    }
+    for (size_t j = 0; j < operations.size(); ++j) {
+      const FusedOperation &operation = operations[j];
+      T *target = j + 1 == operations.size() ? result + start
+                                             : slotTile(numInputs + j);
+      if (operation.isUnary)
+        unaryLoop<T>(operation.unary, slots[operation.lhs], target, n);
+      else
+        binaryLoop<T>(operation.binary, slots[operation.lhs],
+                      slots[operation.rhs], target, n);
+      slots[numInputs + j] = target;
+    }
+  }
+}
+
+} // namespace
+
+void fusedElementwise(const std::vector<FusedOperation> &operations,
+                      const std::vector<FusedInput> &inputs, Tensor &out) {
+  assert(!isHalf(out.dtype()) && "f16/bf16 round after every op");
+  visitStorageType(out.dtype(), [&](auto tag) {
+    runFused<decltype(tag)>(operations, inputs, out);
+  });
 }
 
 Tensor compare(CompareKind kind, const Tensor &lhs, const Tensor &rhs) {
