@@ -15,6 +15,7 @@
 #define MPMD_RUNTIME_INTERPRETER_H
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
+#include "mpmd/Runtime/ProcessGroups.h"
 #include "mpmd/Runtime/Tensor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -40,6 +41,17 @@ FailureOr<TensorSpec> getTensorSpec(Type type, Location loc);
 FailureOr<std::vector<TensorSpec>> getArgumentSpecs(func::FuncOp function);
 /// A tensor holding the values of a dense elements attribute.
 FailureOr<Tensor> tensorFromAttr(ElementsAttr attr, Location loc);
+
+class InProcessRendezvous;
+
+/// Where the functions an Interpreter runs sit in a parallel run.
+struct ProcessContext {
+  ProcessGrid grid;
+  ProcessId self;
+  /// Where the collectives of the grid's processes meet; null for a grid
+  /// of one process.
+  InProcessRendezvous *rendezvous = nullptr;
+};
 
 class Interpreter {
 public:
@@ -72,6 +84,10 @@ public:
   }
   void resetCheckFailures() { firstCheckFailure.reset(); }
 
+  /// Runs what follows as process `process.self` of a parallel run.
+  void setProcess(const ProcessContext &context) { process = context; }
+  const ProcessContext &getProcess() const { return process; }
+
 private:
   class Frame;
   /// Per op of a block: the values defined in the block whose last use is
@@ -88,6 +104,7 @@ private:
   NamedComputationObserver namedComputationObserver;
   /// The tensor of each stablehlo.constant run so far.
   llvm::DenseMap<Operation *, Tensor> constants;
+  ProcessContext process;
   friend class Frame;
 };
 
