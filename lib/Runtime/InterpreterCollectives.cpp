@@ -205,9 +205,11 @@ FailureOr<Tensor> foldMembers(Region &computation,
   return accumulator;
 }
 
-Tensor zerosLike(Type type) {
-  auto tensorType = cast<RankedTensorType>(type);
-  return Tensor::zeros(*getDType(tensorType.getElementType(), UnknownLoc()),
+/// Zeros of `op`'s only result type (the interpreter checked its dtype
+/// before running the op).
+Tensor zerosOfResult(Operation &op) {
+  auto tensorType = cast<RankedTensorType>(op.getResult(0).getType());
+  return Tensor::zeros(*getDType(tensorType.getElementType(), op.getLoc()),
                        Shape(tensorType.getShape().begin(),
                              tensorType.getShape().end()));
 }
@@ -400,7 +402,7 @@ FailureOr<std::vector<Tensor>> runProcessOp(Operation &op,
             for (int64_t id : ids)
               group.push_back(toProcess(id));
             if (!llvm::is_contained(group, process.self))
-              return std::vector<Tensor>{zerosLike(op.getResult(0).getType())};
+              return std::vector<Tensor>{zerosOfResult(op)};
             std::vector<Tensor> deposit;
             if (isSource)
               deposit.push_back(operands[0]);
@@ -408,7 +410,7 @@ FailureOr<std::vector<Tensor>> runProcessOp(Operation &op,
             if (failed(deposits))
               return failure();
             if (!source)
-              return std::vector<Tensor>{zerosLike(op.getResult(0).getType())};
+              return std::vector<Tensor>{zerosOfResult(op)};
             if (toProcess(*source) == process.self)
               return std::vector<Tensor>{operands[0]};
             const std::vector<Tensor> &received =
@@ -427,7 +429,7 @@ FailureOr<std::vector<Tensor>> runProcessOp(Operation &op,
             if (failed(membership))
               return failure();
             if (!*membership)
-              return std::vector<Tensor>{zerosLike(op.getResult(0).getType())};
+              return std::vector<Tensor>{zerosOfResult(op)};
             const Membership &member = **membership;
             bool isRoot = member.position == 0;
             std::vector<Tensor> deposit;
