@@ -13,6 +13,7 @@
 #include "InterpreterCollectives.h"
 
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
+#include "mpmd/Runtime/Executor.h"
 #include "mpmd/Runtime/InProcessRendezvous.h"
 #include "mpmd/Runtime/Kernels.h"
 
@@ -469,9 +470,6 @@ struct CapturedDiagnostic {
 };
 thread_local std::vector<CapturedDiagnostic> *processDiagnostics = nullptr;
 
-/// More threads than this is a mistake in the test, not a grid to run.
-constexpr int64_t kMaxProcesses = 4096;
-
 } // namespace
 
 FailureOr<std::vector<Tensor>>
@@ -485,11 +483,14 @@ runParallel(interpreter::RunParallelOp op, std::vector<Tensor> inputs,
   ArrayAttr programs = op.getPrograms();
   ProcessGrid grid{static_cast<int64_t>(programs.size()),
                    static_cast<int64_t>(cast<ArrayAttr>(programs[0]).size())};
-  if (grid.numReplicas > kMaxProcesses / grid.numPartitions)
+  // A thread that cannot be created would fail in the middle of the run:
+  // the executor's device limit (within the process' thread limit) holds.
+  if (int64_t maxProcesses = getMaxVirtualDevices();
+      grid.numReplicas > maxProcesses / grid.numPartitions)
     return op.emitOpError() << "runs " << grid.numReplicas << " x "
                             << grid.numPartitions
                             << " processes; the interpreter runs at most "
-                            << kMaxProcesses;
+                            << maxProcesses << " (one thread each)";
   int64_t numProcesses = grid.getNumProcesses();
 
   // Each process' function and its share of the inputs.

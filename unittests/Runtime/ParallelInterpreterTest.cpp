@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mpmd/InitAllDialects.h"
+#include "mpmd/Runtime/Executor.h"
 #include "mpmd/Runtime/Interpreter.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -177,6 +178,24 @@ TEST_F(ParallelInterpreterTest, CheckFailuresOfAProcessAreReported) {
     }
   )mlir");
   EXPECT_THAT(failure, HasSubstr("process (1, 0): check.expect_eq_const"));
+}
+
+TEST_F(ParallelInterpreterTest, GridsBeyondTheThreadLimitAreErrors) {
+  std::string row;
+  for (int64_t i = 0; i <= kMaxVirtualDevices; ++i)
+    row += i ? ", @f" : "@f";
+  std::string failure = runMain(R"mlir(
+    func.func @f() { func.return }
+    func.func @main() {
+      "interpreter.run_parallel"() {programs = [[)mlir" +
+                                row + R"mlir(]]} : () -> ()
+      func.return
+    }
+  )mlir");
+  EXPECT_EQ(failure, "error");
+  EXPECT_THAT(diagnostics,
+              HasSubstr("runs 1 x " + std::to_string(kMaxVirtualDevices + 1) +
+                        " processes; the interpreter runs at most"));
 }
 
 } // namespace
