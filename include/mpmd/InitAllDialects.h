@@ -9,7 +9,7 @@ class DialectRegistry;
 
 namespace mlir::mpmd {
 
-/// Adds our dialects (mpmd, sdy, stablehlo, chlo, check) and the upstream
+/// Adds our dialects (mpmd, sdy, stablehlo, chlo, check, interpreter) and the upstream
 /// ones mpmd programs use (func, arith, tensor) to `registry`, with the
 /// interfaces (e.g. inlining of func.call) the generic passes rely on.
 void registerAllDialects(DialectRegistry &registry);

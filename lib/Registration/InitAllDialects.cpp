@@ -4,6 +4,7 @@
 
 #include "mpmd/Dialect/Check/IR/CheckOps.h"
 #include "mpmd/Dialect/Chlo/IR/ChloOps.h"
+#include "mpmd/Dialect/Interpreter/IR/InterpreterOps.h"
 #include "mpmd/Dialect/Mpmd/IR/MpmdDialect.h"
 #include "mpmd/Dialect/Sdy/IR/SdyDialect.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloDialect.h"
@@ -17,7 +18,8 @@
 void mlir::mpmd::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::mpmd::MpmdDialect, mlir::sdy::SdyDialect,
                   mlir::stablehlo::StablehloDialect, mlir::chlo::ChloDialect,
-                  mlir::check::CheckDialect>();
+                  mlir::check::CheckDialect,
+                  mlir::interpreter::InterpreterDialect>();
   registry.insert<mlir::func::FuncDialect, mlir::arith::ArithDialect,
                   mlir::tensor::TensorDialect>();
   mlir::func::registerInlinerExtension(registry);

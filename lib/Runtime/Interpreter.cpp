@@ -4,12 +4,14 @@
 
 #include "ElementwiseOps.h"
 #include "Fusion.h"
+#include "InterpreterCollectives.h"
 
 #include "mpmd/Dialect/Check/IR/CheckOps.h"
 #include "mpmd/Dialect/Chlo/IR/ChloOps.h"
 #include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
 #include "mpmd/Dialect/Sdy/IR/SdyOps.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
+#include "mpmd/Runtime/InProcessRendezvous.h"
 #include "mpmd/Runtime/Kernels.h"
 #include "mpmd/Support/CheckedArithmetic.h"
 
@@ -150,6 +152,18 @@ const llvm::StringMap<ReduceKind> &reduceCombiners() {
       {"stablehlo.or", ReduceKind::Or},
   };
   return ops;
+}
+
+BinaryKind toBinaryKind(ReduceKind kind) {
+  switch (kind) {
+  case ReduceKind::Add: return BinaryKind::Add;
+  case ReduceKind::Multiply: return BinaryKind::Multiply;
+  case ReduceKind::Maximum: return BinaryKind::Maximum;
+  case ReduceKind::Minimum: return BinaryKind::Minimum;
+  case ReduceKind::And: return BinaryKind::And;
+  case ReduceKind::Or: return BinaryKind::Or;
+  }
+  return BinaryKind::Add;
 }
 
 CompareKind toCompareKind(stablehlo::ComparisonDirection direction) {
@@ -378,6 +392,8 @@ private:
   LogicalResult runScatter(stablehlo::ScatterOp op);
   LogicalResult runSort(stablehlo::SortOp op);
   LogicalResult runCheck(Operation &op);
+  FailureOr<Tensor> combineElementwise(Region &computation, const Tensor &lhs,
+                                       const Tensor &rhs);
   void recordCheckFailure(Operation &op, const Tensor &actual,
                           const Tensor &expected, int64_t index,
                           llvm::StringRef detail = "");
@@ -445,6 +461,12 @@ Interpreter::runRegion(Region &region, std::vector<Tensor> arguments) {
 
 LogicalResult Interpreter::Frame::runOp(Operation &op) {
   llvm::StringRef name = op.getName().getStringRef();
+  const ProcessContext &process = interpreter.process;
+  // Another process of the parallel run failed: stop here rather than run
+  // on to a collective that will fail anyway.
+  if (process.rendezvous && process.rendezvous->isAborted())
+    return op.emitError() << "stopped: "
+                          << process.rendezvous->getAbortReason().value_or("");
   // Every operand and result must have a supported dtype and a size that
   // fits; this also covers what the kernels below assume.
   for (Type type : llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes()))
@@ -483,6 +505,26 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
   }
   if (op.getDialect() && op.getDialect()->getNamespace() == "check")
     return runCheck(op);
+  if (isProcessOp(op)) {
+    FailureOr<std::vector<Tensor>> results = runProcessOp(
+        op, lookupAll(op.getOperands()), process,
+        [&](Region &computation, const Tensor &lhs, const Tensor &rhs) {
+          return combineElementwise(computation, lhs, rhs);
+        });
+    if (failed(results))
+      return failure();
+    bind(op, std::move(*results));
+    return success();
+  }
+  if (auto parallel = dyn_cast<interpreter::RunParallelOp>(op)) {
+    FailureOr<std::vector<Tensor>> results =
+        runParallel(parallel, lookupAll(parallel.getInputs()),
+                    interpreter.module, process, interpreter.firstCheckFailure);
+    if (failed(results))
+      return failure();
+    bind(op, std::move(*results));
+    return success();
+  }
 
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
       .Case([&](stablehlo::ConstantOp constant) {
@@ -745,6 +787,24 @@ LogicalResult Interpreter::Frame::runChain(const FusedChain &chain) {
   fusedElementwise(chain.operations, inputs, *result);
   bind(root, {std::move(*result)});
   return success();
+}
+
+FailureOr<Tensor>
+Interpreter::Frame::combineElementwise(Region &computation, const Tensor &lhs,
+                                       const Tensor &rhs) {
+  if (std::optional<ReduceKind> kind = matchReduceCombiner(computation))
+    if (supportsBinary(toBinaryKind(*kind), lhs.dtype()))
+      return binary(toBinaryKind(*kind), lhs, rhs);
+  // Any other body: one region run per element.
+  Tensor result = Tensor::empty(lhs.dtype(), lhs.shape());
+  for (int64_t i = 0, e = lhs.numElements(); i < e; ++i) {
+    FailureOr<std::vector<Tensor>> combined =
+        runRegion(computation, {lhs.elementAt(i), rhs.elementAt(i)});
+    if (failed(combined))
+      return failure();
+    result.setElement(i, (*combined)[0]);
+  }
+  return result;
 }
 
 LogicalResult Interpreter::Frame::runReduce(stablehlo::ReduceOp op) {

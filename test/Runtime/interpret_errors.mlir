@@ -4,8 +4,8 @@
 
 func.func @unsupported_op() {
   %x = stablehlo.constant dense<[3.0, 1.0]> : tensor<2xf32>
-  // CHECK: interpret_errors.mlir:{{[0-9]+}} offset :{{[0-9]+}}:8: error: 'stablehlo.partition_id' is not supported by the interpreter
-  %p = "stablehlo.partition_id"() : () -> tensor<ui32>
+  // CHECK: interpret_errors.mlir:{{[0-9]+}} offset :{{[0-9]+}}:8: error: 'stablehlo.custom_call' is not supported by the interpreter
+  %p = stablehlo.custom_call @no_such_target() : () -> tensor<ui32>
   func.return
 }
 // CHECK: FAIL: @unsupported_op: cannot be interpreted (see the error above)

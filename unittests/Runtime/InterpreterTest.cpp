@@ -109,7 +109,7 @@ TEST_F(InterpreterTest, ElementwiseOpsReuseTheBufferOfAnOperandThatDies) {
 TEST_F(InterpreterTest, UnsupportedOpFailsWithADiagnostic) {
   OwningOpRef<ModuleOp> module = parse(R"mlir(
     func.func @main() -> tensor<ui32> {
-      %p = "stablehlo.partition_id"() : () -> tensor<ui32>
+      %p = stablehlo.custom_call @no_such_target() : () -> tensor<ui32>
       func.return %p : tensor<ui32>
     })mlir");
   ASSERT_TRUE(module);
@@ -121,7 +121,7 @@ TEST_F(InterpreterTest, UnsupportedOpFailsWithADiagnostic) {
   Interpreter interpreter(*module);
   auto main = module->lookupSymbol<func::FuncOp>("main");
   EXPECT_TRUE(failed(interpreter.run(main, {})));
-  EXPECT_EQ(message, "'stablehlo.partition_id' is not supported by the interpreter");
+  EXPECT_EQ(message, "'stablehlo.custom_call' is not supported by the interpreter");
 }
 
 TEST_F(InterpreterTest, CheckFailuresAreRecordedUntilReset) {

@@ -15,6 +15,7 @@
 #define MPMD_RUNTIME_INTERPRETER_H
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
+#include "mpmd/Runtime/ProcessGroups.h"
 #include "mpmd/Runtime/Tensor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -45,6 +46,17 @@ struct InterpreterOptions {
   /// Compute chains of elementwise ops in one pass each (bit-identical
   /// results; see lib/Runtime/Fusion.h). Off: every op runs on its own.
   bool fuseElementwise = true;
+};
+
+class InProcessRendezvous;
+
+/// Where the functions an Interpreter runs sit in a parallel run.
+struct ProcessContext {
+  ProcessGrid grid;
+  ProcessId self;
+  /// Where the collectives of the grid's processes meet; null for a grid
+  /// of one process.
+  InProcessRendezvous *rendezvous = nullptr;
 };
 
 class Interpreter {
@@ -79,6 +91,10 @@ public:
   }
   void resetCheckFailures() { firstCheckFailure.reset(); }
 
+  /// Runs what follows as process `process.self` of a parallel run.
+  void setProcess(const ProcessContext &context) { process = context; }
+  const ProcessContext &getProcess() const { return process; }
+
 private:
   class Frame;
   /// How a block runs, prepared before it first runs (lib/Runtime): its
@@ -97,6 +113,7 @@ private:
   NamedComputationObserver namedComputationObserver;
   /// The tensor of each stablehlo.constant run so far.
   llvm::DenseMap<Operation *, Tensor> constants;
+  ProcessContext process;
   friend class Frame;
 };
 

@@ -87,7 +87,9 @@ func.func @f(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   return %0 : tensor<4x8xf32>
 }
 // -----
+// Groups that skip ids cannot cover the grid; INT64_MAX is no special id.
 func.func @f(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'stablehlo.all_reduce' op replica_groups must cover every id of [0, 2) but lacks 1}}
   %0 = "stablehlo.all_reduce"(%x) <{replica_groups = dense<[[9223372036854775807, 0]]> : tensor<1x2xi64>}> ({
   ^bb0(%a: tensor<f32>, %b: tensor<f32>):
     %s = stablehlo.add %a, %b : tensor<f32>

@@ -715,8 +715,21 @@ LogicalResult RngBitGeneratorOp::verify() {
 // Collectives
 //===----------------------------------------------------------------------===//
 
-static LogicalResult verifyReplicaGroups(Operation *op,
-                                         DenseIntElementsAttr groups) {
+namespace {
+
+/// What the verifier knows statically of a collective's replica groups.
+struct ReplicaGroupsShape {
+  /// Processes per group as written (the matrix's width), unless -1
+  /// padding makes groups uneven or there are no groups.
+  std::optional<int64_t> groupSize;
+};
+
+/// Ids are unique and non-negative; with `mustCover` they are exactly
+/// 0..n-1 (the grid's size is not known here, but groups that skip an id
+/// cannot cover it). -1 pads uneven groups.
+FailureOr<ReplicaGroupsShape> verifyReplicaGroups(Operation *op,
+                                                  DenseIntElementsAttr groups,
+                                                  bool mustCover) {
   auto type = cast<ShapedType>(groups.getType());
   if (type.getRank() != 2)
     return op->emitOpError() << "replica_groups must be a rank-2 tensor, got "
@@ -725,9 +738,12 @@ static LogicalResult verifyReplicaGroups(Operation *op,
   // Ids are user integers (INT64_MAX included): sorted, not hashed, so that
   // no id is a reserved key.
   SmallVector<int64_t> ids;
+  bool padded = false;
   for (int64_t id : groups.getValues<int64_t>()) {
-    if (id == -1)
-      continue; // Padding of uneven groups.
+    if (id == -1) {
+      padded = true; // Padding of uneven groups.
+      continue;
+    }
     if (id < 0)
       return op->emitOpError() << "replica_groups has negative id " << id;
     ids.push_back(id);
@@ -735,11 +751,76 @@ static LogicalResult verifyReplicaGroups(Operation *op,
   llvm::sort(ids);
   if (const int64_t *repeated = llvm::adjacent_find(ids); repeated != ids.end())
     return op->emitOpError() << "replica_groups repeats id " << *repeated;
+  if (mustCover)
+    for (auto [expected, id] : llvm::enumerate(ids))
+      if (id != static_cast<int64_t>(expected))
+        return op->emitOpError()
+               << "replica_groups must cover every id of [0, " << ids.size()
+               << ") but lacks " << expected;
+  ReplicaGroupsShape shape;
+  if (!padded && !ids.empty())
+    shape.groupSize = type.getDimSize(1);
+  return shape;
+}
+
+/// The channel id of a collective: 0 without a channel handle.
+int64_t getChannelId(std::optional<ChannelHandleAttr> handle) {
+  return handle ? handle->getHandle() : 0;
+}
+
+/// all_gather, all_reduce and reduce_scatter: global device ids are
+/// flattened ids of a channel (spec C5/C4/C6). Returns the number of
+/// processes per group when it is known statically: the groups' width,
+/// unless each group also spans every partition
+/// (cross_replica_and_partition, channel > 0 without global ids).
+FailureOr<std::optional<int64_t>>
+verifyReplicaGroupsAndChannel(Operation *op, DenseIntElementsAttr groups,
+                              std::optional<ChannelHandleAttr> channel,
+                              bool useGlobalDeviceIds) {
+  FailureOr<ReplicaGroupsShape> shape =
+      verifyReplicaGroups(op, groups, /*mustCover=*/true);
+  if (failed(shape))
+    return failure();
+  int64_t channelId = getChannelId(channel);
+  if (useGlobalDeviceIds && channelId <= 0)
+    return op->emitOpError() << "use_global_device_ids needs a positive "
+                                "channel id, got "
+                             << channelId;
+  if (channelId > 0 && !useGlobalDeviceIds)
+    return std::optional<int64_t>();
+  return shape->groupSize;
+}
+
+/// Types equal except in dimension `dim`, where `result` = `operand` * num
+/// / den (when both are static).
+LogicalResult verifyScaledDim(Operation *op, StringRef what,
+                              RankedTensorType operand,
+                              RankedTensorType result, int64_t dim,
+                              int64_t num, int64_t den) {
+  if (operand.getRank() != result.getRank() ||
+      operand.getElementType() != result.getElementType())
+    return op->emitOpError() << what << " type " << result
+                             << " is incompatible with operand type "
+                             << operand;
+  for (int64_t d = 0; d < operand.getRank(); ++d) {
+    int64_t in = operand.getDimSize(d), out = result.getDimSize(d);
+    if (ShapedType::isDynamic(in) || ShapedType::isDynamic(out))
+      continue;
+    int64_t expected = d == dim ? in / den * num : in;
+    if (out != expected)
+      return op->emitOpError()
+             << what << " dimension " << d << " has size " << out
+             << " but must be " << expected << " for operand type " << operand;
+  }
   return success();
 }
 
+} // namespace
+
 LogicalResult AllGatherOp::verify() {
-  if (failed(verifyReplicaGroups(*this, getReplicaGroups())))
+  FailureOr<std::optional<int64_t>> groupSize = verifyReplicaGroupsAndChannel(
+      *this, getReplicaGroups(), getChannelHandle(), getUseGlobalDeviceIds());
+  if (failed(groupSize))
     return failure();
   if (getOperands().size() != getNumResults())
     return emitOpError() << "has " << getNumResults() << " results but "
@@ -754,6 +835,12 @@ LogicalResult AllGatherOp::verify() {
       return emitOpError() << "all_gather_dim " << dim
                            << " is out of range [0, " << inType.getRank()
                            << ")";
+    if (*groupSize) {
+      if (failed(verifyScaledDim(*this, "result #" + std::to_string(i), inType,
+                                 outType, dim, **groupSize, 1)))
+        return failure();
+      continue;
+    }
     if (inType.getRank() != outType.getRank() ||
         inType.getElementType() != outType.getElementType())
       return emitOpError() << "result #" << i << " type " << outType
@@ -768,7 +855,9 @@ LogicalResult AllGatherOp::verify() {
 }
 
 LogicalResult AllReduceOp::verifyRegions() {
-  if (failed(verifyReplicaGroups(*this, getReplicaGroups())))
+  if (failed(verifyReplicaGroupsAndChannel(*this, getReplicaGroups(),
+                                           getChannelHandle(),
+                                           getUseGlobalDeviceIds())))
     return failure();
   if (getOperands().size() != getNumResults())
     return emitOpError() << "has " << getNumResults() << " results but "
@@ -781,12 +870,18 @@ LogicalResult AllReduceOp::verifyRegions() {
                            << " does not match operand type "
                            << operand.getType();
   }
-  return verifyScalarReducer(*this, getComputation(),
-                             getOperands().getTypes());
+  // One (tensor<E>, tensor<E>) -> tensor<E> body reduces every operand
+  // on its own (spec C5).
+  for (Type type : getOperands().getTypes())
+    if (failed(verifyScalarReducer(*this, getComputation(), {type})))
+      return failure();
+  return success();
 }
 
 LogicalResult ReduceScatterOp::verifyRegions() {
-  if (failed(verifyReplicaGroups(*this, getReplicaGroups())))
+  FailureOr<std::optional<int64_t>> groupSize = verifyReplicaGroupsAndChannel(
+      *this, getReplicaGroups(), getChannelHandle(), getUseGlobalDeviceIds());
+  if (failed(groupSize))
     return failure();
   auto inType = getOperand().getType();
   auto outType = cast<RankedTensorType>(getType());
@@ -794,34 +889,73 @@ LogicalResult ReduceScatterOp::verifyRegions() {
   if (dim < 0 || dim >= inType.getRank())
     return emitOpError() << "scatter_dimension " << dim
                          << " is out of range [0, " << inType.getRank() << ")";
-  if (inType.getRank() != outType.getRank() ||
-      inType.getElementType() != outType.getElementType())
+  if (*groupSize) {
+    int64_t size = inType.getDimSize(dim);
+    if (!ShapedType::isDynamic(size) && size % **groupSize != 0)
+      return emitOpError() << "scatter dimension size " << size
+                           << " is not divisible by the " << **groupSize
+                           << " processes of a group";
+    if (failed(verifyScaledDim(*this, "result", inType, outType, dim, 1,
+                               **groupSize)))
+      return failure();
+  } else if (inType.getRank() != outType.getRank() ||
+             inType.getElementType() != outType.getElementType()) {
     return emitOpError() << "result type " << outType
                          << " is incompatible with operand type " << inType;
+  }
   return verifyScalarReducer(*this, getComputation(), {inType});
 }
 
 LogicalResult AllToAllOp::verify() {
-  if (failed(verifyReplicaGroups(*this, getReplicaGroups())))
+  FailureOr<ReplicaGroupsShape> groups =
+      verifyReplicaGroups(*this, getReplicaGroups(), /*mustCover=*/true);
+  if (failed(groups))
     return failure();
   int64_t count = getSplitCount();
   if (count <= 0)
     return emitOpError() << "split_count must be positive, got " << count;
+  if (groups->groupSize && *groups->groupSize != count)
+    return emitOpError() << "split_count " << count
+                         << " must equal the size of each replica group, "
+                         << *groups->groupSize;
   if (getOperands().size() != getNumResults())
     return emitOpError() << "has " << getNumResults() << " results but "
                          << getOperands().size() << " operands";
-  for (Value operand : getOperands()) {
-    auto type = cast<RankedTensorType>(operand.getType());
+  int64_t splitDim = getSplitDimension(), concatDim = getConcatDimension();
+  for (auto [i, pair] :
+       llvm::enumerate(llvm::zip(getOperands(), getResults()))) {
+    auto type = cast<RankedTensorType>(std::get<0>(pair).getType());
+    auto resultType = cast<RankedTensorType>(std::get<1>(pair).getType());
     for (auto [name, dim] : {std::pair<StringRef, int64_t>{
-                                 "split_dimension", getSplitDimension()},
-                             {"concat_dimension", getConcatDimension()}})
+                                 "split_dimension", splitDim},
+                             {"concat_dimension", concatDim}})
       if (dim < 0 || dim >= type.getRank())
         return emitOpError() << name << " " << dim << " is out of range [0, "
                              << type.getRank() << ")";
-    int64_t size = type.getDimSize(getSplitDimension());
+    int64_t size = type.getDimSize(splitDim);
     if (!ShapedType::isDynamic(size) && size % count != 0)
       return emitOpError() << "split dimension size " << size
                            << " is not divisible by split_count " << count;
+    // The split dimension shrinks by split_count, the concat dimension
+    // grows by it (both at once when they are the same dimension).
+    if (type.getRank() != resultType.getRank() ||
+        type.getElementType() != resultType.getElementType())
+      return emitOpError() << "result #" << i << " type " << resultType
+                           << " is incompatible with operand type " << type;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      int64_t in = type.getDimSize(d), out = resultType.getDimSize(d);
+      if (ShapedType::isDynamic(in) || ShapedType::isDynamic(out))
+        continue;
+      int64_t expected = in;
+      if (d == splitDim)
+        expected /= count;
+      if (d == concatDim)
+        expected *= count;
+      if (out != expected)
+        return emitOpError() << "result #" << i << " dimension " << d
+                             << " has size " << out << " but must be "
+                             << expected;
+    }
   }
   return success();
 }
@@ -835,11 +969,31 @@ LogicalResult CollectivePermuteOp::verify() {
     return emitOpError() << "result type " << getType()
                          << " does not match operand type "
                          << getOperand().getType();
+  // Each process sends at most once and receives at most once (spec C2,
+  // C3).
+  SmallVector<int64_t> sources, targets;
+  for (auto [index, id] :
+       llvm::enumerate(getSourceTargetPairs().getValues<int64_t>())) {
+    if (id < 0)
+      return emitOpError() << "source_target_pairs has negative id " << id;
+    (index % 2 ? targets : sources).push_back(id);
+  }
+  for (auto [name, ids] : {std::pair<StringRef, SmallVector<int64_t> &>{
+                               "source", sources},
+                           {"target", targets}}) {
+    llvm::sort(ids);
+    if (const int64_t *repeated = llvm::adjacent_find(ids);
+        repeated != ids.end())
+      return emitOpError() << "source_target_pairs repeats " << name << " "
+                           << *repeated;
+  }
   return success();
 }
 
 LogicalResult CollectiveBroadcastOp::verify() {
-  if (failed(verifyReplicaGroups(*this, getReplicaGroups())))
+  // Processes in no group receive zeros: the groups need not cover.
+  if (failed(verifyReplicaGroups(*this, getReplicaGroups(),
+                                 /*mustCover=*/false)))
     return failure();
   if (getOperand().getType() != getType())
     return emitOpError() << "result type " << getType()

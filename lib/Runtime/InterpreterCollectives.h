@@ -1,0 +1,52 @@
+//===- InterpreterCollectives.h - The interpreter's parallel ops -*- C++ -*-===//
+//
+// Private to the interpreter: StableHLO's collectives, replica_id and
+// partition_id on the process grid of a ProcessContext, and
+// interpreter.run_parallel, which makes such grids.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPMD_LIB_RUNTIME_INTERPRETERCOLLECTIVES_H
+#define MPMD_LIB_RUNTIME_INTERPRETERCOLLECTIVES_H
+
+#include "mpmd/Dialect/Interpreter/IR/InterpreterOps.h"
+#include "mpmd/Runtime/Interpreter.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::mpmd::runtime {
+
+/// Folds two same-shaped tensors element by element with a reduction body
+/// (`computation` of all_reduce / reduce_scatter).
+using Combiner = llvm::function_ref<FailureOr<Tensor>(
+    Region &computation, const Tensor &lhs, const Tensor &rhs)>;
+
+/// Whether `op` is one of the ops runCollective runs.
+bool isProcessOp(Operation &op);
+
+/// Runs a collective, replica_id or partition_id as process
+/// `process.self`; the collective blocks until the other members of its
+/// group reach it. Fails after an error diagnostic at `op`.
+FailureOr<std::vector<Tensor>> runProcessOp(Operation &op,
+                                            const std::vector<Tensor> &operands,
+                                            const ProcessContext &process,
+                                            Combiner combine);
+
+/// Runs every process of `op`'s grid on its own thread with its own
+/// Interpreter over `module` and returns their results, replica-major. The
+/// first process that fails stops the others; its diagnostics are reported
+/// (those of the processes it stopped are not). The first failed check of
+/// the processes (in process order) goes to `firstCheckFailure` unless it
+/// already holds one.
+FailureOr<std::vector<Tensor>>
+runParallel(interpreter::RunParallelOp op, std::vector<Tensor> inputs,
+            ModuleOp module, const ProcessContext &caller,
+            std::optional<std::string> &firstCheckFailure);
+
+} // namespace mlir::mpmd::runtime
+
+#endif // MPMD_LIB_RUNTIME_INTERPRETERCOLLECTIVES_H
