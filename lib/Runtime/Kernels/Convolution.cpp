@@ -173,11 +173,18 @@ struct Canonical {
 /// contiguous tensor; the operand itself when that changes nothing.
 Tensor arrange(const Tensor &operand, const std::vector<int64_t> &order,
                const std::vector<bool> &reversed) {
-  bool identity = true;
-  for (size_t i = 0; i < order.size(); ++i)
+  bool identity = true, anyReversed = false;
+  for (size_t i = 0; i < order.size(); ++i) {
     identity &= order[i] == static_cast<int64_t>(i) && !reversed[i];
+    anyReversed |= reversed[i];
+  }
   if (identity)
     return operand;
+  // The transpose kernel copies in cache-sized tiles when the innermost
+  // dimension moves (as for a filter gradient's [N, H, W, C] -> [C, H, W,
+  // N]); the strided copy below would read one element per cache line.
+  if (!anyReversed)
+    return transpose(operand, order);
   Shape shape(order.size());
   std::vector<int64_t> operandStrides = operand.strides(),
                        srcStrides(order.size());
@@ -383,6 +390,22 @@ void scatterGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
   std::vector<T> tile(tileRows * width);
   const T *groupLhs =
       lhs + batchOffset * c.inputPositions * c.features + featureOffset;
+  // landing[d][x * K + k]: the result position y that lhs position x and
+  // tap k add to (y * stride = x * lhs_dilation + low - k * rhs_dilation),
+  // or -1; looked up instead of divided per row and tap.
+  std::vector<std::vector<int64_t>> landing(s);
+  for (int64_t d = 0; d < s; ++d) {
+    landing[d].resize(c.input[d] * c.window[d]);
+    for (int64_t x = 0; x < c.input[d]; ++x)
+      for (int64_t k = 0; k < c.window[d]; ++k) {
+        int64_t scaled =
+            x * c.lhsDilation[d] + c.low[d] - k * c.rhsDilation[d];
+        int64_t y = scaled / c.strides[d];
+        landing[d][x * c.window[d] + k] =
+            scaled < 0 || scaled % c.strides[d] != 0 || y >= c.output[d] ? -1
+                                                                          : y;
+      }
+  }
   for (int64_t r0 = 0; r0 < rows; r0 += tileRows) {
     int64_t r1 = std::min(rows, r0 + tileRows);
     gemm(r1 - r0, width, c.groupFeatures, groupLhs + r0 * c.features,
@@ -399,13 +422,8 @@ void scatterGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
         // y * stride = x * lhs_dilation + low - k * rhs_dilation.
         int64_t target = b;
         for (int64_t d = 0; d < s && target >= 0; ++d) {
-          int64_t scaled = x[d] * c.lhsDilation[d] + c.low[d] -
-                           tap[d] * c.rhsDilation[d];
-          int64_t y = scaled / c.strides[d];
-          if (scaled < 0 || scaled % c.strides[d] != 0 || y >= c.output[d])
-            target = -1;
-          else
-            target = target * c.output[d] + y;
+          int64_t y = landing[d][x[d] * c.window[d] + tap[d]];
+          target = y < 0 ? -1 : target * c.output[d] + y;
         }
         advance(tap, c.window);
         if (target < 0)
