@@ -189,7 +189,8 @@ ConvolutionDimensions nhwc() {
 }
 
 // Shapes whose im2col or col2im matrices exceed one tile: row tiles, window
-// tiles accumulated with beta = 1, and several col2im tiles.
+// tiles accumulated with beta = 1, several col2im tiles, and col2im landing
+// positions computed without a table.
 TEST(ConvolutionTest, GemmPathMatchesReferenceAcrossTiles) {
   std::mt19937 generator(7);
   std::vector<Problem> problems;
@@ -216,6 +217,27 @@ TEST(ConvolutionTest, GemmPathMatchesReferenceAcrossTiles) {
     p.dims.reversal = {true, false};
     p.lhs = {2, 64, 64, 8};
     p.rhs = {3, 3, 8, 16};
+    problems.push_back(p);
+  }
+  {
+    Problem p; // col2im with a window too long to tabulate its landings
+    ConvolutionDimensions &d = p.dims;
+    d.inputBatch = 0;
+    d.inputSpatial = {1};
+    d.inputFeature = 2;
+    d.kernelSpatial = {0};
+    d.kernelInputFeature = 1;
+    d.kernelOutputFeature = 2;
+    d.outputBatch = 0;
+    d.outputSpatial = {1};
+    d.outputFeature = 2;
+    d.strides = d.rhsDilation = {1};
+    d.lhsDilation = {2};
+    d.paddingLow = {3};
+    d.paddingHigh = {-2};
+    d.reversal = {false};
+    p.lhs = {1, 2000, 1};
+    p.rhs = {600, 1, 2};
     problems.push_back(p);
   }
   for (Problem &p : problems) {

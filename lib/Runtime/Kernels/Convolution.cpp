@@ -390,21 +390,24 @@ void scatterGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
   std::vector<T> tile(tileRows * width);
   const T *groupLhs =
       lhs + batchOffset * c.inputPositions * c.features + featureOffset;
-  // landing[d][x * K + k]: the result position y that lhs position x and
-  // tap k add to (y * stride = x * lhs_dilation + low - k * rhs_dilation),
-  // or -1; looked up instead of divided per row and tap.
+  // The result position y that lhs position x and tap k add to along
+  // dimension d (y * stride = x * lhs_dilation + low - k * rhs_dilation),
+  // or -1. Tabulated per dimension (landing[d][x * K + k]) so that rows and
+  // taps look it up instead of dividing, unless a table would exceed a tile.
+  auto land = [&](int64_t d, int64_t x, int64_t k) -> int64_t {
+    int64_t scaled = x * c.lhsDilation[d] + c.low[d] - k * c.rhsDilation[d];
+    int64_t y = scaled / c.strides[d];
+    return scaled < 0 || scaled % c.strides[d] != 0 || y >= c.output[d] ? -1
+                                                                        : y;
+  };
   std::vector<std::vector<int64_t>> landing(s);
   for (int64_t d = 0; d < s; ++d) {
+    if (c.input[d] > kTileElements / c.window[d]) // window > 0 here
+      continue;
     landing[d].resize(c.input[d] * c.window[d]);
     for (int64_t x = 0; x < c.input[d]; ++x)
-      for (int64_t k = 0; k < c.window[d]; ++k) {
-        int64_t scaled =
-            x * c.lhsDilation[d] + c.low[d] - k * c.rhsDilation[d];
-        int64_t y = scaled / c.strides[d];
-        landing[d][x * c.window[d] + k] =
-            scaled < 0 || scaled % c.strides[d] != 0 || y >= c.output[d] ? -1
-                                                                          : y;
-      }
+      for (int64_t k = 0; k < c.window[d]; ++k)
+        landing[d][x * c.window[d] + k] = land(d, x, k);
   }
   for (int64_t r0 = 0; r0 < rows; r0 += tileRows) {
     int64_t r1 = std::min(rows, r0 + tileRows);
@@ -422,7 +425,9 @@ void scatterGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
         // y * stride = x * lhs_dilation + low - k * rhs_dilation.
         int64_t target = b;
         for (int64_t d = 0; d < s && target >= 0; ++d) {
-          int64_t y = landing[d][x[d] * c.window[d] + tap[d]];
+          int64_t y = landing[d].empty()
+                          ? land(d, x[d], tap[d])
+                          : landing[d][x[d] * c.window[d] + tap[d]];
           target = y < 0 ? -1 : target * c.output[d] + y;
         }
         advance(tap, c.window);
