@@ -189,8 +189,9 @@ ConvolutionDimensions nhwc() {
 }
 
 // Shapes whose im2col or col2im matrices exceed one tile: row tiles, window
-// tiles accumulated with beta = 1, several col2im tiles, and col2im landing
-// positions computed without a table.
+// tiles accumulated with beta = 1, several col2im tiles, col2im landing
+// positions computed without a table; and the single transposed GEMM of
+// windows that cover a feature-major lhs.
 TEST(ConvolutionTest, GemmPathMatchesReferenceAcrossTiles) {
   std::mt19937 generator(7);
   std::vector<Problem> problems;
@@ -238,6 +239,19 @@ TEST(ConvolutionTest, GemmPathMatchesReferenceAcrossTiles) {
     d.reversal = {false};
     p.lhs = {1, 2000, 1};
     p.rhs = {600, 1, 2};
+    problems.push_back(p);
+  }
+  {
+    Problem p; // one GEMM on the operands as stored, result [f, 0, 1, b]
+    ConvolutionDimensions &d = p.dims;
+    d = nhwc();
+    d.inputFeature = 0;
+    d.inputBatch = 3;
+    d.outputFeature = 0;
+    d.outputBatch = 3;
+    d.reversal = {false, true};
+    p.lhs = {3, 4, 5, 2};
+    p.rhs = {4, 5, 3, 6};
     problems.push_back(p);
   }
   for (Problem &p : problems) {
@@ -395,6 +409,8 @@ void expectNear(const Tensor &actual, const Tensor &expected,
 
 TEST(ConvolutionTest, JaxGradientFormsMatchFiniteDifferences) {
   std::vector<Forward> cases = {
+      // 1x1: its filter gradient is one GEMM on the operands as they are.
+      {{2, 4, 5, 3}, {1, 1, 3, 4}, {1, 1}, {0, 0}, {0, 0}, {1, 1}, 1},
       // 3x3 "same", stride 1.
       {{2, 6, 5, 3}, {3, 3, 3, 4}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1},
       // Stride 2 (lhs dilation in the input gradient), uneven padding.

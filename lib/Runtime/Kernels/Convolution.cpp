@@ -155,6 +155,18 @@ void gemm(int64_t m, int64_t n, int64_t k, const double *a, int64_t lda,
               b, ldb, beta, c, ldc);
 }
 
+/// C = A^T B, with A stored as [k, m].
+void gemmTransposedA(int64_t m, int64_t n, int64_t k, const float *a,
+                     const float *b, float *c) {
+  cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, m, n, k, 1.0f, a, m, b,
+              n, 0.0f, c, n);
+}
+void gemmTransposedA(int64_t m, int64_t n, int64_t k, const double *a,
+                     const double *b, double *c) {
+  cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, m, n, k, 1.0, a, m, b,
+              n, 0.0, c, n);
+}
+
 /// Sizes of the convolution in canonical form.
 struct Canonical {
   int64_t numSpatial;
@@ -472,6 +484,41 @@ Tensor gemmConvolution(const Tensor &lhsIn, const Tensor &rhsIn,
   c.taps = numElementsOf(c.window);
   c.inputPositions = numElementsOf(c.input);
   c.outputPositions = numElementsOf(c.output);
+
+  // A filter gradient of a 1x1-like convolution as JAX writes it: windows
+  // covering the whole input (one output position), the lhs stored as
+  // [C, X..., B] (its features first, its batch last: x [N, H, W, C] seen
+  // with batch and feature swapped). The result is lhs^T x kernel over
+  // (c, x...): one GEMM reading both operands where they are, instead of
+  // transposing the lhs into [B, X..., C].
+  bool lhsFeatureMajor = dims.inputFeature == 0 && dims.inputBatch == s + 1;
+  bool windowsCoverInput = true;
+  for (int64_t d = 0; d < s; ++d)
+    lhsFeatureMajor &= dims.inputSpatial[d] == d + 1;
+  for (int64_t d = 0; d < s; ++d)
+    windowsCoverInput &= c.output[d] == 1 && c.low[d] == 0 &&
+                         c.lhsDilation[d] == 1 && c.rhsDilation[d] == 1 &&
+                         c.window[d] == c.input[d];
+  if (lhsFeatureMajor && windowsCoverInput && c.groups == 1 &&
+      path != ConvolutionPath::Scatter && c.taps > 0 && c.groupFeatures > 0 &&
+      c.batch > 0 && c.outFeatures > 0) {
+    std::vector<int64_t> order{dims.kernelInputFeature};
+    order.insert(order.end(), dims.kernelSpatial.begin(),
+                 dims.kernelSpatial.end());
+    order.push_back(dims.kernelOutputFeature);
+    std::vector<bool> reversed{false};
+    reversed.insert(reversed.end(), dims.reversal.begin(), dims.reversal.end());
+    reversed.push_back(false);
+    Tensor kernel = arrange(rhsIn, order, reversed);
+    Tensor out = Tensor::empty(lhsIn.dtype(), resultShape);
+    gemmTransposedA(c.batch, c.outFeatures, c.groupFeatures * c.taps,
+                    lhsIn.data<T>(), kernel.data<T>(), out.data<T>());
+    // `out` holds [B, O]: the result's other dimensions all have size 1.
+    return dims.outputBatch < dims.outputFeature
+               ? out
+               : transpose(out.reshaped({c.batch, c.outFeatures}), {1, 0})
+                     .reshaped(resultShape);
+  }
 
   // Canonical operands: lhs [B, X..., C], kernel [K..., I, O] with the
   // reversed window dimensions flipped (the same dot products as the
