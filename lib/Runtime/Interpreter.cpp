@@ -386,6 +386,7 @@ private:
 
   LogicalResult runOp(Operation &op);
   LogicalResult runChain(const FusedChain &chain);
+  Tensor runConvolution(stablehlo::ConvolutionOp op);
   LogicalResult runReduce(stablehlo::ReduceOp op);
   LogicalResult runReduceWindow(stablehlo::ReduceWindowOp op);
   LogicalResult runSelectAndScatter(stablehlo::SelectAndScatterOp op);
@@ -656,6 +657,10 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
         bind(op, {dotGeneral(lhs, lookup(dot.getRhs()), dims)});
         return success();
       })
+      .Case([&](stablehlo::ConvolutionOp conv) {
+        bind(op, {runConvolution(conv)});
+        return success();
+      })
       .Case([&](stablehlo::ReduceOp reduceOp) { return runReduce(reduceOp); })
       .Case([&](stablehlo::ReduceWindowOp reduceWindowOp) {
         return runReduceWindow(reduceWindowOp);
@@ -805,6 +810,47 @@ Interpreter::Frame::combineElementwise(Region &computation, const Tensor &lhs,
     result.setElement(i, (*combined)[0]);
   }
   return result;
+}
+
+Tensor Interpreter::Frame::runConvolution(stablehlo::ConvolutionOp op) {
+  stablehlo::ConvDimensionNumbersAttr numbers = op.getDimensionNumbers();
+  ConvolutionDimensions dims;
+  dims.inputBatch = numbers.getInputBatchDimension();
+  dims.inputFeature = numbers.getInputFeatureDimension();
+  dims.inputSpatial = toVector(numbers.getInputSpatialDimensions());
+  dims.kernelInputFeature = numbers.getKernelInputFeatureDimension();
+  dims.kernelOutputFeature = numbers.getKernelOutputFeatureDimension();
+  dims.kernelSpatial = toVector(numbers.getKernelSpatialDimensions());
+  dims.outputBatch = numbers.getOutputBatchDimension();
+  dims.outputFeature = numbers.getOutputFeatureDimension();
+  dims.outputSpatial = toVector(numbers.getOutputSpatialDimensions());
+  size_t numSpatial = dims.inputSpatial.size();
+  auto orOnes = [&](std::optional<ArrayRef<int64_t>> values) {
+    return values ? toVector(*values) : std::vector<int64_t>(numSpatial, 1);
+  };
+  dims.strides = orOnes(op.getWindowStrides());
+  dims.lhsDilation = orOnes(op.getLhsDilation());
+  dims.rhsDilation = orOnes(op.getRhsDilation());
+  dims.paddingLow.assign(numSpatial, 0);
+  dims.paddingHigh.assign(numSpatial, 0);
+  if (std::optional<DenseIntElementsAttr> padding = op.getPadding())
+    for (auto [i, value] : llvm::enumerate(padding->getValues<int64_t>()))
+      (i % 2 ? dims.paddingHigh : dims.paddingLow)[i / 2] = value;
+  dims.reversal.assign(numSpatial, false);
+  if (std::optional<ArrayRef<bool>> reversal = op.getWindowReversal())
+    dims.reversal.assign(reversal->begin(), reversal->end());
+  dims.featureGroupCount = op.getFeatureGroupCount();
+  dims.batchGroupCount = op.getBatchGroupCount();
+  // A wider result type (JAX's preferred_element_type): the operands are
+  // converted to it first, so the products and sums are computed in it.
+  Tensor lhs = lookup(op.getLhs()), rhs = lookup(op.getRhs());
+  DType resultType =
+      *getDType(getElementTypeOrSelf(op.getType()), op.getLoc());
+  if (lhs.dtype() != resultType) {
+    lhs = convert(lhs, resultType);
+    rhs = convert(rhs, resultType);
+  }
+  return convolution(lhs, rhs, dims, shapeOf(op.getResult()));
 }
 
 LogicalResult Interpreter::Frame::runReduce(stablehlo::ReduceOp op) {

@@ -239,6 +239,48 @@ Tensor selectAndScatter(CompareKind select, ReduceKind scatter,
                         const Tensor &init, const WindowDimensions &window);
 
 //===----------------------------------------------------------------------===//
+// convolution (StableHLO semantics)
+//===----------------------------------------------------------------------===//
+
+/// The op's dimension numbers and window, every entry filled in (strides
+/// and dilations 1, padding 0, no reversal where the op leaves them out).
+struct ConvolutionDimensions {
+  int64_t inputBatch = 0, inputFeature = 0;
+  std::vector<int64_t> inputSpatial;
+  int64_t kernelInputFeature = 0, kernelOutputFeature = 0;
+  std::vector<int64_t> kernelSpatial;
+  int64_t outputBatch = 0, outputFeature = 0;
+  std::vector<int64_t> outputSpatial;
+  std::vector<int64_t> strides, paddingLow, paddingHigh, lhsDilation,
+      rhsDilation;
+  std::vector<bool> reversal;
+  int64_t featureGroupCount = 1, batchGroupCount = 1;
+};
+
+/// How the GEMM path lays out the products (Convolution.cpp): `Gather`
+/// (im2col: result positions x window taps), `Scatter` (col2im: lhs
+/// positions x window taps, added into the result; cheaper when the lhs is
+/// dilated), or `Auto`: scatter when the lhs is dilated and has fewer
+/// positions than the result. Tests and benchmarks force one.
+enum class ConvolutionPath { Auto, Gather, Scatter };
+
+/// `resultShape` is the verified one (C25). f32 and f64 (f16/bf16 through
+/// f32) run on BLAS gemm in tiles of at most 4 MiB: O(result x window x
+/// input features per group) multiply-adds (lhs positions instead of
+/// result positions for Scatter) plus O(operands + result + tiles)
+/// copies. Other dtypes use convolutionReference.
+Tensor convolution(const Tensor &lhs, const Tensor &rhs,
+                   const ConvolutionDimensions &dimensions,
+                   const Shape &resultShape,
+                   ConvolutionPath path = ConvolutionPath::Auto);
+/// The spec's definition, one dot product per result element (accumulated
+/// in f64 for floats, wrapping for integers, or/and for i1). Same cost in
+/// multiply-adds, without BLAS; what the GEMM path is tested against.
+Tensor convolutionReference(const Tensor &lhs, const Tensor &rhs,
+                            const ConvolutionDimensions &dimensions,
+                            const Shape &resultShape);
+
+//===----------------------------------------------------------------------===//
 // gather and scatter (StableHLO semantics, batching dimensions included)
 //===----------------------------------------------------------------------===//
 

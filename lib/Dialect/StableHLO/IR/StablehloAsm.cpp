@@ -437,6 +437,154 @@ void printPrecisionAndAlgorithm(OpAsmPrinter &p, Operation *op,
 }
 
 //===----------------------------------------------------------------------===//
+// Convolution
+//===----------------------------------------------------------------------===//
+
+ParseResult parseConvolutionDimensions(OpAsmParser &parser,
+                                       ConvDimensionNumbersAttr &dims) {
+  return parseConvDimensions(parser, dims);
+}
+
+void printConvolutionDimensions(OpAsmPrinter &p, Operation *,
+                                ConvDimensionNumbersAttr dims) {
+  // Dimension numbers without a compact form (only reachable through the
+  // generic form) print as the attribute, which the parser above rejects:
+  // such an op fails verification anyway.
+  if (!printConvDimensions(p, dims))
+    p << dims;
+}
+
+ParseResult parseWindowAttributes(OpAsmParser &parser,
+                                  DenseI64ArrayAttr &windowStrides,
+                                  DenseIntElementsAttr &padding,
+                                  DenseI64ArrayAttr &lhsDilation,
+                                  DenseI64ArrayAttr &rhsDilation,
+                                  DenseBoolArrayAttr &windowReversal) {
+  MLIRContext *ctx = parser.getContext();
+  bool first = true;
+  while (true) {
+    SMLoc loc = parser.getCurrentLocation();
+    StringRef name;
+    if (first) {
+      if (failed(parser.parseOptionalKeyword(&name)))
+        return success(); // `window = {}`
+      first = false;
+    } else {
+      if (failed(parser.parseOptionalComma()))
+        return success();
+      if (parser.parseKeyword(&name))
+        return failure();
+    }
+    if (parser.parseEqual())
+      return failure();
+    auto duplicate = [&]() {
+      return parser.emitError(loc) << "'" << name << "' appears more than once";
+    };
+    if (name == "pad") {
+      if (padding)
+        return duplicate();
+      SmallVector<int64_t> values;
+      int64_t rows = 0;
+      if (parser.parseCommaSeparatedList(
+              AsmParser::Delimiter::Square, [&]() -> ParseResult {
+                SmallVector<int64_t> row;
+                SMLoc rowLoc = parser.getCurrentLocation();
+                if (parseIntList(parser, row))
+                  return failure();
+                if (row.size() != 2)
+                  return parser.emitError(rowLoc)
+                         << "expected a [low, high] pair, got "
+                         << row.size() << " values";
+                llvm::append_range(values, row);
+                ++rows;
+                return success();
+              }))
+        return failure();
+      auto type = RankedTensorType::get({rows, 2}, IntegerType::get(ctx, 64));
+      padding = DenseIntElementsAttr::get(type, values);
+      continue;
+    }
+    if (name == "reverse") {
+      if (windowReversal)
+        return duplicate();
+      SmallVector<bool> values;
+      if (parser.parseCommaSeparatedList(
+              AsmParser::Delimiter::Square, [&]() -> ParseResult {
+                if (succeeded(parser.parseOptionalKeyword("true"))) {
+                  values.push_back(true);
+                  return success();
+                }
+                if (succeeded(parser.parseOptionalKeyword("false"))) {
+                  values.push_back(false);
+                  return success();
+                }
+                int64_t value;
+                if (parser.parseInteger(value))
+                  return failure();
+                values.push_back(value != 0);
+                return success();
+              }))
+        return failure();
+      windowReversal = DenseBoolArrayAttr::get(ctx, values);
+      continue;
+    }
+    DenseI64ArrayAttr *slot = name == "stride"       ? &windowStrides
+                              : name == "lhs_dilate" ? &lhsDilation
+                              : name == "rhs_dilate" ? &rhsDilation
+                                                     : nullptr;
+    if (!slot)
+      return parser.emitError(loc)
+             << "expected 'stride', 'pad', 'lhs_dilate', 'rhs_dilate' or "
+                "'reverse', got '"
+             << name << "'";
+    if (*slot)
+      return duplicate();
+    if (parseDims(parser, *slot))
+      return failure();
+  }
+}
+
+void printWindowAttributes(OpAsmPrinter &p, Operation *,
+                           DenseI64ArrayAttr windowStrides,
+                           DenseIntElementsAttr padding,
+                           DenseI64ArrayAttr lhsDilation,
+                           DenseI64ArrayAttr rhsDilation,
+                           DenseBoolArrayAttr windowReversal) {
+  StringRef separator = "";
+  auto printList = [&](StringRef name, DenseI64ArrayAttr values) {
+    if (!values)
+      return;
+    p << separator << name << " = ";
+    printIntList(p, values.asArrayRef());
+    separator = ", ";
+  };
+  printList("stride", windowStrides);
+  if (padding) {
+    p << separator << "pad = [";
+    SmallVector<int64_t> values(padding.getValues<int64_t>());
+    // A malformed (not [n, 2]) padding prints as rows of two where it
+    // can; the verifier reports its shape.
+    for (size_t i = 0; i < values.size(); i += 2) {
+      if (i)
+        p << ", ";
+      printIntList(p, ArrayRef<int64_t>(values).slice(
+                          i, std::min<size_t>(2, values.size() - i)));
+    }
+    p << ']';
+    separator = ", ";
+  }
+  printList("lhs_dilate", lhsDilation);
+  printList("rhs_dilate", rhsDilation);
+  if (windowReversal) {
+    // 0/1, as upstream prints it.
+    p << separator << "reverse = [";
+    llvm::interleaveComma(windowReversal.asArrayRef(), p,
+                          [&](bool value) { p << (value ? 1 : 0); });
+    p << ']';
+  }
+}
+
+//===----------------------------------------------------------------------===//
 // Custom call target
 //===----------------------------------------------------------------------===//
 

@@ -85,6 +85,33 @@ ParseResult parseDotDimensionNumbers(OpAsmParser &parser,
 void printDotDimensionNumbers(OpAsmPrinter &p, Operation *op,
                               DotDimensionNumbersAttr dims);
 
+// `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]` (also inside
+// `#stablehlo.conv<...>`). The printer returns false, printing nothing, when
+// the dimension numbers have no compact form.
+ParseResult parseConvDimensions(AsmParser &parser,
+                                ConvDimensionNumbersAttr &dims);
+bool printConvDimensions(AsmPrinter &printer, ConvDimensionNumbersAttr dims);
+ParseResult parseConvolutionDimensions(OpAsmParser &parser,
+                                       ConvDimensionNumbersAttr &dims);
+void printConvolutionDimensions(OpAsmPrinter &p, Operation *op,
+                                ConvDimensionNumbersAttr dims);
+
+// `stride = [2, 2], pad = [[1, 1], [1, 1]], lhs_dilate = [1, 1],
+// rhs_dilate = [1, 1], reverse = [0, 0]`: each optional, any order when
+// parsed, printed in this order. `reverse` also accepts true/false.
+ParseResult parseWindowAttributes(OpAsmParser &parser,
+                                  DenseI64ArrayAttr &windowStrides,
+                                  DenseIntElementsAttr &padding,
+                                  DenseI64ArrayAttr &lhsDilation,
+                                  DenseI64ArrayAttr &rhsDilation,
+                                  DenseBoolArrayAttr &windowReversal);
+void printWindowAttributes(OpAsmPrinter &p, Operation *op,
+                           DenseI64ArrayAttr windowStrides,
+                           DenseIntElementsAttr padding,
+                           DenseI64ArrayAttr lhsDilation,
+                           DenseI64ArrayAttr rhsDilation,
+                           DenseBoolArrayAttr windowReversal);
+
 // `, precision = [DEFAULT, HIGH]` (nothing when absent).
 ParseResult parsePrecisionConfig(OpAsmParser &parser, ArrayAttr &precision);
 void printPrecisionConfig(OpAsmPrinter &p, Operation *op, ArrayAttr precision);

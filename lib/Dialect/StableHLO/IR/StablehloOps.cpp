@@ -369,6 +369,49 @@ LogicalResult DotGeneralOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// ConvolutionOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConvolutionOp::inferReturnTypes(MLIRContext *,
+                                              std::optional<Location> location,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &inferred) {
+  ConvolutionWindow window;
+  window.strides = adaptor.getWindowStrides();
+  window.padding = adaptor.getPadding();
+  window.lhsDilation = adaptor.getLhsDilation();
+  window.rhsDilation = adaptor.getRhsDilation();
+  window.reversal = adaptor.getWindowReversal();
+  return inferDotType(
+      location, getOperationName(), adaptor.getLhs(), adaptor.getRhs(),
+      inferred,
+      [&](EmitErrorFn emitError, RankedTensorType lhs, RankedTensorType rhs,
+          SmallVectorImpl<int64_t> &shape) {
+        return inferConvolutionShape(
+            emitError, lhs, rhs, window, adaptor.getDimensionNumbers(),
+            adaptor.getFeatureGroupCount(), adaptor.getBatchGroupCount(),
+            shape);
+      });
+}
+
+LogicalResult ConvolutionOp::verify() {
+  // (C27) allows no other result type; like upstream we accept a wider
+  // accumulation type of the same kind, which JAX emits.
+  Type operand = getElementTypeOrSelf(getLhs().getType());
+  Type result = getElementTypeOrSelf(getResult().getType());
+  if (operand != result &&
+      (isa<FloatType>(operand) != isa<FloatType>(result) ||
+       isa<IntegerType>(operand) != isa<IntegerType>(result)))
+    return emitOpError() << "result element type " << result
+                         << " must be the operands' element type " << operand
+                         << " or another "
+                         << (isa<FloatType>(operand) ? "float" : "integer")
+                         << " type";
+  // (C24); absent is accepted, as upstream does.
+  return verifyPrecisionConfig(*this, getPrecisionConfig());
+}
+
+//===----------------------------------------------------------------------===//
 // GatherOp
 //===----------------------------------------------------------------------===//
 

@@ -487,6 +487,176 @@ LogicalResult inferDotGeneralShape(EmitErrorFn emitError, RankedTensorType lhs,
   return success();
 }
 
+LogicalResult inferConvolutionShape(EmitErrorFn emitError, RankedTensorType lhs,
+                                    RankedTensorType rhs,
+                                    const ConvolutionWindow &window,
+                                    ConvDimensionNumbersAttr dims,
+                                    int64_t featureGroupCount,
+                                    int64_t batchGroupCount,
+                                    SmallVectorImpl<int64_t> &shape) {
+  int64_t rank = lhs.getRank();
+  // (C1)
+  if (rhs.getRank() != rank)
+    return emitError() << "lhs rank " << rank << " does not match rhs rank "
+                       << rhs.getRank();
+  if (rank < 2)
+    return emitError() << "operands must have rank at least 2 (batch and "
+                          "feature), got "
+                       << rank;
+  int64_t numSpatial = rank - 2;
+  // (C2)-(C9): one window entry per spatial dimension.
+  auto checkWindowList = [&](std::optional<size_t> size,
+                             StringRef name) -> LogicalResult {
+    if (size && static_cast<int64_t>(*size) != numSpatial)
+      return emitError() << name << " has " << *size
+                         << " entries but there are " << numSpatial
+                         << " spatial dimensions";
+    return success();
+  };
+  auto checkPositive = [&](std::optional<ArrayRef<int64_t>> values,
+                           StringRef name) -> LogicalResult {
+    if (failed(checkWindowList(values ? std::optional(values->size())
+                                      : std::nullopt,
+                               name)))
+      return failure();
+    if (values)
+      for (int64_t value : *values)
+        if (value <= 0)
+          return emitError() << name << " must be positive, got " << value;
+    return success();
+  };
+  if (failed(checkPositive(window.strides, "window_strides")))
+    return failure();
+  if (window.padding) {
+    auto type = cast<ShapedType>(window.padding->getType());
+    if (type.getRank() != 2 || type.getDimSize(0) != numSpatial ||
+        type.getDimSize(1) != 2)
+      return emitError() << "padding must have shape [" << numSpatial
+                         << ", 2], got " << shapeToString(type.getShape());
+  }
+  if (failed(checkPositive(window.lhsDilation, "lhs_dilation")) ||
+      failed(checkPositive(window.rhsDilation, "rhs_dilation")) ||
+      failed(checkWindowList(window.reversal
+                                 ? std::optional(window.reversal->size())
+                                 : std::nullopt,
+                             "window_reversal")))
+    return failure();
+  // (C21)-(C23), before the divisions they guard.
+  if (featureGroupCount <= 0)
+    return emitError() << "feature_group_count must be positive, got "
+                       << featureGroupCount;
+  if (batchGroupCount <= 0)
+    return emitError() << "batch_group_count must be positive, got "
+                       << batchGroupCount;
+  if (featureGroupCount != 1 && batchGroupCount != 1)
+    return emitError() << "feature_group_count (" << featureGroupCount
+                       << ") and batch_group_count (" << batchGroupCount
+                       << ") cannot both be larger than 1";
+  // (C12)-(C13), (C17)-(C20): each tensor's dimensions named exactly once.
+  auto checkDims = [&](int64_t first, int64_t second,
+                       ArrayRef<int64_t> spatial, StringRef tensor,
+                       StringRef spatialName) -> LogicalResult {
+    if (static_cast<int64_t>(spatial.size()) != numSpatial)
+      return emitError() << spatialName << " has " << spatial.size()
+                         << " entries but there are " << numSpatial
+                         << " spatial dimensions";
+    SmallVector<int64_t> all{first};
+    llvm::append_range(all, spatial);
+    all.push_back(second);
+    return verifyDimsInRange(emitError, all, rank,
+                             (tensor + " dimension numbers").str());
+  };
+  if (failed(checkDims(dims.getInputBatchDimension(),
+                       dims.getInputFeatureDimension(),
+                       dims.getInputSpatialDimensions(), "input",
+                       "input_spatial_dimensions")) ||
+      failed(checkDims(dims.getKernelInputFeatureDimension(),
+                       dims.getKernelOutputFeatureDimension(),
+                       dims.getKernelSpatialDimensions(), "kernel",
+                       "kernel_spatial_dimensions")) ||
+      failed(checkDims(dims.getOutputBatchDimension(),
+                       dims.getOutputFeatureDimension(),
+                       dims.getOutputSpatialDimensions(), "output",
+                       "output_spatial_dimensions")))
+    return failure();
+  // (C27), the operand half: the result may use a wider type (ConvolutionOp's
+  // verifier checks its kind).
+  if (failed(verifySameElementType(emitError, lhs, rhs, "lhs", "rhs")))
+    return failure();
+
+  int64_t batch = lhs.getDimSize(dims.getInputBatchDimension());
+  int64_t features = lhs.getDimSize(dims.getInputFeatureDimension());
+  int64_t kernelInput = rhs.getDimSize(dims.getKernelInputFeatureDimension());
+  int64_t kernelOutput = rhs.getDimSize(dims.getKernelOutputFeatureDimension());
+  auto isStatic = [](int64_t size) { return !ShapedType::isDynamic(size); };
+  // (C10), (C11), (C14)-(C16)
+  if (isStatic(batch) && batch % batchGroupCount != 0)
+    return emitError() << "input batch size " << batch
+                       << " is not a multiple of batch_group_count "
+                       << batchGroupCount;
+  if (isStatic(features) && features % featureGroupCount != 0)
+    return emitError() << "input feature size " << features
+                       << " is not a multiple of feature_group_count "
+                       << featureGroupCount;
+  if (isStatic(features) && isStatic(kernelInput) &&
+      kernelInput != features / featureGroupCount)
+    return emitError() << "kernel input feature size " << kernelInput
+                       << " does not match the input feature size "
+                       << features << " divided by feature_group_count "
+                       << featureGroupCount;
+  if (isStatic(kernelOutput) && kernelOutput % batchGroupCount != 0)
+    return emitError() << "kernel output feature size " << kernelOutput
+                       << " is not a multiple of batch_group_count "
+                       << batchGroupCount;
+  if (isStatic(kernelOutput) && kernelOutput % featureGroupCount != 0)
+    return emitError() << "kernel output feature size " << kernelOutput
+                       << " is not a multiple of feature_group_count "
+                       << featureGroupCount;
+
+  // (C25)
+  shape.assign(rank, ShapedType::kDynamic);
+  shape[dims.getOutputBatchDimension()] =
+      isStatic(batch) ? batch / batchGroupCount : ShapedType::kDynamic;
+  shape[dims.getOutputFeatureDimension()] = kernelOutput;
+  SmallVector<int64_t> pads(2 * numSpatial, 0);
+  if (window.padding)
+    pads.assign(window.padding->getValues<int64_t>().begin(),
+                window.padding->getValues<int64_t>().end());
+  auto valueOr1 = [](std::optional<ArrayRef<int64_t>> values, int64_t i) {
+    return values ? (*values)[i] : 1;
+  };
+  for (int64_t i = 0; i < numSpatial; ++i) {
+    int64_t input = lhs.getDimSize(dims.getInputSpatialDimensions()[i]);
+    int64_t kernel = rhs.getDimSize(dims.getKernelSpatialDimensions()[i]);
+    int64_t &out = shape[dims.getOutputSpatialDimensions()[i]];
+    if (!isStatic(input) || !isStatic(kernel))
+      continue;
+    // (size - 1) * dilation + 1 (0 for size 0), padded on both sides; each
+    // step checked.
+    auto dilate = [](int64_t size,
+                     int64_t dilation) -> std::optional<int64_t> {
+      if (size == 0)
+        return 0;
+      std::optional<int64_t> dilated = mpmd::checkedMul(size - 1, dilation);
+      return dilated ? mpmd::checkedAdd(*dilated, 1) : std::nullopt;
+    };
+    std::optional<int64_t> padded = dilate(input, valueOr1(window.lhsDilation, i));
+    for (int64_t edge : {pads[2 * i], pads[2 * i + 1]})
+      if (padded)
+        padded = mpmd::checkedAdd(*padded, edge);
+    std::optional<int64_t> dilatedWindow =
+        dilate(kernel, valueOr1(window.rhsDilation, i));
+    if (!padded || !dilatedWindow)
+      return emitError() << "the padded input or the dilated window of "
+                            "spatial dimension "
+                         << i << " does not fit in 64 bits";
+    bool isEmpty = *padded <= 0 || *dilatedWindow > *padded;
+    out = isEmpty ? 0
+                  : (*padded - *dilatedWindow) / valueOr1(window.strides, i) + 1;
+  }
+  return success();
+}
+
 namespace {
 
 LogicalResult verifySortedUnique(EmitErrorFn emitError, ArrayRef<int64_t> dims,

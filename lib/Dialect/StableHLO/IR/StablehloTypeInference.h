@@ -166,6 +166,25 @@ LogicalResult inferDotGeneralShape(EmitErrorFn emitError, RankedTensorType lhs,
                                    DotDimensionNumbersAttr dims,
                                    SmallVectorImpl<int64_t> &shape);
 
+/// The window attributes of a convolution, absent ones left empty.
+struct ConvolutionWindow {
+  std::optional<ArrayRef<int64_t>> strides, lhsDilation, rhsDilation;
+  std::optional<DenseIntElementsAttr> padding;
+  std::optional<ArrayRef<bool>> reversal;
+};
+
+/// Checks constraints C1-C23 and C26-C27 (operand element types) of the
+/// spec's convolution and computes C25: the batch (divided by
+/// batch_group_count), the kernel's output features, and per spatial
+/// dimension the number of windows of the dilated, padded input.
+LogicalResult inferConvolutionShape(EmitErrorFn emitError, RankedTensorType lhs,
+                                    RankedTensorType rhs,
+                                    const ConvolutionWindow &window,
+                                    ConvDimensionNumbersAttr dims,
+                                    int64_t featureGroupCount,
+                                    int64_t batchGroupCount,
+                                    SmallVectorImpl<int64_t> &shape);
+
 /// Batch dimensions of the indices with the slice (offset) dimensions placed
 /// at `offset_dims`.
 LogicalResult inferGatherShape(EmitErrorFn emitError, RankedTensorType operand,

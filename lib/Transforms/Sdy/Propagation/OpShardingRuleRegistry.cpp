@@ -346,6 +346,75 @@ OpShardingRuleAttr getDotRule(hlo::DotOp op) {
   return builder.build();
 }
 
+/// Operands (input, kernel) -> result. Batch and output features pass
+/// through, input features are a reduction; a spatial dimension of the
+/// input is split into a window-count factor (permutation, shared with the
+/// result) and a window-size factor (reduction, shared with the kernel),
+/// the larger one first, each clamped to what is left of the input size.
+OpShardingRuleAttr getConvolutionRule(hlo::ConvolutionOp op,
+                                      bool conservativePropagation) {
+  hlo::ConvDimensionNumbersAttr dims = op.getDimensionNumbers();
+  ArrayRef<int64_t> lhsShape = getShape(op.getLhs());
+  ArrayRef<int64_t> rhsShape = getShape(op.getRhs());
+  ArrayRef<int64_t> resultShape = getShape(op.getResult());
+  int64_t lhsBatch = dims.getInputBatchDimension();
+  int64_t lhsFeature = dims.getInputFeatureDimension();
+  int64_t rhsInFeature = dims.getKernelInputFeatureDimension();
+  int64_t rhsOutFeature = dims.getKernelOutputFeatureDimension();
+  int64_t resultBatch = dims.getOutputBatchDimension();
+  int64_t resultFeature = dims.getOutputFeatureDimension();
+  int64_t batchGroups = op.getBatchGroupCount();
+  int64_t featureGroups = op.getFeatureGroupCount();
+  OpShardingRuleBuilder builder(op);
+  if (batchGroups > 1)
+    builder.addFactor({lhsBatch, rhsOutFeature}, {resultFeature}, batchGroups);
+  builder.addFactor({lhsBatch, kNullDim}, {resultBatch},
+                    resultShape[resultBatch]);
+  if (!conservativePropagation) {
+    for (auto [lhsDim, rhsDim, resultDim] :
+         llvm::zip(dims.getInputSpatialDimensions(),
+                   dims.getKernelSpatialDimensions(),
+                   dims.getOutputSpatialDimensions())) {
+      int64_t left = lhsShape[lhsDim];
+      int64_t windows = std::min(left, resultShape[resultDim]);
+      auto addWindows = [&] {
+        windows = std::min(left, resultShape[resultDim]);
+        if (windows <= 1)
+          return;
+        builder.addFactor({lhsDim, kNullDim}, {resultDim}, windows,
+                          FactorType::kPermutation);
+        left /= windows;
+      };
+      auto addWindowSize = [&] {
+        int64_t size = std::min(left, rhsShape[rhsDim]);
+        if (size <= 1)
+          return;
+        builder.addFactor({lhsDim, rhsDim}, {kNullDim}, size,
+                          FactorType::kReduction);
+        left /= size;
+      };
+      if (windows >= std::min(left, rhsShape[rhsDim])) {
+        addWindows();
+        addWindowSize();
+      } else {
+        addWindowSize();
+        addWindows();
+      }
+    }
+  }
+  if (featureGroups > 1)
+    builder.addFactor({lhsFeature, rhsOutFeature}, {resultFeature},
+                      featureGroups);
+  builder.addFactor({lhsFeature, rhsInFeature}, {kNullDim},
+                    rhsShape[rhsInFeature], FactorType::kReduction);
+  int64_t featuresPerGroup =
+      resultShape[resultFeature] / (batchGroups * featureGroups);
+  if (featuresPerGroup > 1)
+    builder.addFactor({kNullDim, rhsOutFeature}, {resultFeature},
+                      featuresPerGroup);
+  return builder.build();
+}
+
 OpShardingRuleAttr getReduceRule(hlo::ReduceOp op) {
   int64_t numInputs = op.getInputs().size();
   OpShardingRuleBuilder builder(op);
@@ -844,6 +913,9 @@ std::optional<OpShardingRuleAttr> getKnownOpRule(Operation *op,
       .Case([](hlo::BitcastConvertOp op) { return getBitcastConvertRule(op); })
       .Case([](hlo::DotGeneralOp op) { return getDotGeneralRule(op); })
       .Case([](hlo::DotOp op) { return getDotRule(op); })
+      .Case([&](hlo::ConvolutionOp op) {
+        return getConvolutionRule(op, conservative);
+      })
       .Case([](hlo::ReduceOp op) { return getReduceRule(op); })
       .Case([&](hlo::ReduceWindowOp op) {
         return getReduceWindowRule(op, conservative);

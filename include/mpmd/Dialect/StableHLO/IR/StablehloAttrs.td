@@ -133,6 +133,28 @@ def Stablehlo_DotDimensionNumbers
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
+// `#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>`: each list
+// names what every dimension of the lhs, kernel and result is (b/f batch and
+// feature, i/o kernel input and output feature, integers the spatial
+// dimensions in order). `#stablehlo.conv<raw input_batch_dimension = 0,
+// ...>` spells the fields out; it is also printed when the dimensions do not
+// form the compact lists (an invalid attribute the verifier reports).
+def Stablehlo_ConvDimensionNumbers
+    : Stablehlo_Attr<"ConvDimensionNumbers", "conv"> {
+  let summary = "Dimension numbers of `stablehlo.convolution`.";
+  let parameters = (ins
+      "int64_t":$input_batch_dimension,
+      "int64_t":$input_feature_dimension,
+      Stablehlo_DimsParameter<"input spatial dims">:$input_spatial_dimensions,
+      "int64_t":$kernel_input_feature_dimension,
+      "int64_t":$kernel_output_feature_dimension,
+      Stablehlo_DimsParameter<"kernel spatial dims">:$kernel_spatial_dimensions,
+      "int64_t":$output_batch_dimension,
+      "int64_t":$output_feature_dimension,
+      Stablehlo_DimsParameter<"output spatial dims">:$output_spatial_dimensions);
+  let hasCustomAssemblyFormat = 1;
+}
+
 def Stablehlo_DotAlgorithm : Stablehlo_Attr<"DotAlgorithm", "dot_algorithm"> {
   let summary = "Algorithm a `stablehlo.dot_general` must use.";
   let parameters = (ins

@@ -173,6 +173,41 @@ def Stablehlo_DotGeneralOp
   let hasVerifier = 1;
 }
 
+def Stablehlo_ConvolutionOp
+    : Stablehlo_Op<"convolution", [Pure, HLO_InferShapeOp]> {
+  let summary = "Dot products of the windows of `lhs` with the kernel `rhs`.";
+  let description = [{
+    `stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->
+     [b, 0, 1, f], window = {stride = [2, 2], pad = [[1, 1], [1, 1]],
+     lhs_dilate = [1, 1], rhs_dilate = [1, 1], reverse = [0, 0]}
+     {batch_group_count = 1 : i64, feature_group_count = 1 : i64}`.
+    Window attributes left out mean stride 1, no padding, no dilation, no
+    reversal. The result element type may differ from the operands' (an
+    accumulation type, as JAX's `preferred_element_type` emits) if both are
+    floats or both integers.
+  }];
+  let arguments = (ins HLO_Tensor:$lhs, HLO_Tensor:$rhs,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_strides,
+                       OptionalAttr<I64ElementsAttr>:$padding,
+                       OptionalAttr<DenseI64ArrayAttr>:$lhs_dilation,
+                       OptionalAttr<DenseI64ArrayAttr>:$rhs_dilation,
+                       OptionalAttr<DenseBoolArrayAttr>:$window_reversal,
+                       Stablehlo_ConvDimensionNumbers:$dimension_numbers,
+                       I64Attr:$feature_group_count,
+                       I64Attr:$batch_group_count,
+                       OptionalAttr<Stablehlo_PrecisionConfigAttr>:$precision_config);
+  let results = (outs HLO_Tensor:$result);
+  let assemblyFormat = [{
+    `(` $lhs `,` $rhs `)`
+      `dim_numbers` `=` custom<ConvolutionDimensions>($dimension_numbers) `,`
+      `window` `=` `{` custom<WindowAttributes>($window_strides, $padding,
+                                                $lhs_dilation, $rhs_dilation,
+                                                $window_reversal) `}`
+      attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 def Stablehlo_GatherOp : Stablehlo_Op<"gather", [Pure, HLO_InferTypeOp]> {
   let summary = "Gathers slices of `operand` at the offsets in `start_indices`.";
   let arguments = (ins HLO_Tensor:$operand, HLO_IntTensor:$start_indices,

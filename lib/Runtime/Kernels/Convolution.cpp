@@ -1,0 +1,601 @@
+//===- Convolution.cpp - stablehlo.convolution ----------------------------===//
+//
+// Two implementations of one definition (the spec's convolution):
+//
+// * convolutionReference: one dot product per result element, read through
+//   the operands' own strides and the spec's index arithmetic (dilated,
+//   padded window positions; reversal by mirrored window index; groups by
+//   offsets). Any dtype; O(result x window x input features per group).
+//   Integers and i1 run here, and the tests hold the fast path to it.
+//
+// * the GEMM path (f32, f64, and f16/bf16 computed in f32): the operands
+//   are first copied into a canonical layout, lhs [B, X..., C] and kernel
+//   [K..., I, O] with reversed dimensions flipped (skipped when already in
+//   that layout and unreversed), then per group one of
+//   - gather (im2col): rows = result positions (b, y...), columns = window
+//     taps x input features (k..., c); each tile of that matrix is filled
+//     from the lhs (zeros for padding and dilation holes) and multiplied
+//     with the kernel's [K...*I, O] rows by sgemm/dgemm. When the matrix
+//     is the lhs itself (1x1 windows, or windows covering the whole input
+//     as in a filter gradient) no copy is made at all.
+//   - scatter (col2im): when the lhs is dilated (the input gradient of a
+//     strided convolution), gathering would multiply mostly the holes'
+//     zeros; instead every lhs row (b, x...) is multiplied by the kernel
+//     as [I, K...*O] and each tap's product is added to the result row it
+//     lands on (y * stride = x * dilation + low - k * rhs_dilation).
+//   Tiles hold at most kTileElements elements, so the extra memory is
+//   bounded whatever the shapes; the GEMM does all the arithmetic.
+//   The result comes out as [B', Y..., O] and is transposed to the
+//   requested layout when that differs.
+//
+// docs/runtime.md explains the choice and docs/measurements.md gives the
+// numbers (bench/ConvolutionBenchmark.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mpmd/Runtime/Kernels.h"
+
+#include "Dispatch.h"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <cstring>
+#include <type_traits>
+
+namespace mlir::mpmd::runtime {
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Reference
+//===----------------------------------------------------------------------===//
+
+/// Advances `index` over `shape` in row-major order (all zeros after the
+/// last index).
+void advance(std::vector<int64_t> &index, const Shape &shape) {
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    if (++index[d] < shape[d])
+      return;
+    index[d] = 0;
+  }
+}
+
+template <typename T>
+void referenceTyped(const Tensor &lhs, const Tensor &rhs,
+                    const ConvolutionDimensions &dims, Tensor &result) {
+  const T *l = lhs.data<T>();
+  const T *r = rhs.data<T>();
+  T *out = result.data<T>();
+  int64_t numSpatial = static_cast<int64_t>(dims.inputSpatial.size());
+  std::vector<int64_t> lhsStrides = lhs.strides(), rhsStrides = rhs.strides();
+  const Shape &resultShape = result.shape();
+  int64_t batch = lhs.shape()[dims.inputBatch];
+  int64_t outFeatures = rhs.shape()[dims.kernelOutputFeature];
+  int64_t inFeatures = rhs.shape()[dims.kernelInputFeature];
+  int64_t batchGroupSize = batch / dims.batchGroupCount;
+  int64_t featuresPerBatchGroup = outFeatures / dims.batchGroupCount;
+  int64_t featuresPerFeatureGroup = outFeatures / dims.featureGroupCount;
+  Shape window(numSpatial);
+  for (int64_t d = 0; d < numSpatial; ++d)
+    window[d] = rhs.shape()[dims.kernelSpatial[d]];
+
+  std::vector<int64_t> resultIndex(resultShape.size(), 0);
+  for (int64_t linear = 0, e = result.numElements(); linear < e; ++linear) {
+    int64_t outBatch = resultIndex[dims.outputBatch];
+    int64_t outFeature = resultIndex[dims.outputFeature];
+    // The spec splits the lhs batch (batch groups) or features (feature
+    // groups) and the kernel's output features into as many parts, and
+    // concatenates the parts' results along the output features.
+    int64_t lhsBatch =
+        outFeature / featuresPerBatchGroup * batchGroupSize + outBatch;
+    int64_t firstFeature = outFeature / featuresPerFeatureGroup * inFeatures;
+    using Accumulator =
+        std::conditional_t<std::is_floating_point_v<T>, double,
+                           std::conditional_t<std::is_same_v<T, bool>, bool,
+                                              uint64_t>>;
+    Accumulator sum = 0;
+    std::vector<int64_t> tap(numSpatial, 0);
+    for (int64_t t = 0, taps = numElementsOf(window); t < taps; ++t) {
+      // The lhs element this tap reads, or none (padding or a hole).
+      int64_t lhsOffset = lhsBatch * lhsStrides[dims.inputBatch];
+      int64_t rhsOffset = outFeature * rhsStrides[dims.kernelOutputFeature];
+      bool inside = true;
+      for (int64_t d = 0; d < numSpatial && inside; ++d) {
+        int64_t position = dims.reversal[d] ? window[d] - 1 - tap[d] : tap[d];
+        int64_t padded =
+            resultIndex[dims.outputSpatial[d]] * dims.strides[d] +
+            position * dims.rhsDilation[d] - dims.paddingLow[d];
+        int64_t dilation = dims.lhsDilation[d];
+        int64_t x = padded / dilation;
+        inside = padded >= 0 && padded % dilation == 0 &&
+                 x < lhs.shape()[dims.inputSpatial[d]];
+        lhsOffset += x * lhsStrides[dims.inputSpatial[d]];
+        rhsOffset += tap[d] * rhsStrides[dims.kernelSpatial[d]];
+      }
+      advance(tap, window);
+      if (!inside)
+        continue;
+      for (int64_t c = 0; c < inFeatures; ++c) {
+        T a = l[lhsOffset + (firstFeature + c) * lhsStrides[dims.inputFeature]];
+        T b = r[rhsOffset + c * rhsStrides[dims.kernelInputFeature]];
+        if constexpr (std::is_floating_point_v<T>)
+          sum += static_cast<double>(a) * static_cast<double>(b);
+        else if constexpr (std::is_same_v<T, bool>)
+          sum = sum || (a && b);
+        else // Two's complement wrap-around, without signed overflow.
+          sum += static_cast<uint64_t>(static_cast<int64_t>(a)) *
+                 static_cast<uint64_t>(static_cast<int64_t>(b));
+      }
+    }
+    out[linear] = static_cast<T>(sum);
+    advance(resultIndex, resultShape);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// GEMM path
+//===----------------------------------------------------------------------===//
+
+/// The most elements an im2col / col2im tile holds (4 MiB of f32): large
+/// enough for sgemm to reach its speed, small enough to stay in L2/L3.
+constexpr int64_t kTileElements = int64_t(1) << 20;
+/// Tiles keep at least this many rows (splitting the window taps instead,
+/// accumulating with beta = 1) so that the GEMMs stay large.
+constexpr int64_t kMinTileRows = 256;
+
+void gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+          const float *b, int64_t ldb, float beta, float *c, int64_t ldc) {
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, lda,
+              b, ldb, beta, c, ldc);
+}
+void gemm(int64_t m, int64_t n, int64_t k, const double *a, int64_t lda,
+          const double *b, int64_t ldb, double beta, double *c, int64_t ldc) {
+  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0, a, lda,
+              b, ldb, beta, c, ldc);
+}
+
+/// C = A^T B, with A stored as [k, m].
+void gemmTransposedA(int64_t m, int64_t n, int64_t k, const float *a,
+                     const float *b, float *c) {
+  cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, m, n, k, 1.0f, a, m, b,
+              n, 0.0f, c, n);
+}
+void gemmTransposedA(int64_t m, int64_t n, int64_t k, const double *a,
+                     const double *b, double *c) {
+  cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, m, n, k, 1.0, a, m, b,
+              n, 0.0, c, n);
+}
+
+/// Sizes of the convolution in canonical form.
+struct Canonical {
+  int64_t numSpatial;
+  Shape input, window, output; // X..., K..., Y...
+  std::vector<int64_t> strides, low, lhsDilation, rhsDilation;
+  int64_t batch, features;         // B, C of the lhs
+  int64_t groups;                  // feature or batch groups (one is 1)
+  int64_t groupBatch;              // B' (result batch)
+  int64_t groupFeatures;           // I (kernel input features)
+  int64_t outFeatures, groupOutFeatures; // O, O / groups
+  int64_t taps;                    // prod K
+  int64_t inputPositions, outputPositions; // prod X, prod Y
+};
+
+/// `operand` with dimensions `order` (and `reversed` of them flipped), as a
+/// contiguous tensor; the operand itself when that changes nothing.
+Tensor arrange(const Tensor &operand, const std::vector<int64_t> &order,
+               const std::vector<bool> &reversed) {
+  bool identity = true, anyReversed = false;
+  for (size_t i = 0; i < order.size(); ++i) {
+    identity &= order[i] == static_cast<int64_t>(i) && !reversed[i];
+    anyReversed |= reversed[i];
+  }
+  if (identity)
+    return operand;
+  // The transpose kernel copies in cache-sized tiles when the innermost
+  // dimension moves (as for a filter gradient's [N, H, W, C] -> [C, H, W,
+  // N]); the strided copy below would read one element per cache line.
+  if (!anyReversed)
+    return transpose(operand, order);
+  Shape shape(order.size());
+  std::vector<int64_t> operandStrides = operand.strides(),
+                       srcStrides(order.size());
+  int64_t offset = 0;
+  for (size_t i = 0; i < order.size(); ++i) {
+    shape[i] = operand.shape()[order[i]];
+    srcStrides[i] = operandStrides[order[i]];
+    if (reversed[i] && shape[i] > 0) {
+      offset += (shape[i] - 1) * srcStrides[i];
+      srcStrides[i] = -srcStrides[i];
+    }
+  }
+  Tensor result = Tensor::empty(operand.dtype(), shape);
+  if (result.numElements() > 0)
+    detail::stridedCopy(shape, operand, offset, srcStrides, result, 0,
+                        result.strides());
+  return result;
+}
+
+/// Whether the im2col matrix of one group is the canonical lhs itself, seen
+/// as [B' * Y..., K... * I] rows with a row stride: every spatial dimension
+/// is either output-like (x = y: window 1, stride 1, no padding or
+/// dilation) or window-like (x = k: one window covering the input), the
+/// output-like ones first, and window-like ones only when the group reads
+/// all lhs features (columns (k..., c) contiguous). Sets `rowStride`.
+bool isLhsItsOwnIm2col(const Canonical &c, int64_t &rowStride) {
+  bool seenWindowLike = false;
+  int64_t windowLikePositions = 1;
+  for (int64_t d = 0; d < c.numSpatial; ++d) {
+    bool plain = c.low[d] == 0 && c.lhsDilation[d] == 1;
+    bool outputLike = plain && c.window[d] == 1 && c.strides[d] == 1 &&
+                      c.output[d] == c.input[d];
+    bool windowLike = plain && c.output[d] == 1 && c.rhsDilation[d] == 1 &&
+                      c.window[d] == c.input[d];
+    if (outputLike && windowLike)
+      continue;
+    if (outputLike && !seenWindowLike)
+      continue;
+    if (!windowLike)
+      return false;
+    seenWindowLike = true;
+    windowLikePositions *= c.input[d];
+  }
+  if (seenWindowLike && c.groupFeatures != c.features)
+    return false;
+  rowStride = windowLikePositions * c.features;
+  return true;
+}
+
+template <typename T>
+void gatherGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
+                 int64_t group, bool batchGroups) {
+  int64_t s = c.numSpatial;
+  int64_t batchOffset = batchGroups ? group * c.groupBatch : 0;
+  int64_t featureOffset = batchGroups ? 0 : group * c.groupFeatures;
+  int64_t outOffset = group * c.groupOutFeatures;
+  int64_t rows = c.groupBatch * c.outputPositions;
+  int64_t columns = c.taps * c.groupFeatures;
+  const T *groupKernel = kernel + outOffset;
+  T *groupOut = out + outOffset;
+  const T *groupLhs =
+      lhs + batchOffset * c.inputPositions * c.features + featureOffset;
+
+  int64_t rowStride;
+  if (isLhsItsOwnIm2col(c, rowStride)) {
+    gemm(rows, c.groupOutFeatures, columns, groupLhs, rowStride, groupKernel,
+         c.outFeatures, T(0), groupOut, c.outFeatures);
+    return;
+  }
+
+  // Tiles: whole rows of taps when they fit, else runs of whole innermost
+  // window rows (so the last dimension is walked as one run below).
+  int64_t lastWindow = s ? std::max<int64_t>(c.window[s - 1], 1) : 1;
+  int64_t tileRows, tileTaps;
+  if (columns * std::min<int64_t>(rows, kMinTileRows) <= kTileElements) {
+    tileTaps = c.taps;
+    tileRows = kTileElements / columns;
+  } else {
+    tileRows = std::min<int64_t>(rows, kMinTileRows);
+    tileTaps = std::max<int64_t>(
+        kTileElements / (tileRows * c.groupFeatures) / lastWindow * lastWindow,
+        lastWindow);
+  }
+  tileRows = std::min(tileRows, rows);
+  std::vector<T> tile(tileRows * std::min(tileTaps, c.taps) * c.groupFeatures);
+
+  // Element strides of x... in one image of the canonical lhs [B, X..., C].
+  std::vector<int64_t> inputStrides(s);
+  for (int64_t d = s - 1; d >= 0; --d)
+    inputStrides[d] = d == s - 1 ? c.features : inputStrides[d + 1] * c.input[d + 1];
+  int64_t batchStride = c.inputPositions * c.features;
+
+  Shape windowPrefix(c.window.begin(), c.window.end() - (s ? 1 : 0));
+  std::vector<int64_t> position(s), prefix(windowPrefix.size());
+  for (int64_t r0 = 0; r0 < rows; r0 += tileRows) {
+    int64_t r1 = std::min(rows, r0 + tileRows);
+    for (int64_t t0 = 0; t0 < c.taps; t0 += tileTaps) {
+      int64_t t1 = std::min(c.taps, t0 + tileTaps);
+      int64_t width = (t1 - t0) * c.groupFeatures;
+      // Row r: result position (b, y...).
+      int64_t b = r0 / c.outputPositions;
+      for (int64_t d = s - 1, rest = r0 % c.outputPositions; d >= 0; --d) {
+        position[d] = rest % c.output[d];
+        rest /= c.output[d];
+      }
+      for (int64_t r = r0; r < r1; ++r) {
+        T *row = tile.data() + (r - r0) * width;
+        const T *image = groupLhs + b * batchStride;
+        // Taps t0..t1 are whole runs over the innermost window dimension.
+        int64_t firstPrefix = t0 / lastWindow;
+        for (int64_t d = static_cast<int64_t>(prefix.size()) - 1,
+                     rest = firstPrefix;
+             d >= 0; --d) {
+          prefix[d] = rest % windowPrefix[d];
+          rest /= windowPrefix[d];
+        }
+        for (int64_t t = t0; t < t1; t += lastWindow) {
+          T *dst = row + (t - t0) * c.groupFeatures;
+          int64_t runLength = lastWindow * c.groupFeatures;
+          // Offset of the outer dimensions, or -1 when outside.
+          int64_t offset = 0;
+          for (int64_t d = 0; d + 1 < s && offset >= 0; ++d) {
+            int64_t padded = position[d] * c.strides[d] +
+                             prefix[d] * c.rhsDilation[d] - c.low[d];
+            int64_t x = padded / c.lhsDilation[d];
+            if (padded < 0 || padded % c.lhsDilation[d] != 0 ||
+                x >= c.input[d])
+              offset = -1;
+            else
+              offset += x * inputStrides[d];
+          }
+          if (offset < 0 || s == 0) {
+            if (s == 0)
+              std::copy(image, image + c.groupFeatures, dst);
+            else
+              std::fill(dst, dst + runLength, T(0));
+          } else {
+            int64_t d = s - 1;
+            int64_t start = position[d] * c.strides[d] - c.low[d];
+            int64_t step = c.rhsDilation[d], dilation = c.lhsDilation[d];
+            bool contiguous = dilation == 1 && step == 1 &&
+                              c.groupFeatures == c.features;
+            if (contiguous) {
+              // Taps k with 0 <= start + k < X: one block copy.
+              int64_t kBegin = std::clamp<int64_t>(-start, 0, lastWindow);
+              int64_t kEnd =
+                  std::clamp<int64_t>(c.input[d] - start, kBegin, lastWindow);
+              std::fill(dst, dst + kBegin * c.features, T(0));
+              const T *src = image + offset + (start + kBegin) * c.features;
+              std::copy(src, src + (kEnd - kBegin) * c.features,
+                        dst + kBegin * c.features);
+              std::fill(dst + kEnd * c.features, dst + runLength, T(0));
+            } else {
+              for (int64_t k = 0; k < lastWindow; ++k) {
+                T *to = dst + k * c.groupFeatures;
+                int64_t padded = start + k * step;
+                int64_t x = padded / dilation;
+                if (padded < 0 || padded % dilation != 0 || x >= c.input[d]) {
+                  std::fill(to, to + c.groupFeatures, T(0));
+                  continue;
+                }
+                const T *src = image + offset + x * c.features;
+                std::copy(src, src + c.groupFeatures, to);
+              }
+            }
+          }
+          advance(prefix, windowPrefix);
+        }
+        // Next result position.
+        advance(position, c.output);
+        if (std::all_of(position.begin(), position.end(),
+                        [](int64_t i) { return i == 0; }))
+          ++b;
+      }
+      gemm(r1 - r0, c.groupOutFeatures, width, tile.data(), width,
+           groupKernel + t0 * c.groupFeatures * c.outFeatures, c.outFeatures,
+           t0 == 0 ? T(0) : T(1), groupOut + r0 * c.outFeatures,
+           c.outFeatures);
+    }
+  }
+}
+
+template <typename T>
+void scatterGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
+                  int64_t group, bool batchGroups) {
+  int64_t s = c.numSpatial;
+  int64_t batchOffset = batchGroups ? group * c.groupBatch : 0;
+  int64_t featureOffset = batchGroups ? 0 : group * c.groupFeatures;
+  int64_t outOffset = group * c.groupOutFeatures;
+  int64_t og = c.groupOutFeatures;
+  int64_t width = c.taps * og;
+  // The group's kernel as [I, K... x O/groups].
+  std::vector<T> spread(c.groupFeatures * width);
+  for (int64_t t = 0; t < c.taps; ++t)
+    for (int64_t i = 0; i < c.groupFeatures; ++i)
+      std::copy_n(kernel + (t * c.groupFeatures + i) * c.outFeatures + outOffset,
+                  og, spread.data() + i * width + t * og);
+  int64_t rows = c.groupBatch * c.inputPositions;
+  if (rows == 0)
+    return;
+  int64_t tileRows =
+      std::clamp<int64_t>(kTileElements / std::max<int64_t>(width, 1), 1, rows);
+  std::vector<T> tile(tileRows * width);
+  const T *groupLhs =
+      lhs + batchOffset * c.inputPositions * c.features + featureOffset;
+  // The result position y that lhs position x and tap k add to along
+  // dimension d (y * stride = x * lhs_dilation + low - k * rhs_dilation),
+  // or -1. Tabulated per dimension (landing[d][x * K + k]) so that rows and
+  // taps look it up instead of dividing, unless a table would exceed a tile.
+  auto land = [&](int64_t d, int64_t x, int64_t k) -> int64_t {
+    int64_t scaled = x * c.lhsDilation[d] + c.low[d] - k * c.rhsDilation[d];
+    int64_t y = scaled / c.strides[d];
+    return scaled < 0 || scaled % c.strides[d] != 0 || y >= c.output[d] ? -1
+                                                                        : y;
+  };
+  std::vector<std::vector<int64_t>> landing(s);
+  for (int64_t d = 0; d < s; ++d) {
+    if (c.input[d] > kTileElements / c.window[d]) // window > 0 here
+      continue;
+    landing[d].resize(c.input[d] * c.window[d]);
+    for (int64_t x = 0; x < c.input[d]; ++x)
+      for (int64_t k = 0; k < c.window[d]; ++k)
+        landing[d][x * c.window[d] + k] = land(d, x, k);
+  }
+  for (int64_t r0 = 0; r0 < rows; r0 += tileRows) {
+    int64_t r1 = std::min(rows, r0 + tileRows);
+    gemm(r1 - r0, width, c.groupFeatures, groupLhs + r0 * c.features,
+         c.features, spread.data(), width, T(0), tile.data(), width);
+    std::vector<int64_t> x(s, 0), tap(s, 0);
+    for (int64_t d = s - 1, rest = r0 % c.inputPositions; d >= 0; --d) {
+      x[d] = rest % c.input[d];
+      rest /= c.input[d];
+    }
+    int64_t b = r0 / c.inputPositions;
+    for (int64_t r = r0; r < r1; ++r) {
+      const T *products = tile.data() + (r - r0) * width;
+      for (int64_t t = 0; t < c.taps; ++t) {
+        // y * stride = x * lhs_dilation + low - k * rhs_dilation.
+        int64_t target = b;
+        for (int64_t d = 0; d < s && target >= 0; ++d) {
+          int64_t y = landing[d].empty()
+                          ? land(d, x[d], tap[d])
+                          : landing[d][x[d] * c.window[d] + tap[d]];
+          target = y < 0 ? -1 : target * c.output[d] + y;
+        }
+        advance(tap, c.window);
+        if (target < 0)
+          continue;
+        T *to = out + target * c.outFeatures + outOffset;
+        const T *from = products + t * og;
+        for (int64_t o = 0; o < og; ++o)
+          to[o] += from[o];
+      }
+      advance(x, c.input);
+      if (std::all_of(x.begin(), x.end(), [](int64_t i) { return i == 0; }))
+        ++b;
+    }
+  }
+}
+
+template <typename T>
+Tensor gemmConvolution(const Tensor &lhsIn, const Tensor &rhsIn,
+                       const ConvolutionDimensions &dims,
+                       const Shape &resultShape, ConvolutionPath path) {
+  int64_t s = static_cast<int64_t>(dims.inputSpatial.size());
+  Canonical c;
+  c.numSpatial = s;
+  c.batch = lhsIn.shape()[dims.inputBatch];
+  c.features = lhsIn.shape()[dims.inputFeature];
+  c.groupFeatures = rhsIn.shape()[dims.kernelInputFeature];
+  c.outFeatures = rhsIn.shape()[dims.kernelOutputFeature];
+  bool batchGroups = dims.batchGroupCount > 1;
+  c.groups = batchGroups ? dims.batchGroupCount : dims.featureGroupCount;
+  c.groupBatch = c.batch / dims.batchGroupCount;
+  c.groupOutFeatures = c.outFeatures / c.groups;
+  for (int64_t d = 0; d < s; ++d) {
+    c.input.push_back(lhsIn.shape()[dims.inputSpatial[d]]);
+    c.window.push_back(rhsIn.shape()[dims.kernelSpatial[d]]);
+    c.output.push_back(resultShape[dims.outputSpatial[d]]);
+  }
+  c.strides = dims.strides;
+  c.low = dims.paddingLow;
+  c.lhsDilation = dims.lhsDilation;
+  c.rhsDilation = dims.rhsDilation;
+  c.taps = numElementsOf(c.window);
+  c.inputPositions = numElementsOf(c.input);
+  c.outputPositions = numElementsOf(c.output);
+
+  // A filter gradient of a 1x1-like convolution as JAX writes it: windows
+  // covering the whole input (one output position), the lhs stored as
+  // [C, X..., B] (its features first, its batch last: x [N, H, W, C] seen
+  // with batch and feature swapped). The result is lhs^T x kernel over
+  // (c, x...): one GEMM reading both operands where they are, instead of
+  // transposing the lhs into [B, X..., C].
+  bool lhsFeatureMajor = dims.inputFeature == 0 && dims.inputBatch == s + 1;
+  bool windowsCoverInput = true;
+  for (int64_t d = 0; d < s; ++d)
+    lhsFeatureMajor &= dims.inputSpatial[d] == d + 1;
+  for (int64_t d = 0; d < s; ++d)
+    windowsCoverInput &= c.output[d] == 1 && c.low[d] == 0 &&
+                         c.lhsDilation[d] == 1 && c.rhsDilation[d] == 1 &&
+                         c.window[d] == c.input[d];
+  if (lhsFeatureMajor && windowsCoverInput && c.groups == 1 &&
+      path != ConvolutionPath::Scatter && c.taps > 0 && c.groupFeatures > 0 &&
+      c.batch > 0 && c.outFeatures > 0) {
+    std::vector<int64_t> order{dims.kernelInputFeature};
+    order.insert(order.end(), dims.kernelSpatial.begin(),
+                 dims.kernelSpatial.end());
+    order.push_back(dims.kernelOutputFeature);
+    std::vector<bool> reversed{false};
+    reversed.insert(reversed.end(), dims.reversal.begin(), dims.reversal.end());
+    reversed.push_back(false);
+    Tensor kernel = arrange(rhsIn, order, reversed);
+    Tensor out = Tensor::empty(lhsIn.dtype(), resultShape);
+    gemmTransposedA(c.batch, c.outFeatures, c.groupFeatures * c.taps,
+                    lhsIn.data<T>(), kernel.data<T>(), out.data<T>());
+    // `out` holds [B, O]: the result's other dimensions all have size 1.
+    return dims.outputBatch < dims.outputFeature
+               ? out
+               : transpose(out.reshaped({c.batch, c.outFeatures}), {1, 0})
+                     .reshaped(resultShape);
+  }
+
+  // Canonical operands: lhs [B, X..., C], kernel [K..., I, O] with the
+  // reversed window dimensions flipped (the same dot products as the
+  // spec's reversed lhs windows).
+  std::vector<int64_t> lhsOrder{dims.inputBatch};
+  lhsOrder.insert(lhsOrder.end(), dims.inputSpatial.begin(),
+                  dims.inputSpatial.end());
+  lhsOrder.push_back(dims.inputFeature);
+  std::vector<int64_t> kernelOrder = dims.kernelSpatial;
+  kernelOrder.push_back(dims.kernelInputFeature);
+  kernelOrder.push_back(dims.kernelOutputFeature);
+  std::vector<bool> kernelReversed(dims.reversal.begin(), dims.reversal.end());
+  kernelReversed.resize(s + 2, false);
+  Tensor lhs = arrange(lhsIn, lhsOrder, std::vector<bool>(s + 2, false));
+  Tensor kernel = arrange(rhsIn, kernelOrder, kernelReversed);
+
+  Shape canonicalShape{c.groupBatch};
+  canonicalShape.insert(canonicalShape.end(), c.output.begin(),
+                        c.output.end());
+  canonicalShape.push_back(c.outFeatures);
+  int64_t rowsIn = c.groupBatch * c.inputPositions;
+  int64_t rowsOut = c.groupBatch * c.outputPositions;
+  bool dilatedLhs = std::any_of(dims.lhsDilation.begin(),
+                                dims.lhsDilation.end(),
+                                [](int64_t d) { return d > 1; });
+  bool scatter = path == ConvolutionPath::Auto
+                     ? dilatedLhs && rowsIn < rowsOut
+                     : path == ConvolutionPath::Scatter;
+  bool empty = c.taps == 0 || c.groupFeatures == 0;
+  Tensor out = scatter || empty ? Tensor::zeros(lhs.dtype(), canonicalShape)
+                                : Tensor::empty(lhs.dtype(), canonicalShape);
+  if (!empty && rowsOut > 0 && c.groupOutFeatures > 0)
+    for (int64_t g = 0; g < c.groups; ++g) {
+      if (scatter)
+        scatterGroup<T>(c, lhs.data<T>(), kernel.data<T>(), out.data<T>(), g,
+                        batchGroups);
+      else
+        gatherGroup<T>(c, lhs.data<T>(), kernel.data<T>(), out.data<T>(), g,
+                       batchGroups);
+    }
+
+  // Result dimension i is canonical dimension order[i].
+  std::vector<int64_t> order(s + 2);
+  order[dims.outputBatch] = 0;
+  for (int64_t d = 0; d < s; ++d)
+    order[dims.outputSpatial[d]] = d + 1;
+  order[dims.outputFeature] = s + 1;
+  return arrange(out, order, std::vector<bool>(s + 2, false));
+}
+
+} // namespace
+
+Tensor convolutionReference(const Tensor &lhsIn, const Tensor &rhsIn,
+                            const ConvolutionDimensions &dims,
+                            const Shape &resultShape) {
+  Tensor lhs = detail::widenHalf(lhsIn), rhs = detail::widenHalf(rhsIn);
+  Tensor result = Tensor::empty(lhs.dtype(), resultShape);
+  detail::visitStorageType(lhs.dtype(), [&](auto tag) {
+    referenceTyped<decltype(tag)>(lhs, rhs, dims, result);
+  });
+  return isHalf(lhsIn.dtype()) ? detail::narrowToHalf(result, lhsIn.dtype())
+                               : result;
+}
+
+Tensor convolution(const Tensor &lhsIn, const Tensor &rhsIn,
+                   const ConvolutionDimensions &dims, const Shape &resultShape,
+                   ConvolutionPath path) {
+  Tensor lhs = detail::widenHalf(lhsIn), rhs = detail::widenHalf(rhsIn);
+  Tensor result;
+  if (lhs.dtype() == DType::F32)
+    result = gemmConvolution<float>(lhs, rhs, dims, resultShape, path);
+  else if (lhs.dtype() == DType::F64)
+    result = gemmConvolution<double>(lhs, rhs, dims, resultShape, path);
+  else
+    return convolutionReference(lhsIn, rhsIn, dims, resultShape);
+  return isHalf(lhsIn.dtype()) ? detail::narrowToHalf(result, lhsIn.dtype())
+                               : result;
+}
+
+} // namespace mlir::mpmd::runtime
