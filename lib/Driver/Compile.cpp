@@ -42,6 +42,9 @@ ImportOptions getImportOptions(const Config &config) {
   const PartitioningOptions &options = config.options;
   ImportOptions import;
   import.nameToMeshAssignment = config.assignment;
+  // JAX programs whose layers are jitted functions name their stages by
+  // function name: no mpmd code needed in the model.
+  import.callsToNamedComputations = true;
   import.inputAssignment = config.inputAssignment;
   import.outputAssignment = config.outputAssignment;
   import.inferMeshOptions.inferTransfers = options.inferTransfers;

@@ -12,6 +12,9 @@
 namespace mlir::mpmd {
 
 void addImportPipeline(OpPassManager &pm, const ImportOptions &options) {
+  if (options.callsToNamedComputations)
+    pm.addPass(createCallsToNamedComputationsPass(
+        CallsToNamedComputationsPassOptions{options.nameToMeshAssignment}));
   // Inline func.call (mpmd.call is never inlined by the generic inliner) and
   // clean up. Our chlo ops stay as they are: mesh inference places them like
   // any other meshless op.
@@ -83,6 +86,12 @@ struct ImportPipelineOptions
       *this, "name-to-mesh-assignment",
       llvm::cl::desc("Named computations and tensors to meshes: "
                      "`name@mesh[#memory_kind][/stage],...`.")};
+  Option<bool> callsToNamedComputations{
+      *this, "calls-to-named-computations",
+      llvm::cl::desc("First turn func.calls of functions named after assigned "
+                     "names into named computations (JAX programs whose "
+                     "layers are jitted functions)."),
+      llvm::cl::init(false)};
   Option<IndexedAssignmentMap> inputAssignment{
       *this, "input-assignment",
       llvm::cl::desc("Entry inputs to meshes: `index@mesh[#memory_kind],...`.")};
@@ -142,6 +151,8 @@ void registerImportPipeline() {
       [](OpPassManager &pm, const ImportPipelineOptions &pipelineOptions) {
         ImportOptions options;
         options.nameToMeshAssignment = pipelineOptions.nameToMeshAssignment;
+        options.callsToNamedComputations =
+            pipelineOptions.callsToNamedComputations;
         options.inputAssignment = pipelineOptions.inputAssignment;
         options.outputAssignment = pipelineOptions.outputAssignment;
         options.inferMeshOptions.inputOutputConstraints.assign(

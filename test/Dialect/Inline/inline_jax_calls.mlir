@@ -33,6 +33,7 @@ sdy.mesh @mesh = <["x"=2]>
 // CHECK-LABEL: func.func @main
 // CHECK:         mpmd.named_computation<"stage1">
 // CHECK-NEXT:      stablehlo.negate
+// CHECK-NEXT:      stablehlo.negate
 // CHECK-NEXT:      mpmd.return
 // CHECK:         sdy.manual_computation
 // CHECK-NEXT:      stablehlo.negate
@@ -53,7 +54,8 @@ func.func private @neg2(%a: tensor<2xf32>) -> tensor<2xf32> {
 func.func @main(%a: !t) -> !t {
   %0 = mpmd.named_computation<"stage1"> (%a) (%b: !t) {
     %1 = func.call @neg4(%b) : (!t) -> !t
-    mpmd.return %1 : !t
+    %4 = call @neg4(%1) : (!t) -> !t
+    mpmd.return %4 : !t
   } : (!t) -> !t
   %2 = sdy.manual_computation(%0) in_shardings=[<@mesh, [{"x"}]>] out_shardings=[<@mesh, [{"x"}]>] manual_axes={"x"} (%b: tensor<2xf32>) {
     %3 = func.call @neg2(%b) : (tensor<2xf32>) -> tensor<2xf32>

@@ -172,3 +172,24 @@ func.func @bool_reduce(%arg0: tensor<i1>) -> tensor<i1> {
   %1 = mpmd.reduce<and> %0, %0 : (tensor<i1>, tensor<i1>) -> tensor<i1>
   return %1 : tensor<i1>
 }
+
+// -----
+
+// `func` is the default dialect of a named computation's body, as of the
+// function around it: JAX's short `call` form parses there and prints so.
+// CHECK-LABEL: func.func @short_call_in_named_computation
+// CHECK:         mpmd.named_computation<"f1"> (%arg0) (%[[A:.*]]: tensor<4xf32>) {
+// CHECK-NEXT:      %[[C:.*]] = call @callee(%[[A]]) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:      %[[D:.*]] = call @callee(%[[C]]) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:      mpmd.return %[[D]] : tensor<4xf32>
+func.func @short_call_in_named_computation(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = mpmd.named_computation<"f1"> (%arg0) (%a: tensor<4xf32>) {
+    %1 = call @callee(%a) : (tensor<4xf32>) -> tensor<4xf32>
+    %2 = func.call @callee(%1) : (tensor<4xf32>) -> tensor<4xf32>
+    mpmd.return %2 : tensor<4xf32>
+  } : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+func.func private @callee(%a: tensor<4xf32>) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
+}

@@ -14,6 +14,53 @@ include "mlir/Pass/PassBase.td"
 // Import, in the order of -mpmd-import-pipeline
 //===----------------------------------------------------------------------===//
 
+def CallsToNamedComputationsPass
+    : Pass<"mpmd-calls-to-named-computations", "ModuleOp"> {
+  let summary = "Turns calls of JAX's jitted functions whose names are assigned into named computations.";
+  let description = [{
+    `jax.jit` lowers a nested jitted function (a model layer decorated with
+    `@jax.jit`) to a private `func.func` and a `func.call` of it. This pass
+    lets such a program be pipelined without any mpmd code in the model:
+    every `func.call` (anywhere: in functions, in named computations, in
+    bodies it inlines itself) whose callee name stands for a name of
+    `assignment` becomes an `mpmd.named_computation<"name"(tc)>` on the
+    call's operands, whose region is a copy of the callee's body (its
+    `func.return` becomes `mpmd.return`). Callees no longer called are
+    erased. Calls of other functions stay calls.
+
+    How a callee name stands for a computation name `n` (first rule that
+    applies):
+    * `n` itself;
+    * JAX's transform wrappers around it: `transpose(X)` is the backward of
+      `X` (transpose count + 1), `jvp(X)` its forward-mode version (same
+      count), so `transpose(jvp(n))` is the backward of `n`;
+    * upstream's plain-`jax.jit` lowering of `mpmd.named_computation`:
+      `partir_named_computation_call_n`;
+    * any of these followed by `_<digits>`, the suffix MLIR's symbol table
+      adds when JAX lowers two different functions under one name (an
+      assigned name that itself ends in `_<digits>` is matched exactly
+      first).
+    When the name carries no `transpose(` wrapper, the transpose count is
+    the number of `transpose(` in the call's location (JAX's name stack,
+    kept by `as_text(debug_info=True)` and `jax.export`); without either,
+    it is 0.
+
+    Errors (at the call): the callee is public (JAX's jitted callees are
+    private; a public function may be called from outside the module), a
+    declaration, has several blocks, or can call itself (recursion cannot
+    be inlined); an operand or result is not a ranked tensor or token.
+
+    Complexity: one walk of the module, one call-graph SCC pass, plus a copy
+    of the callee's body per converted call.
+  }];
+  let options = [
+    Option<"assignment", "assignment", "::mlir::mpmd::UserAssignmentMap",
+           /*default=*/"",
+           "The names to match (their meshes are not used here): `f1@m1,f2@m2`.">,
+  ];
+  let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
+}
+
 def CopyTopologyFromMainPass
     : Pass<"mpmd-copy-topology-from-main", "ModuleOp"> {
   let summary = "Copies the topology of MPMD functions onto their mpmd.call callees.";

@@ -47,6 +47,10 @@ void registerInferMeshPipeline();
 struct ImportOptions {
   /// Named computation/tensor name → mesh (and stage, memory kind).
   UserAssignmentMap nameToMeshAssignment;
+  /// First turn `func.call`s of functions named after assigned names into
+  /// named computations (-mpmd-calls-to-named-computations), so that a
+  /// plain `jax.jit` program whose layers are jitted functions pipelines.
+  bool callsToNamedComputations = false;
   /// Entry-function inputs/outputs placed on meshes by the user.
   IndexedAssignmentMap inputAssignment;
   IndexedAssignmentMap outputAssignment;

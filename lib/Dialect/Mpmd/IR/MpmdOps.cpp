@@ -223,6 +223,10 @@ void NamedComputationOp::print(OpAsmPrinter &printer) {
   printer.printFunctionalType(*this);
 }
 
+StringRef NamedComputationOp::getDefaultDialect() {
+  return func::FuncDialect::getDialectNamespace();
+}
+
 LogicalResult NamedComputationOp::verify() {
   if (getRegion().getNumArguments() != getNumOperands())
     return emitOpError() << "expected " << getNumOperands()

@@ -38,7 +38,8 @@ def Mpmd_ReturnOp : Mpmd_Op<"return", [Pure, Terminator,
 
 def Mpmd_NamedComputationOp : Mpmd_Op<"named_computation", [
     SingleBlock, IsolatedFromAbove, RecursiveMemoryEffects,
-    RecursivelySpeculatable]> {
+    RecursivelySpeculatable,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getDefaultDialect"]>]> {
   let summary = "A computation the user labelled with a name (before import).";
   let description = [{
     ```mlir
@@ -48,6 +49,9 @@ def Mpmd_NamedComputationOp : Mpmd_Op<"named_computation", [
     ```
     The name is assigned to a mesh by the user; `(1)` marks the backward
     (transposed) computation. Meshless: it only exists before import.
+    The body is a piece of the enclosing `func.func`, so `func` is its
+    default dialect: JAX's short `call @f(...)` form parses there as it does
+    in the function.
   }];
   let arguments = (ins Variadic<Mpmd_TensorOrToken>:$tensors,
                        Mpmd_UserOrigin:$origin);
