@@ -140,31 +140,6 @@ void propagateStep(
   }
 }
 
-/// Returned values ⇄ result shardings of `function` (sdy-notes 3.2 steps 1
-/// and 4).
-void propagateThroughReturn(func::FuncOp function,
-                            const FactorPropagationOptions &options) {
-  Operation *terminator = function.getBody().front().getTerminator();
-  for (OpOperand &returned : terminator->getOpOperands()) {
-    auto type = dyn_cast<RankedTensorType>(returned.get().getType());
-    if (!type || !type.hasStaticShape())
-      continue;
-    unsigned index = returned.getOperandNumber();
-    auto resultSharding = function.getResultAttrOfType<TensorShardingAttr>(
-        index, SdyDialect::kShardingAttrName);
-    Value value = getShardableValue(returned.get());
-    propagateStep(function, {getSharding(value)}, {resultSharding},
-                  getIdentityRule(type), options, bothWays,
-                  [&](int64_t tensor, TensorShardingAttr sharding) {
-                    if (tensor == 0)
-                      setSharding(value, sharding);
-                    else
-                      function.setResultAttr(
-                          index, SdyDialect::kShardingAttrName, sharding);
-                  });
-  }
-}
-
 /// The ops still to visit, last in first out, each at most once.
 class Worklist {
 public:
@@ -257,9 +232,18 @@ public:
   void run();
 
 private:
+  /// The sharding of `value`, as propagation has it so far.
+  TensorShardingAttr read(Value value) const;
+  /// Stores `sharding` for `value`; false where no sharding can be kept.
+  bool write(Value value, TensorShardingAttr sharding);
   /// Gives `value` (a shardable value) `sharding`, and the same to the other
   /// members of its sharding group, re-queueing what may see news.
   void assign(Value value, TensorShardingAttr sharding, Operation *current);
+  /// Returned values ⇄ result shardings of `function` (sdy-notes 3.2 steps
+  /// 1 and 4).
+  void propagateThroughReturn(func::FuncOp function);
+  /// Stores the argument shardings kept aside during the run.
+  void flushArgumentShardings();
   void visitOp(Operation *op);
   void visitEdge(DataFlowEdgeOp edge);
   void visitBarrier(PropagationBarrierOp barrier);
@@ -269,18 +253,94 @@ private:
   OpDirectionFn direction;
   ShardingGroups groups;
   Worklist worklist;
+  /// Function argument shardings changed during the run. Setting one
+  /// attribute of a function rebuilds the array of all its arguments'
+  /// attributes, so they are stored once, at the end: O(arguments) instead
+  /// of O(arguments²) for functions with many parameters.
+  DenseMap<BlockArgument, TensorShardingAttr> argumentShardings;
 };
+
+/// The function whose entry block `value` is an argument of, or null.
+func::FuncOp getArgumentFunction(Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg || !arg.getOwner()->isEntryBlock())
+    return {};
+  return dyn_cast_or_null<func::FuncOp>(arg.getOwner()->getParentOp());
+}
+
+TensorShardingAttr PropagationRun::read(Value value) const {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    if (auto it = argumentShardings.find(arg); it != argumentShardings.end())
+      return it->second;
+  return getSharding(value);
+}
+
+bool PropagationRun::write(Value value, TensorShardingAttr sharding) {
+  if (getArgumentFunction(value)) {
+    argumentShardings[cast<BlockArgument>(value)] = sharding;
+    return true;
+  }
+  return setSharding(value, sharding);
+}
+
+void PropagationRun::flushArgumentShardings() {
+  DenseMap<Operation *, SmallVector<DictionaryAttr>> argAttrsByFunction;
+  for (auto [arg, sharding] : argumentShardings) {
+    func::FuncOp function = getArgumentFunction(arg);
+    auto [it, inserted] = argAttrsByFunction.try_emplace(function);
+    if (inserted)
+      function.getAllArgAttrs(it->second);
+    NamedAttrList attrs(it->second[arg.getArgNumber()]);
+    attrs.set(SdyDialect::kShardingAttrName, sharding);
+    it->second[arg.getArgNumber()] = attrs.getDictionary(module.getContext());
+  }
+  for (auto &[function, attrs] : argAttrsByFunction)
+    cast<func::FuncOp>(function).setAllArgAttrs(attrs);
+  argumentShardings.clear();
+}
+
+void PropagationRun::propagateThroughReturn(func::FuncOp function) {
+  Operation *terminator = function.getBody().front().getTerminator();
+  SmallVector<DictionaryAttr> resultAttrs;
+  function.getAllResultAttrs(resultAttrs);
+  bool changed = false;
+  for (OpOperand &returned : terminator->getOpOperands()) {
+    auto type = dyn_cast<RankedTensorType>(returned.get().getType());
+    if (!type || !type.hasStaticShape())
+      continue;
+    unsigned index = returned.getOperandNumber();
+    auto resultSharding = dyn_cast_or_null<TensorShardingAttr>(
+        resultAttrs[index].get(SdyDialect::kShardingAttrName));
+    Value value = getShardableValue(returned.get());
+    propagateStep(function, {read(value)}, {resultSharding},
+                  getIdentityRule(type), options, bothWays,
+                  [&](int64_t tensor, TensorShardingAttr sharding) {
+                    if (tensor == 0) {
+                      write(value, sharding);
+                      return;
+                    }
+                    NamedAttrList attrs(resultAttrs[index]);
+                    attrs.set(SdyDialect::kShardingAttrName, sharding);
+                    resultAttrs[index] =
+                        attrs.getDictionary(function.getContext());
+                    changed = true;
+                  });
+  }
+  // One update of the result attributes, whatever their number.
+  if (changed)
+    function.setAllResultAttrs(resultAttrs);
+}
 
 void PropagationRun::assign(Value value, TensorShardingAttr sharding,
                             Operation *current) {
-  if (setSharding(value, sharding))
+  if (write(value, sharding))
     notifyChanged(value, current, worklist);
   for (Value member : groups.getMembers(value)) {
-    if (member == value || getSharding(member) == sharding)
+    if (member == value || read(member) == sharding)
       continue;
     // The step that changed `value` did not see the other members: it is
     // re-queued through them if it uses them.
-    if (setSharding(member, sharding))
+    if (write(member, sharding))
       notifyChanged(member, /*current=*/nullptr, worklist);
   }
 }
@@ -305,7 +365,7 @@ void PropagationRun::visitEdge(DataFlowEdgeOp edge) {
     return;
   SmallVector<TensorShardingAttr> operands;
   for (Value source : sources)
-    operands.push_back(getSharding(source));
+    operands.push_back(read(source));
   int64_t numOperands = sources.size();
   propagateStep(
       edge, operands, {edge.getShardingAttr()},
@@ -326,7 +386,7 @@ void PropagationRun::visitBarrier(PropagationBarrierOp barrier) {
   Value result = getShardableValue(barrier.getResult());
   PropagationDirection allowed = barrier.getAllowedDirection();
   propagateStep(
-      barrier, {getSharding(input)}, {getSharding(result)},
+      barrier, {read(input)}, {read(result)},
       getIdentityRule(type), options, [&](int64_t) { return allowed; },
       [&](int64_t tensor, TensorShardingAttr sharding) {
         assign(tensor == 0 ? input : result, sharding, barrier);
@@ -345,7 +405,7 @@ void PropagationRun::visitOp(Operation *op) {
     values.push_back(getShardableValue(result));
   SmallVector<TensorShardingAttr> shardings;
   for (Value value : values)
-    shardings.push_back(getSharding(value));
+    shardings.push_back(read(value));
   int64_t numOperands = op->getNumOperands();
   ArrayRef<TensorShardingAttr> all(shardings);
   propagateStep(
@@ -362,7 +422,7 @@ void PropagationRun::visitOp(Operation *op) {
 void PropagationRun::run() {
   SmallVector<func::FuncOp> roots = getUncalledFunctions(module);
   for (func::FuncOp root : roots)
-    propagateThroughReturn(root, options);
+    propagateThroughReturn(root);
 
   SmallVector<Operation *> topDown;
   module.walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -382,7 +442,8 @@ void PropagationRun::run() {
   }
 
   for (func::FuncOp root : roots)
-    propagateThroughReturn(root, options);
+    propagateThroughReturn(root);
+  flushArgumentShardings();
 }
 
 LogicalResult verifySupported(ModuleOp module) {

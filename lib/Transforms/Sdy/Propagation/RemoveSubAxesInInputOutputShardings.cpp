@@ -48,14 +48,9 @@ class RemoveSubAxesInInputOutputShardingsPass
             : module.lookupSymbol<func::FuncOp>("main");
     if (!main)
       return;
-    for (unsigned index = 0; index < main.getNumArguments(); ++index)
-      if (auto cut = cutAtSubAxes(main.getArgAttrOfType<TensorShardingAttr>(
-              index, SdyDialect::kShardingAttrName)))
-        main.setArgAttr(index, SdyDialect::kShardingAttrName, cut);
-    for (unsigned index = 0; index < main.getNumResults(); ++index)
-      if (auto cut = cutAtSubAxes(main.getResultAttrOfType<TensorShardingAttr>(
-              index, SdyDialect::kShardingAttrName)))
-        main.setResultAttr(index, SdyDialect::kShardingAttrName, cut);
+    updateSignatureShardings(main, [](TensorShardingAttr sharding, Type) {
+      return cutAtSubAxes(sharding);
+    });
   }
 };
 

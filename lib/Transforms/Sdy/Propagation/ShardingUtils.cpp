@@ -32,22 +32,43 @@ TensorShardingPerValueAttr updatePerValue(TensorShardingPerValueAttr perValue,
   return TensorShardingPerValueAttr::get(holder->getContext(), shardings);
 }
 
-void updateFunctionShardings(func::FuncOp function, UpdateFn update) {
-  for (unsigned index = 0; index < function.getNumArguments(); ++index)
-    if (auto sharding = function.getArgAttrOfType<TensorShardingAttr>(
-            index, SdyDialect::kShardingAttrName))
-      if (TensorShardingAttr updated = update(sharding, function);
-          updated && updated != sharding)
-        function.setArgAttr(index, SdyDialect::kShardingAttrName, updated);
-  for (unsigned index = 0; index < function.getNumResults(); ++index)
-    if (auto sharding = function.getResultAttrOfType<TensorShardingAttr>(
-            index, SdyDialect::kShardingAttrName))
-      if (TensorShardingAttr updated = update(sharding, function);
-          updated && updated != sharding)
-        function.setResultAttr(index, SdyDialect::kShardingAttrName, updated);
+/// Updates the `sdy.sharding` in each of `attrs` (of values of `types`);
+/// true if one changed.
+bool updateDictionaries(MutableArrayRef<DictionaryAttr> attrs,
+                        ArrayRef<Type> types, MLIRContext *context,
+                        SignatureShardingUpdateFn update) {
+  bool changed = false;
+  for (auto [dict, type] : llvm::zip(attrs, types)) {
+    auto sharding = dict ? dict.getAs<TensorShardingAttr>(
+                               SdyDialect::kShardingAttrName)
+                         : TensorShardingAttr();
+    if (!sharding)
+      continue;
+    TensorShardingAttr updated = update(sharding, type);
+    if (!updated || updated == sharding)
+      continue;
+    NamedAttrList list(dict);
+    list.set(SdyDialect::kShardingAttrName, updated);
+    dict = list.getDictionary(context);
+    changed = true;
+  }
+  return changed;
 }
 
 } // namespace
+
+void updateSignatureShardings(func::FuncOp function,
+                              SignatureShardingUpdateFn update) {
+  SmallVector<DictionaryAttr> argAttrs, resultAttrs;
+  function.getAllArgAttrs(argAttrs);
+  function.getAllResultAttrs(resultAttrs);
+  if (updateDictionaries(argAttrs, function.getArgumentTypes(),
+                         function.getContext(), update))
+    function.setAllArgAttrs(argAttrs);
+  if (updateDictionaries(resultAttrs, function.getResultTypes(),
+                         function.getContext(), update))
+    function.setAllResultAttrs(resultAttrs);
+}
 
 void updateShardings(Operation *root, UpdateFn update) {
   root->walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -61,7 +82,10 @@ void updateShardings(Operation *root, UpdateFn update) {
     };
     TypeSwitch<Operation *>(op)
         .Case([&](func::FuncOp function) {
-          updateFunctionShardings(function, update);
+          updateSignatureShardings(
+              function, [&](TensorShardingAttr sharding, Type) {
+                return update(sharding, function);
+              });
         })
         .Case<ShardingConstraintOp, ReshardOp>([&](auto shardingOp) {
           single(shardingOp.getSharding(), [&](TensorShardingAttr updated) {

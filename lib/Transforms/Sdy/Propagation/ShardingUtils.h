@@ -27,6 +27,17 @@ void updateShardings(
     function_ref<TensorShardingAttr(TensorShardingAttr, Operation *holder)>
         update);
 
+using SignatureShardingUpdateFn =
+    function_ref<TensorShardingAttr(TensorShardingAttr, Type)>;
+
+/// Calls `update(sharding, type)` on the `sdy.sharding` of every argument
+/// and result of `function`; a non-null, different result replaces it. The
+/// argument and result attribute lists are each set once (setting one
+/// attribute rebuilds the whole list, which would make functions with many
+/// arguments quadratic). O(arguments + results).
+void updateSignatureShardings(func::FuncOp function,
+                              SignatureShardingUpdateFn update);
+
 /// `axes` sorted by mesh axis, then by pre-size, with contiguous sub-axes of
 /// one axis merged: the order of `replicated` and `unreduced` lists.
 SmallVector<AxisRefAttr> sortAndMergeAxes(ArrayRef<AxisRefAttr> axes,

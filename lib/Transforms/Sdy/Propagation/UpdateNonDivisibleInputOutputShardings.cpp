@@ -94,19 +94,10 @@ void UpdateNonDivisibleInputOutputShardingsPass::runOnOperation() {
   };
   module.walk([&](Operation *op) {
     if (auto function = dyn_cast<func::FuncOp>(op)) {
-      for (auto [index, type] : llvm::enumerate(function.getArgumentTypes()))
-        if (auto divisible = update(
-                function.getArgAttrOfType<TensorShardingAttr>(
-                    index, SdyDialect::kShardingAttrName),
-                type, function))
-          function.setArgAttr(index, SdyDialect::kShardingAttrName, divisible);
-      for (auto [index, type] : llvm::enumerate(function.getResultTypes()))
-        if (auto divisible = update(
-                function.getResultAttrOfType<TensorShardingAttr>(
-                    index, SdyDialect::kShardingAttrName),
-                type, function))
-          function.setResultAttr(index, SdyDialect::kShardingAttrName,
-                                 divisible);
+      updateSignatureShardings(function,
+                               [&](TensorShardingAttr sharding, Type type) {
+                                 return update(sharding, type, function);
+                               });
     } else if (auto call = dyn_cast<func::CallOp>(op)) {
       if (auto divisible = updateList(
               call->getAttrOfType<TensorShardingPerValueAttr>(
