@@ -62,7 +62,7 @@ bool setSharding(Value value, TensorShardingAttr sharding) {
 }
 
 Value getShardableValue(Value value) {
-  if (OpResult owner = getEdgeOwnerFromTarget(value))
+  if (Value owner = getEdgeOwnerFromTarget(value))
     if (DataFlowEdgeOp edge = getDataFlowEdge(owner))
       return edge.getResult();
   return value;
@@ -199,7 +199,7 @@ void notifyChanged(Value value, Operation *current, Worklist &worklist) {
   };
   auto pushUsers = [&](Value used) {
     for (OpOperand &use : used.getUses()) {
-      if (OpResult owner = getEdgeOwnerFromSource(use)) {
+      if (Value owner = getEdgeOwnerFromSource(use)) {
         if (DataFlowEdgeOp edge = getDataFlowEdge(owner)) {
           push(edge);
           continue;
@@ -216,7 +216,7 @@ void notifyChanged(Value value, Operation *current, Worklist &worklist) {
     push(cast<BlockArgument>(value).getOwner()->getParentOp());
   pushUsers(value);
   if (auto edge = value.getDefiningOp<DataFlowEdgeOp>())
-    if (OpResult owner = getEdgeOwnerFromTarget(edge.getInput()))
+    if (Value owner = getEdgeOwnerFromTarget(edge.getInput()))
       for (Value target : getNonOwnerTargets(owner))
         pushUsers(target);
 }
@@ -348,7 +348,7 @@ void PropagationRun::assign(Value value, TensorShardingAttr sharding,
 /// Identity step between the sources of `edge` and the edge, which holds
 /// the sharding of all its targets (sdy-notes 3.2 step 2).
 void PropagationRun::visitEdge(DataFlowEdgeOp edge) {
-  OpResult owner = getEdgeOwnerFromTarget(edge.getInput());
+  Value owner = getEdgeOwnerFromTarget(edge.getInput());
   if (!owner)
     return;
   auto type = cast<RankedTensorType>(edge.getType());

@@ -37,14 +37,16 @@ def AddDataFlowEdgesPass
     : Pass<"sdy-add-data-flow-edges", "::mlir::func::FuncOp"> {
   let summary = "Inserts an `sdy.data_flow_edge` after every data-flow edge owner.";
   let description = [{
-    Every statically shaped result of a `stablehlo.while`, `stablehlo.case`
-    or `stablehlo.optimization_barrier` (nested ones too) owns a data-flow
+    Every statically shaped result of a `stablehlo.while`, `stablehlo.case`,
+    `stablehlo.optimization_barrier` or `sdy.named_computation` (nested ones
+    too), and every block argument of a named computation, owns a data-flow
     edge: the values flowing into it (operand i, the i-th returned value of
-    the body or of every branch) are its sources, the result and the while
+    the body or of every branch) are its sources, the owner and the while
     block arguments receiving the same value its targets. The pass puts
-    `sdy.data_flow_edge` right after the owner, carrying the owner's
-    sharding if it has one, and routes all other uses of the owner through
-    it, so that propagation keeps one sharding for all targets of the edge.
+    `sdy.data_flow_edge` right after the owner (block arguments: at the top
+    of the body), carrying the owner's sharding if it has one, and routes
+    all other uses of the owner through it, so that propagation keeps one
+    sharding for all targets of the edge.
     `-sdy-sink-data-flow-edges` undoes it.
     Complexity: O(ops + uses of the owners).
   }];
@@ -56,8 +58,9 @@ def SinkDataFlowEdgesPass
   let summary = "Moves the sharding of every `sdy.data_flow_edge` to its owner and erases the edge.";
   let description = [{
     For every data-flow op whose edges carry at least one sharding, the
-    op's `sdy.sharding` becomes the edges' shardings, one per result
-    (results without one, tokens included, fully open on the same mesh).
+    op's `sdy.sharding` (a named computation's in/out shardings) becomes
+    the edges' shardings (the others, tokens included, fully open on the
+    same mesh).
     Then every `sdy.data_flow_edge` is replaced by its input.
     Complexity: O(ops + uses of the edges).
   }];
@@ -130,8 +133,9 @@ def BasicPropagatePass : PropagationPassBase<"sdy-basic-propagate"> {
     holds the sharding of the result and of the while block arguments
     receiving it. An `sdy.propagation_barrier` is an identity that only
     goes its `allowed_direction`; the members of an `sdy.sharding_group`
-    always share one sharding. Ops without a rule, calls, manual and named
-    computations are not crossed yet.
+    always share one sharding. Named computations are crossed through their
+    data-flow edges. Ops without a rule, calls and manual computations are
+    not crossed yet.
     Complexity: shardings only grow, so each value changes at most
     (axes of the mesh) times per dimension; each change re-queues its
     definition and users. A step costs O(factors x tensors x axes) of its
