@@ -257,7 +257,7 @@ private:
   /// attribute of a function rebuilds the array of all its arguments'
   /// attributes, so they are stored once, at the end: O(arguments) instead
   /// of O(arguments²) for functions with many parameters.
-  DenseMap<BlockArgument, TensorShardingAttr> argumentShardings;
+  llvm::MapVector<BlockArgument, TensorShardingAttr> argumentShardings;
 };
 
 /// The function whose entry block `value` is an argument of, or null.
@@ -284,18 +284,7 @@ bool PropagationRun::write(Value value, TensorShardingAttr sharding) {
 }
 
 void PropagationRun::flushArgumentShardings() {
-  DenseMap<Operation *, SmallVector<DictionaryAttr>> argAttrsByFunction;
-  for (auto [arg, sharding] : argumentShardings) {
-    func::FuncOp function = getArgumentFunction(arg);
-    auto [it, inserted] = argAttrsByFunction.try_emplace(function);
-    if (inserted)
-      function.getAllArgAttrs(it->second);
-    NamedAttrList attrs(it->second[arg.getArgNumber()]);
-    attrs.set(SdyDialect::kShardingAttrName, sharding);
-    it->second[arg.getArgNumber()] = attrs.getDictionary(module.getContext());
-  }
-  for (auto &[function, attrs] : argAttrsByFunction)
-    cast<func::FuncOp>(function).setAllArgAttrs(attrs);
+  setArgumentShardings(llvm::to_vector(argumentShardings));
   argumentShardings.clear();
 }
 

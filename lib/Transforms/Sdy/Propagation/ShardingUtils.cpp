@@ -5,6 +5,7 @@
 #include "mpmd/Transforms/Sdy/Propagation/ShardingProjection.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::sdy {
@@ -68,6 +69,23 @@ void updateSignatureShardings(func::FuncOp function,
   if (updateDictionaries(resultAttrs, function.getResultTypes(),
                          function.getContext(), update))
     function.setAllResultAttrs(resultAttrs);
+}
+
+void setArgumentShardings(
+    ArrayRef<std::pair<BlockArgument, TensorShardingAttr>> shardings) {
+  llvm::MapVector<Operation *, SmallVector<DictionaryAttr>> argAttrsByFunction;
+  for (auto [arg, sharding] : shardings) {
+    auto function = cast<func::FuncOp>(arg.getOwner()->getParentOp());
+    auto [it, inserted] = argAttrsByFunction.try_emplace(function);
+    if (inserted)
+      function.getAllArgAttrs(it->second);
+    NamedAttrList attrs(it->second[arg.getArgNumber()]);
+    attrs.set(SdyDialect::kShardingAttrName, sharding);
+    it->second[arg.getArgNumber()] =
+        attrs.getDictionary(function.getContext());
+  }
+  for (auto &[function, attrs] : argAttrsByFunction)
+    cast<func::FuncOp>(function).setAllArgAttrs(attrs);
 }
 
 void updateShardings(Operation *root, UpdateFn update) {

@@ -38,6 +38,12 @@ using SignatureShardingUpdateFn =
 void updateSignatureShardings(func::FuncOp function,
                               SignatureShardingUpdateFn update);
 
+/// Sets the `sdy.sharding` of every function argument of `shardings`, each
+/// function's argument attribute list once. O(shardings + arguments of the
+/// functions involved).
+void setArgumentShardings(
+    ArrayRef<std::pair<BlockArgument, TensorShardingAttr>> shardings);
+
 /// `axes` sorted by mesh axis, then by pre-size, with contiguous sub-axes of
 /// one axis merged: the order of `replicated` and `unreduced` lists.
 SmallVector<AxisRefAttr> sortAndMergeAxes(ArrayRef<AxisRefAttr> axes,

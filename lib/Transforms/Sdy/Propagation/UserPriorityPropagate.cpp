@@ -10,6 +10,8 @@
 
 #include "PropagationDriver.h"
 #include "ShardingUtils.h"
+
+#include "llvm/ADT/STLExtras.h"
 #include "mpmd/Transforms/Sdy/Propagation/Passes.h"
 
 #include <map>
@@ -35,9 +37,16 @@ struct ShardingHolder {
     return function.getResultAttrOfType<TensorShardingAttr>(
         resultIndex, SdyDialect::kShardingAttrName);
   }
-  void set(TensorShardingAttr sharding) const {
-    if (value)
-      setSharding(getShardableValue(value), sharding);
+  /// Function arguments are collected in `arguments`, to be set at once.
+  void set(TensorShardingAttr sharding,
+           SmallVectorImpl<std::pair<BlockArgument, TensorShardingAttr>>
+               &arguments) const {
+    Value shardable = value ? getShardableValue(value) : Value();
+    if (auto arg = dyn_cast_or_null<BlockArgument>(shardable);
+        arg && isa<func::FuncOp>(arg.getOwner()->getParentOp()))
+      arguments.push_back({arg, sharding});
+    else if (value)
+      setSharding(shardable, sharding);
     else
       function.setResultAttr(resultIndex, SdyDialect::kShardingAttrName,
                              sharding);
@@ -111,13 +120,14 @@ class UserPriorityPropagatePass
 std::map<int64_t, SmallVector<ShardingHolder>>
 UserPriorityPropagatePass::collectHolders() {
   std::map<int64_t, SmallVector<ShardingHolder>> byPriority;
+  SmallVector<std::pair<BlockArgument, TensorShardingAttr>> arguments;
   auto record = [&](ShardingHolder holder) {
     if (!hasPriority(holder.original))
       return;
     MeshAttr mesh = holder.original.getMesh(getOperation());
     if (!mesh)
       return;
-    holder.set(holdBackPriorities(holder.original, mesh));
+    holder.set(holdBackPriorities(holder.original, mesh), arguments);
     SmallVector<int64_t> priorities;
     for (DimensionShardingAttr dim : holder.original.getDimShardings())
       if (dim.getPriority().value_or(0) > 0 &&
@@ -146,6 +156,7 @@ UserPriorityPropagatePass::collectHolders() {
       if (getShardableValue(result) == result)
         record({result, {}, 0, getSharding(result)});
   });
+  setArgumentShardings(arguments);
   return byPriority;
 }
 
@@ -163,12 +174,15 @@ void UserPriorityPropagatePass::runOnOperation() {
       collectHolders();
   propagate();
   for (auto &[priority, holders] : byPriority) {
+    SmallVector<std::pair<BlockArgument, TensorShardingAttr>> arguments;
     for (const ShardingHolder &holder : holders) {
       TensorShardingAttr current = holder.get();
       MeshAttr mesh = holder.original.getMesh(module);
       if (current && mesh)
-        holder.set(restorePriority(current, holder.original, priority, mesh));
+        holder.set(restorePriority(current, holder.original, priority, mesh),
+                   arguments);
     }
+    setArgumentShardings(arguments);
     propagate();
   }
   if (!keepShardingRules)
