@@ -10,6 +10,7 @@
 #include "mpmd/Transforms/Optimize/Passes.h"
 #include "mpmd/Transforms/Optimize/Pipelines.h"
 #include "mpmd/Transforms/Sdy/Propagation/Passes.h"
+#include "mpmd/Transforms/Sdy/Propagation/Pipelines.h"
 #include "mpmd/Transforms/ShardingPropagation/Passes.h"
 #include "mpmd/Transforms/ShardingPropagation/Pipelines.h"
 
@@ -27,6 +28,7 @@ void mlir::mpmd::registerAllPasses() {
   registerMpmdShardingPropagationPasses();
   registerShardingPropagationPipeline();
   mlir::sdy::registerSdyPropagationPasses();
+  mlir::sdy::registerSdyPipelines();
   registerInferMeshPipeline();
   registerImportPipeline();
   registerMpmdExportPasses();

@@ -274,3 +274,27 @@ sdy.mesh @maximal = <[], device_ids=[1]>
 func.func @maximal_wrong_rank(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@maximal, [{}]>}) {
   return
 }
+
+// -----
+
+sdy.mesh @mesh = <["x"=8]>
+// expected-error @+1 {{sub-axis "x":(1)8 is the whole axis; write "x"}}
+func.func @sub_axis_is_whole_axis(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x":(1)8}]>}) {
+  return
+}
+
+// -----
+
+sdy.mesh @mesh = <["x"=8, "y"=2]>
+// expected-error @+1 {{sub-axes "x":(1)2 and "x":(2)2 are contiguous and must be merged}}
+func.func @sub_axes_not_merged(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x":(1)2, "x":(2)2}]>}) {
+  return
+}
+
+// -----
+
+sdy.mesh @mesh = <["x"=8, "y"=2]>
+// expected-error @+1 {{sub-axes "x":(2)2 and "x":(4)2 are contiguous and must be merged}}
+func.func @replicated_sub_axes_not_merged(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}], replicated={"x":(2)2, "x":(4)2}>}) {
+  return
+}

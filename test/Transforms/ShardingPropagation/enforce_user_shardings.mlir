@@ -48,10 +48,10 @@ func.func private @callee(%arg0: !m1 {sdy.sharding = #sdy.sharding<@mesh, [{"x"}
 // A returned value's other fragment users take it with the user's sharding
 // too, also when a transfer produces it. Sub-axes are cut off, each cut
 // dimension closed, with one warning per kind.
-sdy.mesh @mesh = <["x"=4, "y"=2]>
+sdy.mesh @mesh = <["x"=4, "y"=4]>
 !t = tensor<8x8xf32>
 !m1 = !mpmd.mesh_tensor<"m1", !t>
-#topology = #mpmd.topology<<"m1": <["x"=4, "y"=2]>>>
+#topology = #mpmd.topology<<"m1": <["x"=4, "y"=4]>>>
 
 // CHECK-LABEL: func.func @consumers_and_sub_axes
 // CHECK:       %[[F:.*]] = mpmd.fragment<mesh="m1", origin=["f"], in_shardings=[<@mesh, [{"y"}, {}]>], out_shardings=[<@mesh, [{}, {"y"}]>]> (%arg0)

@@ -551,6 +551,11 @@ LogicalResult TensorShardingAttr::verifyForMesh(
         return emitError() << "sub-axis \"" << axis.getName() << "\":("
                            << sub.getPreSize() << ")" << sub.getSize()
                            << " does not divide axis size " << *axisSize;
+      if (sub.getSize() == *axisSize)
+        return emitError() << "sub-axis \"" << axis.getName() << "\":("
+                           << sub.getPreSize() << ")" << sub.getSize()
+                           << " is the whole axis; write \""
+                           << axis.getName() << "\"";
       range = {sub.getPreSize(), sub.getSize()};
     }
     // A full axis conflicts with any sub-axis of it and vice versa.
@@ -574,10 +579,30 @@ LogicalResult TensorShardingAttr::verifyForMesh(
     return success();
   };
 
+  // Two sub-axes of one axis that follow each other and are contiguous
+  // ("x":(1)2, "x":(2)2) must be written as one.
+  auto checkMerged = [&](ArrayRef<AxisRefAttr> axes) -> LogicalResult {
+    for (auto [major, minor] : llvm::zip(axes, axes.drop_front())) {
+      SubAxisInfoAttr a = major.getSubAxisInfo(), b = minor.getSubAxisInfo();
+      if (a && b && major.getName() == minor.getName() &&
+          a.getPreSize() * a.getSize() == b.getPreSize())
+        return emitError() << "sub-axes \"" << major.getName() << "\":("
+                           << a.getPreSize() << ")" << a.getSize() << " and \""
+                           << minor.getName() << "\":(" << b.getPreSize()
+                           << ")" << b.getSize()
+                           << " are contiguous and must be merged";
+    }
+    return success();
+  };
+  if (failed(checkMerged(getReplicatedAxes())) ||
+      failed(checkMerged(getUnreducedAxes())))
+    return failure();
   for (auto [index, dim] : llvm::enumerate(getDimShardings())) {
     for (AxisRefAttr axis : dim.getAxes())
       if (failed(checkAxis(axis)))
         return failure();
+    if (failed(checkMerged(dim.getAxes())))
+      return failure();
     if (!checkDivisibility || !shapedType)
       continue;
     int64_t size = shapedType.getDimSize(index);

@@ -327,6 +327,10 @@ LogicalResult verifyManualSharding(Operation *op, TensorShardingAttr sharding,
   if (failed(verifyShardingOfValue(op, sharding, type, what)))
     return failure();
   MeshAttr mesh = sharding.getMesh(op);
+  // A sharding on the empty mesh `<[]>` (a rank-0 or unsharded value) takes
+  // the mesh of the others (-sdy-manual-axes-cleanup).
+  if (mesh.getAxes().empty() && mesh.getDeviceIds().empty())
+    return success();
   for (StringAttr axis : manualAxes)
     if (!mesh.getAxisSize(axis.getValue()))
       return op->emitOpError() << "manual axis \"" << axis.getValue()

@@ -9,19 +9,6 @@ namespace mlir::sdy {
 
 namespace {
 
-SmallVector<PropagationStrategy>
-getStrategyRuns(PropagationStrategyOption option) {
-  switch (option) {
-  case PropagationStrategyOption::kBasic:
-    return {PropagationStrategy::kBasic};
-  case PropagationStrategyOption::kAggressive:
-    return {PropagationStrategy::kAggressive};
-  case PropagationStrategyOption::kBasicThenAggressive:
-    return {PropagationStrategy::kBasic, PropagationStrategy::kAggressive};
-  }
-  llvm_unreachable("unknown propagation strategy");
-}
-
 class AggressivePropagatePass
     : public impl::AggressivePropagatePassBase<AggressivePropagatePass> {
   using AggressivePropagatePassBase::AggressivePropagatePassBase;

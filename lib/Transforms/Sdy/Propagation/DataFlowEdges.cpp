@@ -24,24 +24,34 @@ Value getReturned(Region &region, unsigned index) {
 bool isDataFlowOp(Operation *op) {
   // `stablehlo.if` is left out, as upstream leaves it out (frameworks emit
   // `case`); its results stay opaque to propagation.
-  return isa<hlo::WhileOp, hlo::CaseOp, hlo::OptimizationBarrierOp>(op);
+  return isa<hlo::WhileOp, hlo::CaseOp, hlo::OptimizationBarrierOp,
+             NamedComputationOp>(op);
 }
 
-SmallVector<OpResult> getEdgeOwners(Operation *op) {
-  SmallVector<OpResult> owners;
+SmallVector<Value> getEdgeOwners(Operation *op) {
+  SmallVector<Value> owners;
   if (!isDataFlowOp(op))
     return owners;
+  if (auto named = dyn_cast<NamedComputationOp>(op))
+    for (BlockArgument arg : named.getBody().getArguments())
+      if (isStaticTensor(arg.getType()))
+        owners.push_back(arg);
   for (OpResult result : op->getResults())
     if (isStaticTensor(result.getType()))
       owners.push_back(result);
   return owners;
 }
 
-SmallVector<Value> getEdgeSources(OpResult owner) {
-  unsigned index = owner.getResultNumber();
+SmallVector<Value> getEdgeSources(Value owner) {
+  if (auto arg = dyn_cast<BlockArgument>(owner))
+    return {arg.getOwner()->getParentOp()->getOperand(arg.getArgNumber())};
+  auto result = cast<OpResult>(owner);
+  unsigned index = result.getResultNumber();
   SmallVector<Value> sources;
-  Operation *op = owner.getOwner();
-  if (auto loop = dyn_cast<hlo::WhileOp>(op)) {
+  Operation *op = result.getOwner();
+  if (isa<NamedComputationOp>(op)) {
+    sources.push_back(getReturned(op->getRegion(0), index));
+  } else if (auto loop = dyn_cast<hlo::WhileOp>(op)) {
     sources.push_back(loop->getOperand(index));
     sources.push_back(getReturned(loop.getBody(), index));
   } else if (auto caseOp = dyn_cast<hlo::CaseOp>(op)) {
@@ -53,33 +63,41 @@ SmallVector<Value> getEdgeSources(OpResult owner) {
   return sources;
 }
 
-SmallVector<Value> getNonOwnerTargets(OpResult owner) {
-  auto loop = dyn_cast<hlo::WhileOp>(owner.getOwner());
+SmallVector<Value> getNonOwnerTargets(Value owner) {
+  auto loop = owner.getDefiningOp<hlo::WhileOp>();
   if (!loop)
     return {};
-  unsigned index = owner.getResultNumber();
+  unsigned index = cast<OpResult>(owner).getResultNumber();
   return {loop.getCond().getArgument(index), loop.getBody().getArgument(index)};
 }
 
-OpResult getEdgeOwnerFromTarget(Value target) {
-  OpResult owner;
+Value getEdgeOwnerFromTarget(Value target) {
+  Value owner;
   if (auto arg = dyn_cast<BlockArgument>(target)) {
-    if (auto loop = dyn_cast<hlo::WhileOp>(arg.getOwner()->getParentOp()))
+    Operation *parent = arg.getOwner()->getParentOp();
+    if (auto loop = dyn_cast<hlo::WhileOp>(parent))
       owner = loop->getResult(arg.getArgNumber());
+    else if (isa<NamedComputationOp>(parent))
+      owner = arg;
   } else if (isDataFlowOp(target.getDefiningOp())) {
-    owner = cast<OpResult>(target);
+    owner = target;
   }
   if (!owner || !isStaticTensor(owner.getType()))
     return {};
   return owner;
 }
 
-OpResult getEdgeOwnerFromSource(OpOperand &use) {
+Value getEdgeOwnerFromSource(OpOperand &use) {
   Operation *user = use.getOwner();
   unsigned index = use.getOperandNumber();
-  OpResult owner;
+  Value owner;
   if (isa<hlo::WhileOp, hlo::OptimizationBarrierOp>(user)) {
     owner = user->getResult(index);
+  } else if (auto named = dyn_cast<NamedComputationOp>(user)) {
+    owner = named.getBody().getArgument(index);
+  } else if (isa<ReturnOp>(user) &&
+             isa<NamedComputationOp>(user->getParentOp())) {
+    owner = user->getParentOp()->getResult(index);
   } else if (isa<hlo::ReturnOp>(user)) {
     Operation *parent = user->getParentOp();
     // The returns of a while's `cond` yield the predicate, not a value.

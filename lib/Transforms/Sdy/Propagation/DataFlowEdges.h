@@ -1,9 +1,10 @@
 //===- DataFlowEdges.h - Data-flow edges of while, case, barrier -*- C++ -*-===//
 //-*-===//
 //
-// Shardings cross `stablehlo.while`, `stablehlo.case` and
-// `stablehlo.optimization_barrier` only through data-flow edges (sdy-notes
-// 2.2, 3.2, 3.8): every statically shaped result *owns* an edge whose
+// Shardings cross `stablehlo.while`, `stablehlo.case`,
+// `stablehlo.optimization_barrier` and `sdy.named_computation` only through
+// data-flow edges (sdy-notes 2.2, 3.2, 3.8): every statically shaped result
+// (and block argument of a named computation) *owns* an edge whose
 // *sources* are the values flowing into it (operand i, the i-th operand of
 // the returns of the body or branches) and whose *targets* are the owner and
 // the block arguments that receive the same value (while `cond`/`body`
@@ -24,21 +25,22 @@ namespace mlir::sdy {
 /// Whether shardings cross `op` only through data-flow edges.
 bool isDataFlowOp(Operation *op);
 
-/// The results of the data-flow op `op` that own an edge (the statically
-/// shaped ones; tokens have no sharding).
-SmallVector<OpResult> getEdgeOwners(Operation *op);
+/// The block arguments (named computations) and results of the data-flow op
+/// `op` that own an edge (the statically shaped ones; tokens have no
+/// sharding), block arguments first.
+SmallVector<Value> getEdgeOwners(Operation *op);
 
 /// The values that flow into the edge owned by `owner`.
-SmallVector<Value> getEdgeSources(OpResult owner);
+SmallVector<Value> getEdgeSources(Value owner);
 
 /// The targets of the edge owned by `owner` other than `owner` itself.
-SmallVector<Value> getNonOwnerTargets(OpResult owner);
+SmallVector<Value> getNonOwnerTargets(Value owner);
 
 /// The owner of the edge `target` is a target of, or null.
-OpResult getEdgeOwnerFromTarget(Value target);
+Value getEdgeOwnerFromTarget(Value target);
 
 /// The owner of the edge `use` is a source of, or null.
-OpResult getEdgeOwnerFromSource(OpOperand &use);
+Value getEdgeOwnerFromSource(OpOperand &use);
 
 /// The `sdy.data_flow_edge` placed on `owner`, or null.
 DataFlowEdgeOp getDataFlowEdge(Value owner);

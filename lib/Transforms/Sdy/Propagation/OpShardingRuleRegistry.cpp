@@ -871,30 +871,26 @@ bool hasOnlyStaticTensors(Operation *op) {
          llvm::all_of(op->getResultTypes(), isStaticTensor);
 }
 
+/// One factor per dimension, sized from the first result; scalar operands
+/// map to no factor.
+OpShardingRuleAttr getPointwiseRule(Operation *op) {
+  return OpShardingRuleBuilder(op)
+      .addPointwise(getShape(op->getResult(0)))
+      .build();
+}
+
 /// The rule of an op the registry knows (null if it has none for this
 /// instance), or nullopt for an op it does not know.
 std::optional<OpShardingRuleAttr> getKnownOpRule(Operation *op,
                                                  bool conservative) {
   using Rule = std::optional<OpShardingRuleAttr>;
+  if (isElementwiseOp(op))
+    return getPointwiseRule(op);
   return TypeSwitch<Operation *, Rule>(op)
-      .Case<hlo::AbsOp, hlo::AddOp, hlo::AndOp, hlo::Atan2Op, hlo::CbrtOp,
-            hlo::CeilOp, hlo::ClzOp, hlo::CompareOp, hlo::ConvertOp,
-            hlo::CosineOp, hlo::DivOp, hlo::ExpOp, hlo::Expm1Op, hlo::FloorOp,
-            hlo::ImagOp, hlo::IsFiniteOp, hlo::LogOp, hlo::Log1pOp,
-            hlo::LogisticOp, hlo::MaxOp, hlo::MinOp, hlo::MulOp, hlo::NegOp,
-            hlo::NotOp, hlo::OrOp, hlo::PopulationCountOp, hlo::PowOp,
-            hlo::RealOp, hlo::ReducePrecisionOp, hlo::RemOp,
-            hlo::RoundNearestEvenOp, hlo::RoundOp,
-            hlo::RsqrtOp, hlo::ShiftLeftOp, hlo::ShiftRightArithmeticOp,
-            hlo::ShiftRightLogicalOp, hlo::SignOp, hlo::SineOp, hlo::SqrtOp,
-            hlo::SubtractOp, hlo::TanOp, hlo::TanhOp, hlo::XorOp, hlo::ClampOp,
-            hlo::SelectOp, hlo::AllReduceOp, hlo::CollectiveBroadcastOp,
-            hlo::CollectivePermuteOp, ShardingConstraintOp>(
-          [](Operation *elementwise) -> Rule {
-            // Sized from the first result; scalar operands map to no factor.
-            return OpShardingRuleBuilder(elementwise)
-                .addPointwise(getShape(elementwise->getResult(0)))
-                .build();
+      .Case<hlo::AllReduceOp, hlo::CollectiveBroadcastOp,
+            hlo::CollectivePermuteOp>(
+          [](Operation *collective) -> Rule {
+            return getPointwiseRule(collective);
           })
       .Case([](hlo::BroadcastInDimOp op) { return getBroadcastInDimRule(op); })
       .Case([](hlo::TransposeOp op) { return getTransposeRule(op); })
@@ -946,6 +942,21 @@ std::optional<OpShardingRuleAttr> getKnownOpRule(Operation *op,
 }
 
 } // namespace
+
+bool mlir::sdy::isElementwiseOp(Operation *op) {
+  return isa<hlo::AbsOp, hlo::AddOp, hlo::AndOp, hlo::Atan2Op, hlo::CbrtOp,
+             hlo::CeilOp, hlo::ClzOp, hlo::CompareOp, hlo::ConvertOp,
+             hlo::CosineOp, hlo::DivOp, hlo::ExpOp, hlo::Expm1Op, hlo::FloorOp,
+             hlo::ImagOp, hlo::IsFiniteOp, hlo::LogOp, hlo::Log1pOp,
+             hlo::LogisticOp, hlo::MaxOp, hlo::MinOp, hlo::MulOp, hlo::NegOp,
+             hlo::NotOp, hlo::OrOp, hlo::PopulationCountOp, hlo::PowOp,
+             hlo::RealOp, hlo::ReducePrecisionOp, hlo::RemOp,
+             hlo::RoundNearestEvenOp, hlo::RoundOp, hlo::RsqrtOp,
+             hlo::ShiftLeftOp, hlo::ShiftRightArithmeticOp,
+             hlo::ShiftRightLogicalOp, hlo::SignOp, hlo::SineOp, hlo::SqrtOp,
+             hlo::SubtractOp, hlo::TanOp, hlo::TanhOp, hlo::XorOp, hlo::ClampOp,
+             hlo::SelectOp, ShardingConstraintOp>(op);
+}
 
 OpShardingRuleAttr
 mlir::sdy::createOpShardingRule(Operation *op, bool conservativePropagation) {

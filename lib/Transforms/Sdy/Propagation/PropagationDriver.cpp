@@ -3,19 +3,17 @@
 #include "PropagationDriver.h"
 
 #include "DataFlowEdges.h"
+#include "ShardingUtils.h"
 #include "mpmd/Dialect/Sdy/IR/SdyOps.h"
 #include "mpmd/Transforms/Sdy/Propagation/OpShardingRuleRegistry.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::sdy {
-namespace {
 
-/// Stores `sharding` where `value` keeps it. Returns false for values that
-/// cannot carry one (block arguments of region ops, results of ops that
-/// shardings only cross through data-flow edges).
 bool setSharding(Value value, TensorShardingAttr sharding) {
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     auto function =
@@ -63,15 +61,14 @@ bool setSharding(Value value, TensorShardingAttr sharding) {
   return true;
 }
 
-/// The value whose sharding stands for `value` during propagation: the
-/// `sdy.data_flow_edge` of the edge `value` is a target of, if there is one,
-/// so that all targets of an edge share one sharding.
 Value getShardableValue(Value value) {
-  if (OpResult owner = getEdgeOwnerFromTarget(value))
+  if (Value owner = getEdgeOwnerFromTarget(value))
     if (DataFlowEdgeOp edge = getDataFlowEdge(owner))
       return edge.getResult();
   return value;
 }
+
+namespace {
 
 /// `([i, j, ...], ...)->([i, j, ...])` with `numOperands` operands for
 /// tensors of `type`.
@@ -88,13 +85,9 @@ OpShardingRuleAttr getIdentityRule(RankedTensorType type,
                                  /*isCustomRule=*/false);
 }
 
-bool isEmptyMesh(MeshAttr mesh) {
-  return mesh.getAxes().empty() && mesh.getDeviceIds().empty();
-}
+using FactorDirectionFn = function_ref<PropagationDirection(int64_t factor)>;
 
-bool isMaximalMesh(MeshAttr mesh) {
-  return mesh.getAxes().empty() && !mesh.getDeviceIds().empty();
-}
+PropagationDirection bothWays(int64_t) { return PropagationDirection::BOTH; }
 
 /// One propagation step (sdy-notes 3.3) between the tensors of a rule.
 /// `write(tensor, sharding)` is called for every operand (index < number
@@ -102,7 +95,7 @@ bool isMaximalMesh(MeshAttr mesh) {
 void propagateStep(
     Operation *scope, ArrayRef<TensorShardingAttr> operands,
     ArrayRef<TensorShardingAttr> results, OpShardingRuleAttr rule,
-    const FactorPropagationOptions &options,
+    const FactorPropagationOptions &options, FactorDirectionFn direction,
     function_ref<void(int64_t tensor, TensorShardingAttr sharding)> write) {
   SmallVector<TensorShardingAttr> all(operands);
   llvm::append_range(all, results);
@@ -128,9 +121,8 @@ void propagateStep(
 
   ShardingProjection projection =
       ShardingProjection::build(operands, results, rule, mesh);
-  llvm::BitVector updated = propagateFactorShardings(
-      projection, rule, mesh,
-      [](int64_t) { return PropagationDirection::BOTH; }, options);
+  llvm::BitVector updated =
+      propagateFactorShardings(projection, rule, mesh, direction, options);
   int64_t numOperands = operands.size();
   for (int64_t tensor : updated.set_bits()) {
     bool isOperand = tensor < numOperands;
@@ -145,30 +137,6 @@ void propagateStep(
     if (sharding == previous || (!previous && sharding.isFullyReplicated()))
       continue;
     write(tensor, sharding);
-  }
-}
-
-/// Returned values ⇄ result shardings of `function` (sdy-notes 3.2 steps 1
-/// and 4).
-void propagateThroughReturn(func::FuncOp function,
-                            const FactorPropagationOptions &options) {
-  Operation *terminator = function.getBody().front().getTerminator();
-  for (OpOperand &returned : terminator->getOpOperands()) {
-    auto type = dyn_cast<RankedTensorType>(returned.get().getType());
-    if (!type || !type.hasStaticShape())
-      continue;
-    unsigned index = returned.getOperandNumber();
-    auto resultSharding = function.getResultAttrOfType<TensorShardingAttr>(
-        index, SdyDialect::kShardingAttrName);
-    propagateStep(function, {getSharding(returned.get())}, {resultSharding},
-                  getIdentityRule(type), options,
-                  [&](int64_t tensor, TensorShardingAttr sharding) {
-                    if (tensor == 0)
-                      setSharding(returned.get(), sharding);
-                    else
-                      function.setResultAttr(
-                          index, SdyDialect::kShardingAttrName, sharding);
-                  });
   }
 }
 
@@ -191,6 +159,34 @@ private:
   DenseSet<Operation *> queued;
 };
 
+/// The members of every sharding group, by the value whose sharding stands
+/// for them during propagation.
+class ShardingGroups {
+public:
+  explicit ShardingGroups(ModuleOp module) {
+    module.walk([&](ShardingGroupOp group) {
+      Value member = getShardableValue(group.getInput());
+      int64_t id = group.getGroupId();
+      SmallVector<Value> &members = membersById[id];
+      if (!llvm::is_contained(members, member))
+        members.push_back(member);
+      groupOf.try_emplace(member, id);
+    });
+  }
+
+  /// The other members of the group of `value` (empty if it has none).
+  ArrayRef<Value> getMembers(Value value) const {
+    auto it = groupOf.find(value);
+    if (it == groupOf.end())
+      return {};
+    return membersById.find(it->second)->second;
+  }
+
+private:
+  DenseMap<int64_t, SmallVector<Value>> membersById;
+  DenseMap<Value, int64_t> groupOf;
+};
+
 /// Re-queues what may see news after `value`'s sharding changed
 /// (sdy-notes 3.2 step 3): its definition and its users, except `current`,
 /// which is being processed. A use as an edge source re-queues the edge;
@@ -203,7 +199,7 @@ void notifyChanged(Value value, Operation *current, Worklist &worklist) {
   };
   auto pushUsers = [&](Value used) {
     for (OpOperand &use : used.getUses()) {
-      if (OpResult owner = getEdgeOwnerFromSource(use)) {
+      if (Value owner = getEdgeOwnerFromSource(use)) {
         if (DataFlowEdgeOp edge = getDataFlowEdge(owner)) {
           push(edge);
           continue;
@@ -220,17 +216,128 @@ void notifyChanged(Value value, Operation *current, Worklist &worklist) {
     push(cast<BlockArgument>(value).getOwner()->getParentOp());
   pushUsers(value);
   if (auto edge = value.getDefiningOp<DataFlowEdgeOp>())
-    if (OpResult owner = getEdgeOwnerFromTarget(edge.getInput()))
+    if (Value owner = getEdgeOwnerFromTarget(edge.getInput()))
       for (Value target : getNonOwnerTargets(owner))
         pushUsers(target);
 }
 
+/// The state of one fixed-point run.
+class PropagationRun {
+public:
+  PropagationRun(ModuleOp module, const FactorPropagationOptions &options,
+                 OpDirectionFn direction)
+      : module(module), options(options), direction(direction),
+        groups(module) {}
+
+  void run();
+
+private:
+  /// The sharding of `value`, as propagation has it so far.
+  TensorShardingAttr read(Value value) const;
+  /// Stores `sharding` for `value`; false where no sharding can be kept.
+  bool write(Value value, TensorShardingAttr sharding);
+  /// Gives `value` (a shardable value) `sharding`, and the same to the other
+  /// members of its sharding group, re-queueing what may see news.
+  void assign(Value value, TensorShardingAttr sharding, Operation *current);
+  /// Returned values ⇄ result shardings of `function` (sdy-notes 3.2 steps
+  /// 1 and 4).
+  void propagateThroughReturn(func::FuncOp function);
+  /// Stores the argument shardings kept aside during the run.
+  void flushArgumentShardings();
+  void visitOp(Operation *op);
+  void visitEdge(DataFlowEdgeOp edge);
+  void visitBarrier(PropagationBarrierOp barrier);
+
+  ModuleOp module;
+  const FactorPropagationOptions &options;
+  OpDirectionFn direction;
+  ShardingGroups groups;
+  Worklist worklist;
+  /// Function argument shardings changed during the run. Setting one
+  /// attribute of a function rebuilds the array of all its arguments'
+  /// attributes, so they are stored once, at the end: O(arguments) instead
+  /// of O(arguments²) for functions with many parameters.
+  llvm::MapVector<BlockArgument, TensorShardingAttr> argumentShardings;
+};
+
+/// The function whose entry block `value` is an argument of, or null.
+func::FuncOp getArgumentFunction(Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg || !arg.getOwner()->isEntryBlock())
+    return {};
+  return dyn_cast_or_null<func::FuncOp>(arg.getOwner()->getParentOp());
+}
+
+TensorShardingAttr PropagationRun::read(Value value) const {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    if (auto it = argumentShardings.find(arg); it != argumentShardings.end())
+      return it->second;
+  return getSharding(value);
+}
+
+bool PropagationRun::write(Value value, TensorShardingAttr sharding) {
+  if (getArgumentFunction(value)) {
+    argumentShardings[cast<BlockArgument>(value)] = sharding;
+    return true;
+  }
+  return setSharding(value, sharding);
+}
+
+void PropagationRun::flushArgumentShardings() {
+  setArgumentShardings(llvm::to_vector(argumentShardings));
+  argumentShardings.clear();
+}
+
+void PropagationRun::propagateThroughReturn(func::FuncOp function) {
+  Operation *terminator = function.getBody().front().getTerminator();
+  SmallVector<DictionaryAttr> resultAttrs;
+  function.getAllResultAttrs(resultAttrs);
+  bool changed = false;
+  for (OpOperand &returned : terminator->getOpOperands()) {
+    auto type = dyn_cast<RankedTensorType>(returned.get().getType());
+    if (!type || !type.hasStaticShape())
+      continue;
+    unsigned index = returned.getOperandNumber();
+    auto resultSharding = dyn_cast_or_null<TensorShardingAttr>(
+        resultAttrs[index].get(SdyDialect::kShardingAttrName));
+    Value value = getShardableValue(returned.get());
+    propagateStep(function, {read(value)}, {resultSharding},
+                  getIdentityRule(type), options, bothWays,
+                  [&](int64_t tensor, TensorShardingAttr sharding) {
+                    if (tensor == 0) {
+                      write(value, sharding);
+                      return;
+                    }
+                    NamedAttrList attrs(resultAttrs[index]);
+                    attrs.set(SdyDialect::kShardingAttrName, sharding);
+                    resultAttrs[index] =
+                        attrs.getDictionary(function.getContext());
+                    changed = true;
+                  });
+  }
+  // One update of the result attributes, whatever their number.
+  if (changed)
+    function.setAllResultAttrs(resultAttrs);
+}
+
+void PropagationRun::assign(Value value, TensorShardingAttr sharding,
+                            Operation *current) {
+  if (write(value, sharding))
+    notifyChanged(value, current, worklist);
+  for (Value member : groups.getMembers(value)) {
+    if (member == value || read(member) == sharding)
+      continue;
+    // The step that changed `value` did not see the other members: it is
+    // re-queued through them if it uses them.
+    if (write(member, sharding))
+      notifyChanged(member, /*current=*/nullptr, worklist);
+  }
+}
+
 /// Identity step between the sources of `edge` and the edge, which holds
 /// the sharding of all its targets (sdy-notes 3.2 step 2).
-void propagateThroughEdge(DataFlowEdgeOp edge,
-                          const FactorPropagationOptions &options,
-                          Worklist &worklist) {
-  OpResult owner = getEdgeOwnerFromTarget(edge.getInput());
+void PropagationRun::visitEdge(DataFlowEdgeOp edge) {
+  Value owner = getEdgeOwnerFromTarget(edge.getInput());
   if (!owner)
     return;
   auto type = cast<RankedTensorType>(edge.getType());
@@ -247,16 +354,85 @@ void propagateThroughEdge(DataFlowEdgeOp edge,
     return;
   SmallVector<TensorShardingAttr> operands;
   for (Value source : sources)
-    operands.push_back(getSharding(source));
+    operands.push_back(read(source));
   int64_t numOperands = sources.size();
-  propagateStep(edge, operands, {edge.getShardingAttr()},
-                getIdentityRule(type, numOperands), options,
-                [&](int64_t tensor, TensorShardingAttr sharding) {
-                  Value value =
-                      tensor < numOperands ? sources[tensor] : edge.getResult();
-                  if (setSharding(value, sharding))
-                    notifyChanged(value, edge, worklist);
-                });
+  propagateStep(
+      edge, operands, {edge.getShardingAttr()},
+      getIdentityRule(type, numOperands), options,
+      [&](int64_t factor) {
+        return direction ? direction(edge, factor) : PropagationDirection::BOTH;
+      },
+      [&](int64_t tensor, TensorShardingAttr sharding) {
+        assign(tensor < numOperands ? sources[tensor] : edge.getResult(),
+               sharding, edge);
+      });
+}
+
+/// Identity step that only goes the barrier's way, whatever the stage.
+void PropagationRun::visitBarrier(PropagationBarrierOp barrier) {
+  auto type = cast<RankedTensorType>(barrier.getType());
+  Value input = getShardableValue(barrier.getInput());
+  Value result = getShardableValue(barrier.getResult());
+  PropagationDirection allowed = barrier.getAllowedDirection();
+  propagateStep(
+      barrier, {read(input)}, {read(result)},
+      getIdentityRule(type), options, [&](int64_t) { return allowed; },
+      [&](int64_t tensor, TensorShardingAttr sharding) {
+        assign(tensor == 0 ? input : result, sharding, barrier);
+      });
+}
+
+void PropagationRun::visitOp(Operation *op) {
+  OpShardingRuleAttr rule =
+      getOrCreateOpShardingRule(op, options.conservative, /*storeOnOp=*/true);
+  if (!rule)
+    return;
+  SmallVector<Value> values;
+  for (Value operand : op->getOperands())
+    values.push_back(getShardableValue(operand));
+  for (Value result : op->getResults())
+    values.push_back(getShardableValue(result));
+  SmallVector<TensorShardingAttr> shardings;
+  for (Value value : values)
+    shardings.push_back(read(value));
+  int64_t numOperands = op->getNumOperands();
+  ArrayRef<TensorShardingAttr> all(shardings);
+  propagateStep(
+      op, all.take_front(numOperands), all.drop_front(numOperands), rule,
+      options,
+      [&](int64_t factor) {
+        return direction ? direction(op, factor) : PropagationDirection::BOTH;
+      },
+      [&](int64_t tensor, TensorShardingAttr sharding) {
+        assign(values[tensor], sharding, op);
+      });
+}
+
+void PropagationRun::run() {
+  SmallVector<func::FuncOp> roots = getUncalledFunctions(module);
+  for (func::FuncOp root : roots)
+    propagateThroughReturn(root);
+
+  SmallVector<Operation *> topDown;
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op != module)
+      topDown.push_back(op);
+  });
+  for (Operation *op : llvm::reverse(topDown))
+    worklist.push(op);
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop();
+    if (auto edge = dyn_cast<DataFlowEdgeOp>(op))
+      visitEdge(edge);
+    else if (auto barrier = dyn_cast<PropagationBarrierOp>(op))
+      visitBarrier(barrier);
+    else
+      visitOp(op);
+  }
+
+  for (func::FuncOp root : roots)
+    propagateThroughReturn(root);
+  flushArgumentShardings();
 }
 
 LogicalResult verifySupported(ModuleOp module) {
@@ -279,76 +455,124 @@ LogicalResult verifySupported(ModuleOp module) {
   return failure(result.wasInterrupted());
 }
 
-func::FuncOp getMainFunction(ModuleOp module) {
-  auto functions = module.getOps<func::FuncOp>();
-  if (!functions.empty() && std::next(functions.begin()) == functions.end())
-    return *functions.begin();
-  return module.lookupSymbol<func::FuncOp>("main");
+/// Whether `sharding` tells nothing: absent, or open and unsharded.
+bool isUninformative(TensorShardingAttr sharding) {
+  return !sharding ||
+         (sharding.isFullyReplicated() && sharding.getReplicatedAxes().empty() &&
+          llvm::all_of(sharding.getDimShardings(),
+                       [](DimensionShardingAttr dim) {
+                         return !dim.getIsClosed();
+                       }));
 }
 
-void runOnce(ModuleOp module, func::FuncOp main,
-             const FactorPropagationOptions &options) {
-  propagateThroughReturn(main, options);
-
-  Worklist worklist;
-  SmallVector<Operation *> topDown;
-  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (op != module)
-      topDown.push_back(op);
+/// Gives every member of each sharding group the sharding its informative
+/// members agree on (sdy-notes 2.3); on disagreement, warns and detaches
+/// every member behind a fully open sharding constraint.
+void syncShardingGroups(ModuleOp module) {
+  llvm::MapVector<int64_t, SmallVector<ShardingGroupOp>> groups;
+  module.walk([&](ShardingGroupOp group) {
+    groups[group.getGroupId()].push_back(group);
   });
-  for (Operation *op : llvm::reverse(topDown))
-    worklist.push(op);
-  while (!worklist.empty()) {
-    Operation *op = worklist.pop();
-    if (auto edge = dyn_cast<DataFlowEdgeOp>(op)) {
-      propagateThroughEdge(edge, options, worklist);
+  for (auto &[id, members] : groups) {
+    TensorShardingAttr agreed;
+    bool conflict = false;
+    for (ShardingGroupOp member : members) {
+      TensorShardingAttr sharding = getSharding(member.getInput());
+      if (isUninformative(sharding))
+        continue;
+      if (agreed && agreed != sharding)
+        conflict = true;
+      agreed = agreed ? agreed : sharding;
+    }
+    if (!agreed)
+      continue;
+    if (!conflict) {
+      for (ShardingGroupOp member : members)
+        setSharding(getShardableValue(member.getInput()), agreed);
       continue;
     }
-    OpShardingRuleAttr rule =
-        getOrCreateOpShardingRule(op, options.conservative, /*storeOnOp=*/true);
-    if (!rule)
-      continue;
-    SmallVector<TensorShardingAttr> operands, results;
-    for (Value operand : op->getOperands())
-      operands.push_back(getSharding(getShardableValue(operand)));
-    for (Value result : op->getResults())
-      results.push_back(getSharding(getShardableValue(result)));
-    int64_t numOperands = op->getNumOperands();
-    propagateStep(op, operands, results, rule, options,
-                  [&](int64_t tensor, TensorShardingAttr sharding) {
-                    Value value = getShardableValue(
-                        tensor < numOperands
-                            ? op->getOperand(tensor)
-                            : op->getResult(tensor - numOperands));
-                    if (setSharding(value, sharding))
-                      notifyChanged(value, op, worklist);
-                  });
+    members.front().emitWarning()
+        << "the members of sharding group " << id
+        << " have different shardings; each is detached behind a fully "
+           "open sharding constraint";
+    for (ShardingGroupOp member : members) {
+      Value input = member.getInput();
+      auto type = cast<RankedTensorType>(input.getType());
+      OpBuilder builder(member);
+      builder.setInsertionPointAfterValue(input);
+      auto constraint = ShardingConstraintOp::create(
+          builder, member.getLoc(), input,
+          TensorShardingAttr::getFullyOpen(module.getContext(),
+                                           agreed.getMeshOrRef(),
+                                           type.getRank()));
+      input.replaceAllUsesExcept(constraint.getResult(), constraint);
+    }
   }
-
-  propagateThroughReturn(main, options);
 }
 
 } // namespace
+
+SmallVector<PropagationStrategy>
+getStrategyRuns(PropagationStrategyOption option) {
+  switch (option) {
+  case PropagationStrategyOption::kBasic:
+    return {PropagationStrategy::kBasic};
+  case PropagationStrategyOption::kAggressive:
+    return {PropagationStrategy::kAggressive};
+  case PropagationStrategyOption::kBasicThenAggressive:
+    return {PropagationStrategy::kBasic, PropagationStrategy::kAggressive};
+  }
+  llvm_unreachable("unknown propagation strategy");
+}
+
+PropagationDirection unionOf(PropagationDirection a, PropagationDirection b) {
+  using D = PropagationDirection;
+  if ((a == D::FORWARD && b == D::BACKWARD) ||
+      (a == D::BACKWARD && b == D::FORWARD))
+    return D::BOTH;
+  return std::max(a, b);
+}
+
+PropagationDirection intersectionOf(PropagationDirection a,
+                                    PropagationDirection b) {
+  using D = PropagationDirection;
+  if ((a == D::FORWARD && b == D::BACKWARD) ||
+      (a == D::BACKWARD && b == D::FORWARD))
+    return D::NONE;
+  return std::min(a, b);
+}
+
+LogicalResult prepareForPropagation(ModuleOp module) {
+  if (failed(verifySupported(module)))
+    return failure();
+  syncShardingGroups(module);
+  return success();
+}
+
+void runPropagation(ModuleOp module, const FactorPropagationOptions &options,
+                    OpDirectionFn direction) {
+  PropagationRun(module, options, direction).run();
+}
+
+void dropNonCustomShardingRules(Operation *root) {
+  root->walk([](Operation *op) {
+    auto rule =
+        op->getAttrOfType<OpShardingRuleAttr>(SdyDialect::kShardingRuleAttrName);
+    if (rule && !rule.getIsCustomRule())
+      op->removeAttr(SdyDialect::kShardingRuleAttrName);
+  });
+}
 
 LogicalResult propagateShardings(ModuleOp module,
                                  ArrayRef<PropagationStrategy> strategies,
                                  bool conservativePropagation,
                                  bool keepShardingRules) {
-  if (failed(verifySupported(module)))
+  if (failed(prepareForPropagation(module)))
     return failure();
-  func::FuncOp main = getMainFunction(module);
-  if (!main)
-    return module.emitError("sharding propagation needs a single function or "
-                            "a function named @main");
   for (PropagationStrategy strategy : strategies)
-    runOnce(module, main, {strategy, conservativePropagation});
+    runPropagation(module, {strategy, conservativePropagation});
   if (!keepShardingRules)
-    module.walk([](Operation *op) {
-      auto rule = op->getAttrOfType<OpShardingRuleAttr>(
-          SdyDialect::kShardingRuleAttrName);
-      if (rule && !rule.getIsCustomRule())
-        op->removeAttr(SdyDialect::kShardingRuleAttrName);
-    });
+    dropNonCustomShardingRules(module);
   return success();
 }
 

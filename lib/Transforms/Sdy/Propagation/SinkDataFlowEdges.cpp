@@ -9,30 +9,53 @@ namespace mlir::sdy {
 
 namespace {
 
-/// Sets the `sdy.sharding` of `op` from the shardings of its edges, if any
-/// edge has one.
-void sinkEdgeShardings(Operation *op) {
-  SmallVector<TensorShardingAttr> shardings(op->getNumResults());
+/// The shardings of `owners`' edges, missing ones fully open on the mesh of
+/// the others; empty when no edge has a sharding.
+SmallVector<TensorShardingAttr> getEdgeShardings(ArrayRef<Value> owners,
+                                                 MLIRContext *context) {
+  SmallVector<TensorShardingAttr> shardings;
   Attribute meshOrRef;
-  for (OpResult owner : getEdgeOwners(op)) {
+  for (Value owner : owners) {
     DataFlowEdgeOp edge = getDataFlowEdge(owner);
     TensorShardingAttr sharding = edge ? edge.getShardingAttr() : nullptr;
-    shardings[owner.getResultNumber()] = sharding;
+    shardings.push_back(sharding);
     if (sharding && !meshOrRef)
       meshOrRef = sharding.getMeshOrRef();
   }
   if (!meshOrRef)
-    return;
-  for (auto [result, sharding] : llvm::zip(op->getResults(), shardings)) {
+    return {};
+  for (auto [owner, sharding] : llvm::zip(owners, shardings)) {
     if (sharding)
       continue;
-    auto type = dyn_cast<ShapedType>(result.getType());
+    auto type = dyn_cast<ShapedType>(owner.getType());
     sharding = TensorShardingAttr::getFullyOpen(
-        op->getContext(), meshOrRef,
-        type && type.hasRank() ? type.getRank() : 0);
+        context, meshOrRef, type && type.hasRank() ? type.getRank() : 0);
   }
-  op->setAttr(SdyDialect::kShardingAttrName,
-              TensorShardingPerValueAttr::get(op->getContext(), shardings));
+  return shardings;
+}
+
+/// Gives `op` the shardings of its edges, if any edge has one: a named
+/// computation's in/out shardings, else the op's `sdy.sharding` (one per
+/// result, tokens included).
+void sinkEdgeShardings(Operation *op) {
+  MLIRContext *context = op->getContext();
+  if (auto named = dyn_cast<NamedComputationOp>(op)) {
+    SmallVector<Value> args(named.getBody().getArguments());
+    SmallVector<Value> results(named->getResults());
+    SmallVector<TensorShardingAttr> in = getEdgeShardings(args, context);
+    SmallVector<TensorShardingAttr> out = getEdgeShardings(results, context);
+    if (!in.empty())
+      named.setInShardingsAttr(TensorShardingPerValueAttr::get(context, in));
+    if (!out.empty())
+      named.setOutShardingsAttr(TensorShardingPerValueAttr::get(context, out));
+    return;
+  }
+  SmallVector<Value> results(op->getResults());
+  SmallVector<TensorShardingAttr> shardings =
+      getEdgeShardings(results, context);
+  if (!shardings.empty())
+    op->setAttr(SdyDialect::kShardingAttrName,
+                TensorShardingPerValueAttr::get(context, shardings));
 }
 
 class SinkDataFlowEdgesPass

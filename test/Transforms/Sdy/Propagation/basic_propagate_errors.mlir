@@ -1,14 +1,6 @@
 // Modules propagation cannot handle are rejected.
 // RUN: mpmd-opt -split-input-file -sdy-basic-propagate -verify-diagnostics %s
 
-// expected-error @+1 {{sharding propagation needs a single function or a function named @main}}
-module {
-  func.func @f() { return }
-  func.func @g() { return }
-}
-
-// -----
-
 func.func @main(%a: tensor<?xf32>) -> tensor<?xf32> {
   // expected-error @+1 {{sharding propagation needs statically shaped tensors, got 'tensor<?xf32>'}}
   %0 = stablehlo.negate %a : tensor<?xf32>

@@ -30,6 +30,11 @@ OpShardingRuleAttr getOrCreateOpShardingRule(Operation *op,
                                              bool conservativePropagation,
                                              bool storeOnOp);
 
+/// Whether `op` is one of the element-wise ops whose rule maps dimension d
+/// of every non-scalar tensor to factor d (`sdy.sharding_constraint`
+/// included; collectives left out).
+bool isElementwiseOp(Operation *op);
+
 } // namespace mlir::sdy
 
 #endif // MPMD_TRANSFORMS_SDY_PROPAGATION_OPSHARDINGRULEREGISTRY_H

@@ -37,14 +37,16 @@ def AddDataFlowEdgesPass
     : Pass<"sdy-add-data-flow-edges", "::mlir::func::FuncOp"> {
   let summary = "Inserts an `sdy.data_flow_edge` after every data-flow edge owner.";
   let description = [{
-    Every statically shaped result of a `stablehlo.while`, `stablehlo.case`
-    or `stablehlo.optimization_barrier` (nested ones too) owns a data-flow
+    Every statically shaped result of a `stablehlo.while`, `stablehlo.case`,
+    `stablehlo.optimization_barrier` or `sdy.named_computation` (nested ones
+    too), and every block argument of a named computation, owns a data-flow
     edge: the values flowing into it (operand i, the i-th returned value of
-    the body or of every branch) are its sources, the result and the while
+    the body or of every branch) are its sources, the owner and the while
     block arguments receiving the same value its targets. The pass puts
-    `sdy.data_flow_edge` right after the owner, carrying the owner's
-    sharding if it has one, and routes all other uses of the owner through
-    it, so that propagation keeps one sharding for all targets of the edge.
+    `sdy.data_flow_edge` right after the owner (block arguments: at the top
+    of the body), carrying the owner's sharding if it has one, and routes
+    all other uses of the owner through it, so that propagation keeps one
+    sharding for all targets of the edge.
     `-sdy-sink-data-flow-edges` undoes it.
     Complexity: O(ops + uses of the owners).
   }];
@@ -56,8 +58,9 @@ def SinkDataFlowEdgesPass
   let summary = "Moves the sharding of every `sdy.data_flow_edge` to its owner and erases the edge.";
   let description = [{
     For every data-flow op whose edges carry at least one sharding, the
-    op's `sdy.sharding` becomes the edges' shardings, one per result
-    (results without one, tokens included, fully open on the same mesh).
+    op's `sdy.sharding` (a named computation's in/out shardings) becomes
+    the edges' shardings (the others, tokens included, fully open on the
+    same mesh).
     Then every `sdy.data_flow_edge` is replaced by its input.
     Complexity: O(ops + uses of the edges).
   }];
@@ -74,6 +77,23 @@ def SinkDataFlowEdgesPass
 }
 
 class PropagationPassBase<string flag> : Pass<flag, "::mlir::ModuleOp"> {
+  Option strategyOption =
+    Option<"propagationStrategy", "propagation-strategy",
+           "PropagationStrategyOption",
+           /*default=*/"PropagationStrategyOption::kAggressive",
+           "Factor propagation strategy",
+           [{::llvm::cl::values(
+             clEnumValN(PropagationStrategyOption::kBasic, "basic",
+                        "only axes all tensors agree on"),
+             clEnumValN(PropagationStrategyOption::kAggressive, "aggressive",
+                        "resolve conflicts per tensor"),
+             clEnumValN(PropagationStrategyOption::kBasicThenAggressive,
+                        "basic-then-aggressive",
+                        "a basic run, then an aggressive one"))}]>;
+  Option opPriorityOption =
+    Option<"runOpPriorityPropagation", "run-op-priority-propagation", "bool",
+           /*default=*/"true",
+           "Run the five op-priority stages (else one run per strategy)">;
   list<Option> commonOptions = [
     Option<"keepShardingRules", "keep-sharding-rules", "bool",
            /*default=*/"false",
@@ -88,9 +108,10 @@ class PropagationPassBase<string flag> : Pass<flag, "::mlir::ModuleOp"> {
     Option<"debugShardingOrigins", "debug-sharding-origins", "bool",
            /*default=*/"false",
            "Accepted for compatibility; origins are not recorded yet">,
-    Option<"debugEdgeSourceSharding", "debug-edge-source-sharding", "bool",
-           /*default=*/"false",
-           "Accepted for compatibility; edge sources are not recorded yet">,
+    Option<"debugPropagationEdgeSharding", "debug-propagation-edge-sharding",
+           "bool", /*default=*/"false",
+           "Accepted for compatibility; propagation edges are not recorded "
+           "yet">,
   ];
   let dependentDialects = ["::mlir::sdy::SdyDialect"];
 }
@@ -110,8 +131,11 @@ def BasicPropagatePass : PropagationPassBase<"sdy-basic-propagate"> {
     (`-sdy-add-data-flow-edges`) is an identity between the values flowing
     into a while, case or optimization_barrier result and the edge, which
     holds the sharding of the result and of the while block arguments
-    receiving it. Ops without a rule, calls, manual and named computations
-    are not crossed yet.
+    receiving it. An `sdy.propagation_barrier` is an identity that only
+    goes its `allowed_direction`; the members of an `sdy.sharding_group`
+    always share one sharding. Named computations are crossed through their
+    data-flow edges. Ops without a rule, calls and manual computations are
+    not crossed yet.
     Complexity: shardings only grow, so each value changes at most
     (axes of the mesh) times per dimension; each change re-queues its
     definition and users. A step costs O(factors x tensors x axes) of its
@@ -132,20 +156,242 @@ def AggressivePropagatePass : PropagationPassBase<"sdy-aggressive-propagate"> {
     fixed point first. Complexity as for `-sdy-basic-propagate`, once per
     strategy run.
   }];
-  let options = !listconcat(commonOptions, [
-    Option<"propagationStrategy", "propagation-strategy",
-           "PropagationStrategyOption",
-           /*default=*/"PropagationStrategyOption::kAggressive",
-           "Factor propagation strategy",
-           [{::llvm::cl::values(
-             clEnumValN(PropagationStrategyOption::kBasic, "basic",
-                        "only axes all tensors agree on"),
-             clEnumValN(PropagationStrategyOption::kAggressive, "aggressive",
-                        "resolve conflicts per tensor"),
-             clEnumValN(PropagationStrategyOption::kBasicThenAggressive,
-                        "basic-then-aggressive",
-                        "a basic run, then an aggressive one"))}]>,
-  ]);
+  let options = !listconcat(commonOptions, [strategyOption]);
+}
+
+def OpPriorityPropagatePass : PropagationPassBase<"sdy-op-priority-propagate"> {
+  let summary = "Propagates in five stages, pass-through ops first (sdy-notes 3.6).";
+  let description = [{
+    Five runs of `-sdy-aggressive-propagate`'s fixed point, each with a
+    direction per op and factor that is the union of the stages so far:
+    (0) element-wise ops, reshape, transpose, data-flow edges and
+    MoveToHost/MoveToDevice both ways, dynamic (update) slices forward, when
+    no operand of rank > 0 has several uses; (1) the same ops whatever the
+    uses; (2) the pass-through factors of every op (broadcast_in_dim only
+    backward); (3) every factor (broadcast_in_dim only backward); (4)
+    everything. `run-op-priority-propagation=false` runs the strategy once.
+    Complexity: five times `-sdy-aggressive-propagate`.
+  }];
+  let options = !listconcat(commonOptions, [strategyOption, opPriorityOption]);
+}
+
+def UserPriorityPropagatePass
+    : PropagationPassBase<"sdy-user-priority-propagate"> {
+  let summary = "Propagates user shardings in order of their priorities (`p0`, `p1`, ...).";
+  let description = [{
+    Dimension shardings of priority 0 (or none) propagate first; every
+    dimension of a higher priority is held back as a closed, empty dimension
+    whose axes are replicated, then restored (without its priority) before
+    the round of its priority, lowest first (sdy-notes 3.7). Each round is
+    `-sdy-op-priority-propagate`. Priorities are dropped from the output.
+    Shardings held by `sdy.data_flow_edge`s keep their priorities out of
+    this, as upstream. Complexity: (distinct priorities + 1) op-priority
+    propagations.
+  }];
+  let options = !listconcat(commonOptions, [strategyOption, opPriorityOption]);
+}
+
+//===----------------------------------------------------------------------===//
+// Import
+//===----------------------------------------------------------------------===//
+
+def LiftInlinedMeshesPass
+    : Pass<"sdy-lift-inlined-meshes", "::mlir::ModuleOp"> {
+  let summary = "Turns inlined meshes of shardings into `sdy.mesh` symbols.";
+  let description = [{
+    First merges `sdy.mesh` ops with equal meshes (references to a later
+    one go to the first). Then every sharding with an inlined `mesh<...>`
+    refers to the `sdy.mesh` of that mesh, created after the last mesh (or
+    at the top of the module) when there is none: `@maximal_mesh_<id>` for
+    a single device, `@empty_mesh` for `<[]>`, else the first free name of
+    `@mesh`, `@mesh_0`, `@mesh_1`, ...
+    Complexity: O(ops + shardings + meshes).
+  }];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
+def RemoveSizeOneAxesPass
+    : Pass<"sdy-remove-size-one-axes", "::mlir::ModuleOp"> {
+  let summary = "Removes axes of size 1 from every sharding.";
+  let description = [{
+    Axes of size 1 shard nothing; they are dropped from the dimensions,
+    replicated and unreduced axes of every sharding (meshes and manual axes
+    keep them). A dimension left closed and empty loses its priority. Does
+    nothing when no mesh has an axis of size 1. Complexity: O(ops +
+    shardings).
+  }];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
+def PropagateShardingFromFuncToCallPass
+    : Pass<"sdy-propagate-sharding-from-func-to-call", "::mlir::ModuleOp"> {
+  let summary = "Gives calls without shardings their callee's result shardings.";
+  let description = [{
+    A `func.call` without any `sdy.sharding` gets the result shardings of
+    its callee, if the callee has one (results without one are fully open
+    on the same mesh). Calls with shardings keep them. Complexity: O(calls).
+  }];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
+def ConstantOrScalarSplitterPass
+    : Pass<"sdy-constant-or-scalar-splitter", "::mlir::ModuleOp"> {
+  let summary = "Gives every use of a constant expression or scalar broadcast its own copy.";
+  let description = [{
+    `stablehlo.constant` becomes `sdy.constant` (which is never merged), so
+    that each use can be sharded its own way. Constant expressions
+    (`sdy.constant`, `stablehlo.iota`, and broadcast_in_dim, reshape, slice
+    and element-wise ops of constant expressions) and broadcasts of rank-0
+    values are cloned, with the constant expressions they are made of,
+    right before every op outside that set using them; rank-0 values are
+    shared. `sdy.sharding_group`s of a cloned value are cloned with it.
+    Originals left unused are erased. Complexity: O(ops + uses x size of
+    the cloned expression).
+  }];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
+def ManualAxesCleanupPass
+    : Pass<"sdy-manual-axes-cleanup", "::mlir::ModuleOp"> {
+  let summary = "Sorts manual axes and lists the unused ones as replicated.";
+  let description = [{
+    For every `sdy.manual_computation`: the manual axes are sorted in mesh
+    order; every in/out sharding lists the manual axes it does not use as
+    replicated; shardings on the empty mesh move to the op's mesh. Error: a
+    manual computation with manual axes, no operands or results and a
+    non-empty body (it has no mesh). Complexity: O(ops + shardings x axes).
+  }];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
+def ApplyShardingConstraintsPass
+    : Pass<"sdy-apply-sharding-constraints", "::mlir::ModuleOp"> {
+  let summary = "Makes closed sharding constraints bind their input.";
+  let description = [{
+    A fully closed `sdy.sharding_constraint` (or in_sharding of a manual
+    computation) gives its sharding to its input when the input can hold a
+    sharding, has none, and no other constraint on it disagrees. An input
+    that is the target of a data-flow edge keeps its sharding; the
+    constraint moves right after it and replaces all its uses instead. A
+    chain of two or more single-use constraints on an unsharded input
+    becomes what later uses of the input in the same block (returns
+    excepted) see. Complexity: O(ops + uses).
+  }];
+  let options = [
+    Option<"debugShardingOrigins", "debug-sharding-origins", "bool",
+           /*default=*/"false",
+           "Accepted for compatibility; origins are not recorded yet">,
+    Option<"debugPropagationEdgeSharding", "debug-propagation-edge-sharding",
+           "bool", /*default=*/"false",
+           "Accepted for compatibility; propagation edges are not recorded "
+           "yet">,
+  ];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
+def ShardingGroupImportPass
+    : Pass<"sdy-sharding-group-import", "::mlir::ModuleOp"> {
+  let summary = "Merges sharding groups that share a value and numbers them 0..N-1.";
+  let description = [{
+    Groups with a common member are one group; groups are renumbered
+    densely in the order of their smallest original id, and a value is put
+    in its group once. Errors: members of one group in different manual
+    computations, or of different types. Complexity: O(groups x α).
+  }];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// Export
+//===----------------------------------------------------------------------===//
+
+def ConstantOrScalarMergerPass
+    : Pass<"sdy-constant-or-scalar-merger", "::mlir::func::FuncOp"> {
+  let summary = "Merges equal constants and scalar broadcasts that propagation left alike.";
+  let description = [{
+    An `sdy.constant` or constant-like op with the same attributes (value
+    and sharding included) and type as an earlier one in the same region is
+    replaced by it; so is a broadcast_in_dim of a rank-0 value equal to an
+    earlier one. Undoes `-sdy-constant-or-scalar-splitter` where the copies
+    ended up sharded alike. Complexity: O(ops) expected (hashing).
+  }];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
+def RemoveShardingGroupsPass
+    : Pass<"sdy-remove-sharding-groups", "::mlir::ModuleOp"> {
+  let summary = "Erases every `sdy.sharding_group`.";
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
+def ShardingConstraintToReshardPass
+    : Pass<"sdy-sharding-constraint-to-reshard", "::mlir::func::FuncOp"> {
+  let summary = "Turns every `sdy.sharding_constraint` into an `sdy.reshard`.";
+  let description = [{
+    Same operand, sharding and discardable attributes. Complexity: O(ops).
+  }];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
+def UpdateNonDivisibleInputOutputShardingsPass
+    : Pass<"sdy-update-non-divisible-input-output-shardings",
+           "::mlir::ModuleOp"> {
+  let summary = "Shrinks function, call and manual-computation shardings to divisible ones.";
+  let description = [{
+    In the argument and result shardings of functions, the result shardings
+    of calls and the in/out shardings of manual computations, a dimension
+    whose size its axes do not divide keeps the longest prefix of axes that
+    does: axis by axis, with `g` = gcd(axis size, what is left of the
+    dimension), stop at g = 1, take the whole axis at g = axis size, else
+    take its major sub-axis of size g and stop. Changed dimensions lose
+    their priority. Complexity: O(shardings x axes).
+  }];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
+def RemoveSubAxesInInputOutputShardingsPass
+    : Pass<"sdy-remove-sub-axes-in-input-output-shardings",
+           "::mlir::ModuleOp"> {
+  let summary = "Cuts the open dimensions of the main function's shardings at their first sub-axis.";
+  let description = [{
+    Main function (the only one, else `@main`) arguments and results only;
+    closed dimensions are left alone. Complexity: O(arguments + results).
+  }];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
+def CloseShardingsPass : Pass<"sdy-close-shardings", "::mlir::ModuleOp"> {
+  let summary = "Closes every dimension of every sharding and drops replicated axes.";
+  let description = [{
+    Priorities and unreduced axes stay. Complexity: O(ops + shardings).
+  }];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
+def DropShardingRulesPass
+    : Pass<"sdy-drop-sharding-rules", "::mlir::func::FuncOp"> {
+  let summary = "Removes every `sdy.sharding_rule` that is not custom.";
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
+def RemovePropagationDebugInfoPass
+    : Pass<"sdy-remove-propagation-debug-info", "::mlir::ModuleOp"> {
+  let summary = "Removes the attributes propagation's debug options record.";
+  let description = [{
+    `sdy.sharding_origins`, `sdy.propagation_edges` and their
+    `sdy.block_arg_*` / `sdy.result_*` variants, on ops and on function
+    arguments and results. Complexity: O(ops).
+  }];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
+def InlineMeshesPass : Pass<"sdy-inline-meshes", "::mlir::ModuleOp"> {
+  let summary = "Replaces every mesh symbol in shardings by the mesh itself and erases the `sdy.mesh` ops.";
+  let description = [{
+    The inverse of `-sdy-lift-inlined-meshes`. Complexity: O(ops +
+    shardings).
+  }];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
 }
 
 #endif // MPMD_TRANSFORMS_SDY_PROPAGATION_PASSES_TD

@@ -1,0 +1,132 @@
+//===- SdyPropagationBenchmark.cpp - -sdy-propagation-pipeline vs parse ---===//
+//
+// Times `-sdy-propagation-pipeline` on generated StableHLO transformer
+// training steps (TransformerStep.h) of ~1k, ~10k and ~100k ops, and
+// parse+verify+print of the same text, so that their ratio and its growth
+// can be reported (issue 12: at most 3x, linear). Each iteration parses a
+// fresh module; the pipeline time excludes parsing and destroying the
+// module, and includes one verification at the end.
+//
+//   mpmd-bench-sdy-propagation --print-module=10000 > step.mlir
+//
+// prints the ~10k-op module instead, for timing with mpmd-opt.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TransformerStep.h"
+
+#include "mpmd/InitAllDialects.h"
+#include "mpmd/Transforms/Sdy/Propagation/Pipelines.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <benchmark/benchmark.h>
+
+using namespace mlir;
+
+namespace {
+
+mpmd::bench::TransformerStepShape shapeForOps(int64_t targetOps) {
+  mpmd::bench::TransformerStepShape shape;
+  shape.layers = std::max<int64_t>(
+      1, targetOps / mpmd::bench::getTransformerStepOpsPerLayer());
+  return shape;
+}
+
+std::unique_ptr<MLIRContext> makeContext() {
+  DialectRegistry registry;
+  mpmd::registerAllDialects(registry);
+  auto context = std::make_unique<MLIRContext>(registry);
+  context->loadAllAvailableDialects();
+  context->disableMultithreading();
+  return context;
+}
+
+void BM_ParseVerifyPrint(benchmark::State &state) {
+  mpmd::bench::TransformerStep step =
+      mpmd::bench::generateTransformerStep(shapeForOps(state.range(0)));
+  auto context = makeContext();
+  for (auto _ : state) {
+    OwningOpRef<ModuleOp> module =
+        parseSourceString<ModuleOp>(step.text, context.get());
+    if (!module) {
+      state.SkipWithError("the generated step does not parse");
+      return;
+    }
+    std::string printed;
+    llvm::raw_string_ostream os(printed);
+    module->print(os);
+    benchmark::DoNotOptimize(printed.data());
+    state.PauseTiming();
+    module = OwningOpRef<ModuleOp>();
+    state.ResumeTiming();
+  }
+  state.counters["ops"] = static_cast<double>(step.numOps);
+}
+
+void BM_SdyPropagationPipeline(benchmark::State &state) {
+  mpmd::bench::TransformerStep step =
+      mpmd::bench::generateTransformerStep(shapeForOps(state.range(0)));
+  auto context = makeContext();
+  for (auto _ : state) {
+    state.PauseTiming();
+    OwningOpRef<ModuleOp> module =
+        parseSourceString<ModuleOp>(step.text, context.get());
+    PassManager pm(context.get());
+    pm.enableVerifier(false);
+    sdy::addPropagationPipeline(pm, sdy::PropagationPipelineOptions());
+    state.ResumeTiming();
+    if (!module || failed(pm.run(*module)) || failed(verify(*module))) {
+      state.SkipWithError("the propagation pipeline failed");
+      return;
+    }
+    state.PauseTiming();
+    module = OwningOpRef<ModuleOp>();
+    state.ResumeTiming();
+  }
+  state.counters["ops"] = static_cast<double>(step.numOps);
+}
+
+} // namespace
+
+BENCHMARK(BM_ParseVerifyPrint)
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Arg(100000)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime();
+BENCHMARK(BM_SdyPropagationPipeline)
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Arg(100000)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime();
+
+int main(int argc, char **argv) {
+  if (argc == 2) {
+    llvm::StringRef arg(argv[1]);
+    int64_t targetOps = 0;
+    if (arg.consume_front("--print-module=")) {
+      if (arg.getAsInteger(10, targetOps) || targetOps <= 0) {
+        llvm::errs() << "--print-module needs a positive op count\n";
+        return 2;
+      }
+      llvm::outs()
+          << mpmd::bench::generateTransformerStep(shapeForOps(targetOps)).text;
+      return 0;
+    }
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv))
+    return 2;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

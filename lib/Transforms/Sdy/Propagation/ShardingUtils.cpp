@@ -1,0 +1,186 @@
+//===- ShardingUtils.cpp - Walking and rewriting shardings ----------------===//
+
+#include "ShardingUtils.h"
+
+#include "mpmd/Transforms/Sdy/Propagation/ShardingProjection.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::sdy {
+namespace {
+
+using UpdateFn =
+    function_ref<TensorShardingAttr(TensorShardingAttr, Operation *holder)>;
+
+/// The updated list, or null when nothing changed.
+TensorShardingPerValueAttr updatePerValue(TensorShardingPerValueAttr perValue,
+                                          Operation *holder, UpdateFn update) {
+  if (!perValue)
+    return {};
+  SmallVector<TensorShardingAttr> shardings(perValue.getShardings());
+  bool changed = false;
+  for (TensorShardingAttr &sharding : shardings) {
+    TensorShardingAttr updated = update(sharding, holder);
+    if (updated && updated != sharding) {
+      sharding = updated;
+      changed = true;
+    }
+  }
+  if (!changed)
+    return {};
+  return TensorShardingPerValueAttr::get(holder->getContext(), shardings);
+}
+
+/// Updates the `sdy.sharding` in each of `attrs` (of values of `types`);
+/// true if one changed.
+bool updateDictionaries(MutableArrayRef<DictionaryAttr> attrs,
+                        ArrayRef<Type> types, MLIRContext *context,
+                        SignatureShardingUpdateFn update) {
+  bool changed = false;
+  for (auto [dict, type] : llvm::zip(attrs, types)) {
+    auto sharding = dict ? dict.getAs<TensorShardingAttr>(
+                               SdyDialect::kShardingAttrName)
+                         : TensorShardingAttr();
+    if (!sharding)
+      continue;
+    TensorShardingAttr updated = update(sharding, type);
+    if (!updated || updated == sharding)
+      continue;
+    NamedAttrList list(dict);
+    list.set(SdyDialect::kShardingAttrName, updated);
+    dict = list.getDictionary(context);
+    changed = true;
+  }
+  return changed;
+}
+
+} // namespace
+
+void updateSignatureShardings(func::FuncOp function,
+                              SignatureShardingUpdateFn update) {
+  SmallVector<DictionaryAttr> argAttrs, resultAttrs;
+  function.getAllArgAttrs(argAttrs);
+  function.getAllResultAttrs(resultAttrs);
+  if (updateDictionaries(argAttrs, function.getArgumentTypes(),
+                         function.getContext(), update))
+    function.setAllArgAttrs(argAttrs);
+  if (updateDictionaries(resultAttrs, function.getResultTypes(),
+                         function.getContext(), update))
+    function.setAllResultAttrs(resultAttrs);
+}
+
+void setArgumentShardings(
+    ArrayRef<std::pair<BlockArgument, TensorShardingAttr>> shardings) {
+  llvm::MapVector<Operation *, SmallVector<DictionaryAttr>> argAttrsByFunction;
+  for (auto [arg, sharding] : shardings) {
+    auto function = cast<func::FuncOp>(arg.getOwner()->getParentOp());
+    auto [it, inserted] = argAttrsByFunction.try_emplace(function);
+    if (inserted)
+      function.getAllArgAttrs(it->second);
+    NamedAttrList attrs(it->second[arg.getArgNumber()]);
+    attrs.set(SdyDialect::kShardingAttrName, sharding);
+    it->second[arg.getArgNumber()] =
+        attrs.getDictionary(function.getContext());
+  }
+  for (auto &[function, attrs] : argAttrsByFunction)
+    cast<func::FuncOp>(function).setAllArgAttrs(attrs);
+}
+
+void updateShardings(Operation *root, UpdateFn update) {
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    auto single = [&](TensorShardingAttr sharding,
+                      auto set) {
+      if (!sharding)
+        return;
+      if (TensorShardingAttr updated = update(sharding, op);
+          updated && updated != sharding)
+        set(updated);
+    };
+    TypeSwitch<Operation *>(op)
+        .Case([&](func::FuncOp function) {
+          updateSignatureShardings(
+              function, [&](TensorShardingAttr sharding, Type) {
+                return update(sharding, function);
+              });
+        })
+        .Case<ShardingConstraintOp, ReshardOp>([&](auto shardingOp) {
+          single(shardingOp.getSharding(), [&](TensorShardingAttr updated) {
+            shardingOp.setShardingAttr(updated);
+          });
+        })
+        .Case([&](DataFlowEdgeOp edge) {
+          single(edge.getShardingAttr(), [&](TensorShardingAttr updated) {
+            edge.setShardingAttr(updated);
+          });
+        })
+        .Case([&](CollectiveOpInterface collective) {
+          single(collective.getOutSharding(), [&](TensorShardingAttr updated) {
+            collective->setAttr("out_sharding", updated);
+          });
+        })
+        .Case([&](ManualComputationOp manual) {
+          if (auto in = updatePerValue(manual.getInShardings(), op, update))
+            manual.setInShardingsAttr(in);
+          if (auto out = updatePerValue(manual.getOutShardings(), op, update))
+            manual.setOutShardingsAttr(out);
+        })
+        .Case([&](NamedComputationOp named) {
+          if (auto in = updatePerValue(named.getInShardingsAttr(), op, update))
+            named.setInShardingsAttr(in);
+          if (auto out =
+                  updatePerValue(named.getOutShardingsAttr(), op, update))
+            named.setOutShardingsAttr(out);
+        });
+    if (auto perValue = op->getAttrOfType<TensorShardingPerValueAttr>(
+            SdyDialect::kShardingAttrName))
+      if (auto updated = updatePerValue(perValue, op, update))
+        op->setAttr(SdyDialect::kShardingAttrName, updated);
+  });
+}
+
+SmallVector<AxisRefAttr> sortAndMergeAxes(ArrayRef<AxisRefAttr> axes,
+                                          MeshAttr mesh) {
+  SmallVector<AxisRefAttr> sorted(axes);
+  llvm::sort(sorted, [&](AxisRefAttr lhs, AxisRefAttr rhs) {
+    unsigned lhsIndex = mesh.getAxisIndex(lhs.getName()).value_or(~0u);
+    unsigned rhsIndex = mesh.getAxisIndex(rhs.getName()).value_or(~0u);
+    if (lhsIndex != rhsIndex)
+      return lhsIndex < rhsIndex;
+    return getPreSize(lhs) < getPreSize(rhs);
+  });
+  SmallVector<AxisRefAttr> merged;
+  for (AxisRefAttr axis : sorted) {
+    if (!merged.empty())
+      if (std::optional<AxisRefAttr> joined =
+              mergeContiguous(merged.back(), axis, mesh)) {
+        merged.back() = *joined;
+        continue;
+      }
+    merged.push_back(axis);
+  }
+  return merged;
+}
+
+TensorShardingAttr withDimShardings(TensorShardingAttr sharding,
+                                    ArrayRef<DimensionShardingAttr> dims) {
+  return TensorShardingAttr::get(sharding.getContext(),
+                                 sharding.getMeshOrRef(), dims,
+                                 sharding.getReplicatedAxes(),
+                                 sharding.getUnreducedAxes());
+}
+
+SmallVector<func::FuncOp> getUncalledFunctions(ModuleOp module) {
+  llvm::DenseSet<StringAttr> called;
+  module.walk([&](func::CallOp call) {
+    called.insert(call.getCalleeAttr().getAttr());
+  });
+  SmallVector<func::FuncOp> roots;
+  for (auto function : module.getOps<func::FuncOp>())
+    if (!function.isExternal() && !called.contains(function.getSymNameAttr()))
+      roots.push_back(function);
+  return roots;
+}
+
+} // namespace mlir::sdy

@@ -1,0 +1,73 @@
+//===- ShardingUtils.h - Walking and rewriting shardings --------*- C++ -*-===//
+//
+// Helpers the import, propagation and export passes share: visiting every
+// sharding a module holds, wherever it is stored, and axis-list utilities.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPMD_LIB_TRANSFORMS_SDY_PROPAGATION_SHARDINGUTILS_H
+#define MPMD_LIB_TRANSFORMS_SDY_PROPAGATION_SHARDINGUTILS_H
+
+#include "mpmd/Dialect/Sdy/IR/SdyOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::sdy {
+
+/// Calls `update(sharding, holder)` on every sharding held by `root` and the
+/// ops nested in it: function argument and result `sdy.sharding`s, op
+/// `sdy.sharding`s (one per result), the shardings of
+/// `sdy.sharding_constraint`, `sdy.reshard`, `sdy.data_flow_edge`, the
+/// `out_sharding` of collectives and the in/out shardings of manual and
+/// named computations. A non-null result different from `sharding` replaces
+/// it. O(ops + shardings).
+void updateShardings(
+    Operation *root,
+    function_ref<TensorShardingAttr(TensorShardingAttr, Operation *holder)>
+        update);
+
+using SignatureShardingUpdateFn =
+    function_ref<TensorShardingAttr(TensorShardingAttr, Type)>;
+
+/// Calls `update(sharding, type)` on the `sdy.sharding` of every argument
+/// and result of `function`; a non-null, different result replaces it. The
+/// argument and result attribute lists are each set once (setting one
+/// attribute rebuilds the whole list, which would make functions with many
+/// arguments quadratic). O(arguments + results).
+void updateSignatureShardings(func::FuncOp function,
+                              SignatureShardingUpdateFn update);
+
+/// Sets the `sdy.sharding` of every function argument of `shardings`, each
+/// function's argument attribute list once. O(shardings + arguments of the
+/// functions involved).
+void setArgumentShardings(
+    ArrayRef<std::pair<BlockArgument, TensorShardingAttr>> shardings);
+
+/// `axes` sorted by mesh axis, then by pre-size, with contiguous sub-axes of
+/// one axis merged: the order of `replicated` and `unreduced` lists.
+SmallVector<AxisRefAttr> sortAndMergeAxes(ArrayRef<AxisRefAttr> axes,
+                                          MeshAttr mesh);
+
+/// `sharding` with its dimensions replaced by `dims` (same mesh, replicated
+/// and unreduced axes).
+TensorShardingAttr withDimShardings(TensorShardingAttr sharding,
+                                    ArrayRef<DimensionShardingAttr> dims);
+
+/// The functions of `module` no `func.call` in it calls: where shardings of
+/// results enter and leave propagation.
+SmallVector<func::FuncOp> getUncalledFunctions(ModuleOp module);
+
+/// Whether `mesh` is `<[]>` (no axes, no device ids).
+inline bool isEmptyMesh(MeshAttr mesh) {
+  return mesh.getAxes().empty() && mesh.getDeviceIds().empty();
+}
+
+/// Whether `mesh` is a single device `<[], device_ids=[d]>`.
+inline bool isMaximalMesh(MeshAttr mesh) {
+  return mesh.getAxes().empty() && !mesh.getDeviceIds().empty();
+}
+
+} // namespace mlir::sdy
+
+#endif // MPMD_LIB_TRANSFORMS_SDY_PROPAGATION_SHARDINGUTILS_H
