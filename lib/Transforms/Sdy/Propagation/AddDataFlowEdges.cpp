@@ -18,11 +18,24 @@ class AddDataFlowEdgesPass
   void runOnOperation() override {
     OpBuilder builder(&getContext());
     getOperation().walk([&](Operation *op) {
-      // Edges follow their op in result order.
-      builder.setInsertionPointAfter(op);
-      for (OpResult owner : getEdgeOwners(op)) {
+      if (!isDataFlowOp(op))
+        return;
+      // Edges of block arguments start their block, edges of results follow
+      // the op, each in owner order.
+      Block *argumentBlock = nullptr;
+      bool afterOp = false;
+      for (Value owner : getEdgeOwners(op)) {
+        if (auto arg = dyn_cast<BlockArgument>(owner)) {
+          if (arg.getOwner() != argumentBlock) {
+            argumentBlock = arg.getOwner();
+            builder.setInsertionPointToStart(argumentBlock);
+          }
+        } else if (!afterOp) {
+          afterOp = true;
+          builder.setInsertionPointAfter(op);
+        }
         auto edge = DataFlowEdgeOp::create(builder, owner.getLoc(), owner,
-                                           getSharding(owner));
+                                           getEdgeOwnerSharding(owner));
         owner.replaceAllUsesExcept(edge.getResult(), edge);
       }
     });

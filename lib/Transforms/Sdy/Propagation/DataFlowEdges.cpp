@@ -19,17 +19,34 @@ Value getReturned(Region &region, unsigned index) {
   return region.front().getTerminator()->getOperand(index);
 }
 
-} // namespace
-
-bool isDataFlowOp(Operation *op) {
+bool isStablehloDataFlowOp(Operation *op) {
   // `stablehlo.if` is left out, as upstream leaves it out (frameworks emit
   // `case`); its results stay opaque to propagation.
   return isa<hlo::WhileOp, hlo::CaseOp, hlo::OptimizationBarrierOp>(op);
 }
 
-SmallVector<OpResult> getEdgeOwners(Operation *op) {
-  SmallVector<OpResult> owners;
-  if (!isDataFlowOp(op))
+/// The op a block argument or result belongs to.
+Operation *getOwningOp(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return arg.getOwner()->getParentOp();
+  return value.getDefiningOp();
+}
+
+} // namespace
+
+bool isDataFlowOp(Operation *op) {
+  return op &&
+         (isStablehloDataFlowOp(op) || isa<ShardableDataFlowOpInterface>(op));
+}
+
+SmallVector<Value> getEdgeOwners(Operation *op) {
+  SmallVector<Value> owners;
+  if (auto dataFlow = dyn_cast<ShardableDataFlowOpInterface>(op)) {
+    llvm::append_range(owners, dataFlow.getBlockArgumentEdgeOwners());
+    llvm::append_range(owners, dataFlow.getOpResultEdgeOwners());
+    return owners;
+  }
+  if (!isStablehloDataFlowOp(op))
     return owners;
   for (OpResult result : op->getResults())
     if (isStaticTensor(result.getType()))
@@ -37,10 +54,12 @@ SmallVector<OpResult> getEdgeOwners(Operation *op) {
   return owners;
 }
 
-SmallVector<Value> getEdgeSources(OpResult owner) {
-  unsigned index = owner.getResultNumber();
+SmallVector<Value> getEdgeSources(Value owner) {
+  Operation *op = getOwningOp(owner);
+  if (auto dataFlow = dyn_cast<ShardableDataFlowOpInterface>(op))
+    return dataFlow.getEdgeSources(owner);
+  unsigned index = cast<OpResult>(owner).getResultNumber();
   SmallVector<Value> sources;
-  Operation *op = owner.getOwner();
   if (auto loop = dyn_cast<hlo::WhileOp>(op)) {
     sources.push_back(loop->getOperand(index));
     sources.push_back(getReturned(loop.getBody(), index));
@@ -53,31 +72,44 @@ SmallVector<Value> getEdgeSources(OpResult owner) {
   return sources;
 }
 
-SmallVector<Value> getNonOwnerTargets(OpResult owner) {
-  auto loop = dyn_cast<hlo::WhileOp>(owner.getOwner());
+SmallVector<Value> getNonOwnerTargets(Value owner) {
+  Operation *op = getOwningOp(owner);
+  if (auto dataFlow = dyn_cast<ShardableDataFlowOpInterface>(op))
+    return dataFlow.getNonEdgeOwnerTargets(owner);
+  auto loop = dyn_cast<hlo::WhileOp>(op);
   if (!loop)
     return {};
-  unsigned index = owner.getResultNumber();
+  unsigned index = cast<OpResult>(owner).getResultNumber();
   return {loop.getCond().getArgument(index), loop.getBody().getArgument(index)};
 }
 
-OpResult getEdgeOwnerFromTarget(Value target) {
-  OpResult owner;
+Value getEdgeOwnerFromTarget(Value target) {
+  Operation *op = getOwningOp(target);
+  if (auto dataFlow = dyn_cast_or_null<ShardableDataFlowOpInterface>(op))
+    return dataFlow.getEdgeOwnerFromTarget(target);
+  Value owner;
   if (auto arg = dyn_cast<BlockArgument>(target)) {
-    if (auto loop = dyn_cast<hlo::WhileOp>(arg.getOwner()->getParentOp()))
+    if (auto loop = dyn_cast_or_null<hlo::WhileOp>(op))
       owner = loop->getResult(arg.getArgNumber());
-  } else if (isDataFlowOp(target.getDefiningOp())) {
-    owner = cast<OpResult>(target);
+  } else if (op && isStablehloDataFlowOp(op)) {
+    owner = target;
   }
   if (!owner || !isStaticTensor(owner.getType()))
     return {};
   return owner;
 }
 
-OpResult getEdgeOwnerFromSource(OpOperand &use) {
+Value getEdgeOwnerFromSource(OpOperand &use) {
   Operation *user = use.getOwner();
+  // A use by an op, or by the terminator of one of its regions.
+  Operation *candidate = user->hasTrait<OpTrait::IsTerminator>()
+                             ? user->getParentOp()
+                             : user;
+  if (auto dataFlow =
+          dyn_cast_or_null<ShardableDataFlowOpInterface>(candidate))
+    return dataFlow.getEdgeOwnerFromSource(use);
   unsigned index = use.getOperandNumber();
-  OpResult owner;
+  Value owner;
   if (isa<hlo::WhileOp, hlo::OptimizationBarrierOp>(user)) {
     owner = user->getResult(index);
   } else if (isa<hlo::ReturnOp>(user)) {
@@ -98,6 +130,45 @@ DataFlowEdgeOp getDataFlowEdge(Value owner) {
     if (auto edge = dyn_cast<DataFlowEdgeOp>(user))
       return edge;
   return {};
+}
+
+TensorShardingAttr getEdgeOwnerSharding(Value owner) {
+  if (auto dataFlow =
+          dyn_cast<ShardableDataFlowOpInterface>(getOwningOp(owner)))
+    return dataFlow.getEdgeOwnerSharding(owner);
+  return getSharding(owner);
+}
+
+void setEdgeOwnerShardings(Operation *op,
+                           ArrayRef<TensorShardingAttr> shardings) {
+  SmallVector<Value> owners = getEdgeOwners(op);
+  if (auto dataFlow = dyn_cast<ShardableDataFlowOpInterface>(op)) {
+    for (auto [owner, sharding] : llvm::zip(owners, shardings))
+      if (sharding)
+        dataFlow.setEdgeOwnerSharding(owner, sharding);
+    return;
+  }
+  // A StableHLO op keeps one `sdy.sharding` entry per result; results
+  // without an edge sharding (tokens among them) are fully open.
+  Attribute meshOrRef;
+  SmallVector<TensorShardingAttr> perResult(op->getNumResults());
+  for (auto [owner, sharding] : llvm::zip(owners, shardings)) {
+    perResult[cast<OpResult>(owner).getResultNumber()] = sharding;
+    if (sharding && !meshOrRef)
+      meshOrRef = sharding.getMeshOrRef();
+  }
+  if (!meshOrRef)
+    return;
+  for (auto [result, sharding] : llvm::zip(op->getResults(), perResult)) {
+    if (sharding)
+      continue;
+    auto type = dyn_cast<ShapedType>(result.getType());
+    sharding = TensorShardingAttr::getFullyOpen(
+        op->getContext(), meshOrRef,
+        type && type.hasRank() ? type.getRank() : 0);
+  }
+  op->setAttr(SdyDialect::kShardingAttrName,
+              TensorShardingPerValueAttr::get(op->getContext(), perResult));
 }
 
 } // namespace mlir::sdy

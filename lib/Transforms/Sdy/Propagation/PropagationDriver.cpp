@@ -67,10 +67,19 @@ bool setSharding(Value value, TensorShardingAttr sharding) {
 /// `sdy.data_flow_edge` of the edge `value` is a target of, if there is one,
 /// so that all targets of an edge share one sharding.
 Value getShardableValue(Value value) {
-  if (OpResult owner = getEdgeOwnerFromTarget(value))
+  if (Value owner = getEdgeOwnerFromTarget(value))
     if (DataFlowEdgeOp edge = getDataFlowEdge(owner))
       return edge.getResult();
   return value;
+}
+
+/// The statically shaped tensor type a value of `type` holds (a mesh
+/// tensor holds its global type), or null.
+RankedTensorType getStaticTensorType(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !shaped.hasStaticShape())
+    return nullptr;
+  return RankedTensorType::get(shaped.getShape(), shaped.getElementType());
 }
 
 /// `([i, j, ...], ...)->([i, j, ...])` with `numOperands` operands for
@@ -154,8 +163,8 @@ void propagateThroughReturn(func::FuncOp function,
                             const FactorPropagationOptions &options) {
   Operation *terminator = function.getBody().front().getTerminator();
   for (OpOperand &returned : terminator->getOpOperands()) {
-    auto type = dyn_cast<RankedTensorType>(returned.get().getType());
-    if (!type || !type.hasStaticShape())
+    RankedTensorType type = getStaticTensorType(returned.get().getType());
+    if (!type)
       continue;
     unsigned index = returned.getOperandNumber();
     auto resultSharding = function.getResultAttrOfType<TensorShardingAttr>(
@@ -203,7 +212,7 @@ void notifyChanged(Value value, Operation *current, Worklist &worklist) {
   };
   auto pushUsers = [&](Value used) {
     for (OpOperand &use : used.getUses()) {
-      if (OpResult owner = getEdgeOwnerFromSource(use)) {
+      if (Value owner = getEdgeOwnerFromSource(use)) {
         if (DataFlowEdgeOp edge = getDataFlowEdge(owner)) {
           push(edge);
           continue;
@@ -220,7 +229,7 @@ void notifyChanged(Value value, Operation *current, Worklist &worklist) {
     push(cast<BlockArgument>(value).getOwner()->getParentOp());
   pushUsers(value);
   if (auto edge = value.getDefiningOp<DataFlowEdgeOp>())
-    if (OpResult owner = getEdgeOwnerFromTarget(edge.getInput()))
+    if (Value owner = getEdgeOwnerFromTarget(edge.getInput()))
       for (Value target : getNonOwnerTargets(owner))
         pushUsers(target);
 }
@@ -230,10 +239,10 @@ void notifyChanged(Value value, Operation *current, Worklist &worklist) {
 void propagateThroughEdge(DataFlowEdgeOp edge,
                           const FactorPropagationOptions &options,
                           Worklist &worklist) {
-  OpResult owner = getEdgeOwnerFromTarget(edge.getInput());
+  Value owner = getEdgeOwnerFromTarget(edge.getInput());
   if (!owner)
     return;
-  auto type = cast<RankedTensorType>(edge.getType());
+  RankedTensorType type = getStaticTensorType(edge.getType());
   // A source that is a target of this edge (a loop-invariant block
   // argument returned as is) already is the edge itself.
   SmallVector<Value> sources;

@@ -9,30 +9,14 @@ namespace mlir::sdy {
 
 namespace {
 
-/// Sets the `sdy.sharding` of `op` from the shardings of its edges, if any
-/// edge has one.
+/// Stores the shardings of the edges of `op` where `op` keeps them.
 void sinkEdgeShardings(Operation *op) {
-  SmallVector<TensorShardingAttr> shardings(op->getNumResults());
-  Attribute meshOrRef;
-  for (OpResult owner : getEdgeOwners(op)) {
+  SmallVector<TensorShardingAttr> shardings;
+  for (Value owner : getEdgeOwners(op)) {
     DataFlowEdgeOp edge = getDataFlowEdge(owner);
-    TensorShardingAttr sharding = edge ? edge.getShardingAttr() : nullptr;
-    shardings[owner.getResultNumber()] = sharding;
-    if (sharding && !meshOrRef)
-      meshOrRef = sharding.getMeshOrRef();
+    shardings.push_back(edge ? edge.getShardingAttr() : nullptr);
   }
-  if (!meshOrRef)
-    return;
-  for (auto [result, sharding] : llvm::zip(op->getResults(), shardings)) {
-    if (sharding)
-      continue;
-    auto type = dyn_cast<ShapedType>(result.getType());
-    sharding = TensorShardingAttr::getFullyOpen(
-        op->getContext(), meshOrRef,
-        type && type.hasRank() ? type.getRank() : 0);
-  }
-  op->setAttr(SdyDialect::kShardingAttrName,
-              TensorShardingPerValueAttr::get(op->getContext(), shardings));
+  setEdgeOwnerShardings(op, shardings);
 }
 
 class SinkDataFlowEdgesPass
