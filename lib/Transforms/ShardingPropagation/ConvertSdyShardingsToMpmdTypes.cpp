@@ -45,10 +45,11 @@ class ConvertSdyShardingsToMpmdTypesPass
       return;
     for (BlockArgument arg : function.getArguments())
       if (auto sharding = function.getArgAttrOfType<sdy::TensorShardingAttr>(
-              arg.getArgNumber(), kShardingAttrName)) {
+              arg.getArgNumber(), kShardingAttrName))
         arg.setType(withSharding(arg.getType(), sharding));
-        function.removeArgAttr(arg.getArgNumber(), kShardingAttrName);
-      }
+    // Removed all at once: per-argument removal is quadratic.
+    setArgAttrs(function, kShardingAttrName,
+                [](unsigned) { return Attribute(); });
     SmallVector<TransferOp> transfers;
     for (Block *block : getBlocksWithFragments(function))
       for (Operation &op : *block) {
@@ -79,10 +80,9 @@ class ConvertSdyShardingsToMpmdTypesPass
                              << " but its value is " << describe(actual);
         failed = true;
       }
-      function.removeResultAttr(index,
-                                StringAttr::get(&getContext(),
-                                                kShardingAttrName));
     }
+    setResultAttrs(function, kShardingAttrName,
+                   [](unsigned) { return Attribute(); });
     if (failed)
       return signalPassFailure();
     function.setType(FunctionType::get(

@@ -38,21 +38,46 @@ int64_t getRank(Type type) {
   return shaped && shaped.hasRank() ? shaped.getRank() : 0;
 }
 
-/// `shardings` (one per value of `values`, possibly null) with `sharding`
-/// at `index`; the other missing entries fully open on `sharding`'s mesh.
+/// `existing` (one entry per type of `types`, or null) with the entries of
+/// `updates` (index, sharding) replaced; entries that were missing are
+/// fully open on the mesh of the first update. O(types + updates).
 sdy::TensorShardingPerValueAttr
-withSharding(sdy::TensorShardingPerValueAttr shardings, TypeRange types,
-             unsigned index, sdy::TensorShardingAttr sharding) {
-  MLIRContext *ctx = sharding.getContext();
+withShardings(sdy::TensorShardingPerValueAttr existing, TypeRange types,
+              ArrayRef<std::pair<unsigned, sdy::TensorShardingAttr>> updates) {
+  if (updates.empty())
+    return existing;
+  sdy::TensorShardingAttr first = updates.front().second;
+  MLIRContext *ctx = first.getContext();
   SmallVector<sdy::TensorShardingAttr> entries;
-  if (shardings && shardings.getShardings().size() == types.size())
-    llvm::append_range(entries, shardings.getShardings());
+  if (existing && existing.getShardings().size() == types.size())
+    llvm::append_range(entries, existing.getShardings());
   else
     for (Type type : types)
       entries.push_back(sdy::TensorShardingAttr::getFullyOpen(
-          ctx, sharding.getMeshOrRef(), getRank(type)));
-  entries[index] = sharding;
+          ctx, first.getMeshOrRef(), getRank(type)));
+  for (auto [index, sharding] : updates)
+    entries[index] = sharding;
   return sdy::TensorShardingPerValueAttr::get(ctx, entries);
+}
+
+/// (index of each owner, its sharding) for the non-null `shardings`.
+template <typename OwnerRange>
+SmallVector<std::pair<unsigned, sdy::TensorShardingAttr>>
+getUpdates(const OwnerRange &owners, ArrayRef<sdy::TensorShardingAttr> shardings,
+           function_ref<unsigned(Value)> indexOf) {
+  SmallVector<std::pair<unsigned, sdy::TensorShardingAttr>> updates;
+  for (auto [owner, sharding] : llvm::zip(owners, shardings))
+    if (sharding)
+      updates.emplace_back(indexOf(owner), sharding);
+  return updates;
+}
+
+unsigned getArgNumber(Value value) {
+  return cast<BlockArgument>(value).getArgNumber();
+}
+
+unsigned getResultNumber(Value value) {
+  return cast<OpResult>(value).getResultNumber();
 }
 
 sdy::TensorShardingAttr getEntry(sdy::TensorShardingPerValueAttr shardings,
@@ -130,17 +155,20 @@ struct FragmentDataFlowModel
                     cast<OpResult>(owner).getResultNumber());
   }
 
-  void setEdgeOwnerSharding(Operation *op, Value owner,
-                            sdy::TensorShardingAttr sharding) const {
+  void setBlockArgumentEdgeOwnerShardings(
+      Operation *op, ArrayRef<sdy::TensorShardingAttr> shardings) const {
     auto fragment = cast<FragmentOp>(op);
-    if (auto arg = dyn_cast<BlockArgument>(owner))
-      fragment.setInShardingsAttr(withSharding(fragment.getInShardingsAttr(),
-                                               op->getOperandTypes(),
-                                               arg.getArgNumber(), sharding));
-    else
-      fragment.setOutShardingsAttr(
-          withSharding(fragment.getOutShardingsAttr(), op->getResultTypes(),
-                       cast<OpResult>(owner).getResultNumber(), sharding));
+    fragment.setInShardingsAttr(withShardings(
+        fragment.getInShardingsAttr(), op->getOperandTypes(),
+        getUpdates(getBlockArgumentEdgeOwners(op), shardings, getArgNumber)));
+  }
+
+  void setOpResultEdgeOwnerShardings(
+      Operation *op, ArrayRef<sdy::TensorShardingAttr> shardings) const {
+    auto fragment = cast<FragmentOp>(op);
+    fragment.setOutShardingsAttr(withShardings(
+        fragment.getOutShardingsAttr(), op->getResultTypes(),
+        getUpdates(getOpResultEdgeOwners(op), shardings, getResultNumber)));
   }
 };
 
@@ -198,14 +226,17 @@ struct ForDataFlowModel
         cast<OpResult>(owner).getResultNumber());
   }
 
-  void setEdgeOwnerSharding(Operation *op, Value owner,
-                            sdy::TensorShardingAttr sharding) const {
-    op->setAttr(kShardingAttrName,
-                withSharding(op->getAttrOfType<sdy::TensorShardingPerValueAttr>(
-                                 kShardingAttrName),
-                             op->getResultTypes(),
-                             cast<OpResult>(owner).getResultNumber(),
-                             sharding));
+  void setBlockArgumentEdgeOwnerShardings(
+      Operation *, ArrayRef<sdy::TensorShardingAttr>) const {}
+
+  void setOpResultEdgeOwnerShardings(
+      Operation *op, ArrayRef<sdy::TensorShardingAttr> shardings) const {
+    sdy::TensorShardingPerValueAttr updated = withShardings(
+        op->getAttrOfType<sdy::TensorShardingPerValueAttr>(kShardingAttrName),
+        op->getResultTypes(),
+        getUpdates(getOpResultEdgeOwners(op), shardings, getResultNumber));
+    if (updated)
+      op->setAttr(kShardingAttrName, updated);
   }
 };
 

@@ -143,9 +143,15 @@ void setEdgeOwnerShardings(Operation *op,
                            ArrayRef<TensorShardingAttr> shardings) {
   SmallVector<Value> owners = getEdgeOwners(op);
   if (auto dataFlow = dyn_cast<ShardableDataFlowOpInterface>(op)) {
-    for (auto [owner, sharding] : llvm::zip(owners, shardings))
-      if (sharding)
-        dataFlow.setEdgeOwnerSharding(owner, sharding);
+    // Block-argument owners come first (getEdgeOwners).
+    size_t numArgs = dataFlow.getBlockArgumentEdgeOwners().size();
+    if (llvm::any_of(shardings.take_front(numArgs),
+                     [](TensorShardingAttr s) { return s; }))
+      dataFlow.setBlockArgumentEdgeOwnerShardings(
+          shardings.take_front(numArgs));
+    if (llvm::any_of(shardings.drop_front(numArgs),
+                     [](TensorShardingAttr s) { return s; }))
+      dataFlow.setOpResultEdgeOwnerShardings(shardings.drop_front(numArgs));
     return;
   }
   // A StableHLO op keeps one `sdy.sharding` entry per result; results

@@ -20,8 +20,8 @@ def Sdy_ShardableDataFlowOpInterface
     argument for its result). The op stores one sharding per owner.
     `-sdy-add-data-flow-edges` puts an `sdy.data_flow_edge` on every owner,
     propagation moves shardings between the sources and the edge, and
-    `-sdy-sink-data-flow-edges` stores the edge's sharding back with
-    `setEdgeOwnerSharding`.
+    `-sdy-sink-data-flow-edges` stores the edges' shardings back, all of an
+    op's at once (an op with n owners costs O(n), not O(n^2)).
   }];
   let cppNamespace = "::mlir::sdy";
   let methods = [
@@ -46,11 +46,15 @@ def Sdy_ShardableDataFlowOpInterface
     InterfaceMethod<"The sharding stored for `owner`, or null.",
       "::mlir::sdy::TensorShardingAttr", "getEdgeOwnerSharding",
       (ins "::mlir::Value":$owner)>,
-    InterfaceMethod<[{Stores `sharding` for `owner`; owners without one
-      become fully open on the same mesh.}],
-      "void", "setEdgeOwnerSharding",
-      (ins "::mlir::Value":$owner,
-           "::mlir::sdy::TensorShardingAttr":$sharding)>,
+    InterfaceMethod<[{Stores the shardings of the block-argument owners
+      (`shardings` parallel to `getBlockArgumentEdgeOwners()`; a null entry
+      keeps what is stored, or leaves it fully open), in one update.}],
+      "void", "setBlockArgumentEdgeOwnerShardings",
+      (ins "::llvm::ArrayRef<::mlir::sdy::TensorShardingAttr>":$shardings)>,
+    InterfaceMethod<[{The same for the result owners
+      (`getOpResultEdgeOwners()`).}],
+      "void", "setOpResultEdgeOwnerShardings",
+      (ins "::llvm::ArrayRef<::mlir::sdy::TensorShardingAttr>":$shardings)>,
   ];
 }
 
