@@ -194,8 +194,7 @@ FailureOr<Lowered> lower(ModuleOp module, const Config &config,
     return main.emitError("@main's topology ")
            << existing << " differs from config.topology " << topology;
   main->setAttr(MpmdDialect::kTopologyAttrName, topology);
-  llvm::Expected<ResolvedShardings> shardings =
-      resolveShardings(main, config);
+  llvm::Expected<ResolvedShardings> shardings = resolveShardings(main, config);
   if (!shardings)
     return copy.emitError(llvm::toString(shardings.takeError()));
   if (failed(applyShardings(copy, main, *shardings, config)))

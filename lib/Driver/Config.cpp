@@ -470,9 +470,9 @@ StringRef findMeshWithAxis(const std::vector<TopologyMesh> &topology,
 
 /// Checks the axes of one sharding (`axes`, each with its JSON path): they
 /// name axes of the topology, of one mesh, each at most once.
-llvm::Error verifySpecAxes(
-    const std::vector<std::pair<std::string, std::string>> &axes,
-    const std::vector<TopologyMesh> &topology) {
+llvm::Error
+verifySpecAxes(const std::vector<std::pair<std::string, std::string>> &axes,
+               const std::vector<TopologyMesh> &topology) {
   llvm::StringSet<> seen;
   StringRef firstMesh;
   for (const auto &[axis, path] : axes) {
@@ -503,19 +503,19 @@ llvm::Error verifySpecAxes(
                         return entry.first == axis;
                       });
              }))
-      return makeConfigError(path, "axis \"" + axis +
-                                       "\" is not an axis of mesh \"" +
-                                       firstMesh +
-                                       "\", whose axes the sharding uses");
+      return makeConfigError(
+          path, "axis \"" + axis + "\" is not an axis of mesh \"" + firstMesh +
+                    "\", whose axes the sharding uses");
   }
   return llvm::Error::success();
 }
 
 /// A list of axis names or one axis name (the PartitionSpec shorthand),
 /// appended to `axes` with their paths.
-llvm::Error parseAxisList(const Value &value, const std::string &path,
-                          std::vector<std::string> &names,
-                          std::vector<std::pair<std::string, std::string>> &axes) {
+llvm::Error
+parseAxisList(const Value &value, const std::string &path,
+              std::vector<std::string> &names,
+              std::vector<std::pair<std::string, std::string>> &axes) {
   if (std::optional<StringRef> single = value.getAsString()) {
     names.push_back(single->str());
     axes.emplace_back(single->str(), path);
@@ -627,9 +627,8 @@ parseShardingRules(const Value *value,
                                    llvm::join(fields, ", "));
     if (isFsdp) {
       std::vector<std::pair<std::string, std::string>> axes;
-      if (llvm::Error error = parseAxisList(*object->get("fsdp"),
-                                            rule.path + ".fsdp",
-                                            rule.fsdpAxes, axes))
+      if (llvm::Error error = parseAxisList(
+              *object->get("fsdp"), rule.path + ".fsdp", rule.fsdpAxes, axes))
         return std::move(error);
       if (rule.fsdpAxes.empty())
         return makeConfigError(rule.path + ".fsdp",
@@ -658,9 +657,9 @@ parseShardingRules(const Value *value,
       return pattern.takeError();
     std::string regexError;
     if (!llvm::Regex(*pattern).isValid(regexError))
-      return makeConfigError(rule.path + ".match",
-                             "invalid regex \"" + *pattern +
-                                 "\": " + regexError);
+      return makeConfigError(rule.path + ".match", "invalid regex \"" +
+                                                       *pattern +
+                                                       "\": " + regexError);
     rule.pattern = pattern->str();
     llvm::Expected<ShardingSpec> sharding = parseShardingSpec(
         *object->get("sharding"), rule.path + ".sharding", topology);
@@ -766,11 +765,16 @@ llvm::Expected<Config> parseConfig(StringRef jsonText) {
     return makeTypeError("config", "an object", *json);
   if (llvm::Error error = DuplicateKeyFinder(jsonText).run())
     return error;
-  constexpr StringRef kFields[] = {
-      "topology",     "assignment",    "input_assignment",
-      "output_assignment", "schedule", "merge_rules",
-      "partitioning_options", "in_shardings", "out_shardings",
-      "sharding_rules"};
+  constexpr StringRef kFields[] = {"topology",
+                                   "assignment",
+                                   "input_assignment",
+                                   "output_assignment",
+                                   "schedule",
+                                   "merge_rules",
+                                   "partitioning_options",
+                                   "in_shardings",
+                                   "out_shardings",
+                                   "sharding_rules"};
   for (const std::string &key : getSortedKeys(*root))
     if (!llvm::is_contained(kFields, key))
       return makeConfigError("config." + key,

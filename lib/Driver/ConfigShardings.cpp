@@ -63,9 +63,10 @@ std::string print(Attribute attr) {
 
 /// `spec` as an attribute for a value of `type`, checked (axes, rank,
 /// divisibility) against its mesh.
-llvm::Expected<sdy::TensorShardingAttr>
-resolveSpec(const ShardingSpec &spec, Type type, const Config &config,
-            const llvm::Twine &what) {
+llvm::Expected<sdy::TensorShardingAttr> resolveSpec(const ShardingSpec &spec,
+                                                    Type type,
+                                                    const Config &config,
+                                                    const llvm::Twine &what) {
   MLIRContext *ctx = type.getContext();
   std::string diagnostic;
   ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &d) {
@@ -107,8 +108,9 @@ resolveSpec(const ShardingSpec &spec, Type type, const Config &config,
     for (const std::vector<std::string> &axes : spec.dims)
       for (const std::string &axis : axes)
         for (const TopologyMesh &candidate : config.topology)
-          if (llvm::any_of(candidate.axes,
-                           [&](const auto &entry) { return entry.first == axis; }))
+          if (llvm::any_of(candidate.axes, [&](const auto &entry) {
+                return entry.first == axis;
+              }))
             mesh = &candidate;
     SmallVector<sdy::DimensionShardingAttr> dims;
     for (const std::vector<std::string> &axes : spec.dims) {
@@ -129,8 +131,7 @@ resolveSpec(const ShardingSpec &spec, Type type, const Config &config,
           [&] { return emitError(UnknownLoc::get(ctx)); },
           /*checkDivisibility=*/true)))
     return makeError(spec.path, diagnostic + " (for " + what + " of type " +
-                                    print(TypeAttr::get(type)).substr(0) +
-                                    ")");
+                                    print(TypeAttr::get(type)).substr(0) + ")");
   return sharding;
 }
 
@@ -170,8 +171,8 @@ sdy::TensorShardingAttr getFsdpSharding(const ShardingRule &rule, Type type,
     if (dim == best)
       for (const std::string &axis : rule.fsdpAxes)
         refs.push_back(sdy::AxisRefAttr::get(ctx, axis, nullptr));
-    dims.push_back(sdy::DimensionShardingAttr::get(ctx, refs, true,
-                                                   std::nullopt));
+    dims.push_back(
+        sdy::DimensionShardingAttr::get(ctx, refs, true, std::nullopt));
   }
   return sdy::TensorShardingAttr::get(
       ctx, FlatSymbolRefAttr::get(ctx, getMeshSymbol(config, *mesh)), dims, {},
@@ -217,11 +218,10 @@ llvm::Expected<ResolvedShardings> resolveShardings(func::FuncOp main,
        {std::tuple{"in_shardings", &config.inShardings, numInputs},
         std::tuple{"out_shardings", &config.outShardings, numOutputs}})
     if (list->size() > count)
-      return makeError("config." + llvm::Twine(field) + "[" +
-                           llvm::Twine(count) + "]",
-                       "@main has " + llvm::Twine(count) + " " +
-                           (list == &config.inShardings ? "inputs"
-                                                        : "outputs"));
+      return makeError(
+          "config." + llvm::Twine(field) + "[" + llvm::Twine(count) + "]",
+          "@main has " + llvm::Twine(count) + " " +
+              (list == &config.inShardings ? "inputs" : "outputs"));
 
   std::vector<llvm::Regex> patterns;
   for (const ShardingRule &rule : config.shardingRules)
@@ -273,10 +273,10 @@ llvm::Expected<ResolvedShardings> resolveShardings(func::FuncOp main,
       break;
     }
     if (explicitSharding && ruleSharding && explicitSharding != ruleSharding)
-      return makeError(explicitPath,
-                       "gives " + what + " " + print(explicitSharding) +
-                           ", but " + rulePath + " gives it " +
-                           print(ruleSharding));
+      return makeError(explicitPath, "gives " + what + " " +
+                                         print(explicitSharding) + ", but " +
+                                         rulePath + " gives it " +
+                                         print(ruleSharding));
     sdy::TensorShardingAttr sharding =
         explicitSharding ? explicitSharding : ruleSharding;
     auto existing = main.getArgAttrOfType<sdy::TensorShardingAttr>(
@@ -300,8 +300,7 @@ llvm::Expected<ResolvedShardings> resolveShardings(func::FuncOp main,
                               ? std::string("no input has a name: names are "
                                             "the arguments' locations, "
                                             "loc(\"NAME\")")
-                              : "inputs are named " +
-                                    llvm::join(named, ", ")) +
+                              : "inputs are named " + llvm::join(named, ", ")) +
                          ")");
   }
   for (unsigned index = 0; index < numOutputs; ++index) {

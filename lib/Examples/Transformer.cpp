@@ -284,8 +284,9 @@ std::string writeModule(const TransformerOptions &options) {
     for (int64_t w = 0; w < weightsPerLayer; ++w) {
       std::string name = weightName(i, w);
       weightArguments += formatv(", {0}: {1}", name, t.weights[w]);
-      namedWeightArguments += formatv(", {0}: {1} loc(\"{2}\")", name,
-                                      t.weights[w], llvm::StringRef(name).drop_front());
+      namedWeightArguments +=
+          formatv(", {0}: {1} loc(\"{2}\")", name, t.weights[w],
+                  llvm::StringRef(name).drop_front());
       weightTypes += ", " + t.weights[w];
     }
   const int64_t residuals = kResiduals.size();

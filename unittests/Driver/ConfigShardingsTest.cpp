@@ -116,12 +116,15 @@ TEST_F(ConfigShardingsTest, ShardingsThatDoNotFitTheProgram) {
   EXPECT_EQ(resolve(R"("in_shardings": ["#sdy.sharding<@m9, [{}, {}]>"])"),
             "config.in_shardings[0]: unknown mesh @m9; meshes are @mesh, @m0, "
             "@m1");
-  EXPECT_EQ(resolve(R"("in_shardings": ["#sdy.sharding<@mesh, [{\"z\"}, {}]>"])"),
-            "config.in_shardings[0]: unknown axis name: \"z\" (for input 0 "
-            "('x') of type tensor<8x4xf32>)");
-  EXPECT_EQ(resolve(R"("in_shardings": ["#sdy.sharding<@mesh, [{\"data\"}, {\"data\"}]>"])")
-                .substr(0, 24),
-            "config.in_shardings[0]: ");
+  EXPECT_EQ(
+      resolve(R"("in_shardings": ["#sdy.sharding<@mesh, [{\"z\"}, {}]>"])"),
+      "config.in_shardings[0]: unknown axis name: \"z\" (for input 0 "
+      "('x') of type tensor<8x4xf32>)");
+  EXPECT_EQ(
+      resolve(
+          R"("in_shardings": ["#sdy.sharding<@mesh, [{\"data\"}, {\"data\"}]>"])")
+          .substr(0, 24),
+      "config.in_shardings[0]: ");
   EXPECT_EQ(resolve(R"("in_shardings": ["#sdy.sharding<@mesh"])").substr(0, 38),
             "config.in_shardings[0]: not a sharding");
   EXPECT_EQ(resolve(R"("sharding_rules": [{"match": "^w3", "sharding": []}])"),

@@ -213,39 +213,46 @@ TEST(ConfigTest, ShardingsAndRules) {
 }
 
 TEST(ConfigTest, BadShardingsNameTheirField) {
-  EXPECT_EQ(errorOf(parseConfig(withTopology(R"("in_shardings": [["modle"]])"))),
-            "config.in_shardings[0][0]: unknown axis \"modle\"");
-  EXPECT_EQ(errorOf(parseConfig(
-                R"({"topology": [["m", [["data", 2]]]], "in_shardings": [["z"]]})")),
-            "config.in_shardings[0][0]: unknown axis \"z\"; the mesh axes are "
-            "data");
-  EXPECT_EQ(errorOf(parseConfig(
-                withTopology(R"("out_shardings": [["data", ["model", "data"]]])"))),
+  EXPECT_EQ(
+      errorOf(parseConfig(withTopology(R"("in_shardings": [["modle"]])"))),
+      "config.in_shardings[0][0]: unknown axis \"modle\"");
+  EXPECT_EQ(
+      errorOf(parseConfig(
+          R"({"topology": [["m", [["data", 2]]]], "in_shardings": [["z"]]})")),
+      "config.in_shardings[0][0]: unknown axis \"z\"; the mesh axes are "
+      "data");
+  EXPECT_EQ(errorOf(parseConfig(withTopology(
+                R"("out_shardings": [["data", ["model", "data"]]])"))),
             "config.out_shardings[0][1][1]: axis \"data\" is used twice in one "
             "sharding");
-  EXPECT_EQ(errorOf(parseConfig(withTopology(R"("in_shardings": [["data", "x"]])"))),
-            "config.in_shardings[0][1]: axis \"x\" is not an axis of mesh "
-            "\"m1\", whose axes the sharding uses");
-  EXPECT_EQ(errorOf(parseConfig(withTopology(R"("in_shardings": [3])"))),
-            "config.in_shardings[0]: expected a sharding \"#sdy.sharding<...>\" "
-            "or a list with the axes of each dimension (null: replicated), got "
-            "a number");
-  EXPECT_EQ(errorOf(parseConfig(withTopology(R"("in_shardings": ["data"])"))),
-            "config.in_shardings[0]: expected a sharding \"#sdy.sharding<@mesh, "
-            "[...]>\" or a list with the axes of each dimension, got \"data\"");
+  EXPECT_EQ(
+      errorOf(parseConfig(withTopology(R"("in_shardings": [["data", "x"]])"))),
+      "config.in_shardings[0][1]: axis \"x\" is not an axis of mesh "
+      "\"m1\", whose axes the sharding uses");
+  EXPECT_EQ(
+      errorOf(parseConfig(withTopology(R"("in_shardings": [3])"))),
+      "config.in_shardings[0]: expected a sharding \"#sdy.sharding<...>\" "
+      "or a list with the axes of each dimension (null: replicated), got "
+      "a number");
+  EXPECT_EQ(
+      errorOf(parseConfig(withTopology(R"("in_shardings": ["data"])"))),
+      "config.in_shardings[0]: expected a sharding \"#sdy.sharding<@mesh, "
+      "[...]>\" or a list with the axes of each dimension, got \"data\"");
   EXPECT_EQ(errorOf(parseConfig(withTopology(
                 R"("sharding_rules": [{"match": "w(", "sharding": []}])"))),
             "config.sharding_rules[0].match: invalid regex \"w(\": parentheses "
             "not balanced");
-  EXPECT_EQ(errorOf(parseConfig(withTopology(
-                R"("sharding_rules": [{"match": "w"}])"))),
+  EXPECT_EQ(errorOf(parseConfig(
+                withTopology(R"("sharding_rules": [{"match": "w"}])"))),
             "config.sharding_rules[0].sharding: missing");
-  EXPECT_EQ(errorOf(parseConfig(withTopology(
-                R"("sharding_rules": [{"match": "w", "sharding": [], "x": 1}])"))),
-            "config.sharding_rules[0].x: unknown field; expected match, sharding");
-  EXPECT_EQ(errorOf(parseConfig(withTopology(
-                R"("sharding_rules": [{"fsdp": [], "min_size": 1}])"))),
-            "config.sharding_rules[0].fsdp: an fsdp rule needs at least one axis");
+  EXPECT_EQ(
+      errorOf(parseConfig(withTopology(
+          R"("sharding_rules": [{"match": "w", "sharding": [], "x": 1}])"))),
+      "config.sharding_rules[0].x: unknown field; expected match, sharding");
+  EXPECT_EQ(
+      errorOf(parseConfig(
+          withTopology(R"("sharding_rules": [{"fsdp": [], "min_size": 1}])"))),
+      "config.sharding_rules[0].fsdp: an fsdp rule needs at least one axis");
   EXPECT_EQ(errorOf(parseConfig(withTopology(
                 R"("sharding_rules": [{"fsdp": "data", "min_size": -1}])"))),
             "config.sharding_rules[0].min_size: must be >= 0, got -1");

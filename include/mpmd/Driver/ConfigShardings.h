@@ -37,7 +37,8 @@ std::string getInputName(func::FuncOp main, unsigned index);
 /// Resolves the config's shardings for `main`. An input `in_shardings`
 /// leaves open takes the sharding of the first rule that applies to it; one
 /// it gives must agree with the first `match` rule that names it, and
-/// every sharding with one the program already has. O(inputs × rules × name length).
+/// every sharding with one the program already has. O(inputs × rules × name
+/// length).
 llvm::Expected<ResolvedShardings> resolveShardings(func::FuncOp main,
                                                    const Config &config);
 

@@ -135,9 +135,9 @@ class EnforceUserShardingsPass
         updates.setResult(fragment, cast<OpResult>(value).getResultNumber(),
                           sharding);
       else if (auto transfer = value.getDefiningOp<TransferOp>())
-        transfer->setAttr(kShardingAttrName,
-                          sdy::TensorShardingPerValueAttr::get(&getContext(),
-                                                               {sharding}));
+        transfer->setAttr(
+            kShardingAttrName,
+            sdy::TensorShardingPerValueAttr::get(&getContext(), {sharding}));
       else
         continue;
       // The value's other fragment users take it with that sharding too.

@@ -1,4 +1,5 @@
-//===- ShardingPropagationPipeline.cpp - -mpmd-sharding-propagation-pipeline ===//
+//===- ShardingPropagationPipeline.cpp - -mpmd-sharding-propagation-pipeline
+//===//
 
 #include "mpmd/Transforms/ShardingPropagation/Pipelines.h"
 

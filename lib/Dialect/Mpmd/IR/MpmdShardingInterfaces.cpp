@@ -63,7 +63,8 @@ withShardings(sdy::TensorShardingPerValueAttr existing, TypeRange types,
 /// (index of each owner, its sharding) for the non-null `shardings`.
 template <typename OwnerRange>
 SmallVector<std::pair<unsigned, sdy::TensorShardingAttr>>
-getUpdates(const OwnerRange &owners, ArrayRef<sdy::TensorShardingAttr> shardings,
+getUpdates(const OwnerRange &owners,
+           ArrayRef<sdy::TensorShardingAttr> shardings,
            function_ref<unsigned(Value)> indexOf) {
   SmallVector<std::pair<unsigned, sdy::TensorShardingAttr>> updates;
   for (auto [owner, sharding] : llvm::zip(owners, shardings))
@@ -226,8 +227,9 @@ struct ForDataFlowModel
         cast<OpResult>(owner).getResultNumber());
   }
 
-  void setBlockArgumentEdgeOwnerShardings(
-      Operation *, ArrayRef<sdy::TensorShardingAttr>) const {}
+  void
+  setBlockArgumentEdgeOwnerShardings(Operation *,
+                                     ArrayRef<sdy::TensorShardingAttr>) const {}
 
   void setOpResultEdgeOwnerShardings(
       Operation *op, ArrayRef<sdy::TensorShardingAttr> shardings) const {

@@ -102,11 +102,9 @@ Value getEdgeOwnerFromTarget(Value target) {
 Value getEdgeOwnerFromSource(OpOperand &use) {
   Operation *user = use.getOwner();
   // A use by an op, or by the terminator of one of its regions.
-  Operation *candidate = user->hasTrait<OpTrait::IsTerminator>()
-                             ? user->getParentOp()
-                             : user;
-  if (auto dataFlow =
-          dyn_cast_or_null<ShardableDataFlowOpInterface>(candidate))
+  Operation *candidate =
+      user->hasTrait<OpTrait::IsTerminator>() ? user->getParentOp() : user;
+  if (auto dataFlow = dyn_cast_or_null<ShardableDataFlowOpInterface>(candidate))
     return dataFlow.getEdgeOwnerFromSource(use);
   unsigned index = use.getOperandNumber();
   Value owner;

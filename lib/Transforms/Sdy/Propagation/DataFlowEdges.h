@@ -1,4 +1,4 @@
-//===- DataFlowEdges.h - Data-flow edges of region and barrier ops -*- C++ -*-===//
+//===- DataFlowEdges.h - Data-flow edges of region ops ---------*- C++ -*-===//
 //
 // Shardings cross `stablehlo.while`, `stablehlo.case`,
 // `stablehlo.optimization_barrier` and ops implementing

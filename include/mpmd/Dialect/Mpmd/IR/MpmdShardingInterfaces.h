@@ -1,4 +1,4 @@
-//===- MpmdShardingInterfaces.h - How shardings cross MPMD ops ---*- C++ -*-===//
+//===- MpmdShardingInterfaces.h - Shardings across MPMD ops ----*- C++ -*-===//
 //
 // Fragments and loops as sdy data-flow ops, transfers with a sharding rule:
 // what lets sharding propagation run over a whole MPMD program.

@@ -1,4 +1,4 @@
-//===- SdyShardingInterfaces.h - How ops take part in propagation -*- C++ -*-===//
+//===- SdyShardingInterfaces.h - Ops in propagation -------------*- C++ -*-===//
 //
 // Kept apart from SdyOps.h: only propagation and the ops implementing them
 // need these.
