@@ -2,6 +2,8 @@
 
 #include "mpmd/Driver/Compile.h"
 
+#include "mpmd/Driver/ConfigShardings.h"
+
 #include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
 #include "mpmd/Dialect/Mpmd/IR/TensorSizes.h"
@@ -237,6 +239,11 @@ FailureOr<Lowered> lower(ModuleOp module, const Config &config,
     return main.emitError("@main's topology ")
            << existing << " differs from config.topology " << topology;
   main->setAttr(MpmdDialect::kTopologyAttrName, topology);
+  llvm::Expected<ResolvedShardings> shardings = resolveShardings(main, config);
+  if (!shardings)
+    return copy.emitError(llvm::toString(shardings.takeError()));
+  if (failed(applyShardings(copy, main, *shardings, config)))
+    return failure();
 
   // Some passes report an error and go on, as upstream's do (e.g. a
   // transfer left resharding); a lowering with any error is a failure, so

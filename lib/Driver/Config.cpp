@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Regex.h"
 
 namespace mlir::mpmd::driver {
 
@@ -455,6 +456,221 @@ llvm::Error parseMergeRules(const Value &value, Config &config) {
   return llvm::Error::success();
 }
 
+/// The axes of a mesh of `topology` named `axis`, searched in every mesh
+/// (a homogeneous topology has the same axes everywhere): the name of the
+/// first mesh that has it, or empty.
+StringRef findMeshWithAxis(const std::vector<TopologyMesh> &topology,
+                           StringRef axis) {
+  for (const TopologyMesh &mesh : topology)
+    for (const auto &[name, size] : mesh.axes)
+      if (name == axis)
+        return mesh.name;
+  return {};
+}
+
+/// Checks the axes of one sharding (`axes`, each with its JSON path): they
+/// name axes of the topology, of one mesh, each at most once.
+llvm::Error
+verifySpecAxes(const std::vector<std::pair<std::string, std::string>> &axes,
+               const std::vector<TopologyMesh> &topology) {
+  llvm::StringSet<> seen;
+  StringRef firstMesh;
+  for (const auto &[axis, path] : axes) {
+    StringRef mesh = findMeshWithAxis(topology, axis);
+    if (mesh.empty()) {
+      std::vector<std::string> names;
+      for (const auto &[name, size] : topology.front().axes)
+        names.push_back(name);
+      return makeConfigError(
+          path, "unknown axis \"" + axis + "\"" +
+                    (topology.size() == 1 ||
+                             llvm::all_of(topology,
+                                          [&](const TopologyMesh &other) {
+                                            return other.axes ==
+                                                   topology.front().axes;
+                                          })
+                         ? "; the mesh axes are " + llvm::join(names, ", ")
+                         : std::string()));
+    }
+    if (!seen.insert(axis).second)
+      return makeConfigError(path, "axis \"" + axis +
+                                       "\" is used twice in one sharding");
+    if (firstMesh.empty())
+      firstMesh = mesh;
+    else if (!llvm::any_of(topology, [&](const TopologyMesh &candidate) {
+               return candidate.name == firstMesh &&
+                      llvm::any_of(candidate.axes, [&](const auto &entry) {
+                        return entry.first == axis;
+                      });
+             }))
+      return makeConfigError(
+          path, "axis \"" + axis + "\" is not an axis of mesh \"" + firstMesh +
+                    "\", whose axes the sharding uses");
+  }
+  return llvm::Error::success();
+}
+
+/// A list of axis names or one axis name (the PartitionSpec shorthand),
+/// appended to `axes` with their paths.
+llvm::Error
+parseAxisList(const Value &value, const std::string &path,
+              std::vector<std::string> &names,
+              std::vector<std::pair<std::string, std::string>> &axes) {
+  if (std::optional<StringRef> single = value.getAsString()) {
+    names.push_back(single->str());
+    axes.emplace_back(single->str(), path);
+    return llvm::Error::success();
+  }
+  const Array *list = value.getAsArray();
+  if (!list)
+    return makeTypeError(path, "an axis name or a list of axis names", value);
+  for (auto [index, entry] : llvm::enumerate(*list)) {
+    std::string entryPath = path + "[" + std::to_string(index) + "]";
+    llvm::Expected<StringRef> name = getString(entry, entryPath);
+    if (!name)
+      return name.takeError();
+    names.push_back(name->str());
+    axes.emplace_back(name->str(), entryPath);
+  }
+  return llvm::Error::success();
+}
+
+/// `"#sdy.sharding<...>"` or a PartitionSpec-like list.
+llvm::Expected<ShardingSpec>
+parseShardingSpec(const Value &value, const std::string &path,
+                  const std::vector<TopologyMesh> &topology) {
+  ShardingSpec spec;
+  spec.path = path;
+  if (std::optional<StringRef> text = value.getAsString()) {
+    if (!text->trim().starts_with("#sdy.sharding<"))
+      return makeConfigError(path, "expected a sharding \"#sdy.sharding<@mesh, "
+                                   "[...]>\" or a list with the axes of each "
+                                   "dimension, got \"" +
+                                       *text + "\"");
+    spec.attribute = text->trim().str();
+    return spec;
+  }
+  const Array *dims = value.getAsArray();
+  if (!dims)
+    return makeTypeError(path,
+                         "a sharding \"#sdy.sharding<...>\" or a list with "
+                         "the axes of each dimension (null: replicated)",
+                         value);
+  std::vector<std::pair<std::string, std::string>> axes;
+  for (auto [index, dim] : llvm::enumerate(*dims)) {
+    std::string dimPath = path + "[" + std::to_string(index) + "]";
+    spec.dims.emplace_back();
+    if (dim.kind() == Value::Null)
+      continue;
+    if (llvm::Error error = parseAxisList(dim, dimPath, spec.dims.back(), axes))
+      return std::move(error);
+  }
+  if (llvm::Error error = verifySpecAxes(axes, topology))
+    return std::move(error);
+  return spec;
+}
+
+/// `"in_shardings"` / `"out_shardings"`: entry i for input (output) i.
+llvm::Expected<std::vector<std::optional<ShardingSpec>>>
+parseShardingList(const Value *value, StringRef field,
+                  const std::vector<TopologyMesh> &topology) {
+  std::string path = ("config." + field).str();
+  std::vector<std::optional<ShardingSpec>> shardings;
+  if (!value)
+    return shardings;
+  const Array *entries = value->getAsArray();
+  if (!entries)
+    return makeTypeError(path, "a list of shardings (null: none)", *value);
+  for (auto [index, entry] : llvm::enumerate(*entries)) {
+    shardings.emplace_back();
+    if (entry.kind() == Value::Null)
+      continue;
+    llvm::Expected<ShardingSpec> spec = parseShardingSpec(
+        entry, path + "[" + std::to_string(index) + "]", topology);
+    if (!spec)
+      return spec.takeError();
+    shardings.back() = std::move(*spec);
+  }
+  return shardings;
+}
+
+llvm::Expected<std::vector<ShardingRule>>
+parseShardingRules(const Value *value,
+                   const std::vector<TopologyMesh> &topology) {
+  const std::string path = "config.sharding_rules";
+  std::vector<ShardingRule> rules;
+  if (!value)
+    return rules;
+  const Array *entries = value->getAsArray();
+  if (!entries)
+    return makeTypeError(path,
+                         "a list of rules ({\"match\": REGEX, "
+                         "\"sharding\": ...} or {\"fsdp\": AXES})",
+                         *value);
+  for (auto [index, entry] : llvm::enumerate(*entries)) {
+    ShardingRule rule;
+    rule.path = path + "[" + std::to_string(index) + "]";
+    const Object *object = entry.getAsObject();
+    if (!object)
+      return makeTypeError(rule.path,
+                           "{\"match\": REGEX, \"sharding\": ...} or "
+                           "{\"fsdp\": AXES, \"min_size\": N}",
+                           entry);
+    bool isFsdp = object->get("fsdp") != nullptr;
+    const std::vector<StringRef> fields =
+        isFsdp ? std::vector<StringRef>{"fsdp", "min_size"}
+               : std::vector<StringRef>{"match", "sharding"};
+    for (const std::string &key : getSortedKeys(*object))
+      if (!llvm::is_contained(fields, key))
+        return makeConfigError(rule.path + "." + key,
+                               "unknown field; expected " +
+                                   llvm::join(fields, ", "));
+    if (isFsdp) {
+      std::vector<std::pair<std::string, std::string>> axes;
+      if (llvm::Error error = parseAxisList(
+              *object->get("fsdp"), rule.path + ".fsdp", rule.fsdpAxes, axes))
+        return std::move(error);
+      if (rule.fsdpAxes.empty())
+        return makeConfigError(rule.path + ".fsdp",
+                               "an fsdp rule needs at least one axis");
+      if (llvm::Error error = verifySpecAxes(axes, topology))
+        return std::move(error);
+      if (const Value *minSize = object->get("min_size")) {
+        llvm::Expected<int64_t> size =
+            getInteger(*minSize, rule.path + ".min_size");
+        if (!size)
+          return size.takeError();
+        if (*size < 0)
+          return makeConfigError(rule.path + ".min_size",
+                                 "must be >= 0, got " + llvm::Twine(*size));
+        rule.minSize = *size;
+      }
+      rules.push_back(std::move(rule));
+      continue;
+    }
+    for (StringRef field : fields)
+      if (!object->get(field))
+        return makeConfigError(rule.path + "." + field, "missing");
+    llvm::Expected<StringRef> pattern =
+        getString(*object->get("match"), rule.path + ".match");
+    if (!pattern)
+      return pattern.takeError();
+    std::string regexError;
+    if (!llvm::Regex(*pattern).isValid(regexError))
+      return makeConfigError(rule.path + ".match", "invalid regex \"" +
+                                                       *pattern +
+                                                       "\": " + regexError);
+    rule.pattern = pattern->str();
+    llvm::Expected<ShardingSpec> sharding = parseShardingSpec(
+        *object->get("sharding"), rule.path + ".sharding", topology);
+    if (!sharding)
+      return sharding.takeError();
+    rule.sharding = std::move(*sharding);
+    rules.push_back(std::move(rule));
+  }
+  return rules;
+}
+
 struct BoolOption {
   StringRef name;
   bool PartitioningOptions::*field;
@@ -519,6 +735,12 @@ llvm::Error parsePartitioningOptions(const Value &value, Config &config,
 
 } // namespace
 
+bool Config::isHomogeneous() const {
+  return llvm::all_of(topology, [&](const TopologyMesh &mesh) {
+    return mesh.axes == topology.front().axes;
+  });
+}
+
 const TopologyMesh *Config::findMesh(StringRef name) const {
   auto found = llvm::find_if(
       topology, [&](const TopologyMesh &mesh) { return mesh.name == name; });
@@ -543,9 +765,16 @@ llvm::Expected<Config> parseConfig(StringRef jsonText) {
     return makeTypeError("config", "an object", *json);
   if (llvm::Error error = DuplicateKeyFinder(jsonText).run())
     return error;
-  constexpr StringRef kFields[] = {
-      "topology", "assignment",  "input_assignment",    "output_assignment",
-      "schedule", "merge_rules", "partitioning_options"};
+  constexpr StringRef kFields[] = {"topology",
+                                   "assignment",
+                                   "input_assignment",
+                                   "output_assignment",
+                                   "schedule",
+                                   "merge_rules",
+                                   "partitioning_options",
+                                   "in_shardings",
+                                   "out_shardings",
+                                   "sharding_rules"};
   for (const std::string &key : getSortedKeys(*root))
     if (!llvm::is_contained(kFields, key))
       return makeConfigError("config." + key,
@@ -597,6 +826,20 @@ llvm::Expected<Config> parseConfig(StringRef jsonText) {
   if (const Value *mergeRules = root->get("merge_rules"))
     if (llvm::Error error = parseMergeRules(*mergeRules, config))
       return std::move(error);
+  for (auto [field, target] :
+       {std::pair{StringRef("in_shardings"), &config.inShardings},
+        std::pair{StringRef("out_shardings"), &config.outShardings}}) {
+    llvm::Expected<std::vector<std::optional<ShardingSpec>>> parsed =
+        parseShardingList(root->get(field), field, config.topology);
+    if (!parsed)
+      return parsed.takeError();
+    *target = std::move(*parsed);
+  }
+  llvm::Expected<std::vector<ShardingRule>> rules =
+      parseShardingRules(root->get("sharding_rules"), config.topology);
+  if (!rules)
+    return rules.takeError();
+  config.shardingRules = std::move(*rules);
 
   // Upstream's registry: zero-bubble schedules require split backward
   // fragments, set when missing and an error when contradicted. The same

@@ -276,11 +276,17 @@ std::string writeModule(const TransformerOptions &options) {
   auto weightName = [](int64_t layer, int64_t kind) {
     return formatv("%{0}_{1}", kWeightNames[kind], layer).str();
   };
-  // Every weight, in argument order: "%wq_0: T, ..." and their types.
-  std::string weightArguments, weightTypes;
+  // Every weight, in argument order: "%wq_0: T, ..." and their types. @main
+  // names its arguments with locations, as JAX does, for the config's
+  // sharding rules: "%wq_0: T loc("wq_0"), ...".
+  std::string weightArguments, namedWeightArguments, weightTypes;
   for (int64_t i = 0; i < layers; ++i)
     for (int64_t w = 0; w < weightsPerLayer; ++w) {
-      weightArguments += formatv(", {0}: {1}", weightName(i, w), t.weights[w]);
+      std::string name = weightName(i, w);
+      weightArguments += formatv(", {0}: {1}", name, t.weights[w]);
+      namedWeightArguments +=
+          formatv(", {0}: {1} loc(\"{2}\")", name, t.weights[w],
+                  llvm::StringRef(name).drop_front());
       weightTypes += ", " + t.weights[w];
     }
   const int64_t residuals = kResiduals.size();
@@ -391,8 +397,9 @@ std::string writeModule(const TransformerOptions &options) {
   os << formatv(" : {0}{1}\n}\n\n", t.scalar, weightTypes);
 
   // @main: microbatches, gradient accumulation, SGD.
-  os << formatv("func.func @main(%x: {0}, %y: {0}{1}) -> ({2}{3}) {{\n", t.full,
-                weightArguments, t.scalar, weightTypes);
+  os << formatv("func.func @main(%x: {0} loc(\"x\"), %y: {0} loc(\"y\"){1}) -> "
+                "({2}{3}) {{\n",
+                t.full, namedWeightArguments, t.scalar, weightTypes);
   std::string weightOperands;
   for (int64_t i = 0; i < layers; ++i)
     for (int64_t w = 0; w < weightsPerLayer; ++w)

@@ -6,6 +6,7 @@
 #include "mpmd/Dialect/Chlo/IR/ChloOps.h"
 #include "mpmd/Dialect/Interpreter/IR/InterpreterOps.h"
 #include "mpmd/Dialect/Mpmd/IR/MpmdDialect.h"
+#include "mpmd/Dialect/Mpmd/IR/MpmdShardingInterfaces.h"
 #include "mpmd/Dialect/Sdy/IR/SdyDialect.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloDialect.h"
 
@@ -23,4 +24,5 @@ void mlir::mpmd::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::func::FuncDialect, mlir::arith::ArithDialect,
                   mlir::tensor::TensorDialect>();
   mlir::func::registerInlinerExtension(registry);
+  mlir::mpmd::registerShardingInterfaceModels(registry);
 }

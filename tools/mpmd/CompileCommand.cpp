@@ -13,6 +13,8 @@
 #include "Progress.h"
 
 #include "mpmd/Driver/Compile.h"
+#include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
+#include "mpmd/Driver/ConfigShardings.h"
 #include "mpmd/Driver/ModuleFile.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -124,6 +126,13 @@ int runCompile(const CompileOptions &options) {
   // A computation the assignment misses is a configuration error.
   if (failed(verifyAssignmentCoversModule(module, *config)))
     return kExitUsageError;
+  // So are shardings that do not fit the program's inputs and outputs.
+  if (func::FuncOp main = getMainFunction(module))
+    if (llvm::Expected<ResolvedShardings> shardings =
+            resolveShardings(main, *config);
+        !shardings)
+      return reportError("compile",
+                         makeUsageError(llvm::toString(shardings.takeError())));
   LowerOptions lowerOptions;
   lowerOptions.keepPhaseTexts = options.dumpDir.has_value();
   lowerOptions.phaseDone = [&](Phase phase) {

@@ -184,4 +184,81 @@ TEST(ConfigTest, MeshesWhoseDeviceCountOverflowsAreErrors) {
       "does not fit in 64 bits");
 }
 
+TEST(ConfigTest, ShardingsAndRules) {
+  llvm::Expected<Config> config = parseConfig(withTopology(R"(
+      "in_shardings": ["#sdy.sharding<@mesh, [{\"data\"}, {}]>", null,
+                       [["data"], null, "model"]],
+      "out_shardings": [[null, []]],
+      "sharding_rules": [{"match": "^w[0-9]", "sharding": [null, ["model"]]},
+                         {"fsdp": "data", "min_size": 16}])"));
+  ASSERT_TRUE(static_cast<bool>(config)) << errorOf(std::move(config));
+  ASSERT_EQ(config->inShardings.size(), 3u);
+  EXPECT_EQ(config->inShardings[0]->attribute,
+            "#sdy.sharding<@mesh, [{\"data\"}, {}]>");
+  EXPECT_EQ(config->inShardings[0]->path, "config.in_shardings[0]");
+  EXPECT_FALSE(config->inShardings[1]);
+  EXPECT_EQ(config->inShardings[2]->dims,
+            (std::vector<std::vector<std::string>>{{"data"}, {}, {"model"}}));
+  ASSERT_EQ(config->outShardings.size(), 1u);
+  EXPECT_EQ(config->outShardings[0]->dims,
+            (std::vector<std::vector<std::string>>{{}, {}}));
+  ASSERT_EQ(config->shardingRules.size(), 2u);
+  EXPECT_EQ(config->shardingRules[0].pattern, "^w[0-9]");
+  EXPECT_EQ(config->shardingRules[0].sharding.path,
+            "config.sharding_rules[0].sharding");
+  EXPECT_EQ(config->shardingRules[1].fsdpAxes,
+            std::vector<std::string>{"data"});
+  EXPECT_EQ(config->shardingRules[1].minSize, 16);
+  EXPECT_FALSE(config->isHomogeneous());
+}
+
+TEST(ConfigTest, BadShardingsNameTheirField) {
+  EXPECT_EQ(
+      errorOf(parseConfig(withTopology(R"("in_shardings": [["modle"]])"))),
+      "config.in_shardings[0][0]: unknown axis \"modle\"");
+  EXPECT_EQ(
+      errorOf(parseConfig(
+          R"({"topology": [["m", [["data", 2]]]], "in_shardings": [["z"]]})")),
+      "config.in_shardings[0][0]: unknown axis \"z\"; the mesh axes are "
+      "data");
+  EXPECT_EQ(errorOf(parseConfig(withTopology(
+                R"("out_shardings": [["data", ["model", "data"]]])"))),
+            "config.out_shardings[0][1][1]: axis \"data\" is used twice in one "
+            "sharding");
+  EXPECT_EQ(
+      errorOf(parseConfig(withTopology(R"("in_shardings": [["data", "x"]])"))),
+      "config.in_shardings[0][1]: axis \"x\" is not an axis of mesh "
+      "\"m1\", whose axes the sharding uses");
+  EXPECT_EQ(
+      errorOf(parseConfig(withTopology(R"("in_shardings": [3])"))),
+      "config.in_shardings[0]: expected a sharding \"#sdy.sharding<...>\" "
+      "or a list with the axes of each dimension (null: replicated), got "
+      "a number");
+  EXPECT_EQ(
+      errorOf(parseConfig(withTopology(R"("in_shardings": ["data"])"))),
+      "config.in_shardings[0]: expected a sharding \"#sdy.sharding<@mesh, "
+      "[...]>\" or a list with the axes of each dimension, got \"data\"");
+  EXPECT_EQ(errorOf(parseConfig(withTopology(
+                R"("sharding_rules": [{"match": "w(", "sharding": []}])"))),
+            "config.sharding_rules[0].match: invalid regex \"w(\": parentheses "
+            "not balanced");
+  EXPECT_EQ(errorOf(parseConfig(
+                withTopology(R"("sharding_rules": [{"match": "w"}])"))),
+            "config.sharding_rules[0].sharding: missing");
+  EXPECT_EQ(
+      errorOf(parseConfig(withTopology(
+          R"("sharding_rules": [{"match": "w", "sharding": [], "x": 1}])"))),
+      "config.sharding_rules[0].x: unknown field; expected match, sharding");
+  EXPECT_EQ(
+      errorOf(parseConfig(
+          withTopology(R"("sharding_rules": [{"fsdp": [], "min_size": 1}])"))),
+      "config.sharding_rules[0].fsdp: an fsdp rule needs at least one axis");
+  EXPECT_EQ(errorOf(parseConfig(withTopology(
+                R"("sharding_rules": [{"fsdp": "data", "min_size": -1}])"))),
+            "config.sharding_rules[0].min_size: must be >= 0, got -1");
+  EXPECT_EQ(errorOf(parseConfig(withTopology(R"("sharding_rules": {})"))),
+            "config.sharding_rules: expected a list of rules ({\"match\": "
+            "REGEX, \"sharding\": ...} or {\"fsdp\": AXES}), got an object");
+}
+
 } // namespace

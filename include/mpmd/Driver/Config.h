@@ -9,7 +9,11 @@
 //     "output_assignment": ["m1"],
 //     "schedule": "1F1B",
 //     "merge_rules": ["FragmentMergeRule(sources=[...],target=...)"],
-//     "partitioning_options": {"mpmd_infer_transfers": true}
+//     "partitioning_options": {"mpmd_infer_transfers": true},
+//     "in_shardings": ["#sdy.sharding<@mesh, [{\"data\"}, {}]>", null],
+//     "out_shardings": [[["data"], null]],
+//     "sharding_rules": [{"match": "^w1_", "sharding": [null, "model"]},
+//                        {"fsdp": ["data"], "min_size": 1024}]
 //   }
 //
 // The topology is a list because JSON objects are unordered and the order of
@@ -67,6 +71,31 @@ struct PartitioningOptions {
   bool operator==(const PartitioningOptions &other) const = default;
 };
 
+/// A sharding as the config writes it: upstream's attribute text
+/// (`#sdy.sharding<@mesh, [{"data"}, {}]>`) or a PartitionSpec-like list
+/// whose entry d lists the axes of dimension d, major to minor (closed;
+/// none: replicated). Checked against the program by `resolveShardings`.
+struct ShardingSpec {
+  /// The attribute text; empty for a PartitionSpec.
+  std::string attribute;
+  std::vector<std::vector<std::string>> dims;
+  /// Where the config writes it (`config.in_shardings[2]`).
+  std::string path;
+};
+
+/// One entry of `sharding_rules`: inputs of @main whose name matches
+/// `pattern` (a regex, searched) take `sharding`; an `fsdp` rule shards the
+/// largest dimension divisible by the product of `fsdpAxes` of every input
+/// of at least `minSize` elements over those axes.
+struct ShardingRule {
+  std::string pattern;
+  ShardingSpec sharding;
+  /// Non-empty for an fsdp rule.
+  std::vector<std::string> fsdpAxes;
+  int64_t minSize = 0;
+  std::string path;
+};
+
 struct Config {
   /// Ordered meshes; never empty.
   std::vector<TopologyMesh> topology;
@@ -87,6 +116,15 @@ struct Config {
   std::vector<FragmentScheduleRule> scheduleRules;
   std::vector<FragmentMergeRule> mergeRules;
   PartitioningOptions options;
+  /// Per input (output) of @main, its sharding or none.
+  std::vector<std::optional<ShardingSpec>> inShardings, outShardings;
+  /// Applied in order to the inputs `inShardings` leaves open: the first
+  /// rule that applies to an input decides.
+  std::vector<ShardingRule> shardingRules;
+
+  /// Whether every mesh of the topology has the same axes, so that one sdy
+  /// mesh (`@mesh`) serves them all.
+  bool isHomogeneous() const;
 
   /// The topology mesh called `name`, or null. O(meshes).
   const TopologyMesh *findMesh(llvm::StringRef name) const;

@@ -45,10 +45,11 @@ class ConvertSdyShardingsToMpmdTypesPass
       return;
     for (BlockArgument arg : function.getArguments())
       if (auto sharding = function.getArgAttrOfType<sdy::TensorShardingAttr>(
-              arg.getArgNumber(), kShardingAttrName)) {
+              arg.getArgNumber(), kShardingAttrName))
         arg.setType(withSharding(arg.getType(), sharding));
-        function.removeArgAttr(arg.getArgNumber(), kShardingAttrName);
-      }
+    // Removed all at once: per-argument removal is quadratic.
+    setArgAttrs(function, kShardingAttrName,
+                [](unsigned) { return Attribute(); });
     SmallVector<TransferOp> transfers;
     for (Block *block : getBlocksWithFragments(function))
       for (Operation &op : *block) {
@@ -56,6 +57,8 @@ class ConvertSdyShardingsToMpmdTypesPass
           convertFragment(fragment);
         else if (auto transfer = dyn_cast<TransferOp>(op))
           transfers.push_back(convertTransfer(transfer));
+        else if (auto loop = dyn_cast<ForOp>(op))
+          convertLoop(loop);
       }
     // Once every value has its final type: a transfer that would have to
     // reshard within one sdy mesh is reported, as upstream does, without
@@ -77,10 +80,9 @@ class ConvertSdyShardingsToMpmdTypesPass
                              << " but its value is " << describe(actual);
         failed = true;
       }
-      function.removeResultAttr(index,
-                                StringAttr::get(&getContext(),
-                                                kShardingAttrName));
     }
+    setResultAttrs(function, kShardingAttrName,
+                   [](unsigned) { return Attribute(); });
     if (failed)
       return signalPassFailure();
     function.setType(FunctionType::get(
@@ -111,6 +113,25 @@ class ConvertSdyShardingsToMpmdTypesPass
     });
   }
 
+  /// A loop-carried value has one type: operand, block argument and result
+  /// take the loop's sharding for it.
+  void convertLoop(ForOp loop) {
+    auto shardings = loop->getAttrOfType<sdy::TensorShardingPerValueAttr>(
+        kShardingAttrName);
+    if (!shardings)
+      return;
+    Block &body = loop.getRegion().front();
+    for (auto [index, sharding] : llvm::enumerate(shardings.getShardings())) {
+      if (isUnconstrained(sharding))
+        continue;
+      for (Value value : {loop->getOperand(index),
+                          Value(body.getArgument(index)),
+                          Value(loop->getResult(index))})
+        value.setType(withSharding(value.getType(), sharding));
+    }
+    loop->removeAttr(kShardingAttrName);
+  }
+
   TransferOp convertTransfer(TransferOp transfer) {
     if (auto shardings = transfer->getAttrOfType<sdy::TensorShardingPerValueAttr>(
             kShardingAttrName)) {
@@ -131,6 +152,20 @@ class ConvertSdyShardingsToMpmdTypesPass
     if (source == target ||
         (source && target && source.getMeshOrRef() != target.getMeshOrRef()))
       return;
+    // Between meshes of different shapes the shards are laid out anew
+    // anyway: no sdy mesh is shared.
+    auto sourceType = cast<MeshTensorType>(transfer.getTensor().getType());
+    auto targetType = cast<MeshTensorType>(transfer.getType());
+    if (TopologyAttr topology = getTopology(transfer)) {
+      auto meshOf = [&](StringRef name) {
+        for (NamedMeshAttr mesh : topology.getMeshes())
+          if (mesh.getName() == name)
+            return mesh.getMesh();
+        return sdy::MeshAttr();
+      };
+      if (meshOf(sourceType.getMeshName()) != meshOf(targetType.getMeshName()))
+        return;
+    }
     transfer.emitError() << "transfers from " << describe(source) << " to "
                          << describe(target)
                          << " on one mesh: a reshard is not a transfer";

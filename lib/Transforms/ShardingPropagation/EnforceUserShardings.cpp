@@ -4,6 +4,8 @@
 #include "mpmd/Transforms/Common/FragmentUtils.h"
 #include "mpmd/Transforms/ShardingPropagation/Passes.h"
 
+#include "llvm/ADT/MapVector.h"
+
 namespace mlir::mpmd {
 #define GEN_PASS_DEF_ENFORCEUSERSHARDINGSPASS
 #include "mpmd/Transforms/ShardingPropagation/Passes.h.inc"
@@ -39,18 +41,60 @@ sdy::TensorShardingAttr truncateAtSubAxes(sdy::TensorShardingAttr sharding,
       sharding.getReplicatedAxes(), sharding.getUnreducedAxes());
 }
 
-/// Writes `sharding` as the in_shardings entry of `value` in every fragment
-/// using it.
-void setUserInShardings(Value value, sdy::TensorShardingAttr sharding) {
-  MLIRContext *ctx = sharding.getContext();
-  auto userSharding = sdy::TensorShardingPerValueAttr::get(ctx, {sharding});
-  for (Operation *user : value.getUsers())
-    if (auto fragment = dyn_cast<FragmentOp>(user))
-      fragment.setInShardingsAttr(shardingsForValues(
-          ctx, SmallVector<Value>(fragment->getOperands()),
-          {{value, userSharding},
-           {fragment->getOperands(), fragment.getInShardingsAttr()}}));
+int64_t getRank(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  return shaped && shaped.hasRank() ? shaped.getRank() : 0;
 }
+
+/// The shardings to write on the fragments next to @main's boundary,
+/// gathered first and written once per fragment: a fragment reading n
+/// inputs then costs O(n), not O(n^2).
+class FragmentShardingUpdates {
+public:
+  /// Every fragment reading `value` takes it with `sharding`.
+  void setUsers(Value value, sdy::TensorShardingAttr sharding) {
+    for (OpOperand &use : value.getUses())
+      if (auto fragment = dyn_cast<FragmentOp>(use.getOwner()))
+        in[fragment].emplace_back(use.getOperandNumber(), sharding);
+  }
+
+  void setResult(FragmentOp fragment, unsigned index,
+                 sdy::TensorShardingAttr sharding) {
+    out[fragment].emplace_back(index, sharding);
+  }
+
+  /// Writes the updates, later ones over earlier ones; entries a fragment
+  /// had no sharding for are fully open.
+  void apply() {
+    for (auto &[fragment, updates] : in)
+      fragment.setInShardingsAttr(merge(fragment.getInShardingsAttr(),
+                                        fragment->getOperandTypes(), updates));
+    for (auto &[fragment, updates] : out)
+      fragment.setOutShardingsAttr(merge(fragment.getOutShardingsAttr(),
+                                         fragment->getResultTypes(), updates));
+  }
+
+private:
+  using Updates = SmallVector<std::pair<unsigned, sdy::TensorShardingAttr>>;
+
+  static sdy::TensorShardingPerValueAttr
+  merge(sdy::TensorShardingPerValueAttr existing, TypeRange types,
+        const Updates &updates) {
+    MLIRContext *ctx = updates.front().second.getContext();
+    SmallVector<sdy::TensorShardingAttr> entries;
+    if (existing && existing.getShardings().size() == types.size())
+      llvm::append_range(entries, existing.getShardings());
+    else
+      for (Type type : types)
+        entries.push_back(sdy::TensorShardingAttr::getFullyOpen(
+            ctx, updates.front().second.getMeshOrRef(), getRank(type)));
+    for (auto [index, sharding] : updates)
+      entries[index] = sharding;
+    return sdy::TensorShardingPerValueAttr::get(ctx, entries);
+  }
+
+  llvm::MapVector<FragmentOp, Updates> in, out;
+};
 
 class EnforceUserShardingsPass
     : public impl::EnforceUserShardingsPassBase<EnforceUserShardingsPass> {
@@ -73,10 +117,11 @@ class EnforceUserShardingsPass
       return result;
     };
     bool warnedInputs = false, warnedOutputs = false;
+    FragmentShardingUpdates updates;
     for (BlockArgument arg : function.getArguments())
       if (auto sharding = function.getArgAttrOfType<sdy::TensorShardingAttr>(
               arg.getArgNumber(), kShardingAttrName))
-        setUserInShardings(arg, userSharding(sharding, warnedInputs, "inputs"));
+        updates.setUsers(arg, userSharding(sharding, warnedInputs, "inputs"));
 
     Operation *ret = function.getBody().front().getTerminator();
     for (OpOperand &output : ret->getOpOperands()) {
@@ -86,20 +131,19 @@ class EnforceUserShardingsPass
         continue;
       sharding = userSharding(sharding, warnedOutputs, "outputs");
       Value value = output.get();
-      auto perValue =
-          sdy::TensorShardingPerValueAttr::get(&getContext(), {sharding});
       if (auto fragment = value.getDefiningOp<FragmentOp>())
-        fragment.setOutShardingsAttr(shardingsForValues(
-            &getContext(), SmallVector<Value>(fragment->getResults()),
-            {{value, perValue},
-             {fragment->getResults(), fragment.getOutShardingsAttr()}}));
+        updates.setResult(fragment, cast<OpResult>(value).getResultNumber(),
+                          sharding);
       else if (auto transfer = value.getDefiningOp<TransferOp>())
-        transfer->setAttr(kShardingAttrName, perValue);
+        transfer->setAttr(
+            kShardingAttrName,
+            sdy::TensorShardingPerValueAttr::get(&getContext(), {sharding}));
       else
         continue;
       // The value's other fragment users take it with that sharding too.
-      setUserInShardings(value, sharding);
+      updates.setUsers(value, sharding);
     }
+    updates.apply();
   }
 };
 

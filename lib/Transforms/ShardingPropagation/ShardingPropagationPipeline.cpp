@@ -1,22 +1,34 @@
-//===- ShardingPropagationPipeline.cpp - -mpmd-sharding-propagation-pipeline ===//
+//===- ShardingPropagationPipeline.cpp - -mpmd-sharding-propagation-pipeline
+//===//
 
 #include "mpmd/Transforms/ShardingPropagation/Pipelines.h"
 
 #include "mpmd/Transforms/Common/Passes.h"
+#include "mpmd/Transforms/Sdy/Propagation/Passes.h"
 #include "mpmd/Transforms/ShardingPropagation/Passes.h"
 
 #include "mlir/Pass/PassRegistry.h"
 
 namespace mlir::mpmd {
 
+void addSdyPropagation(OpPassManager &pm) {
+  // Fragments (block arguments and results) and loops take part through
+  // data-flow edges, transfers through their pointwise rule; after the run
+  // the edges' shardings go back to in_shardings / out_shardings. This is
+  // the part of upstream's `sdy::addPropagationPipeline` that exists today.
+  pm.addNestedPass<func::FuncOp>(sdy::createAddDataFlowEdgesPass());
+  pm.addPass(sdy::createAggressivePropagatePass());
+  pm.addNestedPass<func::FuncOp>(sdy::createSinkDataFlowEdgesPass());
+}
+
 void addShardingPropagationPipeline(OpPassManager &pm) {
-  OpPassManager &funcPm = pm.nest<func::FuncOp>();
   // An output that is an input or is returned twice gets its own buffer
   // first, so that its sharding can differ.
-  funcPm.addPass(createUniquifyFunctionInputsOutputsPass(
+  pm.addNestedPass<func::FuncOp>(createUniquifyFunctionInputsOutputsPass(
       UniquifyFunctionInputsOutputsPassOptions{
           /*useTransferInsteadOfFragment=*/true}));
-  // (Upstream runs SDY propagation here.)
+  addSdyPropagation(pm);
+  OpPassManager &funcPm = pm.nest<func::FuncOp>();
   funcPm.addPass(createPopulateUnreducedOutShardingPass());
   funcPm.addPass(createEnforceUserShardingsPass());
   funcPm.addPass(createExtractReshardsFromInterMeshTransfersPass());
@@ -28,9 +40,10 @@ void addShardingPropagationPipeline(OpPassManager &pm) {
 void registerShardingPropagationPipeline() {
   PassPipelineRegistration<>(
       "mpmd-sharding-propagation-pipeline",
-      "Sharding propagation: user shardings at @main's boundary and the "
-      "shardings of fragments and transfers move into the mesh tensor types "
-      "(no automatic propagation yet: other values are replicated).",
+      "Sharding propagation over the whole MPMD program (through fragments, "
+      "transfers between meshes of one shape and loops), then user shardings "
+      "at @main's boundary, reshard extraction and the shardings moved into "
+      "the mesh tensor types.",
       addShardingPropagationPipeline);
 }
 

@@ -60,17 +60,17 @@ sdy.mesh @mesh = <["x"=2]>
 !m1 = !mpmd.mesh_tensor<"m1", !t>
 #topology = #mpmd.topology<<"m1": <["x"=2]>>>
 
-// Within one mesh the transfer is the reshard: it becomes the fragment (in
-// the pipeline too, where the input returned as an output first gets its
-// own buffer).
+// Within one mesh the transfer is the reshard: it becomes the fragment. In
+// the pipeline, propagation first spreads the transfer's sharding back to
+// the input (a transfer within one mesh is pointwise): nothing is left to
+// reshard.
 // CHECK-LABEL: func.func @intra_mesh
 // CHECK-NEXT: %[[R:.*]] = mpmd.fragment<mesh="m1", origin=[]> (%arg0) {mpmd.inferred_by = ["extract_reshards"]}
 // CHECK:      } : (!mpmd.mesh_tensor<"m1", tensor<4xf32>>) -> !mpmd.mesh_tensor<"m1", tensor<4xf32>, sharding=<@mesh, [{"x"}]>>
 // CHECK-NEXT: return %[[R]]
-// PIPELINE-LABEL: func.func @intra_mesh
-// PIPELINE-NEXT: %[[R:.*]] = mpmd.fragment<mesh="m1", origin=[]> (%arg0) {mpmd.inferred_by = ["extract_reshards"]}
-// PIPELINE-NOT:  mpmd.transfer
-// PIPELINE:      return %[[R]]
+// PIPELINE-LABEL: func.func @intra_mesh(%arg0: !mpmd.mesh_tensor<"m1", tensor<4xf32>, sharding=<@mesh, [{"x"}]>>)
+// PIPELINE-NEXT: %[[T:.*]] = mpmd.transfer %arg0 : (!mpmd.mesh_tensor<"m1", tensor<4xf32>, sharding=<@mesh, [{"x"}]>>) -> !mpmd.mesh_tensor<"m1", tensor<4xf32>, sharding=<@mesh, [{"x"}]>>
+// PIPELINE-NEXT: return %[[T]]
 func.func @intra_mesh(%arg0: !m1) -> !m1 attributes {topology = #topology} {
   %0 = mpmd.transfer {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>} %arg0 : (!m1) -> !m1
   return %0 : !m1

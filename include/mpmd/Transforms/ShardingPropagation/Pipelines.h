@@ -5,9 +5,8 @@
 // fragments and transfers at @main's boundary use the user's shardings, turns
 // transfers that change the sharding into reshard fragments, moves all
 // shardings into the mesh tensor types and drops redundant fragment and loop
-// operands and results.
-// Automatic SPMD propagation inside meshes is not implemented yet: values
-// without a sharding are replicated over their mesh.
+// operands and results. Between the first two steps the sdy engine
+// propagates shardings through the whole program (`addSdyPropagation`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +16,11 @@
 #include "mlir/Pass/PassManager.h"
 
 namespace mlir::mpmd {
+
+/// The sdy propagation engine as the MPMD pipeline runs it (data-flow edges
+/// added, propagation, edges sunk), on a module pass manager. The one place
+/// to switch to upstream's full `-sdy-propagation-pipeline`.
+void addSdyPropagation(OpPassManager &pm);
 
 /// Builds the sharding-propagation pipeline on a module pass manager.
 void addShardingPropagationPipeline(OpPassManager &pm);

@@ -464,7 +464,9 @@ LogicalResult OpShardingRuleAttr::verifyForOp(Operation *op) const {
 
   auto checkTensor = [&](StringRef what, size_t index, Type type,
                          TensorMappingAttr mapping) -> LogicalResult {
-    auto tensorType = dyn_cast<RankedTensorType>(type);
+    // Shaped types of other dialects (MPMD's mesh tensors) count by their
+    // shape.
+    auto tensorType = dyn_cast<ShapedType>(type);
     if (!tensorType || !tensorType.hasStaticShape())
       return op->emitOpError()
              << "has a sharding rule mapping " << what << " " << index

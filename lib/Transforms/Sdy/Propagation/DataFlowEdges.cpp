@@ -19,18 +19,35 @@ Value getReturned(Region &region, unsigned index) {
   return region.front().getTerminator()->getOperand(index);
 }
 
-} // namespace
-
-bool isDataFlowOp(Operation *op) {
+bool isStablehloDataFlowOp(Operation *op) {
   // `stablehlo.if` is left out, as upstream leaves it out (frameworks emit
   // `case`); its results stay opaque to propagation.
   return isa<hlo::WhileOp, hlo::CaseOp, hlo::OptimizationBarrierOp,
              NamedComputationOp>(op);
 }
 
+/// The op a block argument or result belongs to.
+Operation *getOwningOp(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return arg.getOwner()->getParentOp();
+  return value.getDefiningOp();
+}
+
+} // namespace
+
+bool isDataFlowOp(Operation *op) {
+  return op &&
+         (isStablehloDataFlowOp(op) || isa<ShardableDataFlowOpInterface>(op));
+}
+
 SmallVector<Value> getEdgeOwners(Operation *op) {
   SmallVector<Value> owners;
-  if (!isDataFlowOp(op))
+  if (auto dataFlow = dyn_cast<ShardableDataFlowOpInterface>(op)) {
+    llvm::append_range(owners, dataFlow.getBlockArgumentEdgeOwners());
+    llvm::append_range(owners, dataFlow.getOpResultEdgeOwners());
+    return owners;
+  }
+  if (!isStablehloDataFlowOp(op))
     return owners;
   if (auto named = dyn_cast<NamedComputationOp>(op))
     for (BlockArgument arg : named.getBody().getArguments())
@@ -43,12 +60,14 @@ SmallVector<Value> getEdgeOwners(Operation *op) {
 }
 
 SmallVector<Value> getEdgeSources(Value owner) {
+  Operation *op = getOwningOp(owner);
+  if (auto dataFlow = dyn_cast<ShardableDataFlowOpInterface>(op))
+    return dataFlow.getEdgeSources(owner);
+  // A named computation's block argument receives its operand.
   if (auto arg = dyn_cast<BlockArgument>(owner))
-    return {arg.getOwner()->getParentOp()->getOperand(arg.getArgNumber())};
-  auto result = cast<OpResult>(owner);
-  unsigned index = result.getResultNumber();
+    return {op->getOperand(arg.getArgNumber())};
+  unsigned index = cast<OpResult>(owner).getResultNumber();
   SmallVector<Value> sources;
-  Operation *op = result.getOwner();
   if (isa<NamedComputationOp>(op)) {
     sources.push_back(getReturned(op->getRegion(0), index));
   } else if (auto loop = dyn_cast<hlo::WhileOp>(op)) {
@@ -64,7 +83,10 @@ SmallVector<Value> getEdgeSources(Value owner) {
 }
 
 SmallVector<Value> getNonOwnerTargets(Value owner) {
-  auto loop = owner.getDefiningOp<hlo::WhileOp>();
+  Operation *op = getOwningOp(owner);
+  if (auto dataFlow = dyn_cast<ShardableDataFlowOpInterface>(op))
+    return dataFlow.getNonEdgeOwnerTargets(owner);
+  auto loop = dyn_cast<hlo::WhileOp>(op);
   if (!loop)
     return {};
   unsigned index = cast<OpResult>(owner).getResultNumber();
@@ -72,14 +94,16 @@ SmallVector<Value> getNonOwnerTargets(Value owner) {
 }
 
 Value getEdgeOwnerFromTarget(Value target) {
+  Operation *op = getOwningOp(target);
+  if (auto dataFlow = dyn_cast_or_null<ShardableDataFlowOpInterface>(op))
+    return dataFlow.getEdgeOwnerFromTarget(target);
   Value owner;
   if (auto arg = dyn_cast<BlockArgument>(target)) {
-    Operation *parent = arg.getOwner()->getParentOp();
-    if (auto loop = dyn_cast<hlo::WhileOp>(parent))
+    if (auto loop = dyn_cast_or_null<hlo::WhileOp>(op))
       owner = loop->getResult(arg.getArgNumber());
-    else if (isa<NamedComputationOp>(parent))
+    else if (isa_and_nonnull<NamedComputationOp>(op))
       owner = arg;
-  } else if (isDataFlowOp(target.getDefiningOp())) {
+  } else if (op && isStablehloDataFlowOp(op)) {
     owner = target;
   }
   if (!owner || !isStaticTensor(owner.getType()))
@@ -89,6 +113,11 @@ Value getEdgeOwnerFromTarget(Value target) {
 
 Value getEdgeOwnerFromSource(OpOperand &use) {
   Operation *user = use.getOwner();
+  // A use by an op, or by the terminator of one of its regions.
+  Operation *candidate =
+      user->hasTrait<OpTrait::IsTerminator>() ? user->getParentOp() : user;
+  if (auto dataFlow = dyn_cast_or_null<ShardableDataFlowOpInterface>(candidate))
+    return dataFlow.getEdgeOwnerFromSource(use);
   unsigned index = use.getOperandNumber();
   Value owner;
   if (isa<hlo::WhileOp, hlo::OptimizationBarrierOp>(user)) {
@@ -116,6 +145,59 @@ DataFlowEdgeOp getDataFlowEdge(Value owner) {
     if (auto edge = dyn_cast<DataFlowEdgeOp>(user))
       return edge;
   return {};
+}
+
+TensorShardingAttr getEdgeOwnerSharding(Value owner) {
+  Operation *op = getOwningOp(owner);
+  if (auto dataFlow = dyn_cast<ShardableDataFlowOpInterface>(op))
+    return dataFlow.getEdgeOwnerSharding(owner);
+  // A named computation's block argument: its in_shardings entry.
+  if (auto arg = dyn_cast<BlockArgument>(owner)) {
+    auto named = dyn_cast<NamedComputationOp>(op);
+    if (TensorShardingPerValueAttr in =
+            named ? named.getInShardingsAttr() : nullptr)
+      return in.getShardings()[arg.getArgNumber()];
+    return nullptr;
+  }
+  return getSharding(owner);
+}
+
+void setEdgeOwnerShardings(Operation *op,
+                           ArrayRef<TensorShardingAttr> shardings) {
+  SmallVector<Value> owners = getEdgeOwners(op);
+  if (auto dataFlow = dyn_cast<ShardableDataFlowOpInterface>(op)) {
+    // Block-argument owners come first (getEdgeOwners).
+    size_t numArgs = dataFlow.getBlockArgumentEdgeOwners().size();
+    if (llvm::any_of(shardings.take_front(numArgs),
+                     [](TensorShardingAttr s) { return s; }))
+      dataFlow.setBlockArgumentEdgeOwnerShardings(
+          shardings.take_front(numArgs));
+    if (llvm::any_of(shardings.drop_front(numArgs),
+                     [](TensorShardingAttr s) { return s; }))
+      dataFlow.setOpResultEdgeOwnerShardings(shardings.drop_front(numArgs));
+    return;
+  }
+  // A StableHLO op keeps one `sdy.sharding` entry per result; results
+  // without an edge sharding (tokens among them) are fully open.
+  Attribute meshOrRef;
+  SmallVector<TensorShardingAttr> perResult(op->getNumResults());
+  for (auto [owner, sharding] : llvm::zip(owners, shardings)) {
+    perResult[cast<OpResult>(owner).getResultNumber()] = sharding;
+    if (sharding && !meshOrRef)
+      meshOrRef = sharding.getMeshOrRef();
+  }
+  if (!meshOrRef)
+    return;
+  for (auto [result, sharding] : llvm::zip(op->getResults(), perResult)) {
+    if (sharding)
+      continue;
+    auto type = dyn_cast<ShapedType>(result.getType());
+    sharding = TensorShardingAttr::getFullyOpen(
+        op->getContext(), meshOrRef,
+        type && type.hasRank() ? type.getRank() : 0);
+  }
+  op->setAttr(SdyDialect::kShardingAttrName,
+              TensorShardingPerValueAttr::get(op->getContext(), perResult));
 }
 
 } // namespace mlir::sdy

@@ -1,15 +1,16 @@
-//===- DataFlowEdges.h - Data-flow edges of while, case, barrier -*- C++ -*-===//
-//-*-===//
+//===- DataFlowEdges.h - Data-flow edges of region ops ---------*- C++ -*-===//
 //
 // Shardings cross `stablehlo.while`, `stablehlo.case`,
-// `stablehlo.optimization_barrier` and `sdy.named_computation` only through
-// data-flow edges (sdy-notes 2.2, 3.2, 3.8): every statically shaped result
-// (and block argument of a named computation) *owns* an edge whose
-// *sources* are the values flowing into it (operand i, the i-th operand of
-// the returns of the body or branches) and whose *targets* are the owner and
-// the block arguments that receive the same value (while `cond`/`body`
-// argument i). `-sdy-add-data-flow-edges` puts an `sdy.data_flow_edge` after
-// each owner; during propagation that op holds the sharding of all targets.
+// `stablehlo.optimization_barrier`, `sdy.named_computation` and ops
+// implementing `ShardableDataFlowOpInterface` (MPMD fragments and loops)
+// only through data-flow edges (sdy-notes 2.2, 3.2, 3.8): an *owner* (a
+// result, or a block argument of a named computation or interface op) has
+// an edge whose *sources* are the values flowing into it (operand i, the
+// i-th operand of the returns of the body or branches) and whose *targets*
+// are the owner and the values that receive the same data (while
+// `cond`/`body` argument i). `-sdy-add-data-flow-edges` puts an
+// `sdy.data_flow_edge` on each owner; during propagation that op holds the
+// sharding of all targets.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,7 @@
 #define MPMD_LIB_TRANSFORMS_SDY_PROPAGATION_DATAFLOWEDGES_H
 
 #include "mpmd/Dialect/Sdy/IR/SdyOps.h"
+#include "mpmd/Dialect/Sdy/IR/SdyShardingInterfaces.h"
 
 #include "mlir/IR/Operation.h"
 
@@ -25,9 +27,8 @@ namespace mlir::sdy {
 /// Whether shardings cross `op` only through data-flow edges.
 bool isDataFlowOp(Operation *op);
 
-/// The block arguments (named computations) and results of the data-flow op
-/// `op` that own an edge (the statically shaped ones; tokens have no
-/// sharding), block arguments first.
+/// The block arguments then results of the data-flow op `op` that own an
+/// edge (the statically shaped ones; tokens have no sharding).
 SmallVector<Value> getEdgeOwners(Operation *op);
 
 /// The values that flow into the edge owned by `owner`.
@@ -44,6 +45,14 @@ Value getEdgeOwnerFromSource(OpOperand &use);
 
 /// The `sdy.data_flow_edge` placed on `owner`, or null.
 DataFlowEdgeOp getDataFlowEdge(Value owner);
+
+/// The sharding the op of `owner` stores for it, or null.
+TensorShardingAttr getEdgeOwnerSharding(Value owner);
+
+/// Stores the edge shardings `shardings` (one per owner of
+/// `getEdgeOwners(op)`, null for none) on `op`; nothing when all are null.
+void setEdgeOwnerShardings(Operation *op,
+                           ArrayRef<TensorShardingAttr> shardings);
 
 } // namespace mlir::sdy
 

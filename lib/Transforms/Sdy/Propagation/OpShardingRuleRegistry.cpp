@@ -8,6 +8,8 @@
 
 #include "mpmd/Transforms/Sdy/Propagation/OpShardingRuleRegistry.h"
 
+#include "mpmd/Dialect/Sdy/IR/SdyShardingInterfaces.h"
+
 #include "mpmd/Dialect/Sdy/IR/SdyOps.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
 #include "mpmd/Support/CheckedArithmetic.h"
@@ -960,6 +962,8 @@ bool mlir::sdy::isElementwiseOp(Operation *op) {
 
 OpShardingRuleAttr
 mlir::sdy::createOpShardingRule(Operation *op, bool conservativePropagation) {
+  if (auto withRule = dyn_cast<ShardingRuleOpInterface>(op))
+    return withRule.getShardingRule();
   if (hasNoRuleByDesign(op) || !hasOnlyStaticTensors(op))
     return {};
   std::optional<OpShardingRuleAttr> rule =

@@ -70,6 +70,15 @@ Value getShardableValue(Value value) {
 
 namespace {
 
+/// The statically shaped tensor type a value of `type` holds (a mesh
+/// tensor holds its global type), or null.
+RankedTensorType getStaticTensorType(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !shaped.hasStaticShape())
+    return nullptr;
+  return RankedTensorType::get(shaped.getShape(), shaped.getElementType());
+}
+
 /// `([i, j, ...], ...)->([i, j, ...])` with `numOperands` operands for
 /// tensors of `type`.
 OpShardingRuleAttr getIdentityRule(RankedTensorType type,
@@ -294,8 +303,8 @@ void PropagationRun::propagateThroughReturn(func::FuncOp function) {
   function.getAllResultAttrs(resultAttrs);
   bool changed = false;
   for (OpOperand &returned : terminator->getOpOperands()) {
-    auto type = dyn_cast<RankedTensorType>(returned.get().getType());
-    if (!type || !type.hasStaticShape())
+    RankedTensorType type = getStaticTensorType(returned.get().getType());
+    if (!type)
       continue;
     unsigned index = returned.getOperandNumber();
     auto resultSharding = dyn_cast_or_null<TensorShardingAttr>(
@@ -340,7 +349,7 @@ void PropagationRun::visitEdge(DataFlowEdgeOp edge) {
   Value owner = getEdgeOwnerFromTarget(edge.getInput());
   if (!owner)
     return;
-  auto type = cast<RankedTensorType>(edge.getType());
+  RankedTensorType type = getStaticTensorType(edge.getType());
   // A source that is a target of this edge (a loop-invariant block
   // argument returned as is) already is the edge itself.
   SmallVector<Value> sources;

@@ -34,9 +34,9 @@ SmallVector<TensorShardingAttr> getEdgeShardings(ArrayRef<Value> owners,
   return shardings;
 }
 
-/// Gives `op` the shardings of its edges, if any edge has one: a named
-/// computation's in/out shardings, else the op's `sdy.sharding` (one per
-/// result, tokens included).
+/// Stores the shardings of the edges of `op` where `op` keeps them: a named
+/// computation's in/out shardings (if any edge has one), else where
+/// `setEdgeOwnerShardings` puts them.
 void sinkEdgeShardings(Operation *op) {
   MLIRContext *context = op->getContext();
   if (auto named = dyn_cast<NamedComputationOp>(op)) {
@@ -50,12 +50,12 @@ void sinkEdgeShardings(Operation *op) {
       named.setOutShardingsAttr(TensorShardingPerValueAttr::get(context, out));
     return;
   }
-  SmallVector<Value> results(op->getResults());
-  SmallVector<TensorShardingAttr> shardings =
-      getEdgeShardings(results, context);
-  if (!shardings.empty())
-    op->setAttr(SdyDialect::kShardingAttrName,
-                TensorShardingPerValueAttr::get(context, shardings));
+  SmallVector<TensorShardingAttr> shardings;
+  for (Value owner : getEdgeOwners(op)) {
+    DataFlowEdgeOp edge = getDataFlowEdge(owner);
+    shardings.push_back(edge ? edge.getShardingAttr() : nullptr);
+  }
+  setEdgeOwnerShardings(op, shardings);
 }
 
 class SinkDataFlowEdgesPass

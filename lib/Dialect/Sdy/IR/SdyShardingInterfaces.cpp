@@ -1,0 +1,5 @@
+//===- SdyShardingInterfaces.cpp - How ops take part in propagation -------===//
+
+#include "mpmd/Dialect/Sdy/IR/SdyShardingInterfaces.h"
+
+#include "mpmd/Dialect/Sdy/IR/SdyShardingInterfaces.cpp.inc"
