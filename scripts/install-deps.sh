@@ -13,6 +13,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # NumPy for the .npy interop lit test (skipped without it).
   python3-numpy
+  # Multi-process runs: the MPI transport and 'mpmd run --backend mpi'.
+  openmpi-bin libopenmpi-dev
 )
 
 missing=()

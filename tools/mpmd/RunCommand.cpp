@@ -10,6 +10,7 @@
 #include "Arguments.h"
 #include "CommandError.h"
 #include "Commands.h"
+#include "RunCommand.h"
 
 #include "ModuleFile.h"
 #include "OutputFile.h"
@@ -28,9 +29,14 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
+#include <atomic>
 #include <cmath>
+#include <csignal>
+#include <cstdlib>
 #include <limits>
 #include <optional>
 #include <string>
@@ -120,32 +126,6 @@ std::optional<int64_t> parseBytes(llvm::StringRef text) {
   return value * scale;
 }
 
-struct RunOptions {
-  std::optional<std::string> inputs, outputs, trace;
-  std::optional<uint64_t> randomSeed;
-  std::optional<double> tolerance;
-  int64_t repeat = 1;
-  bool print = false, summary = false, validate = false, quiet = false;
-  runtime::ExecutorOptions executor;
-};
-
-/// The arguments of `what` (a function), from the input files or the seed.
-llvm::Expected<std::vector<runtime::Tensor>>
-loadArguments(const llvm::Twine &what,
-              llvm::ArrayRef<runtime::TensorSpec> specs,
-              const RunOptions &options) {
-  if (options.randomSeed)
-    return runtime::randomInputs(*options.randomSeed, specs);
-  if (!options.inputs && !specs.empty())
-    return makeUsageError(
-        what + " takes " + llvm::Twine(specs.size()) +
-        " argument(s): give --inputs A.npy,... or --random-inputs SEED");
-  llvm::SmallVector<llvm::StringRef> parts;
-  if (options.inputs && !options.inputs->empty())
-    llvm::StringRef(*options.inputs).split(parts, ',');
-  std::vector<std::string> paths(parts.begin(), parts.end());
-  return runtime::readInputs(paths, specs);
-}
 
 /// Writes the outputs and the trace once the run succeeded, so that a failed
 /// run leaves nothing at the output paths.
@@ -164,12 +144,6 @@ llvm::Error writeRunFiles(const RunOptions &options,
   return writeOutputFile(*options.trace, trace);
 }
 
-void printOutputs(llvm::ArrayRef<runtime::Tensor> results, bool print) {
-  for (auto [index, result] : llvm::enumerate(results))
-    llvm::outs() << "output " << index << ": "
-                 << runtime::summarize(result, print ? result.numElements() : 6)
-                 << "\n";
-}
 
 /// Runs an MPMD program on the executor; `reference`, when set, is the
 /// unpartitioned model `--validate` compares with.
@@ -225,6 +199,45 @@ int runOnExecutor(const runtime::Executable &executable, ModuleOp reference,
   return kExitSuccess;
 }
 
+/// The hash every rank of an MPI run must share: the program's and the
+/// configuration's bytes.
+llvm::Expected<uint64_t>
+hashProgramAndConfig(llvm::StringRef path,
+                     const std::optional<std::string> &configPath) {
+  uint64_t hash = 0;
+  for (std::optional<std::string> file :
+       {std::optional<std::string>(path.str()), configPath}) {
+    if (!file)
+      continue;
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+        llvm::MemoryBuffer::getFile(*file);
+    if (!buffer)
+      return makeInputError("cannot read '" + *file +
+                            "': " + buffer.getError().message());
+    hash = llvm::xxh3_64bits(llvm::arrayRefFromStringRef(
+               (*buffer)->getBuffer())) ^
+           (hash * 0x9e3779b97f4a7c15ULL);
+  }
+  return hash;
+}
+
+/// Runs an MPMD program on the chosen backend.
+int runMpmdProgram(const runtime::Executable &executable, ModuleOp reference,
+                   RunOptions &options, Progress &progress,
+                   llvm::StringRef path,
+                   const std::optional<std::string> &configPath) {
+  if (options.backend == "threads")
+    return runOnExecutor(executable, reference, options, progress);
+#ifdef MPMD_ENABLE_MPI
+  llvm::Expected<uint64_t> hash = hashProgramAndConfig(path, configPath);
+  if (!hash)
+    return fail(hash.takeError());
+  return runOnMpi(executable, reference, options, *hash, progress);
+#else
+  return fail(makeUsageError("this mpmd was built without MPI"));
+#endif
+}
+
 /// Parses and checks every option before any work: a bad value or an
 /// unwritable output path fails here, not after a long run.
 llvm::Error parseRunOptions(llvm::ArrayRef<llvm::StringRef> args,
@@ -233,7 +246,8 @@ llvm::Error parseRunOptions(llvm::ArrayRef<llvm::StringRef> args,
                             std::optional<std::string> &functionName,
                             std::optional<std::string> &configPath,
                             bool &help) {
-  std::optional<std::string> randomSeed, tolerance, deviceMemory, repeat;
+  std::optional<std::string> randomSeed, tolerance, deviceMemory, repeat,
+      backend, devicesPerRank, timeout;
   if (llvm::Error error = parseArguments(args,
                                          {{"--function", &functionName},
                                           {"--inputs", &options.inputs},
@@ -243,7 +257,11 @@ llvm::Error parseRunOptions(llvm::ArrayRef<llvm::StringRef> args,
                                           {"--tolerance", &tolerance},
                                           {"--trace", &options.trace},
                                           {"--device-memory", &deviceMemory},
-                                          {"--repeat", &repeat}},
+                                          {"--repeat", &repeat},
+                                          {"--backend", &backend},
+                                          {"--devices-per-rank",
+                                           &devicesPerRank},
+                                          {"--timeout", &timeout}},
                                          {{"--print", &options.print},
                                           {"--summary", &options.summary},
                                           {"--validate", &options.validate},
@@ -293,6 +311,35 @@ llvm::Error parseRunOptions(llvm::ArrayRef<llvm::StringRef> args,
                  options.repeat < 1))
     return makeUsageError("--repeat expects a count >= 1 (got '" + *repeat +
                           "')");
+  if (backend) {
+    if (*backend != "threads" && *backend != "mpi")
+      return makeUsageError("--backend expects 'threads' or 'mpi' (got '" +
+                            *backend + "')");
+#ifndef MPMD_ENABLE_MPI
+    if (*backend == "mpi")
+      return makeUsageError("this mpmd was built without MPI "
+                            "(MPMD_ENABLE_MPI=OFF): --backend mpi is not "
+                            "available");
+#endif
+    options.backend = *backend;
+  }
+  if (devicesPerRank) {
+    if (options.backend != "mpi")
+      return makeUsageError("--devices-per-rank applies to --backend mpi");
+    if (llvm::StringRef(*devicesPerRank)
+            .getAsInteger(10, options.devicesPerRank) ||
+        options.devicesPerRank < 1)
+      return makeUsageError("--devices-per-rank expects a count >= 1 (got '" +
+                            *devicesPerRank + "')");
+  }
+  if (timeout) {
+    double seconds;
+    if (llvm::StringRef(*timeout).getAsDouble(seconds) || !(seconds > 0) ||
+        std::isinf(seconds))
+      return makeUsageError("--timeout expects seconds > 0 (got '" + *timeout +
+                            "')");
+    options.executor.timeoutSeconds = seconds;
+  }
   if (options.outputs)
     if (llvm::Error error = checkOutputPath("--outputs", *options.outputs,
                                             OutputKind::kDirectory))
@@ -305,6 +352,82 @@ llvm::Error parseRunOptions(llvm::ArrayRef<llvm::StringRef> args,
 }
 
 } // namespace
+
+llvm::Expected<std::vector<runtime::Tensor>>
+loadArguments(const llvm::Twine &what,
+              llvm::ArrayRef<runtime::TensorSpec> specs,
+              const RunOptions &options,
+              const std::function<bool(size_t)> &isNeeded) {
+  if (options.randomSeed) {
+    std::vector<runtime::Tensor> tensors =
+        runtime::randomInputs(*options.randomSeed, specs);
+    if (isNeeded)
+      for (auto [index, tensor] : llvm::enumerate(tensors))
+        if (!isNeeded(index))
+          tensor = runtime::Tensor();
+    return tensors;
+  }
+  if (!options.inputs && !specs.empty())
+    return makeUsageError(
+        what + " takes " + llvm::Twine(specs.size()) +
+        " argument(s): give --inputs A.npy,... or --random-inputs SEED");
+  llvm::SmallVector<llvm::StringRef> parts;
+  if (options.inputs && !options.inputs->empty())
+    llvm::StringRef(*options.inputs).split(parts, ',');
+  std::vector<std::string> paths(parts.begin(), parts.end());
+  if (!isNeeded || paths.size() != specs.size())
+    return runtime::readInputs(paths, specs);
+  // Only the needed files are read, each checked against its spec.
+  std::vector<runtime::Tensor> tensors(specs.size());
+  for (size_t index = 0; index < specs.size(); ++index) {
+    if (!isNeeded(index))
+      continue;
+    llvm::Expected<std::vector<runtime::Tensor>> one =
+        runtime::readInputs({paths[index]}, {specs[index]});
+    if (!one)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "input " + std::to_string(index) + ": " +
+                                         llvm::toString(one.takeError()));
+    tensors[index] = std::move(one->front());
+  }
+  return tensors;
+}
+
+void printOutputs(llvm::ArrayRef<runtime::Tensor> results, bool print) {
+  for (auto [index, result] : llvm::enumerate(results))
+    llvm::outs() << "output " << index << ": "
+                 << runtime::summarize(result, print ? result.numElements() : 6)
+                 << "\n";
+}
+
+llvm::Error installInjectedFault(RunOptions &options, int64_t rank) {
+  const char *value = std::getenv("MPMD_INJECT_FAULT");
+  if (!value || !*value)
+    return llvm::Error::success();
+  llvm::SmallVector<llvm::StringRef> fields;
+  llvm::StringRef(value).split(fields, ':');
+  int64_t faultRank = 0, fragment = 0;
+  if (fields.size() != 3 || fields[0].getAsInteger(10, faultRank) ||
+      fields[1].getAsInteger(10, fragment) || fragment < 1 ||
+      (fields[2] != "error" && fields[2] != "kill"))
+    return makeUsageError("MPMD_INJECT_FAULT expects RANK:N:error or "
+                          "RANK:N:kill (got '" +
+                          llvm::Twine(value) + "')");
+  if (faultRank != rank)
+    return llvm::Error::success();
+  bool kill = fields[2] == "kill";
+  auto counter = std::make_shared<std::atomic<int64_t>>(0);
+  options.executor.faultForTesting =
+      [counter, fragment, kill](int64_t, int64_t, int64_t) -> llvm::Error {
+    if (++*counter != fragment)
+      return llvm::Error::success();
+    if (kill)
+      std::raise(SIGKILL);
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "injected fault (MPMD_INJECT_FAULT)");
+  };
+  return llvm::Error::success();
+}
 
 int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
   std::optional<std::string> path, functionName, configPath;
@@ -345,10 +468,15 @@ int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
     return fail(makeUsageError("the MPMD executor runs @main, not @" + name));
   if (!mpmdProgram &&
       (options.trace || options.summary || options.executor.deviceMemoryBytes ||
-       options.repeat != 1))
+       options.repeat != 1 || options.executor.timeoutSeconds ||
+       options.backend != "threads"))
     return fail(makeUsageError(
-        "--trace, --summary, --device-memory and --repeat apply to MPMD "
-        "programs (an exported module, or a model with --config)"));
+        "--trace, --summary, --device-memory, --repeat, --timeout and "
+        "--backend apply to MPMD programs (an exported module, or a model "
+        "with --config)"));
+  if (options.backend == "threads")
+    if (llvm::Error error = installInjectedFault(options, 0))
+      return fail(std::move(error));
 
   if (config) {
     driver::LowerOptions lowerOptions;
@@ -363,15 +491,16 @@ int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
         lowered->compile();
     if (failed(executable))
       return kExitInputError;
-    return runOnExecutor(**executable, options.validate ? module : ModuleOp(),
-                         options, progress);
+    return runMpmdProgram(**executable, options.validate ? module : ModuleOp(),
+                          options, progress, *path, configPath);
   }
   if (mpmdProgram) {
     FailureOr<std::unique_ptr<runtime::Executable>> executable =
         runtime::Executable::create(module);
     if (failed(executable))
       return kExitInputError;
-    return runOnExecutor(**executable, ModuleOp(), options, progress);
+    return runMpmdProgram(**executable, ModuleOp(), options, progress, *path,
+                          std::nullopt);
   }
 
   FailureOr<std::vector<runtime::TensorSpec>> specs =
