@@ -188,9 +188,15 @@ int runOnMpi(const runtime::Executable &executable, ModuleOp reference,
     }
 
   const runtime::DeviceProgram &program = executable.getProgram();
+  // Every rank finds the same placement error: each ends on its own
+  // (no abort needed), rank 0 says why.
   if (llvm::Error error =
-          mpi.placeDevices(program.getNumDevices(), options.devicesPerRank))
-    return failRank(makeUsageError(llvm::toString(std::move(error))));
+          mpi.placeDevices(program.getNumDevices(), options.devicesPerRank)) {
+    if (rank == 0)
+      return reportError("run", makeUsageError(llvm::toString(std::move(error))));
+    llvm::consumeError(std::move(error));
+    return kExitUsageError;
+  }
   if (llvm::Error error = installInjectedFault(options, rank))
     return failRank(std::move(error));
   options.executor.transport = &mpi;
