@@ -20,6 +20,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -674,7 +675,7 @@ Executable::Run::execute(std::vector<Tensor> inputs) {
                           std::chrono::duration<double>(*options.timeoutSeconds));
       if (!progressed.wait_until(lock, deadline, finished))
         fail(makeRunError("the step did not finish within the timeout of " +
-                          llvm::formatv("{0}", *options.timeoutSeconds).str() +
+                          std::string(llvm::formatv("{0}", llvm::format("%g", *options.timeoutSeconds))) +
                           " s; still running: " + describeWaitingDevices()));
     } else {
       progressed.wait(lock, finished);

@@ -34,6 +34,8 @@
 #include "llvm/Support/xxhash.h"
 
 #include <atomic>
+#include <chrono>
+#include <thread>
 #include <cmath>
 #include <csignal>
 #include <cstdlib>
@@ -409,20 +411,23 @@ llvm::Error installInjectedFault(RunOptions &options, int64_t rank) {
   int64_t faultRank = 0, fragment = 0;
   if (fields.size() != 3 || fields[0].getAsInteger(10, faultRank) ||
       fields[1].getAsInteger(10, fragment) || fragment < 1 ||
-      (fields[2] != "error" && fields[2] != "kill"))
-    return makeUsageError("MPMD_INJECT_FAULT expects RANK:N:error or "
-                          "RANK:N:kill (got '" +
+      !llvm::is_contained({"error", "kill", "stall"}, fields[2]))
+    return makeUsageError("MPMD_INJECT_FAULT expects RANK:N:KIND with KIND "
+                          "error, kill or stall (got '" +
                           llvm::Twine(value) + "')");
   if (faultRank != rank)
     return llvm::Error::success();
-  bool kill = fields[2] == "kill";
+  std::string kind = fields[2].str();
   auto counter = std::make_shared<std::atomic<int64_t>>(0);
   options.executor.faultForTesting =
-      [counter, fragment, kill](int64_t, int64_t, int64_t) -> llvm::Error {
+      [counter, fragment, kind](int64_t, int64_t, int64_t) -> llvm::Error {
     if (++*counter != fragment)
       return llvm::Error::success();
-    if (kill)
+    if (kind == "kill")
       std::raise(SIGKILL);
+    // A device that stops responding: what --timeout is for.
+    if (kind == "stall")
+      std::this_thread::sleep_for(std::chrono::seconds(60));
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "injected fault (MPMD_INJECT_FAULT)");
   };

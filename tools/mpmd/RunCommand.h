@@ -45,9 +45,9 @@ loadArguments(const llvm::Twine &what,
 /// One summary line per output.
 void printOutputs(llvm::ArrayRef<runtime::Tensor> results, bool print);
 
-/// The test-only fault of MPMD_INJECT_FAULT=RANK:N:KIND (KIND `error` or
-/// `kill`): the N-th fragment that rank RANK runs fails with an error or
-/// kills the process. Sets `options.executor.faultForTesting` when the
+/// The test-only fault of MPMD_INJECT_FAULT=RANK:N:KIND: the N-th fragment
+/// that rank RANK runs fails with an error (`error`), kills the process
+/// (`kill`) or stalls for a minute first (`stall`). Sets `options.executor.faultForTesting` when the
 /// variable names `rank`; a malformed value is a usage error.
 llvm::Error installInjectedFault(RunOptions &options, int64_t rank);
 
