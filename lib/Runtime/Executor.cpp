@@ -673,10 +673,19 @@ Executable::Run::execute(std::vector<Tensor> inputs) {
       auto deadline =
           startTime + std::chrono::duration_cast<std::chrono::nanoseconds>(
                           std::chrono::duration<double>(*options.timeoutSeconds));
-      if (!progressed.wait_until(lock, deadline, finished))
-        fail(makeRunError("the step did not finish within the timeout of " +
-                          std::string(llvm::formatv("{0}", llvm::format("%g", *options.timeoutSeconds))) +
-                          " s; still running: " + describeWaitingDevices()));
+      if (!progressed.wait_until(lock, deadline, finished)) {
+        std::string message =
+            "the step did not finish within the timeout of " +
+            std::string(llvm::formatv(
+                "{0}", llvm::format("%g", *options.timeoutSeconds))) +
+            " s; still running: " + describeWaitingDevices();
+        fail(makeRunError(message));
+        if (options.onTimeout) {
+          lock.unlock();
+          options.onTimeout(message);
+          lock.lock();
+        }
+      }
     } else {
       progressed.wait(lock, finished);
     }

@@ -20,6 +20,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -167,8 +168,10 @@ int runOnMpi(const runtime::Executable &executable, ModuleOp reference,
                                              .getExitCode();
                             message = info.message();
                           });
-    llvm::errs() << "mpmd run: error: rank " << rank << ": " << message
-                 << "\n";
+    // One write, so that the lines of several ranks do not interleave.
+    llvm::errs() << ("mpmd run: error: rank " + llvm::Twine(rank) + ": " +
+                     message + "\n")
+                        .str();
     mpi.failJob(message, exitCode);
   };
 
@@ -179,11 +182,13 @@ int runOnMpi(const runtime::Executable &executable, ModuleOp reference,
     return failRank(hashes.takeError());
   for (auto [other, hash] : llvm::enumerate(*hashes))
     if (hash != hashes->front()) {
-      llvm::errs() << "mpmd run: error: rank " << rank << ": rank " << other
-                   << " runs a different program or configuration than "
-                      "rank 0 (hash "
-                   << llvm::format_hex(hash, 18) << " vs "
-                   << llvm::format_hex(hashes->front(), 18) << ")\n";
+      std::string line;
+      llvm::raw_string_ostream os(line);
+      os << "mpmd run: error: rank " << rank << ": rank " << other
+         << " runs a different program or configuration than rank 0 (hash "
+         << llvm::format_hex(hash, 18) << " vs "
+         << llvm::format_hex(hashes->front(), 18) << ")\n";
+      llvm::errs() << line;
       return kExitUsageError;
     }
 
@@ -200,6 +205,10 @@ int runOnMpi(const runtime::Executable &executable, ModuleOp reference,
   if (llvm::Error error = installInjectedFault(options, rank))
     return failRank(std::move(error));
   options.executor.transport = &mpi;
+  if (options.executor.onTimeout)
+    options.executor.onTimeout = [&](const std::string &message) {
+      failRank(makeInputError(message));
+    };
 
   // Each rank reads the inputs of its devices' meshes (rank 0 all of them
   // when it validates: the reference runs on every input).

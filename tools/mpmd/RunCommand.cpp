@@ -54,7 +54,8 @@ void printRunHelp(llvm::raw_ostream &os) {
         "                [--config CONFIG.json [--validate [--tolerance T]]]\n"
         "                [--trace TRACE.json] [--summary] [--device-memory "
         "BYTES] [--repeat N]\n"
-        "                [--quiet]\n\n"
+        "                [--quiet] [--timeout SECONDS]\n"
+        "       mpirun -n R mpmd run ... --backend mpi [--devices-per-rank K]\n\n"
         "Runs a program and prints one line per output: its type, min, max, "
         "mean and\nfirst values. A plain module runs FUNCTION on the "
         "interpreter. An MPMD program\n(an exported module, or FILE lowered "
@@ -96,6 +97,17 @@ void printRunHelp(llvm::raw_ostream &os) {
         "  --repeat N           run N times and report the last run (the "
         "first ones warm\n"
         "                       the buffer pool and the caches)\n"
+        "  --timeout S          fail when one run of the program takes longer "
+        "than S seconds,\n"
+        "                       naming where each device waits\n"
+        "  --backend B          threads (default: one process) or mpi (under "
+        "mpirun: each rank\n"
+        "                       runs its devices; rank 0 reports; --outputs "
+        "writes per-rank\n"
+        "                       shards with an index, --trace one file per "
+        "rank)\n"
+        "  --devices-per-rank K with --backend mpi: devices per rank "
+        "(default 1)\n"
         "  --quiet              no progress on stderr (printed after 2 s: "
         "each compile phase\n"
         "                       and run, and its time)\n\n"
@@ -341,6 +353,11 @@ llvm::Error parseRunOptions(llvm::ArrayRef<llvm::StringRef> args,
       return makeUsageError("--timeout expects seconds > 0 (got '" + *timeout +
                             "')");
     options.executor.timeoutSeconds = seconds;
+    // The step is bounded: a device stuck in a kernel is not waited for.
+    options.executor.onTimeout = [](const std::string &message) {
+      llvm::errs() << "mpmd run: error: " + message + "\n";
+      std::_Exit(kExitInputError);
+    };
   }
   if (options.outputs)
     if (llvm::Error error = checkOutputPath("--outputs", *options.outputs,

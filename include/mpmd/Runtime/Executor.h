@@ -72,6 +72,11 @@ struct ExecutorOptions {
   /// Bound on the run (one step of the program), in seconds; past it the
   /// run fails naming where each device waits. None: unbounded.
   std::optional<double> timeoutSeconds;
+  /// Called with the error when the timeout expires, before the run waits
+  /// for device threads still inside a fragment (a kernel cannot be
+  /// interrupted): a tool may end the process there, so that the step is
+  /// bounded. None: the run fails once those threads return.
+  std::function<void(const std::string &message)> onTimeout;
 };
 
 /// One executed step on one device, in microseconds since the run started.
