@@ -540,6 +540,7 @@ llvm::Expected<Tensor> MpiTransport::receiveTensor(int64_t rank, int64_t tag,
   Tensor tensor = Tensor::empty(spec.dtype, spec.shape);
   if (llvm::Error error = impl->runBlocking([&](Impl::Op &op) {
         op.cancellable = true;
+        op.buffers.push_back(tensor);
         postInPieces(tensor.bytes(), int64_t(tensor.byteSize()), op.requests,
                      [&](std::byte *bytes, int count, MPI_Request *request) {
                        MPI_Irecv(bytes, count, MPI_BYTE, int(rank), int(tag),
@@ -701,6 +702,8 @@ llvm::Expected<Tensor> MpiTransport::allReduce(llvm::ArrayRef<int64_t> group,
     return count.takeError();
   MpiReduction reduction = getMpiReduction(kind, result.dtype());
   if (llvm::Error error = impl->runBlocking([&](Impl::Op &op) {
+        // After an abort the caller returns before MPI lets go of them.
+        op.buffers.push_back(result);
         op.requests.emplace_back();
         MPI_Iallreduce(MPI_IN_PLACE, result.bytes(), *count, reduction.type,
                        reduction.op, *comm, &op.requests.back());
@@ -729,6 +732,7 @@ llvm::Expected<Tensor> MpiTransport::allGather(llvm::ArrayRef<int64_t> group,
   stacked[0] *= parts;
   Tensor gathered = Tensor::empty(operand.dtype(), stacked);
   if (llvm::Error error = impl->runBlocking([&](Impl::Op &op) {
+        op.buffers = {operand, gathered};
         op.requests.emplace_back();
         MPI_Iallgather(operand.bytes(), *bytes, MPI_BYTE, gathered.bytes(),
                        *bytes, MPI_BYTE, *comm, &op.requests.back());
@@ -759,6 +763,7 @@ llvm::Expected<Tensor> MpiTransport::reduceScatter(
     return count.takeError();
   MpiReduction reduction = getMpiReduction(kind, packed.dtype());
   if (llvm::Error error = impl->runBlocking([&](Impl::Op &op) {
+        op.buffers = {packed, result};
         op.requests.emplace_back();
         MPI_Ireduce_scatter_block(packed.bytes(), result.bytes(), *count,
                                   reduction.type, reduction.op, *comm,
@@ -790,6 +795,7 @@ llvm::Expected<Tensor> MpiTransport::allToAll(llvm::ArrayRef<int64_t> group,
   if (!blockBytes)
     return blockBytes.takeError();
   if (llvm::Error error = impl->runBlocking([&](Impl::Op &op) {
+        op.buffers = {packed, received};
         op.requests.emplace_back();
         MPI_Ialltoall(packed.bytes(), *blockBytes, MPI_BYTE, received.bytes(),
                       *blockBytes, MPI_BYTE, *comm, &op.requests.back());
@@ -819,6 +825,7 @@ llvm::Expected<Tensor> MpiTransport::collectivePermute(
   Tensor result = Tensor::zeros(operand.dtype(), operand.shape());
   if (llvm::Error error = impl->runBlocking([&](Impl::Op &op) {
         op.cancellable = true;
+        op.buffers = {operand, result};
         for (auto [source, target] : pairs) {
           if (source == device)
             postInPieces(const_cast<std::byte *>(operand.bytes()),
