@@ -316,6 +316,13 @@ int runOnMpi(const runtime::Executable &executable, ModuleOp reference,
       if (!replay)
         return failRank(replay.takeError());
       runtime::printRunSummary(program, *result, &*replay, llvm::outs());
+      llvm::Expected<runtime::PipelinePrediction> prediction =
+          runtime::predictWithScheduleSimulator(executable, *result);
+      if (prediction)
+        runtime::printPrediction(*prediction, llvm::outs());
+      else
+        llvm::outs() << "pipeline simulator: not applicable ("
+                     << llvm::toString(prediction.takeError()) << ")\n";
     }
     if (reference) {
       llvm::Expected<driver::ValidationReport> report =
