@@ -213,6 +213,7 @@ int runOnExecutor(const runtime::Executable &executable, ModuleOp reference,
   return kExitSuccess;
 }
 
+#ifdef MPMD_ENABLE_MPI
 /// The hash every rank of an MPI run must share: the program's and the
 /// configuration's bytes.
 llvm::Expected<uint64_t>
@@ -234,6 +235,7 @@ hashProgramAndConfig(llvm::StringRef path,
   }
   return hash;
 }
+#endif
 
 /// Runs an MPMD program on the chosen backend.
 int runMpmdProgram(const runtime::Executable &executable, ModuleOp reference,
