@@ -15,6 +15,8 @@ packages=(
   # package (python/): pybind11 and the headers build it, pytest tests it,
   # matplotlib draws its plots.
   python3-numpy python3-dev python3-pybind11 python3-pytest python3-matplotlib
+  # Multi-process runs: the MPI transport and 'mpmd run --backend mpi'.
+  openmpi-bin libopenmpi-dev
 )
 
 missing=()

@@ -33,3 +33,21 @@ except OSError:
 if has_numpy:
     config.available_features.add("numpy")
     config.substitutions.append(("%numpy_python", numpy_python))
+
+# Multi-process runs (`mpmd run --backend mpi`) where mpmd was built with MPI
+# (MPMD_ENABLE_MPI) and mpirun exists; otherwise their tests are reported
+# UNSUPPORTED and this note says why.
+import shutil
+mpirun = config.mpiexec if os.path.isfile(config.mpiexec) else shutil.which("mpirun")
+if config.mpmd_enable_mpi and mpirun:
+    config.available_features.add("mpi")
+    # --oversubscribe: more ranks than cores (2-core CI); root needs the
+    # explicit permission. `timeout` turns a hang into a failure.
+    launcher = [mpirun, "--oversubscribe"]
+    if os.geteuid() == 0:
+        launcher.append("--allow-run-as-root")
+    config.substitutions.append(("%mpirun", "timeout 120 " + " ".join(launcher)))
+else:
+    lit_config.note("MPI tests are skipped (UNSUPPORTED): " +
+                    ("mpmd was built without MPI (MPMD_ENABLE_MPI=OFF)"
+                     if not config.mpmd_enable_mpi else "no mpirun found"))

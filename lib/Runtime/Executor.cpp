@@ -1,8 +1,10 @@
 //===- Executor.cpp - Device and copy-engine threads over an MPMD module --===//
 //
-// One mutex guards the per-device state (value slots, byte counts, copy
-// queues): steps are whole fragments (micro- to milliseconds), so the lock
-// is held for bookkeeping only, never while a kernel or a copy runs.
+// One mutex guards the per-device state (value slots, byte counts, the
+// transfers in flight): steps are whole fragments (micro- to milliseconds),
+// so the lock is held for bookkeeping only, never while a kernel runs.
+// Transfers go through the run's Transport, which calls back (without a
+// lock of its own held) when a copy starts and ends.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,15 +15,17 @@
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
 #include "mpmd/Runtime/Interpreter.h"
 #include "mpmd/Runtime/Kernels.h"
+#include "mpmd/Runtime/ThreadsTransport.h"
 #include "mpmd/Support/CheckedArithmetic.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
 #include <condition_variable>
-#include <deque>
 #include <limits>
 #include <mutex>
 #include <thread>
@@ -133,6 +137,7 @@ FailureOr<std::unique_ptr<Executable>> Executable::create(ModuleOp module) {
         {mesh, *checkedProduct(spec->shape, dtypeSize(spec->dtype)),
          std::move(name)});
     valueIds[value] = id;
+    executable->valueSpecs.push_back(*spec);
     if (specs)
       specs->push_back(std::move(*spec));
     return id;
@@ -238,14 +243,18 @@ FailureOr<std::unique_ptr<Executable>> Executable::create(ModuleOp module) {
 // Running
 //===----------------------------------------------------------------------===//
 
-/// The state of one run: value slots per device, byte counts, copy queues.
+/// The state of one run: value slots per device, byte counts, the
+/// transfers in flight.
 class Executable::Run {
 public:
-  Run(const Executable &executable, const ExecutorOptions &options)
-      : executable(executable), program(executable.program), options(options) {
+  Run(const Executable &executable, const ExecutorOptions &options,
+      Transport &transport)
+      : executable(executable), program(executable.program), options(options),
+        transport(transport) {
     for (const DeviceProgram::Mesh &mesh : program.meshes) {
       meshBase.push_back(numDevices);
       numDevices += mesh.numDevices;
+      maxMeshDevices = std::max(maxMeshDevices, mesh.numDevices);
     }
     for (const DeviceProgram::Value &value : program.values) {
       slotBase.push_back(numSlots);
@@ -262,10 +271,8 @@ public:
       if (step.kind == DeviceProgram::StepKind::kTransfer) {
         int64_t source = step.operands.front();
         readers[source].push_back(index);
-        for (int64_t device = 0; device < meshDevices; ++device) {
+        for (int64_t device = 0; device < meshDevices; ++device)
           ++slot(source, program.getSourceDevice(step, device)).usesLeft;
-          ++devices[deviceIndex(step.mesh, device)].copyJobs;
-        }
         continue;
       }
       for (int64_t operand : step.operands)
@@ -281,16 +288,17 @@ private:
     Tensor tensor;
     bool ready = false;
     bool live = false;
-    /// A transfer result: the receiving device reached the transfer.
-    bool receiveIssued = false;
+    /// A transfer result: when its bytes started landing.
+    double receiveStartUs = 0;
     int64_t usesLeft = 0;
   };
   struct DeviceState {
     int64_t liveBytes = 0, peakBytes = 0;
     double busyUs = 0;
-    int64_t copyJobs = 0;
-    std::deque<int64_t> copyQueue;
-    std::condition_variable operandsArrived, copyQueued;
+    /// The step the device thread is at (for the timeout's message); -1
+    /// once it finished its order.
+    int64_t currentStep = -1;
+    std::condition_variable operandsArrived;
     std::vector<ExecutedStep> executed;
   };
 
@@ -299,6 +307,11 @@ private:
   }
   int64_t deviceIndex(int64_t mesh, int64_t device) const {
     return meshBase[mesh] + device;
+  }
+  /// The message tag of transfer `step` into `device` of its mesh: unique
+  /// per (transfer, receiving device), the same in every process.
+  int64_t transferTag(int64_t step, int64_t device) const {
+    return step * maxMeshDevices + device;
   }
   double now() const {
     return std::chrono::duration<double, std::micro>(
@@ -315,27 +328,34 @@ private:
     if (--used.usesLeft == 0)
       release(value, device);
   }
-  /// Queues the copies that wait for `value` on `device` of its mesh.
+  /// Sends `value`, now on `device` of its mesh, to the devices of the
+  /// transfers that read it.
   void onReady(int64_t value, int64_t device);
-  void enqueueCopy(int64_t transfer, int64_t device) {
-    DeviceState &state = devices[deviceIndex(program.steps[transfer].mesh, device)];
-    state.copyQueue.push_back(transfer);
-    state.copyQueued.notify_one();
+  /// Posts the receive of transfer `index` into `device` of its mesh.
+  void postReceive(int64_t index, int64_t device);
+  /// A transfer of this run completed (or failed).
+  void transferFinished() {
+    if (--pendingTransfers == 0)
+      progressed.notify_all();
   }
   void fail(llvm::Error error) {
-    if (!aborted)
-      firstError = llvm::toString(std::move(error));
-    else
+    if (aborted) {
       llvm::consumeError(std::move(error));
-    aborted = true;
-    for (int64_t device = 0; device < numDevices; ++device) {
-      devices[device].operandsArrived.notify_all();
-      devices[device].copyQueued.notify_all();
+      return;
     }
+    firstError = llvm::toString(std::move(error));
+    aborted = true;
+    transport.abort(firstError);
+    for (int64_t device = 0; device < numDevices; ++device)
+      devices[device].operandsArrived.notify_all();
+    progressed.notify_all();
   }
+  /// "m0:0 at 'layer_1 mb 2'; m1:0 at ..." for the devices still running.
+  std::string describeWaitingDevices();
 
   void runDevice(int64_t mesh, int64_t device);
-  void runCopyEngine(int64_t mesh, int64_t device);
+  void runSteps(int64_t mesh, int64_t device,
+                std::unique_lock<std::mutex> &lock);
   void waitForStart() {
     std::unique_lock<std::mutex> lock(mutex);
     started.wait(lock, [&] { return isStarted; });
@@ -344,7 +364,8 @@ private:
   const Executable &executable;
   const DeviceProgram &program;
   const ExecutorOptions &options;
-  int64_t numDevices = 0, numSlots = 0;
+  Transport &transport;
+  int64_t numDevices = 0, numSlots = 0, maxMeshDevices = 1;
   std::vector<int64_t> meshBase, slotBase;
   std::vector<Slot> slots;
   std::unique_ptr<DeviceState[]> devices;
@@ -355,6 +376,12 @@ private:
 
   std::mutex mutex;
   std::condition_variable started;
+  /// Notified when a device thread finishes, the last transfer in flight
+  /// completes, or the run fails.
+  std::condition_variable progressed;
+  int64_t runningDevices = 0;
+  /// Sends and receives posted to the transport and not yet completed.
+  int64_t pendingTransfers = 0;
   bool isStarted = false;
   std::chrono::steady_clock::time_point startTime;
   bool aborted = false;
@@ -397,30 +424,107 @@ void Executable::Run::release(int64_t value, int64_t device) {
 }
 
 void Executable::Run::onReady(int64_t value, int64_t device) {
+  int64_t fromMesh = program.values[value].mesh;
   for (int64_t transfer : readers[value]) {
     const DeviceProgram::Step &step = program.steps[transfer];
     for (int64_t receiver = 0;
-         receiver < program.meshes[step.mesh].numDevices; ++receiver)
-      if (program.getSourceDevice(step, receiver) == device &&
-          slot(step.results.front(), receiver).receiveIssued)
-        enqueueCopy(transfer, receiver);
+         receiver < program.meshes[step.mesh].numDevices; ++receiver) {
+      if (program.getSourceDevice(step, receiver) != device)
+        continue;
+      ++pendingTransfers;
+      transport.postSend(
+          deviceIndex(fromMesh, device), deviceIndex(step.mesh, receiver),
+          transferTag(transfer, receiver), slot(value, device).tensor,
+          [this, value, device](llvm::Error error) {
+            std::lock_guard<std::mutex> lock(mutex);
+            if (error)
+              fail(std::move(error));
+            else
+              consume(value, device);
+            transferFinished();
+          });
+    }
   }
+}
+
+void Executable::Run::postReceive(int64_t index, int64_t device) {
+  const DeviceProgram::Step &step = program.steps[index];
+  int64_t fromMesh = program.getSourceMesh(step);
+  int64_t fromDevice = program.getSourceDevice(step, device);
+  int64_t result = step.results.front();
+  ReceiveCallbacks callbacks;
+  callbacks.onStart = [this, index, device, result] {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (aborted)
+        return false;
+      if (llvm::Error error =
+              allocate(result, device,
+                       "at '" + llvm::Twine(program.steps[index].name) + "'")) {
+        fail(std::move(error));
+        return false;
+      }
+    }
+    if (options.beforeStepForTesting)
+      options.beforeStepForTesting(index);
+    double start = now();
+    std::lock_guard<std::mutex> lock(mutex);
+    slot(result, device).receiveStartUs = start;
+    return true;
+  };
+  callbacks.onDone = [this, index, device, result, fromMesh,
+                      fromDevice](llvm::Expected<Tensor> tensor) {
+    double end = now();
+    std::lock_guard<std::mutex> lock(mutex);
+    transferFinished();
+    if (!tensor) {
+      fail(tensor.takeError());
+      return;
+    }
+    const DeviceProgram::Step &step = program.steps[index];
+    DeviceState &state = devices[deviceIndex(step.mesh, device)];
+    Slot &made = slot(result, device);
+    transferredBytes += program.values[result].bytes;
+    state.executed.push_back({index, step.mesh, device, fromMesh, fromDevice,
+                              made.receiveStartUs, end});
+    made.tensor = std::move(*tensor);
+    made.ready = true;
+    if (made.usesLeft == 0) {
+      release(result, device);
+    } else {
+      onReady(result, device);
+      state.operandsArrived.notify_one();
+    }
+  };
+  ++pendingTransfers;
+  transport.postReceive(deviceIndex(fromMesh, fromDevice),
+                        deviceIndex(step.mesh, device),
+                        transferTag(index, device),
+                        executable.valueSpecs[result], std::move(callbacks));
 }
 
 void Executable::Run::runDevice(int64_t mesh, int64_t device) {
   waitForStart();
-  Interpreter interpreter(executable.module);
-  DeviceState &state = devices[deviceIndex(mesh, device)];
   std::unique_lock<std::mutex> lock(mutex);
+  runSteps(mesh, device, lock);
+  devices[deviceIndex(mesh, device)].currentStep = -1;
+  if (--runningDevices == 0)
+    progressed.notify_all();
+}
+
+void Executable::Run::runSteps(int64_t mesh, int64_t device,
+                               std::unique_lock<std::mutex> &lock) {
+  lock.unlock();
+  Interpreter interpreter(executable.module);
+  lock.lock();
+  DeviceState &state = devices[deviceIndex(mesh, device)];
   for (int64_t index : program.meshOrder[mesh]) {
     if (aborted)
       return;
+    state.currentStep = index;
     const DeviceProgram::Step &step = program.steps[index];
     if (step.kind == DeviceProgram::StepKind::kTransfer) {
-      slot(step.results.front(), device).receiveIssued = true;
-      int64_t sender = program.getSourceDevice(step, device);
-      if (slot(step.operands.front(), sender).ready)
-        enqueueCopy(index, device);
+      postReceive(index, device);
       continue;
     }
     state.operandsArrived.wait(lock, [&] {
@@ -459,16 +563,23 @@ void Executable::Run::runDevice(int64_t mesh, int64_t device) {
     lock.unlock();
     if (options.beforeStepForTesting)
       options.beforeStepForTesting(index);
+    llvm::Error injected = options.faultForTesting
+                               ? options.faultForTesting(index, mesh, device)
+                               : llvm::Error::success();
     double start = now();
-    FailureOr<std::vector<Tensor>> results = interpreter.runRegion(
-        *executable.stepBodies[index], std::move(arguments));
+    FailureOr<std::vector<Tensor>> results =
+        injected ? FailureOr<std::vector<Tensor>>(failure())
+                 : interpreter.runRegion(*executable.stepBodies[index],
+                                         std::move(arguments));
     double end = now();
     lock.lock();
 
     if (failed(results)) {
-      fail(makeRunError("fragment '" + step.name + "' failed on device " +
-                        program.describeDevice(mesh, device) +
-                        " (see the error above)"));
+      fail(makeRunError(
+          "fragment '" + step.name + "' failed on device " +
+          program.describeDevice(mesh, device) +
+          (injected ? ": " + llvm::toString(std::move(injected))
+                    : std::string(" (see the error above)"))));
       return;
     }
     state.busyUs += end - start;
@@ -488,59 +599,39 @@ void Executable::Run::runDevice(int64_t mesh, int64_t device) {
   }
 }
 
-void Executable::Run::runCopyEngine(int64_t mesh, int64_t device) {
-  waitForStart();
-  DeviceState &state = devices[deviceIndex(mesh, device)];
-  std::unique_lock<std::mutex> lock(mutex);
-  for (int64_t job = 0; job < state.copyJobs; ++job) {
-    state.copyQueued.wait(lock,
-                          [&] { return aborted || !state.copyQueue.empty(); });
-    if (aborted)
-      return;
-    int64_t index = state.copyQueue.front();
-    state.copyQueue.pop_front();
-    const DeviceProgram::Step &step = program.steps[index];
-    int64_t source = step.operands.front(), result = step.results.front();
-    int64_t fromMesh = program.getSourceMesh(step);
-    int64_t fromDevice = program.getSourceDevice(step, device);
-    Tensor original = slot(source, fromDevice).tensor;
-    if (llvm::Error error =
-            allocate(result, device, "at '" + llvm::Twine(step.name) + "'")) {
-      fail(std::move(error));
-      return;
+std::string Executable::Run::describeWaitingDevices() {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  for (auto [mesh, info] : llvm::enumerate(program.meshes))
+    for (int64_t device = 0; device < info.numDevices; ++device) {
+      int64_t step = devices[deviceIndex(mesh, device)].currentStep;
+      if (step < 0 || !transport.isLocal(deviceIndex(mesh, device)))
+        continue;
+      os << (text.empty() ? "" : "; ") << program.describeDevice(mesh, device)
+         << " at '" << program.steps[step].name << "'";
     }
-
-    lock.unlock();
-    if (options.beforeStepForTesting)
-      options.beforeStepForTesting(index);
-    double start = now();
-    Tensor copy = original.clone();
-    double end = now();
-    original = Tensor();
-    lock.lock();
-
-    transferredBytes += program.values[result].bytes;
-    state.executed.push_back(
-        {index, mesh, device, fromMesh, fromDevice, start, end});
-    Slot &made = slot(result, device);
-    made.tensor = std::move(copy);
-    made.ready = true;
-    if (made.usesLeft == 0) {
-      release(result, device);
-    } else {
-      onReady(result, device);
-      state.operandsArrived.notify_one();
-    }
-    consume(source, fromDevice);
-  }
+  if (text.empty())
+    os << "every device finished its steps; transfers are still in flight";
+  return text;
 }
 
 llvm::Expected<RunResult>
 Executable::Run::execute(std::vector<Tensor> inputs) {
+  if (std::optional<int64_t> tags =
+          checkedMul(int64_t(program.steps.size()), maxMeshDevices);
+      !tags || *tags - 1 > transport.getMaxTag())
+    return makeRunError("the program needs " +
+                        std::to_string(program.steps.size()) + " x " +
+                        std::to_string(maxMeshDevices) +
+                        " message tags; the transport allows " +
+                        std::to_string(transport.getMaxTag() + 1));
+  std::vector<std::pair<int64_t, int64_t>> readyInputs;
   for (auto [index, value] : llvm::enumerate(program.inputs)) {
-    for (int64_t device = 0;
-         device < program.meshes[program.values[value].mesh].numDevices;
+    int64_t mesh = program.values[value].mesh;
+    for (int64_t device = 0; device < program.meshes[mesh].numDevices;
          ++device) {
+      if (!transport.isLocal(deviceIndex(mesh, device)))
+        continue;
       Slot &input = slot(value, device);
       input.tensor = inputs[index];
       input.ready = true;
@@ -549,33 +640,73 @@ Executable::Run::execute(std::vector<Tensor> inputs) {
                             llvm::toString(std::move(error)));
       if (input.usesLeft == 0)
         release(value, device);
+      else
+        readyInputs.push_back({value, device});
     }
   }
   inputs.clear();
 
   std::vector<std::thread> threads;
   for (auto [mesh, info] : llvm::enumerate(program.meshes))
-    for (int64_t device = 0; device < info.numDevices; ++device) {
-      threads.emplace_back([this, mesh, device] { runDevice(mesh, device); });
-      threads.emplace_back(
-          [this, mesh, device] { runCopyEngine(mesh, device); });
-    }
+    for (int64_t device = 0; device < info.numDevices; ++device)
+      if (transport.isLocal(deviceIndex(mesh, device)))
+        threads.emplace_back(
+            [this, mesh, device] { runDevice(mesh, device); });
+  RunResult result;
   {
-    std::lock_guard<std::mutex> lock(mutex);
+    std::unique_lock<std::mutex> lock(mutex);
+    runningDevices = threads.size();
     startTime = std::chrono::steady_clock::now();
+    result.startUnixMicros =
+        std::chrono::duration_cast<std::chrono::microseconds>(
+            std::chrono::system_clock::now().time_since_epoch())
+            .count();
     isStarted = true;
+    // Inputs that other devices receive go out right away.
+    for (auto [value, device] : readyInputs)
+      onReady(value, device);
+    started.notify_all();
+    auto finished = [&] {
+      return aborted || (runningDevices == 0 && pendingTransfers == 0);
+    };
+    if (options.timeoutSeconds) {
+      auto deadline =
+          startTime + std::chrono::duration_cast<std::chrono::nanoseconds>(
+                          std::chrono::duration<double>(*options.timeoutSeconds));
+      if (!progressed.wait_until(lock, deadline, finished)) {
+        std::string message =
+            "the step did not finish within the timeout of " +
+            std::string(llvm::formatv(
+                "{0}", llvm::format("%g", *options.timeoutSeconds))) +
+            " s; still running: " + describeWaitingDevices();
+        fail(makeRunError(message));
+        if (options.onTimeout) {
+          lock.unlock();
+          options.onTimeout(message);
+          lock.lock();
+        }
+      }
+    } else {
+      progressed.wait(lock, finished);
+    }
   }
-  started.notify_all();
   for (std::thread &thread : threads)
     thread.join();
+  // No callback of the transport reaches this run after this.
+  transport.endRun();
   if (aborted)
     return makeRunError(firstError);
 
-  RunResult result;
-  for (int64_t output : program.outputs)
-    result.outputs.push_back(slot(output, 0).tensor);
+  for (auto [index, output] : llvm::enumerate(program.outputs)) {
+    int64_t mesh = program.values[output].mesh;
+    result.outputs.push_back(transport.isLocal(deviceIndex(mesh, 0))
+                                 ? slot(output, 0).tensor
+                                 : Tensor());
+  }
   for (auto [mesh, info] : llvm::enumerate(program.meshes))
     for (int64_t device = 0; device < info.numDevices; ++device) {
+      if (!transport.isLocal(deviceIndex(mesh, device)))
+        continue;
       DeviceState &state = devices[deviceIndex(mesh, device)];
       result.devices.push_back(
           {int64_t(mesh), device, state.peakBytes, state.busyUs});
@@ -593,9 +724,22 @@ llvm::Error Executable::checkInputs(llvm::ArrayRef<Tensor> inputs) const {
     return makeRunError("the program takes " +
                         std::to_string(inputSpecs.size()) + " inputs, got " +
                         std::to_string(inputs.size()));
+  // Inputs of meshes that run in other processes are not read.
+  auto isRead = [&](int64_t index) {
+    if (!options.transport)
+      return true;
+    int64_t mesh = program.values[program.inputs[index]].mesh, base = 0;
+    for (int64_t earlier = 0; earlier < mesh; ++earlier)
+      base += program.meshes[earlier].numDevices;
+    for (int64_t device = 0; device < program.meshes[mesh].numDevices;
+         ++device)
+      if (options.transport->isLocal(base + device))
+        return true;
+    return false;
+  };
   for (auto [index, spec] : llvm::enumerate(inputSpecs))
-    if (inputs[index].dtype() != spec.dtype ||
-        inputs[index].shape() != spec.shape)
+    if (isRead(index) && (inputs[index].dtype() != spec.dtype ||
+                          inputs[index].shape() != spec.shape))
       return makeRunError(
           "input " + std::to_string(index) + ": expected " +
           toString(spec) + ", got " +
@@ -616,7 +760,11 @@ Executable::run(std::vector<Tensor> inputs,
 
   // One core per device: BLAS must not spread each GEMM over every core.
   BlasThreadLimit oneThread(1);
-  Run run(*this, options);
+  std::optional<ThreadsTransport> ownTransport;
+  Transport *transport = options.transport;
+  if (!transport)
+    transport = &ownTransport.emplace(program.getNumDevices());
+  Run run(*this, options, *transport);
   return run.execute(std::move(inputs));
 }
 

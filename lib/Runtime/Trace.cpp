@@ -48,6 +48,10 @@ void writeChromeTrace(const DeviceProgram &program, const RunResult &result,
   llvm::json::OStream json(os);
   json.object([&] {
     json.attribute("displayTimeUnit", "ms");
+    // What `mpmd trace-merge` lines the traces of several ranks up with.
+    json.attributeObject("otherData", [&] {
+      json.attribute("startUnixMicros", result.startUnixMicros);
+    });
     json.attributeArray("traceEvents", [&] {
       auto metadata = [&](llvm::StringRef kind, int64_t pid,
                           std::optional<int64_t> tid, const std::string &name) {

@@ -38,6 +38,12 @@ int runPlanCommand(llvm::ArrayRef<llvm::StringRef> args);
 /// writes its outputs as .npy files.
 int runRunCommand(llvm::ArrayRef<llvm::StringRef> args);
 
+/// `mpmd gather`: assembles an output from the shards of an MPI run.
+int runGatherCommand(llvm::ArrayRef<llvm::StringRef> args);
+
+/// `mpmd trace-merge`: joins the per-rank traces of an MPI run.
+int runTraceMergeCommand(llvm::ArrayRef<llvm::StringRef> args);
+
 } // namespace mlir::mpmd::tools
 
 #endif // MPMD_TOOLS_MPMD_COMMANDS_H

@@ -10,6 +10,7 @@
 #include "Arguments.h"
 #include "CommandError.h"
 #include "Commands.h"
+#include "RunCommand.h"
 
 #include "OutputFile.h"
 #include "Progress.h"
@@ -29,10 +30,16 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
+#include <atomic>
 #include <chrono>
+#include <thread>
 #include <cmath>
+#include <csignal>
+#include <cstdlib>
 #include <limits>
 #include <optional>
 #include <string>
@@ -48,7 +55,8 @@ void printRunHelp(llvm::raw_ostream &os) {
         "                [--config CONFIG.json [--validate [--tolerance T]]]\n"
         "                [--trace TRACE.json] [--summary] [--device-memory "
         "BYTES] [--repeat N]\n"
-        "                [--quiet]\n\n"
+        "                [--quiet] [--timeout SECONDS]\n"
+        "       mpirun -n R mpmd run ... --backend mpi [--devices-per-rank K]\n\n"
         "Runs a program and prints one line per output: its type, min, max, "
         "mean and\nfirst values. A plain module runs FUNCTION on the "
         "interpreter. An MPMD program\n(an exported module, or FILE lowered "
@@ -90,6 +98,17 @@ void printRunHelp(llvm::raw_ostream &os) {
         "  --repeat N           run N times and report the last run (the "
         "first ones warm\n"
         "                       the buffer pool and the caches)\n"
+        "  --timeout S          fail when one run of the program takes longer "
+        "than S seconds,\n"
+        "                       naming where each device waits\n"
+        "  --backend B          threads (default: one process) or mpi (under "
+        "mpirun: each rank\n"
+        "                       runs its devices; rank 0 reports; --outputs "
+        "writes per-rank\n"
+        "                       shards with an index, --trace one file per "
+        "rank)\n"
+        "  --devices-per-rank K with --backend mpi: devices per rank "
+        "(default 1)\n"
         "  --quiet              no progress on stderr (printed after 2 s: "
         "each compile phase\n"
         "                       and run, and its time)\n\n"
@@ -122,32 +141,6 @@ std::optional<int64_t> parseBytes(llvm::StringRef text) {
   return value * scale;
 }
 
-struct RunOptions {
-  std::optional<std::string> inputs, outputs, trace;
-  std::optional<uint64_t> randomSeed;
-  std::optional<double> tolerance;
-  int64_t repeat = 1;
-  bool print = false, summary = false, validate = false, quiet = false;
-  runtime::ExecutorOptions executor;
-};
-
-/// The arguments of `what` (a function), from the input files or the seed.
-llvm::Expected<std::vector<runtime::Tensor>>
-loadArguments(const llvm::Twine &what,
-              llvm::ArrayRef<runtime::TensorSpec> specs,
-              const RunOptions &options) {
-  if (options.randomSeed)
-    return runtime::randomInputs(*options.randomSeed, specs);
-  if (!options.inputs && !specs.empty())
-    return makeUsageError(
-        what + " takes " + llvm::Twine(specs.size()) +
-        " argument(s): give --inputs A.npy,... or --random-inputs SEED");
-  llvm::SmallVector<llvm::StringRef> parts;
-  if (options.inputs && !options.inputs->empty())
-    llvm::StringRef(*options.inputs).split(parts, ',');
-  std::vector<std::string> paths(parts.begin(), parts.end());
-  return runtime::readInputs(paths, specs);
-}
 
 /// Writes the outputs and the trace once the run succeeded, so that a failed
 /// run leaves nothing at the output paths.
@@ -166,12 +159,6 @@ llvm::Error writeRunFiles(const RunOptions &options,
   return writeOutputFile(*options.trace, trace);
 }
 
-void printOutputs(llvm::ArrayRef<runtime::Tensor> results, bool print) {
-  for (auto [index, result] : llvm::enumerate(results))
-    llvm::outs() << "output " << index << ": "
-                 << runtime::summarize(result, print ? result.numElements() : 6)
-                 << "\n";
-}
 
 /// Runs an MPMD program on the executor; `reference`, when set, is the
 /// unpartitioned model `--validate` compares with.
@@ -230,6 +217,47 @@ int runOnExecutor(const runtime::Executable &executable, ModuleOp reference,
   return kExitSuccess;
 }
 
+#ifdef MPMD_ENABLE_MPI
+/// The hash every rank of an MPI run must share: the program's and the
+/// configuration's bytes.
+llvm::Expected<uint64_t>
+hashProgramAndConfig(llvm::StringRef path,
+                     const std::optional<std::string> &configPath) {
+  uint64_t hash = 0;
+  for (std::optional<std::string> file :
+       {std::optional<std::string>(path.str()), configPath}) {
+    if (!file)
+      continue;
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+        llvm::MemoryBuffer::getFile(*file);
+    if (!buffer)
+      return makeInputError("cannot read '" + *file +
+                            "': " + buffer.getError().message());
+    hash = llvm::xxh3_64bits(llvm::arrayRefFromStringRef(
+               (*buffer)->getBuffer())) ^
+           (hash * 0x9e3779b97f4a7c15ULL);
+  }
+  return hash;
+}
+#endif
+
+/// Runs an MPMD program on the chosen backend.
+int runMpmdProgram(const runtime::Executable &executable, ModuleOp reference,
+                   RunOptions &options, Progress &progress,
+                   llvm::StringRef path,
+                   const std::optional<std::string> &configPath) {
+  if (options.backend == "threads")
+    return runOnExecutor(executable, reference, options, progress);
+#ifdef MPMD_ENABLE_MPI
+  llvm::Expected<uint64_t> hash = hashProgramAndConfig(path, configPath);
+  if (!hash)
+    return fail(hash.takeError());
+  return runOnMpi(executable, reference, options, *hash, progress);
+#else
+  return fail(makeUsageError("this mpmd was built without MPI"));
+#endif
+}
+
 /// Parses and checks every option before any work: a bad value or an
 /// unwritable output path fails here, not after a long run.
 llvm::Error parseRunOptions(llvm::ArrayRef<llvm::StringRef> args,
@@ -238,7 +266,8 @@ llvm::Error parseRunOptions(llvm::ArrayRef<llvm::StringRef> args,
                             std::optional<std::string> &functionName,
                             std::optional<std::string> &configPath,
                             bool &help) {
-  std::optional<std::string> randomSeed, tolerance, deviceMemory, repeat;
+  std::optional<std::string> randomSeed, tolerance, deviceMemory, repeat,
+      backend, devicesPerRank, timeout;
   if (llvm::Error error = parseArguments(args,
                                          {{"--function", &functionName},
                                           {"--inputs", &options.inputs},
@@ -248,7 +277,11 @@ llvm::Error parseRunOptions(llvm::ArrayRef<llvm::StringRef> args,
                                           {"--tolerance", &tolerance},
                                           {"--trace", &options.trace},
                                           {"--device-memory", &deviceMemory},
-                                          {"--repeat", &repeat}},
+                                          {"--repeat", &repeat},
+                                          {"--backend", &backend},
+                                          {"--devices-per-rank",
+                                           &devicesPerRank},
+                                          {"--timeout", &timeout}},
                                          {{"--print", &options.print},
                                           {"--summary", &options.summary},
                                           {"--validate", &options.validate},
@@ -298,6 +331,40 @@ llvm::Error parseRunOptions(llvm::ArrayRef<llvm::StringRef> args,
                  options.repeat < 1))
     return makeUsageError("--repeat expects a count >= 1 (got '" + *repeat +
                           "')");
+  if (backend) {
+    if (*backend != "threads" && *backend != "mpi")
+      return makeUsageError("--backend expects 'threads' or 'mpi' (got '" +
+                            *backend + "')");
+#ifndef MPMD_ENABLE_MPI
+    if (*backend == "mpi")
+      return makeUsageError("this mpmd was built without MPI "
+                            "(MPMD_ENABLE_MPI=OFF): --backend mpi is not "
+                            "available");
+#endif
+    options.backend = *backend;
+  }
+  if (devicesPerRank) {
+    if (options.backend != "mpi")
+      return makeUsageError("--devices-per-rank applies to --backend mpi");
+    if (llvm::StringRef(*devicesPerRank)
+            .getAsInteger(10, options.devicesPerRank) ||
+        options.devicesPerRank < 1)
+      return makeUsageError("--devices-per-rank expects a count >= 1 (got '" +
+                            *devicesPerRank + "')");
+  }
+  if (timeout) {
+    double seconds;
+    if (llvm::StringRef(*timeout).getAsDouble(seconds) || !(seconds > 0) ||
+        std::isinf(seconds))
+      return makeUsageError("--timeout expects seconds > 0 (got '" + *timeout +
+                            "')");
+    options.executor.timeoutSeconds = seconds;
+    // The step is bounded: a device stuck in a kernel is not waited for.
+    options.executor.onTimeout = [](const std::string &message) {
+      llvm::errs() << "mpmd run: error: " + message + "\n";
+      std::_Exit(kExitInputError);
+    };
+  }
   if (options.outputs)
     if (llvm::Error error = checkOutputPath("--outputs", *options.outputs,
                                             OutputKind::kDirectory))
@@ -310,6 +377,85 @@ llvm::Error parseRunOptions(llvm::ArrayRef<llvm::StringRef> args,
 }
 
 } // namespace
+
+llvm::Expected<std::vector<runtime::Tensor>>
+loadArguments(const llvm::Twine &what,
+              llvm::ArrayRef<runtime::TensorSpec> specs,
+              const RunOptions &options,
+              const std::function<bool(size_t)> &isNeeded) {
+  if (options.randomSeed) {
+    std::vector<runtime::Tensor> tensors =
+        runtime::randomInputs(*options.randomSeed, specs);
+    if (isNeeded)
+      for (auto [index, tensor] : llvm::enumerate(tensors))
+        if (!isNeeded(index))
+          tensor = runtime::Tensor();
+    return tensors;
+  }
+  if (!options.inputs && !specs.empty())
+    return makeUsageError(
+        what + " takes " + llvm::Twine(specs.size()) +
+        " argument(s): give --inputs A.npy,... or --random-inputs SEED");
+  llvm::SmallVector<llvm::StringRef> parts;
+  if (options.inputs && !options.inputs->empty())
+    llvm::StringRef(*options.inputs).split(parts, ',');
+  std::vector<std::string> paths(parts.begin(), parts.end());
+  if (!isNeeded || paths.size() != specs.size())
+    return runtime::readInputs(paths, specs);
+  // Only the needed files are read, each checked against its spec.
+  std::vector<runtime::Tensor> tensors(specs.size());
+  for (size_t index = 0; index < specs.size(); ++index) {
+    if (!isNeeded(index))
+      continue;
+    llvm::Expected<std::vector<runtime::Tensor>> one =
+        runtime::readInputs({paths[index]}, {specs[index]});
+    if (!one)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "input " + std::to_string(index) + ": " +
+                                         llvm::toString(one.takeError()));
+    tensors[index] = std::move(one->front());
+  }
+  return tensors;
+}
+
+void printOutputs(llvm::ArrayRef<runtime::Tensor> results, bool print) {
+  for (auto [index, result] : llvm::enumerate(results))
+    llvm::outs() << "output " << index << ": "
+                 << runtime::summarize(result, print ? result.numElements() : 6)
+                 << "\n";
+}
+
+llvm::Error installInjectedFault(RunOptions &options, int64_t rank) {
+  const char *value = std::getenv("MPMD_INJECT_FAULT");
+  if (!value || !*value)
+    return llvm::Error::success();
+  llvm::SmallVector<llvm::StringRef> fields;
+  llvm::StringRef(value).split(fields, ':');
+  int64_t faultRank = 0, fragment = 0;
+  if (fields.size() != 3 || fields[0].getAsInteger(10, faultRank) ||
+      fields[1].getAsInteger(10, fragment) || fragment < 1 ||
+      !llvm::is_contained({"error", "kill", "stall"}, fields[2]))
+    return makeUsageError("MPMD_INJECT_FAULT expects RANK:N:KIND with KIND "
+                          "error, kill or stall (got '" +
+                          llvm::Twine(value) + "')");
+  if (faultRank != rank)
+    return llvm::Error::success();
+  std::string kind = fields[2].str();
+  auto counter = std::make_shared<std::atomic<int64_t>>(0);
+  options.executor.faultForTesting =
+      [counter, fragment, kind](int64_t, int64_t, int64_t) -> llvm::Error {
+    if (++*counter != fragment)
+      return llvm::Error::success();
+    if (kind == "kill")
+      std::raise(SIGKILL);
+    // A device that stops responding: what --timeout is for.
+    if (kind == "stall")
+      std::this_thread::sleep_for(std::chrono::seconds(60));
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "injected fault (MPMD_INJECT_FAULT)");
+  };
+  return llvm::Error::success();
+}
 
 int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
   std::optional<std::string> path, functionName, configPath;
@@ -351,10 +497,15 @@ int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
     return fail(makeUsageError("the MPMD executor runs @main, not @" + name));
   if (!mpmdProgram &&
       (options.trace || options.summary || options.executor.deviceMemoryBytes ||
-       options.repeat != 1))
+       options.repeat != 1 || options.executor.timeoutSeconds ||
+       options.backend != "threads"))
     return fail(makeUsageError(
-        "--trace, --summary, --device-memory and --repeat apply to MPMD "
-        "programs (an exported module, or a model with --config)"));
+        "--trace, --summary, --device-memory, --repeat, --timeout and "
+        "--backend apply to MPMD programs (an exported module, or a model "
+        "with --config)"));
+  if (options.backend == "threads")
+    if (llvm::Error error = installInjectedFault(options, 0))
+      return fail(std::move(error));
 
   if (config) {
     driver::LowerOptions lowerOptions;
@@ -369,15 +520,16 @@ int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
         lowered->compile();
     if (failed(executable))
       return kExitInputError;
-    return runOnExecutor(**executable, options.validate ? module : ModuleOp(),
-                         options, progress);
+    return runMpmdProgram(**executable, options.validate ? module : ModuleOp(),
+                          options, progress, *path, configPath);
   }
   if (mpmdProgram) {
     FailureOr<std::unique_ptr<runtime::Executable>> executable =
         runtime::Executable::create(module);
     if (failed(executable))
       return kExitInputError;
-    return runOnExecutor(**executable, ModuleOp(), options, progress);
+    return runMpmdProgram(**executable, ModuleOp(), options, progress, *path,
+                          std::nullopt);
   }
 
   FailureOr<std::vector<runtime::TensorSpec>> specs =

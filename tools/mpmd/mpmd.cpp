@@ -60,6 +60,13 @@ const Command kCommands[] = {
      "run a program on .npy or seeded inputs (MPMD programs on virtual "
      "devices)",
      runRunCommand},
+    {"gather",
+     "assemble an output from the per-rank shards of 'mpmd run --backend "
+     "mpi'",
+     runGatherCommand},
+    {"trace-merge",
+     "join the per-rank traces of 'mpmd run --backend mpi' into one timeline",
+     runTraceMergeCommand},
 };
 
 constexpr const char *kBugReportMessage =

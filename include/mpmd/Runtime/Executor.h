@@ -16,6 +16,11 @@
 // results equal a single device's and each device's memory holds the global
 // tensors.
 //
+// Every tensor that moves between devices goes through a Transport
+// (Transport.h): by default a ThreadsTransport of the run's own (every
+// device in this process); with an MpiTransport, this process runs only its
+// rank's devices and exchanges transfers with the other ranks.
+//
 // Before running: the structure and progress checks of DeviceProgram.h and,
 // with a device-memory cap, the static memory check, so that a program that
 // would deadlock or run out of memory is refused before it starts.
@@ -41,6 +46,8 @@
 
 namespace mlir::mpmd::runtime {
 
+class Transport;
+
 /// The most virtual devices the executor runs: each takes a worker and a
 /// copy-engine thread, so a topology of thousands of devices is almost
 /// always a mistake that would exhaust the machine's threads.
@@ -56,6 +63,22 @@ struct ExecutorOptions {
   /// on the device or copy-engine thread that runs it (so concurrently), to
   /// inject delays that reorder what the threads do.
   std::function<void(int64_t step)> beforeStepForTesting;
+  /// Tests only: called right before each fragment runs, on its device
+  /// thread; an error fails the fragment with it (fault injection).
+  std::function<llvm::Error(int64_t step, int64_t mesh, int64_t device)>
+      faultForTesting;
+  /// Moves tensors between devices; none: a ThreadsTransport of the run's
+  /// own. With a transport whose devices are not all local, only the local
+  /// devices run here.
+  Transport *transport = nullptr;
+  /// Bound on the run (one step of the program), in seconds; past it the
+  /// run fails naming where each device waits. None: unbounded.
+  std::optional<double> timeoutSeconds;
+  /// Called with the error when the timeout expires, before the run waits
+  /// for device threads still inside a fragment (a kernel cannot be
+  /// interrupted): a tool may end the process there, so that the step is
+  /// bounded. None: the run fails once those threads return.
+  std::function<void(const std::string &message)> onTimeout;
 };
 
 /// One executed step on one device, in microseconds since the run started.
@@ -77,6 +100,9 @@ struct DeviceUsage {
   double busyUs = 0;
 };
 
+/// With a transport whose devices are not all local: outputs of meshes
+/// whose device 0 runs elsewhere are empty tensors, and `executed` and
+/// `devices` list the local devices only.
 struct RunResult {
   std::vector<Tensor> outputs;
   /// From the start of the first step to the end of the last.
@@ -85,6 +111,9 @@ struct RunResult {
   std::vector<DeviceUsage> devices;
   /// Bytes copied by transfers, over all receiving devices.
   int64_t transferredBytes = 0;
+  /// When the run started, in microseconds since the Unix epoch: what lines
+  /// up the traces of several processes.
+  int64_t startUnixMicros = 0;
 };
 
 /// An MPMD module ready to run: its @main turned into a DeviceProgram, the
@@ -109,7 +138,8 @@ public:
   llvm::Error checkInputs(llvm::ArrayRef<Tensor> inputs) const;
 
   /// Runs the program once on `inputs` (one per @main argument, of its
-  /// dtype and global shape). Errors: inputs that do not match, the memory
+  /// dtype and global shape; with a transport, those of meshes without a
+  /// local device may be empty tensors). Errors: inputs that do not match, the memory
   /// cap, a fragment the interpreter cannot run (after its diagnostic).
   llvm::Expected<RunResult> run(std::vector<Tensor> inputs,
                                 const ExecutorOptions &options) const;
@@ -125,6 +155,8 @@ private:
   /// fragment's); null for a transfer.
   std::vector<Region *> stepBodies;
   std::vector<TensorSpec> inputSpecs, outputSpecs;
+  /// Per value of the program: its dtype and global shape.
+  std::vector<TensorSpec> valueSpecs;
 };
 
 } // namespace mlir::mpmd::runtime

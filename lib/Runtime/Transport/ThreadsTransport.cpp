@@ -1,0 +1,327 @@
+//===- ThreadsTransport.cpp - Copy engines and shared-memory collectives --===//
+//
+// One mutex guards the message table, the engine queues and the rendezvous
+// counters; it is never held while a tensor is copied or reduced, nor while
+// a callback runs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mpmd/Runtime/ThreadsTransport.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <cstring>
+#include <limits>
+
+namespace mlir::mpmd::runtime {
+
+namespace {
+
+llvm::Error makeTransportError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// Every member's operand must have the caller's dtype and shape.
+llvm::Error checkSameOperands(const char *name,
+                              llvm::ArrayRef<const Tensor *> operands) {
+  for (const Tensor *operand : operands)
+    if (operand->dtype() != operands.front()->dtype() ||
+        operand->shape() != operands.front()->shape())
+      return makeTransportError(
+          llvm::Twine(name) + ": the members' operands differ (" +
+          toString({operands.front()->dtype(), operands.front()->shape()}) +
+          " and " + toString({operand->dtype(), operand->shape()}) + ")");
+  return llvm::Error::success();
+}
+
+} // namespace
+
+ThreadsTransport::ThreadsTransport(int64_t numDevices) {
+  for (int64_t device = 0; device < numDevices; ++device)
+    engines.push_back(std::make_unique<CopyEngine>());
+  for (std::unique_ptr<CopyEngine> &engine : engines)
+    engine->thread =
+        std::thread([this, raw = engine.get()] { runCopyEngine(*raw); });
+}
+
+ThreadsTransport::~ThreadsTransport() { endRun(); }
+
+int64_t ThreadsTransport::getMaxTag() const {
+  return std::numeric_limits<int64_t>::max();
+}
+
+void ThreadsTransport::dispatch(int64_t to, Message message) {
+  CopyEngine &engine = *engines[to];
+  engine.queue.push_back(std::move(message));
+  engine.queued.notify_one();
+}
+
+void ThreadsTransport::postSend(int64_t from, int64_t to, int64_t tag,
+                                Tensor tensor, SendCallback done) {
+  std::lock_guard<std::mutex> lock(mutex);
+  Message &message = unmatched[{from, to, tag}];
+  message.hasSend = true;
+  message.tensor = std::move(tensor);
+  message.sent = std::move(done);
+  if (message.hasReceive) {
+    auto node = unmatched.extract({from, to, tag});
+    dispatch(to, std::move(node.mapped()));
+  }
+}
+
+void ThreadsTransport::postReceive(int64_t from, int64_t to, int64_t tag,
+                                   TensorSpec, ReceiveCallbacks callbacks) {
+  std::lock_guard<std::mutex> lock(mutex);
+  Message &message = unmatched[{from, to, tag}];
+  message.hasReceive = true;
+  message.received = std::move(callbacks);
+  if (message.hasSend) {
+    auto node = unmatched.extract({from, to, tag});
+    dispatch(to, std::move(node.mapped()));
+  }
+}
+
+void ThreadsTransport::runCopyEngine(CopyEngine &engine) {
+  std::unique_lock<std::mutex> lock(mutex);
+  while (true) {
+    engine.queued.wait(
+        lock, [&] { return stopping || aborted || !engine.queue.empty(); });
+    if (stopping || aborted)
+      return;
+    Message message = std::move(engine.queue.front());
+    engine.queue.pop_front();
+    lock.unlock();
+    if (message.received.onStart()) {
+      Tensor copy = message.tensor.clone();
+      message.tensor = Tensor();
+      message.received.onDone(std::move(copy));
+      message.sent(llvm::Error::success());
+    }
+    lock.lock();
+  }
+}
+
+void ThreadsTransport::abort(const std::string &reason) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (aborted)
+    return;
+  aborted = true;
+  abortReason = reason;
+  for (std::unique_ptr<CopyEngine> &engine : engines)
+    engine->queued.notify_all();
+  for (auto &[group, meeting] : rendezvous)
+    meeting->released.notify_all();
+}
+
+void ThreadsTransport::endRun() {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    stopping = true;
+    for (std::unique_ptr<CopyEngine> &engine : engines)
+      engine->queued.notify_all();
+  }
+  for (std::unique_ptr<CopyEngine> &engine : engines)
+    if (engine->thread.joinable())
+      engine->thread.join();
+}
+
+llvm::Error ThreadsTransport::abortedError() const {
+  return makeTransportError("stopped: " + abortReason);
+}
+
+//===----------------------------------------------------------------------===//
+// Collectives
+//===----------------------------------------------------------------------===//
+
+ThreadsTransport::Rendezvous &
+ThreadsTransport::getRendezvous(llvm::ArrayRef<int64_t> group) {
+  std::unique_ptr<Rendezvous> &meeting = rendezvous[group.vec()];
+  if (!meeting) {
+    meeting = std::make_unique<Rendezvous>();
+    meeting->operands.resize(group.size());
+    meeting->results.resize(group.size());
+  }
+  return *meeting;
+}
+
+llvm::Error ThreadsTransport::meet(Rendezvous &meeting,
+                                   std::unique_lock<std::mutex> &lock) {
+  uint64_t generation = meeting.generation;
+  if (++meeting.arrived == static_cast<int64_t>(meeting.operands.size())) {
+    meeting.arrived = 0;
+    ++meeting.generation;
+    meeting.released.notify_all();
+  } else {
+    meeting.released.wait(
+        lock, [&] { return aborted || meeting.generation != generation; });
+  }
+  return aborted ? abortedError() : llvm::Error::success();
+}
+
+llvm::Expected<Tensor> ThreadsTransport::collective(
+    llvm::ArrayRef<int64_t> group, int64_t position, const Tensor &operand,
+    int64_t phases, const Phase &work) {
+  Tensor result;
+  llvm::Error failure = llvm::Error::success();
+  std::unique_lock<std::mutex> lock(mutex);
+  Rendezvous &meeting = getRendezvous(group);
+  meeting.operands[position] = &operand;
+  meeting.results[position] = &result;
+  for (int64_t phase = 0; phase < phases; ++phase) {
+    if (llvm::Error error = meet(meeting, lock)) {
+      llvm::consumeError(std::move(failure));
+      return std::move(error);
+    }
+    lock.unlock();
+    if (!failure)
+      failure = work(phase, meeting, result);
+    lock.lock();
+  }
+  if (llvm::Error error = meet(meeting, lock)) {
+    llvm::consumeError(std::move(failure));
+    return std::move(error);
+  }
+  if (failure)
+    return std::move(failure);
+  return result;
+}
+
+llvm::Expected<Tensor> ThreadsTransport::allReduce(
+    llvm::ArrayRef<int64_t> group, int64_t device, const Tensor &operand,
+    ReduceKind kind) {
+  llvm::Expected<int64_t> position = checkCollective(
+      group, device, operand, "all_reduce", std::nullopt, std::nullopt);
+  if (!position)
+    return position.takeError();
+  int64_t members = group.size(), self = *position;
+  size_t elementSize = dtypeSize(operand.dtype());
+  int64_t elements = operand.numElements();
+  // Member i reduces elements [bounds(i), bounds(i + 1)) of every operand
+  // into its own result, then copies the other members' chunks.
+  auto bounds = [&](int64_t member) { return elements * member / members; };
+  return collective(
+      group, self, operand, 2,
+      [&](int64_t phase, Rendezvous &meeting, Tensor &result) -> llvm::Error {
+        if (phase == 0) {
+          if (llvm::Error error =
+                  checkSameOperands("all_reduce", meeting.operands))
+            return error;
+          result = Tensor::empty(operand.dtype(), operand.shape());
+          int64_t begin = bounds(self), count = bounds(self + 1) - begin;
+          std::byte *chunk = result.bytes() + begin * elementSize;
+          std::memcpy(chunk, meeting.operands[0]->bytes() + begin * elementSize,
+                      count * elementSize);
+          for (int64_t member = 1; member < members; ++member)
+            reduceInto(kind, operand.dtype(), chunk,
+                       meeting.operands[member]->bytes() + begin * elementSize,
+                       count);
+          return llvm::Error::success();
+        }
+        for (int64_t member = 0; member < members; ++member) {
+          if (member == self)
+            continue;
+          int64_t begin = bounds(member), count = bounds(member + 1) - begin;
+          std::memcpy(result.bytes() + begin * elementSize,
+                      meeting.results[member]->bytes() + begin * elementSize,
+                      count * elementSize);
+        }
+        return llvm::Error::success();
+      });
+}
+
+llvm::Expected<Tensor> ThreadsTransport::allGather(
+    llvm::ArrayRef<int64_t> group, int64_t device, const Tensor &operand,
+    int64_t dimension) {
+  llvm::Expected<int64_t> position = checkCollective(
+      group, device, operand, "all_gather", std::nullopt, dimension);
+  if (!position)
+    return position.takeError();
+  return collective(
+      group, *position, operand, 1,
+      [&](int64_t, Rendezvous &meeting, Tensor &result) -> llvm::Error {
+        if (llvm::Error error =
+                checkSameOperands("all_gather", meeting.operands))
+          return error;
+        std::vector<Tensor> parts;
+        for (const Tensor *part : meeting.operands)
+          parts.push_back(*part);
+        result = concatenate(parts, dimension);
+        return llvm::Error::success();
+      });
+}
+
+llvm::Expected<Tensor> ThreadsTransport::reduceScatter(
+    llvm::ArrayRef<int64_t> group, int64_t device, const Tensor &operand,
+    int64_t dimension, ReduceKind kind) {
+  llvm::Expected<int64_t> position = checkCollective(
+      group, device, operand, "reduce_scatter", dimension, std::nullopt);
+  if (!position)
+    return position.takeError();
+  int64_t members = group.size(), self = *position;
+  return collective(
+      group, self, operand, 1,
+      [&](int64_t, Rendezvous &meeting, Tensor &result) -> llvm::Error {
+        if (llvm::Error error =
+                checkSameOperands("reduce_scatter", meeting.operands))
+          return error;
+        result = chunkAlong(*meeting.operands[0], dimension, members, self);
+        for (int64_t member = 1; member < members; ++member) {
+          Tensor chunk =
+              chunkAlong(*meeting.operands[member], dimension, members, self);
+          reduceInto(kind, result.dtype(), result.bytes(), chunk.bytes(),
+                     result.numElements());
+        }
+        return llvm::Error::success();
+      });
+}
+
+llvm::Expected<Tensor> ThreadsTransport::allToAll(
+    llvm::ArrayRef<int64_t> group, int64_t device, const Tensor &operand,
+    int64_t splitDimension, int64_t concatDimension) {
+  llvm::Expected<int64_t> position = checkCollective(
+      group, device, operand, "all_to_all", splitDimension, concatDimension);
+  if (!position)
+    return position.takeError();
+  int64_t members = group.size(), self = *position;
+  return collective(
+      group, self, operand, 1,
+      [&](int64_t, Rendezvous &meeting, Tensor &result) -> llvm::Error {
+        if (llvm::Error error =
+                checkSameOperands("all_to_all", meeting.operands))
+          return error;
+        std::vector<Tensor> parts;
+        for (const Tensor *part : meeting.operands)
+          parts.push_back(chunkAlong(*part, splitDimension, members, self));
+        result = concatenate(parts, concatDimension);
+        return llvm::Error::success();
+      });
+}
+
+llvm::Expected<Tensor> ThreadsTransport::collectivePermute(
+    llvm::ArrayRef<int64_t> group, int64_t device, const Tensor &operand,
+    llvm::ArrayRef<PermutePair> pairs) {
+  llvm::Expected<int64_t> position = checkCollective(
+      group, device, operand, "collective_permute", std::nullopt,
+      std::nullopt);
+  if (!position)
+    return position.takeError();
+  if (llvm::Error error = checkPermutePairs(group, pairs))
+    return std::move(error);
+  std::optional<int64_t> sourcePosition;
+  for (auto [source, target] : pairs)
+    if (target == device)
+      sourcePosition = llvm::find(group, source) - group.begin();
+  return collective(
+      group, *position, operand, 1,
+      [&](int64_t, Rendezvous &meeting, Tensor &result) -> llvm::Error {
+        if (llvm::Error error =
+                checkSameOperands("collective_permute", meeting.operands))
+          return error;
+        result = sourcePosition ? meeting.operands[*sourcePosition]->clone()
+                                : Tensor::zeros(operand.dtype(),
+                                                operand.shape());
+        return llvm::Error::success();
+      });
+}
+
+} // namespace mlir::mpmd::runtime
