@@ -363,11 +363,17 @@ std::optional<ConcatReduction> matchConcatReduction(Operation *op) {
       static_cast<int64_t>(concat.getDimension()) !=
           reduce.getDimensions().front())
     return std::nullopt;
-  for (Value operand : concat.getInputs()) {
-    auto type = dyn_cast<RankedTensorType>(operand.getType());
-    if (!type || type.getDimSize(concat.getDimension()) != 1)
-      return std::nullopt;
-  }
+  // One type for all, so that each reshapes to the reduce's result type.
+  Type operandType = concat.getInputs().front().getType();
+  auto rankedType = dyn_cast<RankedTensorType>(operandType);
+  if (!rankedType || !rankedType.hasStaticShape() ||
+      rankedType.getDimSize(concat.getDimension()) != 1 ||
+      rankedType.getElementType() !=
+          getElementTypeOrSelf(reduce->getResult(0).getType()) ||
+      llvm::any_of(concat.getInputs(), [&](Value operand) {
+        return operand.getType() != operandType;
+      }))
+    return std::nullopt;
   // The body: `return op(arg0, arg1)`.
   Block &body = reduce.getBody().front();
   if (body.getNumArguments() != 2 || !llvm::hasSingleElement(
@@ -375,8 +381,11 @@ std::optional<ConcatReduction> matchConcatReduction(Operation *op) {
     return std::nullopt;
   Operation &combiner = body.front();
   std::optional<ReductionType> kind = getReductionKind(&combiner);
-  if (!kind || combiner.getOperand(0) != body.getArgument(0) ||
-      combiner.getOperand(1) != body.getArgument(1) ||
+  // The ops are commutative: the arguments may come in either order.
+  Value lhs = body.getArgument(0), rhs = body.getArgument(1);
+  if (!kind ||
+      !((combiner.getOperand(0) == lhs && combiner.getOperand(1) == rhs) ||
+        (combiner.getOperand(0) == rhs && combiner.getOperand(1) == lhs)) ||
       body.getTerminator()->getNumOperands() != 1 ||
       body.getTerminator()->getOperand(0) != combiner.getResult(0) ||
       !isIdentityOf(reduce.getInitValues().front(), *kind))
@@ -891,26 +900,25 @@ private:
         allNonEmpty = false;
       if (kind)
         if (Operation *def = input.getDefiningOp())
-          if (input.hasOneUse() && reductions.contains(def) &&
-              reductions.lookup(def) == *kind)
+          if (auto it = reductions.find(def);
+              it != reductions.end() && it->second == *kind)
             operandIsSameReduction = true;
       meet = intersectSrc(meet, s);
     }
     if (kind && allNonEmpty &&
         ((meet && meet->empty()) || operandIsSameReduction ||
          reductions.contains(op))) {
-      MeshSet all;
-      bool bounded = true;
-      for (Value input : reduced) {
-        SrcSet s = get(input);
-        if (!s) {
-          bounded = false;
-          break;
+      // The union of the constrained operands: an operand without a
+      // src_set (a constant) can be computed anywhere and adds nothing.
+      SrcSet all;
+      for (Value input : reduced)
+        if (SrcSet s = get(input)) {
+          if (!all)
+            all.emplace();
+          all->unionWith(*s);
         }
-        all.unionWith(*s);
-      }
       reductions[op] = *kind;
-      return setOp(op, bounded ? SrcSet(all) : SrcSet());
+      return setOp(op, all);
     }
     reductions.erase(op);
     setOp(op, meet);
