@@ -196,10 +196,10 @@ class InferMeshConvertReduceOpsPass
   using Base::Base;
 
   void runOnOperation() override {
-    FailureOr<Program> program = Program::build(getOperation());
-    if (failed(program))
-      return signalPassFailure();
-    Converter(*program, inferCrossMeshReductions).run();
+        std::vector<Program> units =
+        Program::buildUnits(getOperation());
+    for (Program &unit : units)
+      Converter(unit, inferCrossMeshReductions).run();
   }
 };
 

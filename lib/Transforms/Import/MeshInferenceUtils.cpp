@@ -187,39 +187,66 @@ std::string srcStr(const SrcSet &set, const MeshIndex &index) {
 // Program
 //===----------------------------------------------------------------------===//
 
-FailureOr<Program> Program::build(ModuleOp module) {
-  Program program;
-  program.module = module;
-  TopologyAttr topology;
-  SmallVector<func::FuncOp> entries, callees;
-  SymbolTableCollection symbols;
+std::vector<Program> Program::buildUnits(ModuleOp module) {
+  // MPMD functions (with a topology and a body), in module order.
+  SmallVector<func::FuncOp> functions;
+  DenseMap<Operation *, unsigned> indexOf;
   for (auto function : module.getOps<func::FuncOp>()) {
-    TopologyAttr t = getTopology(function);
-    if (!t || function.isExternal())
+    if (!getTopology(function) || function.isExternal())
       continue;
-    if (topology && t != topology)
-      return function.emitError(
-          "mesh inference needs all MPMD functions to share one topology");
-    topology = t;
-    (isEntryPointFunction(function) ? entries : callees).push_back(function);
+    indexOf[function] = functions.size();
+    functions.push_back(function);
   }
-  if (!topology)
-    return program; // Nothing to do.
-  program.meshes = MeshIndex(topology);
-  program.functions = callees;
-  llvm::append_range(program.functions, entries);
-  for (func::FuncOp function : program.functions) {
+  // Units: the functions connected by mpmd.calls (union-find with path
+  // halving), so that an entry point and its callees, and entry points
+  // sharing a callee, are analysed together. O(F + C · α).
+  SmallVector<unsigned> parent(functions.size());
+  for (unsigned i = 0; i < parent.size(); ++i)
+    parent[i] = i;
+  auto find = [&](unsigned i) {
+    while (parent[i] != i)
+      i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  SymbolTableCollection symbols;
+  SmallVector<std::pair<CallOp, func::FuncOp>> calls;
+  for (func::FuncOp function : functions) {
     function.walk([&](CallOp call) {
-      auto callee =
-          symbols.lookupNearestSymbolFrom<func::FuncOp>(call,
-                                                        call.getCalleeAttr());
+      auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(
+          call, call.getCalleeAttr());
       if (!callee)
         return;
-      program.callSites[callee].push_back(call);
-      program.callees[call] = callee;
+      calls.push_back({call, callee});
+      // The mpmd.call verifier guarantees the callee's topology is the
+      // caller's.
+      if (auto it = indexOf.find(callee); it != indexOf.end())
+        parent[find(indexOf.lookup(function))] = find(it->second);
     });
   }
-  return program;
+  std::vector<Program> units;
+  DenseMap<unsigned, unsigned> unitOfRoot;
+  SmallVector<unsigned> unitOf(functions.size());
+  for (auto [i, function] : llvm::enumerate(functions)) {
+    auto [it, inserted] = unitOfRoot.try_emplace(find(i), units.size());
+    if (inserted) {
+      Program &unit = units.emplace_back();
+      unit.module = module;
+      unit.meshes = MeshIndex(getTopology(function));
+    }
+    unitOf[i] = it->second;
+  }
+  // Callees first, then entry points; each in module order.
+  for (bool entries : {false, true})
+    for (auto [i, function] : llvm::enumerate(functions))
+      if (isEntryPointFunction(function) == entries)
+        units[unitOf[i]].functions.push_back(function);
+  for (auto [call, callee] : calls) {
+    auto caller = call->getParentOfType<func::FuncOp>();
+    Program &unit = units[unitOf[indexOf.lookup(caller)]];
+    unit.callSites[callee].push_back(call);
+    unit.callees[call] = callee;
+  }
+  return units;
 }
 
 bool Program::isEntry(func::FuncOp function) const {
