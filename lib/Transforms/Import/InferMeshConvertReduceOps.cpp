@@ -77,16 +77,30 @@ public:
         meet = intersectSrc(meet, getValueSrcSet(input, program));
       setOpSrcSet(op, meet, program.meshes);
     }
-    // Program order: the inner links of a chain are converted before the
-    // outer ones, which then flatten them.
     SmallVector<Operation *> order;
     program.forEachBlock([&](Block &block) {
       for (Operation &op : block)
         if (marked.contains(&op))
           order.push_back(&op);
     });
+    // Converting in program order and flattening each operand made by a
+    // reduce of the same kind gives: a marked op whose users are all marked
+    // ops of its kind is flattened into each of them and then erased. Such
+    // ops are therefore never built; the others (roots) collect their
+    // operands through them, so that a chain costs O(length), not
+    // O(length^2) in copied operands.
+    SmallVector<std::pair<Operation *, ReduceOp>> built;
     for (Operation *op : order)
-      convert(op, marked.lookup(op));
+      if (!isFlattenedAway(op))
+        built.push_back({op, build(op)});
+    for (auto [op, reduce] : built)
+      op->getResult(0).replaceAllUsesWith(reduce.getResult());
+    // Users before producers.
+    for (Operation *op : llvm::reverse(order))
+      erase(op);
+    for (Operation *inner : flattenedUserReduces)
+      if (inner->use_empty())
+        inner->erase();
   }
 
 private:
@@ -117,51 +131,76 @@ private:
     }
   }
 
-  /// Replaces `op` by `mpmd.reduce<kind>` of the values it reduces. A
-  /// concat-reduce pair reduces its concatenated values, each reshaped to the
-  /// result type; an operand produced by an `mpmd.reduce<kind>` is replaced
-  /// by that reduce's operands.
-  void convert(Operation *op, ReductionType kind) {
-    MLIRContext *ctx = op->getContext();
-    OpBuilder builder(op);
-    Type resultType = op->getResult(0).getType();
-    SmallVector<Value> reduced;
-    Operation *concat = nullptr;
-    Operation *init = nullptr;
-    if (std::optional<ConcatReduction> match = matchConcatReduction(op)) {
-      concat = match->concat;
-      init = op->getOperand(1).getDefiningOp();
-      // The reshapes have the reduce's result type, so they keep the
-      // reduce's discardable attributes (shardings, frontend attributes);
-      // the analysis attributes are their own.
-      SmallVector<NamedAttribute> kept;
-      for (NamedAttribute attr : op->getDiscardableAttrs())
-        if (attr.getName() != kReduceAttr && attr.getName() != kSrcSetAttr)
-          kept.push_back(attr);
-      for (Value value : match->operands()) {
-        auto reshape = stablehlo::ReshapeOp::create(builder, op->getLoc(),
-                                                    resultType, value);
-        for (NamedAttribute attr : kept)
-          reshape->setAttr(attr.getName(), attr.getValue());
-        setOpSrcSet(reshape, getValueSrcSet(value, program), program.meshes);
-        reduced.push_back(reshape);
-      }
-    } else {
-      llvm::append_range(reduced, op->getOperands());
+  /// Every user of `op` is a marked op of the same kind.
+  bool isFlattenedAway(Operation *op) {
+    ReductionType kind = marked.lookup(op);
+    return !op->use_empty() &&
+           llvm::all_of(op->getUsers(), [&](Operation *user) {
+             auto it = marked.find(user);
+             return it != marked.end() && it->second == kind;
+           });
+  }
+
+  /// The values the marked `op` reduces: the operands, or for a
+  /// concat-reduce pair the concatenated values, each reshaped (once) to the
+  /// result type, carrying the reduce's discardable attributes.
+  ArrayRef<Value> reducedValues(Operation *op) {
+    auto [it, inserted] = reduced.try_emplace(op);
+    if (!inserted)
+      return it->second;
+    std::optional<ConcatReduction> match = matchConcatReduction(op);
+    if (!match) {
+      llvm::append_range(it->second, op->getOperands());
+      return it->second;
     }
+    SmallVector<NamedAttribute> kept;
+    for (NamedAttribute attr : op->getDiscardableAttrs())
+      if (attr.getName() != kReduceAttr && attr.getName() != kSrcSetAttr)
+        kept.push_back(attr);
+    OpBuilder builder(op);
+    SmallVector<Value> reshapes;
+    for (Value value : match->operands()) {
+      auto reshape = stablehlo::ReshapeOp::create(
+          builder, op->getLoc(), op->getResult(0).getType(), value);
+      for (NamedAttribute attr : kept)
+        reshape->setAttr(attr.getName(), attr.getValue());
+      setOpSrcSet(reshape, getValueSrcSet(value, program), program.meshes);
+      reshapes.push_back(reshape);
+    }
+    // `it` may have moved: the map is only read after this insertion.
+    return reduced[op] = std::move(reshapes);
+  }
+
+  /// `mpmd.reduce<kind>` of what `op` reduces, built before `op`, with the
+  /// values of marked producers of the same kind (and of user reduces of
+  /// that kind) expanded in place.
+  ReduceOp build(Operation *op) {
+    ReductionType kind = marked.lookup(op);
     SmallVector<Value> operands;
-    llvm::SetVector<Operation *> flattened;
-    for (Value value : reduced) {
-      auto inner = value.getDefiningOp<ReduceOp>();
+    // Depth-first, left to right, with an explicit stack (chains are long).
+    SmallVector<Value> stack(llvm::reverse(reducedValues(op)));
+    while (!stack.empty()) {
+      Value value = stack.pop_back_val();
+      Operation *producer = value.getDefiningOp();
+      if (producer) {
+        auto it = marked.find(producer);
+        if (it != marked.end() && it->second == kind) {
+          llvm::append_range(stack, llvm::reverse(reducedValues(producer)));
+          continue;
+        }
+      }
+      auto inner = dyn_cast_or_null<ReduceOp>(producer);
       if (inner && inner.getReduction() == kind) {
         llvm::append_range(operands, inner.getTensors());
-        flattened.insert(inner);
+        flattenedUserReduces.insert(inner);
         continue;
       }
       operands.push_back(value);
     }
-    auto reduce = ReduceOp::create(builder, op->getLoc(), resultType, operands,
-                                   ReductionTypeAttr::get(ctx, kind));
+    OpBuilder builder(op);
+    auto reduce =
+        ReduceOp::create(builder, op->getLoc(), op->getResult(0).getType(),
+                         operands, ReductionTypeAttr::get(op->getContext(), kind));
     // Like any mpmd.reduce, it can live wherever one of its operands lives.
     std::optional<MeshSet> src;
     for (Value operand : operands)
@@ -173,21 +212,31 @@ private:
     setOpSrcSet(reduce, src, program.meshes);
     if (Attribute use = op->getAttr(kUseSetAttr))
       reduce->setAttr(kUseSetAttr, use);
-    op->getResult(0).replaceAllUsesWith(reduce.getResult());
+    return reduce;
+  }
+
+  /// Erases the converted `op` (now unused), and for a concat-reduce pair
+  /// the concatenate and the identity constant unless something else uses
+  /// it.
+  void erase(Operation *op) {
+    Operation *concat = nullptr;
+    Operation *init = nullptr;
+    if (std::optional<ConcatReduction> match = matchConcatReduction(op)) {
+      concat = match->concat;
+      init = op->getOperand(1).getDefiningOp();
+    }
     op->erase();
     if (concat)
       concat->erase();
-    // The identity constant, unless something else uses it.
     if (init && init->use_empty())
       init->erase();
-    for (Operation *inner : flattened)
-      if (inner->use_empty())
-        inner->erase();
   }
 
   Program &program;
   bool inferCrossMeshReductions;
   DenseMap<Operation *, ReductionType> marked;
+  DenseMap<Operation *, SmallVector<Value>> reduced;
+  llvm::SetVector<Operation *> flattenedUserReduces;
 };
 
 class InferMeshConvertReduceOpsPass

@@ -433,7 +433,10 @@ def InferMeshConvertReduceOpsPass
     discardable attributes, and one `mpmd.reduce` of them; the concatenate,
     the reduce and an otherwise unused init constant are erased. The new
     reduce gets the op's use_set and the union of its operands' src_sets.
-    Complexity: O(N + E) plus the flattened operands.
+    A marked op whose users are all marked ops of its kind is flattened
+    away, so it is never built: the other ops collect their operands through
+    it. Complexity: O(N + E) plus the operands of the built reduces (a chain
+    of n adds is O(n)).
   }];
   let options = [
     Option<"inferCrossMeshReductions", "infer-cross-mesh-reductions", "bool",
