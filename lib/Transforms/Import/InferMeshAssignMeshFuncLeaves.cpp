@@ -29,22 +29,22 @@ class InferMeshAssignMeshFuncLeavesPass
   void runOnOperation() override {
     if (failed(checkErrorLimit(getOperation(), errorLimit)))
       return signalPassFailure();
-    FailureOr<Program> program = Program::build(getOperation());
-    if (failed(program))
-      return signalPassFailure();
-    if (program->functions.empty())
-      return;
+        std::vector<Program> units =
+        Program::buildUnits(getOperation());
     ErrorReporter reporter(errorLimit);
-    for (func::FuncOp f : program->functions) {
-      if (program->isEntry(f))
-        assignEntryLeaves(f, *program, reporter);
-      else
-        assignCalleeLeaves(f, *program, reporter);
-      SmallVector<Block *> blocks;
-      blocks.push_back(&f.getBody().front());
-      f.walk([&](ForOp loop) { blocks.push_back(&loop.getRegion().front()); });
-      for (Block *block : blocks)
-        assignBlockLeaves(*block, *program, reporter);
+    for (const Program &program : units) {
+      for (func::FuncOp f : program.functions) {
+        if (program.isEntry(f))
+          assignEntryLeaves(f, program, reporter);
+        else
+          assignCalleeLeaves(f, program, reporter);
+        SmallVector<Block *> blocks;
+        blocks.push_back(&f.getBody().front());
+        f.walk(
+            [&](ForOp loop) { blocks.push_back(&loop.getRegion().front()); });
+        for (Block *block : blocks)
+          assignBlockLeaves(*block, program, reporter);
+      }
     }
     if (reporter.hadError())
       signalPassFailure();

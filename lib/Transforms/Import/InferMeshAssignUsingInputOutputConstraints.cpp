@@ -66,13 +66,18 @@ class InferMeshAssignUsingInputOutputConstraintsPass
   using Base::Base;
 
   void runOnOperation() override {
-    FailureOr<Program> program = Program::build(getOperation());
-    if (failed(program))
-      return signalPassFailure();
-    const MeshIndex &meshes = program->meshes;
+        std::vector<Program> units =
+        Program::buildUnits(getOperation());
+    for (Program &program : units)
+      if (failed(applyConstraints(program)))
+        return signalPassFailure();
+  }
+
+  LogicalResult applyConstraints(Program &program) {
+    const MeshIndex &meshes = program.meshes;
     MLIRContext *ctx = &getContext();
-    for (func::FuncOp f : program->functions) {
-      if (!program->isEntry(f))
+    for (func::FuncOp f : program.functions) {
+      if (!program.isEntry(f))
         continue;
       Operation *ret = f.getBody().front().getTerminator();
       for (const InputOutputEquishardingConstraint &c : constraints) {
@@ -80,13 +85,13 @@ class InferMeshAssignUsingInputOutputConstraintsPass
             c.output >= f.getNumResults()) {
           f.emitError("input/output constraint ")
               << c.input << ":" << c.output << " is out of range";
-          return signalPassFailure();
+          return failure();
         }
         BlockArgument arg = f.getArgument(c.input);
         Value out = ret->getOperand(c.output);
         MeshSet argUse = getArgUseSet(f, c.input, meshes);
         std::optional<unsigned> mesh =
-            chooseMesh(arg, out, argUse, *program);
+            chooseMesh(arg, out, argUse, program);
         if (!mesh) {
           if (verboseLogging)
             f.emitRemark("no common mesh for input ")
@@ -122,6 +127,7 @@ class InferMeshAssignUsingInputOutputConstraintsPass
       f.setType(FunctionType::get(ctx, f.getBody().front().getArgumentTypes(),
                                   ret->getOperandTypes()));
     }
+    return success();
   }
 };
 

@@ -384,13 +384,11 @@ class InferMeshFinalizePass
   using Base::Base;
 
   void runOnOperation() override {
-    FailureOr<Program> program = Program::build(getOperation());
-    if (failed(program))
-      return signalPassFailure();
-    if (program->functions.empty())
-      return;
-    if (failed(Finalizer(*program, inferTransfers).run()))
-      signalPassFailure();
+        std::vector<Program> units =
+        Program::buildUnits(getOperation());
+    for (Program &unit : units)
+      if (failed(Finalizer(unit, inferTransfers).run()))
+        signalPassFailure();
   }
 };
 

@@ -13,10 +13,10 @@ class InferMeshPopulateSrcSetPass
     : public impl::InferMeshPopulateSrcSetPassBase<
           InferMeshPopulateSrcSetPass> {
   void runOnOperation() override {
-    FailureOr<infer::Program> program = infer::Program::build(getOperation());
-    if (failed(program))
-      return signalPassFailure();
-    infer::populateSrcSets(*program);
+        std::vector<infer::Program> units =
+        infer::Program::buildUnits(getOperation());
+    for (infer::Program &unit : units)
+      infer::populateSrcSets(unit);
   }
 };
 

@@ -13,10 +13,10 @@ class InferMeshPopulateUseSetPass
     : public impl::InferMeshPopulateUseSetPassBase<
           InferMeshPopulateUseSetPass> {
   void runOnOperation() override {
-    FailureOr<infer::Program> program = infer::Program::build(getOperation());
-    if (failed(program))
-      return signalPassFailure();
-    infer::populateUseSets(*program);
+        std::vector<infer::Program> units =
+        infer::Program::buildUnits(getOperation());
+    for (infer::Program &unit : units)
+      infer::populateUseSets(unit);
   }
 };
 

@@ -347,13 +347,11 @@ class InferMeshRewriteUsingAnalysisPass
   using Base::Base;
 
   void runOnOperation() override {
-    FailureOr<Program> program = Program::build(getOperation());
-    if (failed(program))
-      return signalPassFailure();
-    if (program->functions.empty())
-      return;
-    if (failed(Rewriter(*program, maxClones).run()))
-      signalPassFailure();
+        std::vector<Program> units =
+        Program::buildUnits(getOperation());
+    for (Program &unit : units)
+      if (failed(Rewriter(unit, maxClones).run()))
+        signalPassFailure();
   }
 };
 

@@ -23,13 +23,19 @@ class InferMeshValidateNoAdditionalTransfersNeededPass
   void runOnOperation() override {
     if (failed(checkErrorLimit(getOperation(), errorLimit)))
       return signalPassFailure();
-    FailureOr<Program> program = Program::build(getOperation());
-    if (failed(program))
-      return signalPassFailure();
-    const MeshIndex &meshes = program->meshes;
+        std::vector<Program> units =
+        Program::buildUnits(getOperation());
     ErrorReporter reporter(errorLimit);
-    for (func::FuncOp f : program->functions) {
-      if (program->isEntry(f))
+    for (const Program &program : units)
+      validate(program, reporter);
+    if (reporter.hadError())
+      signalPassFailure();
+  }
+
+  void validate(const Program &program, ErrorReporter &reporter) {
+    const MeshIndex &meshes = program.meshes;
+    for (func::FuncOp f : program.functions) {
+      if (program.isEntry(f))
         continue;
       for (unsigned i = 0; i < f.getNumArguments(); ++i) {
         if (isa<MeshTensorType>(f.getArgument(i).getType()))
@@ -50,7 +56,7 @@ class InferMeshValidateNoAdditionalTransfersNeededPass
         }
       }
     }
-    program->forEachBlock([&](Block &block) {
+    program.forEachBlock([&](Block &block) {
       for (Operation &op : block) {
         if (!hasInferredSets(&op))
           continue;
@@ -65,12 +71,10 @@ class InferMeshValidateNoAdditionalTransfersNeededPass
                 << src->str(meshes)
                 << " without introducing a transfer. Add an explicit "
                    "transfer to fix this, or set `mpmd_infer_transfers=True`.";
-          describeInputs(*diag, &op, *program);
+          describeInputs(*diag, &op, program);
         }
       }
     });
-    if (reporter.hadError())
-      signalPassFailure();
   }
 };
 

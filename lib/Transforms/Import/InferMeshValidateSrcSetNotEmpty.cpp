@@ -23,16 +23,22 @@ class InferMeshValidateSrcSetNotEmptyPass
   void runOnOperation() override {
     if (failed(checkErrorLimit(getOperation(), errorLimit)))
       return signalPassFailure();
-    FailureOr<Program> program = Program::build(getOperation());
-    if (failed(program))
-      return signalPassFailure();
+        std::vector<Program> units =
+        Program::buildUnits(getOperation());
     ErrorReporter reporter(errorLimit);
+    for (const Program &program : units)
+      validate(program, reporter);
+    if (reporter.hadError())
+      signalPassFailure();
+  }
+
+  void validate(const Program &program, ErrorReporter &reporter) {
     auto isEmpty = [](const SrcSet &s) { return s && s->empty(); };
-    for (func::FuncOp f : program->functions) {
-      if (program->isEntry(f))
+    for (func::FuncOp f : program.functions) {
+      if (program.isEntry(f))
         continue;
       for (unsigned i = 0; i < f.getNumArguments(); ++i) {
-        SrcSet src = getArgSrcSet(f, i, program->meshes);
+        SrcSet src = getArgSrcSet(f, i, program.meshes);
         if (!isEmpty(src))
           continue;
         if (auto diag = reporter.emit(f.getArgument(i).getLoc())) {
@@ -40,32 +46,30 @@ class InferMeshValidateSrcSetNotEmptyPass
                 << " of mpmd.call \"" << f.getSymName()
                 << "\" as its caller operands are on conflicting meshes. "
                 << kConflictHint;
-          for (CallOp call : program->getCallSites(f))
+          for (CallOp call : program.getCallSites(f))
             *diag << "\n  call at " << call.getLoc() << " passes a value on "
-                  << srcStr(getValueSrcSet(call->getOperand(i), *program),
-                            program->meshes);
+                  << srcStr(getValueSrcSet(call->getOperand(i), program),
+                            program.meshes);
         }
       }
     }
-    program->forEachBlock([&](Block &block) {
+    program.forEachBlock([&](Block &block) {
       for (Operation &op : block) {
-        if (!hasInferredSets(&op) || !isEmpty(getOpSrcSet(&op, program->meshes)))
+        if (!hasInferredSets(&op) || !isEmpty(getOpSrcSet(&op, program.meshes)))
           continue;
         // Only report where the conflict arises, not everything downstream.
         if (llvm::any_of(getInputs(&op), [&](Value input) {
-              return isEmpty(getValueSrcSet(input, *program));
+              return isEmpty(getValueSrcSet(input, program));
             }))
           continue;
         if (auto diag = reporter.emit(op.getLoc())) {
           *diag << "Mesh assignment is not possible for op as its operands "
                    "are on conflicting meshes. "
                 << kConflictHint;
-          describeInputs(*diag, &op, *program);
+          describeInputs(*diag, &op, program);
         }
       }
     });
-    if (reporter.hadError())
-      signalPassFailure();
   }
 };
 

@@ -187,39 +187,66 @@ std::string srcStr(const SrcSet &set, const MeshIndex &index) {
 // Program
 //===----------------------------------------------------------------------===//
 
-FailureOr<Program> Program::build(ModuleOp module) {
-  Program program;
-  program.module = module;
-  TopologyAttr topology;
-  SmallVector<func::FuncOp> entries, callees;
-  SymbolTableCollection symbols;
+std::vector<Program> Program::buildUnits(ModuleOp module) {
+  // MPMD functions (with a topology and a body), in module order.
+  SmallVector<func::FuncOp> functions;
+  DenseMap<Operation *, unsigned> indexOf;
   for (auto function : module.getOps<func::FuncOp>()) {
-    TopologyAttr t = getTopology(function);
-    if (!t || function.isExternal())
+    if (!getTopology(function) || function.isExternal())
       continue;
-    if (topology && t != topology)
-      return function.emitError(
-          "mesh inference needs all MPMD functions to share one topology");
-    topology = t;
-    (isEntryPointFunction(function) ? entries : callees).push_back(function);
+    indexOf[function] = functions.size();
+    functions.push_back(function);
   }
-  if (!topology)
-    return program; // Nothing to do.
-  program.meshes = MeshIndex(topology);
-  program.functions = callees;
-  llvm::append_range(program.functions, entries);
-  for (func::FuncOp function : program.functions) {
+  // Units: the functions connected by mpmd.calls (union-find with path
+  // halving), so that an entry point and its callees, and entry points
+  // sharing a callee, are analysed together. O(F + C · α).
+  SmallVector<unsigned> parent(functions.size());
+  for (unsigned i = 0; i < parent.size(); ++i)
+    parent[i] = i;
+  auto find = [&](unsigned i) {
+    while (parent[i] != i)
+      i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  SymbolTableCollection symbols;
+  SmallVector<std::pair<CallOp, func::FuncOp>> calls;
+  for (func::FuncOp function : functions) {
     function.walk([&](CallOp call) {
-      auto callee =
-          symbols.lookupNearestSymbolFrom<func::FuncOp>(call,
-                                                        call.getCalleeAttr());
+      auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(
+          call, call.getCalleeAttr());
       if (!callee)
         return;
-      program.callSites[callee].push_back(call);
-      program.callees[call] = callee;
+      calls.push_back({call, callee});
+      // The mpmd.call verifier guarantees the callee's topology is the
+      // caller's.
+      if (auto it = indexOf.find(callee); it != indexOf.end())
+        parent[find(indexOf.lookup(function))] = find(it->second);
     });
   }
-  return program;
+  std::vector<Program> units;
+  DenseMap<unsigned, unsigned> unitOfRoot;
+  SmallVector<unsigned> unitOf(functions.size());
+  for (auto [i, function] : llvm::enumerate(functions)) {
+    auto [it, inserted] = unitOfRoot.try_emplace(find(i), units.size());
+    if (inserted) {
+      Program &unit = units.emplace_back();
+      unit.module = module;
+      unit.meshes = MeshIndex(getTopology(function));
+    }
+    unitOf[i] = it->second;
+  }
+  // Callees first, then entry points; each in module order.
+  for (bool entries : {false, true})
+    for (auto [i, function] : llvm::enumerate(functions))
+      if (isEntryPointFunction(function) == entries)
+        units[unitOf[i]].functions.push_back(function);
+  for (auto [call, callee] : calls) {
+    auto caller = call->getParentOfType<func::FuncOp>();
+    Program &unit = units[unitOf[indexOf.lookup(caller)]];
+    unit.callSites[callee].push_back(call);
+    unit.callees[call] = callee;
+  }
+  return units;
 }
 
 bool Program::isEntry(func::FuncOp function) const {
@@ -363,11 +390,17 @@ std::optional<ConcatReduction> matchConcatReduction(Operation *op) {
       static_cast<int64_t>(concat.getDimension()) !=
           reduce.getDimensions().front())
     return std::nullopt;
-  for (Value operand : concat.getInputs()) {
-    auto type = dyn_cast<RankedTensorType>(operand.getType());
-    if (!type || type.getDimSize(concat.getDimension()) != 1)
-      return std::nullopt;
-  }
+  // One type for all, so that each reshapes to the reduce's result type.
+  Type operandType = concat.getInputs().front().getType();
+  auto rankedType = dyn_cast<RankedTensorType>(operandType);
+  if (!rankedType || !rankedType.hasStaticShape() ||
+      rankedType.getDimSize(concat.getDimension()) != 1 ||
+      rankedType.getElementType() !=
+          getElementTypeOrSelf(reduce->getResult(0).getType()) ||
+      llvm::any_of(concat.getInputs(), [&](Value operand) {
+        return operand.getType() != operandType;
+      }))
+    return std::nullopt;
   // The body: `return op(arg0, arg1)`.
   Block &body = reduce.getBody().front();
   if (body.getNumArguments() != 2 || !llvm::hasSingleElement(
@@ -375,8 +408,11 @@ std::optional<ConcatReduction> matchConcatReduction(Operation *op) {
     return std::nullopt;
   Operation &combiner = body.front();
   std::optional<ReductionType> kind = getReductionKind(&combiner);
-  if (!kind || combiner.getOperand(0) != body.getArgument(0) ||
-      combiner.getOperand(1) != body.getArgument(1) ||
+  // The ops are commutative: the arguments may come in either order.
+  Value lhs = body.getArgument(0), rhs = body.getArgument(1);
+  if (!kind ||
+      !((combiner.getOperand(0) == lhs && combiner.getOperand(1) == rhs) ||
+        (combiner.getOperand(0) == rhs && combiner.getOperand(1) == lhs)) ||
       body.getTerminator()->getNumOperands() != 1 ||
       body.getTerminator()->getOperand(0) != combiner.getResult(0) ||
       !isIdentityOf(reduce.getInitValues().front(), *kind))
@@ -891,26 +927,25 @@ private:
         allNonEmpty = false;
       if (kind)
         if (Operation *def = input.getDefiningOp())
-          if (input.hasOneUse() && reductions.contains(def) &&
-              reductions.lookup(def) == *kind)
+          if (auto it = reductions.find(def);
+              it != reductions.end() && it->second == *kind)
             operandIsSameReduction = true;
       meet = intersectSrc(meet, s);
     }
     if (kind && allNonEmpty &&
         ((meet && meet->empty()) || operandIsSameReduction ||
          reductions.contains(op))) {
-      MeshSet all;
-      bool bounded = true;
-      for (Value input : reduced) {
-        SrcSet s = get(input);
-        if (!s) {
-          bounded = false;
-          break;
+      // The union of the constrained operands: an operand without a
+      // src_set (a constant) can be computed anywhere and adds nothing.
+      SrcSet all;
+      for (Value input : reduced)
+        if (SrcSet s = get(input)) {
+          if (!all)
+            all.emplace();
+          all->unionWith(*s);
         }
-        all.unionWith(*s);
-      }
       reductions[op] = *kind;
-      return setOp(op, bounded ? SrcSet(all) : SrcSet());
+      return setOp(op, all);
     }
     reductions.erase(op);
     setOp(op, meet);

@@ -17,6 +17,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
+#include <vector>
 
 namespace mlir::mpmd::infer {
 
@@ -121,8 +122,10 @@ using SrcSet = std::optional<MeshSet>;
 SrcSet intersectSrc(const SrcSet &lhs, const SrcSet &rhs);
 std::string srcStr(const SrcSet &set, const MeshIndex &index);
 
-/// The MPMD functions of a module: entry points (public, with topology) and
-/// private callees of `mpmd.call`s with a topology.
+/// A unit of mesh inference: MPMD functions (with a topology) connected by
+/// `mpmd.call`s -- an entry point with the private callees reachable from
+/// it, entry points that share a callee together -- all with one topology.
+/// Units never interact, so each may have its own topology.
 struct Program {
   ModuleOp module;
   MeshIndex meshes;
@@ -131,8 +134,10 @@ struct Program {
   DenseMap<Operation *, SmallVector<CallOp>> callSites; // callee -> calls
   DenseMap<Operation *, func::FuncOp> callees;          // call -> callee
 
-  /// Fails (with an error) when MPMD functions have different topologies.
-  static FailureOr<Program> build(ModuleOp module);
+  /// The units of `module`, in the module order of their first function.
+  /// (The mpmd.call verifier keeps the functions of a unit on one
+  /// topology.)
+  static std::vector<Program> buildUnits(ModuleOp module);
   bool isEntry(func::FuncOp function) const;
   func::FuncOp getCallee(CallOp call) const { return callees.lookup(call); }
   ArrayRef<CallOp> getCallSites(func::FuncOp callee) const;

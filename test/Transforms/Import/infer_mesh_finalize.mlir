@@ -62,6 +62,47 @@ func.func @reduce(%arg0: !m1, %arg1: !m2, %arg2: !m1) -> !m2 attributes {topolog
 
 // -----
 
+// Two destinations: one partial per source mesh (m2's single value is its
+// own partial), then per destination, in the order of the reduce's assign
+// users (use-list order: the last assign first), the transfers of the
+// partials that are elsewhere and the final reduce; the partial already on a
+// destination is used there directly.
+// CHECK-LABEL: func.func @reduce_two_destinations
+// CHECK-NEXT:    %[[L:.*]] = mpmd.fragment<mesh="m1", origin=[]> (%arg0, %arg2) {mpmd.inferred_by = ["infer_mesh_convert_reduce_ops"]}
+// CHECK-NEXT:      stablehlo.maximum
+// CHECK-NEXT:      mpmd.return
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[T1:.*]] = mpmd.transfer %[[L]] : (!mpmd.mesh_tensor<"m1", tensor<4xf32>>) -> !mpmd.mesh_tensor<"m3", tensor<4xf32>>
+// CHECK-NEXT:    %[[T2:.*]] = mpmd.transfer %arg1 : (!mpmd.mesh_tensor<"m2", tensor<4xf32>>) -> !mpmd.mesh_tensor<"m3", tensor<4xf32>>
+// CHECK-NEXT:    %[[R3:.*]] = mpmd.fragment<mesh="m3", origin=[]> (%[[T1]], %[[T2]]) {mpmd.inferred_by = ["infer_mesh_convert_reduce_ops"]}
+// CHECK-NEXT:      stablehlo.maximum
+// CHECK-NEXT:      mpmd.return
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[T3:.*]] = mpmd.transfer %arg1 : (!mpmd.mesh_tensor<"m2", tensor<4xf32>>) -> !mpmd.mesh_tensor<"m1", tensor<4xf32>>
+// CHECK-NEXT:    %[[R1:.*]] = mpmd.fragment<mesh="m1", origin=[]> (%[[L]], %[[T3]]) {mpmd.inferred_by = ["infer_mesh_convert_reduce_ops"]}
+// CHECK-NEXT:      stablehlo.maximum
+// CHECK-NEXT:      mpmd.return
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return %[[R1]], %[[R3]]
+
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m2 = !mpmd.mesh_tensor<"m2", !t>
+!m3 = !mpmd.mesh_tensor<"m3", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>, <"m3": <["x"=2]>>>
+
+func.func @reduce_two_destinations(%arg0: !m1, %arg1: !m2, %arg2: !m1) -> (!m1, !m3) attributes {topology = #topology} {
+  %0 = mpmd.unassign %arg0 : (!m1) -> !t
+  %1 = mpmd.unassign %arg1 : (!m2) -> !t
+  %2 = mpmd.unassign %arg2 : (!m1) -> !t
+  %3 = mpmd.reduce<max> %0, %1, %2 : (!t, !t, !t) -> !t
+  %4 = mpmd.assign %3 : (!t) -> !m1
+  %5 = mpmd.assign %3 : (!t) -> !m3
+  return %4, %5 : !m1, !m3
+}
+
+// -----
+
 // What inference could not place is reported, once per problem: a meshless
 // input and output, a cross-mesh use without a transfer (not on its
 // unassign), a meshless op.

@@ -251,3 +251,46 @@ module {
     return %2 : !t
   }
 }
+
+// -----
+
+// A user reduce<none> after a negate of a cross-mesh maximum, without
+// cross-mesh reductions: the maximum becomes a reduction (m2's value is
+// transferred to m1, where the result is needed first), the negate runs
+// there, and the reduce<none> is where the result crosses to m2.
+// CHECK-LABEL: func.func @user_reduce_through_unary
+// CHECK:         %[[A:.*]] = mpmd.fragment<mesh="m1", origin=["f"]>
+// CHECK:         %[[B:.*]] = mpmd.fragment<mesh="m2", origin=["g"]>
+// CHECK:         %[[T:.*]] = mpmd.transfer %[[B]] : (!mpmd.mesh_tensor<"m2", tensor<4xf32>>) -> !mpmd.mesh_tensor<"m1", tensor<4xf32>>
+// CHECK-NEXT:    %[[M:.*]] = mpmd.fragment<mesh="m1", origin=[]> (%[[A]], %[[T]]) {mpmd.inferred_by = ["infer_mesh_convert_reduce_ops"]}
+// CHECK-NEXT:      stablehlo.maximum
+// CHECK-NEXT:      mpmd.return
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[N:.*]] = mpmd.fragment<mesh="m1", origin=[]> (%[[M]]) {mpmd.inferred_by = ["infer_mesh_wrap_meshless_ops"]}
+// CHECK-NEXT:      stablehlo.negate
+// CHECK-NEXT:      mpmd.return
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[U:.*]] = mpmd.transfer %[[N]] : (!mpmd.mesh_tensor<"m1", tensor<4xf32>>) -> !mpmd.mesh_tensor<"m2", tensor<4xf32>>
+// CHECK-NEXT:    return %[[N]], %[[U]]
+
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m2 = !mpmd.mesh_tensor<"m2", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+func.func @user_reduce_through_unary(%arg0: !m1, %arg1: !m2) -> (!m1, !m2) attributes {topology = #topology} {
+  %a = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m1) -> !m1
+  %b = mpmd.fragment<mesh="m2", origin=["g"]> (%arg1) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m2) -> !m2
+  %0 = mpmd.unassign {origin = "f"} %a : (!m1) -> !t
+  %1 = mpmd.unassign {origin = "g"} %b : (!m2) -> !t
+  %2 = stablehlo.maximum %0, %1 : !t
+  %3 = stablehlo.negate %2 : !t
+  %4 = mpmd.reduce<none> %3 : (!t) -> !t
+  %5 = mpmd.assign %4 : (!t) -> !m1
+  %6 = mpmd.assign %4 : (!t) -> !m2
+  return %5, %6 : !m1, !m2
+}

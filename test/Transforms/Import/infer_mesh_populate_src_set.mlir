@@ -99,3 +99,53 @@ func.func private @g(%arg0: !t) -> !t attributes {topology = #topology} {
   %0 = stablehlo.abs %arg0 : !t
   return %0 : !t
 }
+
+// -----
+
+// Reduction annotation (G4): an operand already marked with the same kind
+// marks the op even when its src_sets meet and the marked operand has other
+// users; a constant operand (no src_set) neither blocks the marking nor
+// narrows the union; another kind over meeting src_sets is not a reduction.
+
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m2 = !mpmd.mesh_tensor<"m2", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// CHECK-LABEL: func.func @reduction_marking
+// CHECK:         %[[C:.*]] = stablehlo.constant
+// CHECK-NEXT:    %[[A:.*]] = stablehlo.maximum %0, %1 {mpmd.reduce = #mpmd.reduction<max>, mpmd.src_set = #mpmd.meshes_with_origins<"m1", "m2">}
+// CHECK-NEXT:    %[[B:.*]] = stablehlo.maximum %[[A]], %0 {mpmd.reduce = #mpmd.reduction<max>, mpmd.src_set = #mpmd.meshes_with_origins<"m1", "m2">}
+// CHECK-NEXT:    stablehlo.maximum %[[B]], %[[C]] {mpmd.reduce = #mpmd.reduction<max>, mpmd.src_set = #mpmd.meshes_with_origins<"m1", "m2">}
+// CHECK-NEXT:    stablehlo.minimum %[[A]], %0 {mpmd.src_set = #mpmd.meshes_with_origins<"m1">}
+func.func @reduction_marking(%arg0: !m1, %arg1: !m2) -> (!t, !t, !t) attributes {topology = #topology} {
+  %0 = mpmd.unassign %arg0 : (!m1) -> !t
+  %1 = mpmd.unassign %arg1 : (!m2) -> !t
+  %c = stablehlo.constant dense<0.0> : !t
+  %2 = stablehlo.maximum %0, %1 : !t
+  %3 = stablehlo.maximum %2, %0 : !t
+  %4 = stablehlo.maximum %3, %c : !t
+  %5 = stablehlo.minimum %2, %0 : !t
+  return %2, %4, %5 : !t, !t, !t
+}
+
+// -----
+
+// An empty operand src_set blocks the marking: the op keeps the (empty)
+// intersection.
+
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m2 = !mpmd.mesh_tensor<"m2", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// CHECK-LABEL: func.func @empty_operand_blocks
+// CHECK:         %[[D:.*]] = stablehlo.divide %0, %1 {mpmd.src_set = #mpmd.meshes_with_origins<>}
+// CHECK-NEXT:    stablehlo.add %[[D]], %0 {mpmd.src_set = #mpmd.meshes_with_origins<>}
+func.func @empty_operand_blocks(%arg0: !m1, %arg1: !m2) -> !t attributes {topology = #topology} {
+  %0 = mpmd.unassign %arg0 : (!m1) -> !t
+  %1 = mpmd.unassign %arg1 : (!m2) -> !t
+  %2 = stablehlo.divide %0, %1 : !t
+  %3 = stablehlo.add %2, %0 : !t
+  return %3 : !t
+}

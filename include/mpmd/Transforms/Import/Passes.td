@@ -407,13 +407,17 @@ def InferMeshPopulateSrcSetPass
       * ops without inputs (constants) have no src_set (every mesh);
       * `mpmd.broadcast` can be anywhere (every mesh, origin `broadcast_in`,
         low priority); an `mpmd.reduce` has the union of its operands.
-    Elementwise add/mul/max/min/or/and whose operands have non-empty but
-    disjoint src_sets (or that consume an op annotated with the same
-    reduction) are annotated `mpmd.reduce = #mpmd.reduction<kind>` and get
-    the union of their operands' src_sets. So is a `stablehlo.reduce` over
-    the concatenated dimension of a single-use `stablehlo.concatenate` whose
-    operands have size 1 there, when its body is one such binary op and its
-    init value that op's identity: it reduces the concatenated values.
+    Elementwise add/mul/max/min/or/and whose operands all have non-empty
+    src_sets that are disjoint, or of which one is already annotated with
+    the same reduction, are annotated `mpmd.reduce = #mpmd.reduction<kind>`
+    and get the union of their operands' src_sets; an operand without a
+    src_set (a constant) neither blocks this nor adds to the union. So is a
+    `stablehlo.reduce` over the concatenated dimension of a single-use
+    `stablehlo.concatenate` whose operands all have one static type with
+    size 1 there, when its body is one such binary op (arguments in either
+    order) and its init value that op's identity: it reduces the
+    concatenated values. (The identity check is ours: the conversion drops
+    the init value.)
 
     Calls and loops are data-flow edges as for the use_set (callee arg i =
     intersection over all call sites; call result j = callee result j).
@@ -458,16 +462,28 @@ def InferMeshConvertReduceOpsPass
     : Pass<"mpmd-infer-mesh-convert-reduce-ops", "ModuleOp"> {
   let summary = "Turns ops annotated as cross-mesh reductions into mpmd.reduce.";
   let description = [{
-    Ops annotated `mpmd.reduce` by -mpmd-infer-mesh-populate-src-set become
-    `mpmd.reduce<kind>`, and chains of single-use annotated ops of the same
-    kind are flattened (`add(add(a, b), c)` -> `mpmd.reduce<add>(a, b, c)`).
-    A `stablehlo.reduce` of a concatenation (see populate-src-set) becomes a
-    reshape of each concatenated value and an `mpmd.reduce` of them.
-    Without `infer-cross-mesh-reductions`, only ops consumed by a user
-    `mpmd.reduce<none>` are converted; the annotation of the others is
-    dropped and their src_set reset to the (empty) intersection, so that
-    validation reports them.
-    Complexity: one pass over the ops, O(N + E).
+    With `infer-cross-mesh-reductions`, every op annotated `mpmd.reduce`
+    (by -mpmd-infer-mesh-populate-src-set, or in the input) that computes a
+    reduction becomes `mpmd.reduce<kind>`. In both modes, each user
+    `mpmd.reduce<none>` converts the reduction it reads: the first binary
+    reduction op or concat-reduce found walking back through unary ops, and,
+    transitively, the producers of its operands that compute the same
+    reduction; the `reduce<none>` and the unary ops stay. Other annotations
+    are dropped and the src_set reset to the (empty) intersection, so that
+    validation reports the conflict.
+    Ops are converted in program order. An operand produced by an
+    `mpmd.reduce` of the same kind is replaced by that reduce's operands, in
+    place (`add(add(a, b), c)` -> `mpmd.reduce<add>(a, b, c)`); the inner
+    reduce is erased when this was its only use. A `stablehlo.reduce` of a
+    concatenation (see populate-src-set) becomes a reshape of each
+    concatenated value to the result type, carrying the reduce's
+    discardable attributes, and one `mpmd.reduce` of them; the concatenate,
+    the reduce and an otherwise unused init constant are erased. The new
+    reduce gets the op's use_set and the union of its operands' src_sets.
+    A marked op whose users are all marked ops of its kind is flattened
+    away, so it is never built: the other ops collect their operands through
+    it. Complexity: O(N + E) plus the operands of the built reduces (a chain
+    of n adds is O(n)).
   }];
   let options = [
     Option<"inferCrossMeshReductions", "infer-cross-mesh-reductions", "bool",
