@@ -719,21 +719,22 @@ Executable::Run::execute(std::vector<Tensor> inputs) {
   return result;
 }
 
-llvm::Error Executable::checkInputs(llvm::ArrayRef<Tensor> inputs) const {
+llvm::Error Executable::checkInputs(llvm::ArrayRef<Tensor> inputs,
+                                    const Transport *transport) const {
   if (inputs.size() != inputSpecs.size())
     return makeRunError("the program takes " +
                         std::to_string(inputSpecs.size()) + " inputs, got " +
                         std::to_string(inputs.size()));
   // Inputs of meshes that run in other processes are not read.
   auto isRead = [&](int64_t index) {
-    if (!options.transport)
+    if (!transport)
       return true;
     int64_t mesh = program.values[program.inputs[index]].mesh, base = 0;
     for (int64_t earlier = 0; earlier < mesh; ++earlier)
       base += program.meshes[earlier].numDevices;
     for (int64_t device = 0; device < program.meshes[mesh].numDevices;
          ++device)
-      if (options.transport->isLocal(base + device))
+      if (transport->isLocal(base + device))
         return true;
     return false;
   };
@@ -750,7 +751,7 @@ llvm::Error Executable::checkInputs(llvm::ArrayRef<Tensor> inputs) const {
 llvm::Expected<RunResult>
 Executable::run(std::vector<Tensor> inputs,
                 const ExecutorOptions &options) const {
-  if (llvm::Error error = checkInputs(inputs))
+  if (llvm::Error error = checkInputs(inputs, options.transport))
     return std::move(error);
   if (options.deviceMemoryBytes)
     if (llvm::Expected<std::vector<int64_t>> peak =

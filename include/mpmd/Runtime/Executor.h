@@ -134,8 +134,11 @@ public:
   const std::vector<TensorSpec> &getOutputSpecs() const { return outputSpecs; }
 
   /// An error unless `inputs` has one tensor per @main argument, of its
-  /// dtype and global shape (what `run` checks first).
-  llvm::Error checkInputs(llvm::ArrayRef<Tensor> inputs) const;
+  /// dtype and global shape (what `run` checks first). With a `transport`,
+  /// only the inputs of meshes with a device local to it are read, so only
+  /// those are checked.
+  llvm::Error checkInputs(llvm::ArrayRef<Tensor> inputs,
+                          const Transport *transport = nullptr) const;
 
   /// Runs the program once on `inputs` (one per @main argument, of its
   /// dtype and global shape; with a transport, those of meshes without a
