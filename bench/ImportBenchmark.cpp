@@ -14,6 +14,8 @@
 
 #include "SyntheticProgram.h"
 
+#include "ParseBaseline.h"
+
 #include "mpmd/InitAllDialects.h"
 #include "mpmd/Transforms/Import/Pipelines.h"
 
@@ -43,41 +45,16 @@ mpmd::bench::SyntheticProgramShape shapeForOps(int64_t targetOps) {
   return shape;
 }
 
-std::unique_ptr<MLIRContext> makeContext() {
-  DialectRegistry registry;
-  mpmd::registerAllDialects(registry);
-  auto context = std::make_unique<MLIRContext>(registry);
-  context->loadAllAvailableDialects();
-  context->disableMultithreading();
-  return context;
-}
-
 void BM_ParseVerifyPrint(benchmark::State &state) {
   mpmd::bench::SyntheticProgram program =
       mpmd::bench::generateSyntheticProgram(shapeForOps(state.range(0)));
-  auto context = makeContext();
-  for (auto _ : state) {
-    OwningOpRef<ModuleOp> module =
-        parseSourceString<ModuleOp>(program.text, context.get());
-    if (!module) {
-      state.SkipWithError("the generated program does not parse");
-      return;
-    }
-    std::string printed;
-    llvm::raw_string_ostream os(printed);
-    module->print(os);
-    benchmark::DoNotOptimize(printed.data());
-    state.PauseTiming();
-    module = OwningOpRef<ModuleOp>();
-    state.ResumeTiming();
-  }
-  state.counters["ops"] = static_cast<double>(program.numOps);
+  mpmd::bench::timeParseVerifyPrint(state, program.text, program.numOps);
 }
 
 void runImportPipeline(benchmark::State &state, bool verifyEachPass) {
   mpmd::bench::SyntheticProgram program =
       mpmd::bench::generateSyntheticProgram(shapeForOps(state.range(0)));
-  auto context = makeContext();
+  auto context = mpmd::bench::makeBenchmarkContext();
   mpmd::ImportOptions options;
   options.nameToMeshAssignment =
       cantFail(mpmd::parseUserAssignmentMap(program.assignment));

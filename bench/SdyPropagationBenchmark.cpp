@@ -15,6 +15,8 @@
 
 #include "TransformerStep.h"
 
+#include "ParseBaseline.h"
+
 #include "mpmd/InitAllDialects.h"
 #include "mpmd/Transforms/Sdy/Propagation/Pipelines.h"
 
@@ -40,41 +42,16 @@ mpmd::bench::TransformerStepShape shapeForOps(int64_t targetOps) {
   return shape;
 }
 
-std::unique_ptr<MLIRContext> makeContext() {
-  DialectRegistry registry;
-  mpmd::registerAllDialects(registry);
-  auto context = std::make_unique<MLIRContext>(registry);
-  context->loadAllAvailableDialects();
-  context->disableMultithreading();
-  return context;
-}
-
 void BM_ParseVerifyPrint(benchmark::State &state) {
   mpmd::bench::TransformerStep step =
       mpmd::bench::generateTransformerStep(shapeForOps(state.range(0)));
-  auto context = makeContext();
-  for (auto _ : state) {
-    OwningOpRef<ModuleOp> module =
-        parseSourceString<ModuleOp>(step.text, context.get());
-    if (!module) {
-      state.SkipWithError("the generated step does not parse");
-      return;
-    }
-    std::string printed;
-    llvm::raw_string_ostream os(printed);
-    module->print(os);
-    benchmark::DoNotOptimize(printed.data());
-    state.PauseTiming();
-    module = OwningOpRef<ModuleOp>();
-    state.ResumeTiming();
-  }
-  state.counters["ops"] = static_cast<double>(step.numOps);
+  mpmd::bench::timeParseVerifyPrint(state, step.text, step.numOps);
 }
 
 void BM_SdyPropagationPipeline(benchmark::State &state) {
   mpmd::bench::TransformerStep step =
       mpmd::bench::generateTransformerStep(shapeForOps(state.range(0)));
-  auto context = makeContext();
+  auto context = mpmd::bench::makeBenchmarkContext();
   for (auto _ : state) {
     state.PauseTiming();
     OwningOpRef<ModuleOp> module =
