@@ -14,10 +14,11 @@ namespace mlir::mpmd {
 void addSdyPropagation(OpPassManager &pm) {
   // Fragments (block arguments and results) and loops take part through
   // data-flow edges, transfers through their pointwise rule; after the run
-  // the edges' shardings go back to in_shardings / out_shardings. This is
-  // the part of upstream's `sdy::addPropagationPipeline` that exists today.
+  // the edges' shardings go back to in_shardings / out_shardings. The
+  // propagation is Shardy's standard one: user priorities, then op
+  // priorities, each stage a fixed point of the aggressive strategy.
   pm.addNestedPass<func::FuncOp>(sdy::createAddDataFlowEdgesPass());
-  pm.addPass(sdy::createAggressivePropagatePass());
+  pm.addPass(sdy::createUserPriorityPropagatePass());
   pm.addNestedPass<func::FuncOp>(sdy::createSinkDataFlowEdgesPass());
 }
 

@@ -18,8 +18,8 @@
 namespace mlir::mpmd {
 
 /// The sdy propagation engine as the MPMD pipeline runs it (data-flow edges
-/// added, propagation, edges sunk), on a module pass manager. The one place
-/// to switch to upstream's full `-sdy-propagation-pipeline`.
+/// added, user- and op-priority propagation, edges sunk), on a module pass
+/// manager.
 void addSdyPropagation(OpPassManager &pm);
 
 /// Builds the sharding-propagation pipeline on a module pass manager.
