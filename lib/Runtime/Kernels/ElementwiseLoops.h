@@ -231,6 +231,14 @@ void unaryLoop(UnaryKind kind, const T *in, T *out, int64_t count) {
   }
 }
 
+/// The unsigned type integer arithmetic on T wraps in (StableHLO's integer
+/// add and multiply wrap): at least `unsigned`, so that narrow types are not
+/// promoted to a signed int that could overflow.
+template <typename T>
+using WrappingUnsigned =
+    std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned,
+                       std::make_unsigned_t<T>>;
+
 template <typename T>
 void binaryLoop(BinaryKind kind, const T *lhs, const T *rhs, T *out,
                 int64_t count) {
@@ -238,11 +246,21 @@ void binaryLoop(BinaryKind kind, const T *lhs, const T *rhs, T *out,
   case BinaryKind::Add:
     if constexpr (std::is_same_v<T, bool>)
       return map2(lhs, rhs, out, count, [](T a, T b) { return a || b; });
+    else if constexpr (kIsInt<T>)
+      return map2(lhs, rhs, out, count, [](T a, T b) {
+        return static_cast<T>(static_cast<WrappingUnsigned<T>>(a) +
+                              static_cast<WrappingUnsigned<T>>(b));
+      });
     else
       return map2(lhs, rhs, out, count, [](T a, T b) { return static_cast<T>(a + b); });
   case BinaryKind::Multiply:
     if constexpr (std::is_same_v<T, bool>)
       return map2(lhs, rhs, out, count, [](T a, T b) { return a && b; });
+    else if constexpr (kIsInt<T>)
+      return map2(lhs, rhs, out, count, [](T a, T b) {
+        return static_cast<T>(static_cast<WrappingUnsigned<T>>(a) *
+                              static_cast<WrappingUnsigned<T>>(b));
+      });
     else
       return map2(lhs, rhs, out, count, [](T a, T b) { return static_cast<T>(a * b); });
   case BinaryKind::Maximum:

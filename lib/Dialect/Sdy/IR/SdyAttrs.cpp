@@ -582,6 +582,8 @@ LogicalResult TensorShardingAttr::verifyForMesh(
   // Two sub-axes of one axis that follow each other and are contiguous
   // ("x":(1)2, "x":(2)2) must be written as one.
   auto checkMerged = [&](ArrayRef<AxisRefAttr> axes) -> LogicalResult {
+    if (axes.size() < 2)
+      return success();
     for (auto [major, minor] : llvm::zip(axes, axes.drop_front())) {
       SubAxisInfoAttr a = major.getSubAxisInfo(), b = minor.getSubAxisInfo();
       if (a && b && major.getName() == minor.getName() &&
