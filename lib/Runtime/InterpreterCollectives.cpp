@@ -139,6 +139,17 @@ public:
     return success();
   }
 
+  /// `exchange`, then `checkAlike`.
+  FailureOr<std::vector<std::vector<Tensor>>>
+  exchangeAlike(const std::vector<ProcessId> &group, int64_t channel,
+                const std::vector<Tensor> &contribution) {
+    FailureOr<std::vector<std::vector<Tensor>>> deposits =
+        exchange(group, channel, contribution);
+    if (failed(deposits) || failed(checkAlike(group, *deposits, contribution)))
+      return failure();
+    return deposits;
+  }
+
   /// Fails unless `results` have the op's result types.
   LogicalResult checkResults(const std::vector<Tensor> &results) {
     for (auto [index, pair] : llvm::enumerate(llvm::zip(results, op.getResultTypes()))) {
@@ -170,6 +181,24 @@ FailureOr<ProcessGroupMode> getReplicaGroupMode(Operation &op, int64_t channel,
   }
   return channel > 0 ? ProcessGroupMode::CrossReplicaAndPartition
                      : ProcessGroupMode::CrossReplica;
+}
+
+/// The group of the running process among `replicaGroups` read in the mode
+/// the channel and `useGlobalDeviceIds` select (all_gather, all_reduce,
+/// reduce_scatter); every process must be in one.
+FailureOr<Membership> joinReplicaGroups(CollectiveRun &run, Operation &op,
+                                        int64_t channel,
+                                        bool useGlobalDeviceIds,
+                                        DenseIntElementsAttr replicaGroups) {
+  FailureOr<ProcessGroupMode> mode =
+      getReplicaGroupMode(op, channel, useGlobalDeviceIds);
+  if (failed(mode))
+    return failure();
+  FailureOr<std::optional<Membership>> membership = run.getMembership(
+      *mode, readIdGroups(replicaGroups), /*mustCover=*/true);
+  if (failed(membership))
+    return failure();
+  return **membership;
 }
 
 /// all_to_all, collective_permute and collective_broadcast: replicas
@@ -247,19 +276,14 @@ FailureOr<std::vector<Tensor>> runProcessOp(Operation &op,
           })
           .Case([&](stablehlo::AllGatherOp gather) -> Results {
             int64_t channel = getChannelId(gather.getChannelHandle());
-            FailureOr<ProcessGroupMode> mode = getReplicaGroupMode(
-                op, channel, gather.getUseGlobalDeviceIds());
-            if (failed(mode))
+            FailureOr<Membership> member =
+                joinReplicaGroups(run, op, channel, gather.getUseGlobalDeviceIds(),
+                                  gather.getReplicaGroups());
+            if (failed(member))
               return failure();
-            FailureOr<std::optional<Membership>> membership =
-                run.getMembership(*mode, readIdGroups(gather.getReplicaGroups()),
-                                  /*mustCover=*/true);
-            if (failed(membership))
-              return failure();
-            const std::vector<ProcessId> &group = (*membership)->group;
-            auto deposits = run.exchange(group, channel, operands);
-            if (failed(deposits) ||
-                failed(run.checkAlike(group, *deposits, operands)))
+            const std::vector<ProcessId> &group = member->group;
+            auto deposits = run.exchangeAlike(group, channel, operands);
+            if (failed(deposits))
               return failure();
             std::vector<Tensor> gathered;
             for (size_t index = 0; index < operands.size(); ++index) {
@@ -275,19 +299,13 @@ FailureOr<std::vector<Tensor>> runProcessOp(Operation &op,
           })
           .Case([&](stablehlo::AllReduceOp reduce) -> Results {
             int64_t channel = getChannelId(reduce.getChannelHandle());
-            FailureOr<ProcessGroupMode> mode = getReplicaGroupMode(
-                op, channel, reduce.getUseGlobalDeviceIds());
-            if (failed(mode))
+            FailureOr<Membership> member =
+                joinReplicaGroups(run, op, channel, reduce.getUseGlobalDeviceIds(),
+                                  reduce.getReplicaGroups());
+            if (failed(member))
               return failure();
-            FailureOr<std::optional<Membership>> membership =
-                run.getMembership(*mode, readIdGroups(reduce.getReplicaGroups()),
-                                  /*mustCover=*/true);
-            if (failed(membership))
-              return failure();
-            const std::vector<ProcessId> &group = (*membership)->group;
-            auto deposits = run.exchange(group, channel, operands);
-            if (failed(deposits) ||
-                failed(run.checkAlike(group, *deposits, operands)))
+            auto deposits = run.exchangeAlike(member->group, channel, operands);
+            if (failed(deposits))
               return failure();
             std::vector<Tensor> reduced;
             for (size_t index = 0; index < operands.size(); ++index) {
@@ -301,17 +319,12 @@ FailureOr<std::vector<Tensor>> runProcessOp(Operation &op,
           })
           .Case([&](stablehlo::ReduceScatterOp scatter) -> Results {
             int64_t channel = getChannelId(scatter.getChannelHandle());
-            FailureOr<ProcessGroupMode> mode = getReplicaGroupMode(
-                op, channel, scatter.getUseGlobalDeviceIds());
-            if (failed(mode))
+            FailureOr<Membership> joined =
+                joinReplicaGroups(run, op, channel, scatter.getUseGlobalDeviceIds(),
+                                  scatter.getReplicaGroups());
+            if (failed(joined))
               return failure();
-            FailureOr<std::optional<Membership>> membership =
-                run.getMembership(*mode,
-                                  readIdGroups(scatter.getReplicaGroups()),
-                                  /*mustCover=*/true);
-            if (failed(membership))
-              return failure();
-            const Membership &member = **membership;
+            const Membership &member = *joined;
             int64_t dimension = scatter.getScatterDimension();
             int64_t size = member.group.size();
             if (operands[0].shape()[dimension] % size != 0)
@@ -320,9 +333,8 @@ FailureOr<std::vector<Tensor>> runProcessOp(Operation &op,
                      << operands[0].shape()[dimension]
                      << " does not split into the " << size
                      << " processes of the group";
-            auto deposits = run.exchange(member.group, channel, operands);
-            if (failed(deposits) ||
-                failed(run.checkAlike(member.group, *deposits, operands)))
+            auto deposits = run.exchangeAlike(member.group, channel, operands);
+            if (failed(deposits))
               return failure();
             FailureOr<Tensor> folded = foldMembers(scatter.getComputation(),
                                                    *deposits, 0, combine);
@@ -346,9 +358,8 @@ FailureOr<std::vector<Tensor>> runProcessOp(Operation &op,
                      << "split_count is " << count << " but the group of process "
                      << toString(process.self) << " has "
                      << member.group.size() << " processes";
-            auto deposits = run.exchange(member.group, channel, operands);
-            if (failed(deposits) ||
-                failed(run.checkAlike(member.group, *deposits, operands)))
+            auto deposits = run.exchangeAlike(member.group, channel, operands);
+            if (failed(deposits))
               return failure();
             std::vector<Tensor> exchanged;
             for (size_t index = 0; index < operands.size(); ++index) {
