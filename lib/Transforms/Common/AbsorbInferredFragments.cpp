@@ -32,17 +32,12 @@ bool isRoot(FragmentOp fragment) {
          !hasFragmentProducer(fragment);
 }
 
-/// The op of `block` that is or contains `op`, or null.
-Operation *getAncestorInBlock(Operation *op, Block *block) {
-  return block->findAncestorOpInBlock(*op);
-}
-
 /// The first op of `op`'s block (in block order) using one of its results,
 /// or null.
 Operation *getFirstUserInBlock(Operation *op) {
   Operation *first = nullptr;
   for (Operation *user : op->getUsers()) {
-    Operation *ancestor = getAncestorInBlock(user, op->getBlock());
+    Operation *ancestor = op->getBlock()->findAncestorOpInBlock(*user);
     if (ancestor && (!first || ancestor->isBeforeInBlock(first)))
       first = ancestor;
   }
