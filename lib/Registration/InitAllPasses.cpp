@@ -9,6 +9,7 @@
 #include "mpmd/Transforms/Import/Pipelines.h"
 #include "mpmd/Transforms/Optimize/Passes.h"
 #include "mpmd/Transforms/Optimize/Pipelines.h"
+#include "mpmd/Transforms/Sdy/Partitioning/Passes.h"
 #include "mpmd/Transforms/Sdy/Propagation/Passes.h"
 #include "mpmd/Transforms/Sdy/Propagation/Pipelines.h"
 #include "mpmd/Transforms/ShardingPropagation/Passes.h"
@@ -28,6 +29,7 @@ void mlir::mpmd::registerAllPasses() {
   registerMpmdShardingPropagationPasses();
   registerShardingPropagationPipeline();
   mlir::sdy::registerSdyPropagationPasses();
+  mlir::sdy::registerSdyPartitioningPasses();
   mlir::sdy::registerSdyPipelines();
   registerInferMeshPipeline();
   registerImportPipeline();
