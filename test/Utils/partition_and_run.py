@@ -102,8 +102,10 @@ class Mesh:
         stride = 1
         for axis_name, axis_size in reversed(self.axes):
             if axis_name == name:
+                # "x":(m)k is the middle of x seen as [m, k, rest].
                 full = (position // stride) % axis_size
-                return (full // pre_size) % (size or axis_size)
+                size = size or axis_size
+                return (full // (axis_size // (pre_size * size))) % size
             stride *= axis_size
         raise ValueError("unknown axis " + name)
 

@@ -13,7 +13,8 @@ using namespace mlir::sdy;
 namespace {
 
 /// Pre-size of `axis`: the product of the sizes of the parts of its mesh
-/// axis that are more minor (1 for a full axis).
+/// axis that are more major (1 for a full axis). `"x":(m)k` of an axis of
+/// size n is the middle dimension of x seen as [m, k, n / (m * k)].
 int64_t getPreSize(AxisRefAttr axis) {
   SubAxisInfoAttr sub = axis.getSubAxisInfo();
   return sub ? sub.getPreSize() : 1;
@@ -49,10 +50,11 @@ int64_t MeshDevices::getLinearIndex(int64_t position,
   int64_t index = 0;
   for (AxisRefAttr axis : axes) {
     unsigned meshAxis = *mesh.getAxisIndex(axis.getName());
-    int64_t coordinate = (position / axisStrides[meshAxis]) %
-                         mesh.getAxes()[meshAxis].getSize();
+    int64_t axisSize = mesh.getAxes()[meshAxis].getSize();
+    int64_t coordinate = (position / axisStrides[meshAxis]) % axisSize;
     int64_t size = getSize(axis);
-    index = index * size + (coordinate / getPreSize(axis)) % size;
+    int64_t minorSize = axisSize / (getPreSize(axis) * size);
+    index = index * size + (coordinate / minorSize) % size;
   }
   return index;
 }
@@ -72,19 +74,19 @@ MeshDevices::getComplement(ArrayRef<AxisRefAttr> axes) const {
       complement.push_back(AxisRefAttr::get(ctx, meshAxis.getName(), {}));
       continue;
     }
-    llvm::sort(used, [](auto a, auto b) { return a.first > b.first; });
-    int64_t upper = meshAxis.getSize();
+    llvm::sort(used);
     auto addGap = [&](int64_t preSize, int64_t end) {
       if (end > preSize)
         complement.push_back(AxisRefAttr::get(
             ctx, meshAxis.getName(),
             SubAxisInfoAttr::get(ctx, preSize, end / preSize)));
     };
+    int64_t lower = 1;
     for (auto [preSize, end] : used) {
-      addGap(end, upper);
-      upper = preSize;
+      addGap(lower, preSize);
+      lower = end;
     }
-    addGap(1, upper);
+    addGap(lower, meshAxis.getSize());
   }
   return complement;
 }
