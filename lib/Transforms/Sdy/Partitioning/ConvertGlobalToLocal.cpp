@@ -93,8 +93,11 @@ private:
   // Types.
   TensorShardingAttr getShardingOf(Value value);
   MeshAttr getMesh(TensorShardingAttr sharding, Operation *anchor);
+  /// The type of a value of `type` on each device under `sharding`; an
+  /// error at `loc` naming `what` when a sharded dimension does not divide.
   FailureOr<Type> getLocalType(Type type, TensorShardingAttr sharding,
-                               Operation *anchor, Location loc);
+                               Operation *anchor, Location loc,
+                               const Twine &what = "the value");
   LogicalResult setLocalResultTypes(Operation *op);
 
   // Traversal.
@@ -212,7 +215,8 @@ MeshAttr GlobalToLocalConverter::getMesh(TensorShardingAttr sharding,
 FailureOr<Type> GlobalToLocalConverter::getLocalType(Type type,
                                                      TensorShardingAttr sharding,
                                                      Operation *anchor,
-                                                     Location loc) {
+                                                     Location loc,
+                                                     const Twine &what) {
   auto tensorType = dyn_cast<RankedTensorType>(type);
   if (!sharding || !tensorType)
     return type;
@@ -221,22 +225,24 @@ FailureOr<Type> GlobalToLocalConverter::getLocalType(Type type,
     return failure();
   if (static_cast<int64_t>(sharding.getDimShardings().size()) !=
       tensorType.getRank())
-    return emitError(loc) << "sharding " << sharding << " does not match "
-                          << type << " (rank " << tensorType.getRank() << ")";
+    return emitError(loc) << "sharding " << sharding << " of " << what
+                          << " does not match " << type << " (rank "
+                          << tensorType.getRank() << ")";
   SmallVector<int64_t> shape(tensorType.getShape());
   for (auto [index, dim] : llvm::enumerate(sharding.getDimShardings())) {
     int64_t shards = dim.getShardedSize(mesh);
     if (ShapedType::isDynamic(shape[index]))
-      return emitError(loc) << "dimension " << index << " of " << type
-                            << " is dynamic; only static shapes can be "
+      return emitError(loc) << "dimension " << index << " of " << what
+                            << " (" << type
+                            << ") is dynamic; only static shapes can be "
                                "made local";
     if (shards <= 1)
       continue;
     if (shape[index] % shards != 0)
       return emitError(loc)
-             << "dimension " << index << " of " << type << " (size "
-             << shape[index] << ") is not divisible by its " << shards
-             << " shards in " << sharding
+             << "dimension " << index << " of " << what << " (" << type
+             << ") has size " << shape[index] << ", not divisible by its "
+             << shards << " shards in " << sharding
              << "; run -sdy-pad-for-divisibility first";
     shape[index] /= shards;
   }
@@ -245,8 +251,9 @@ FailureOr<Type> GlobalToLocalConverter::getLocalType(Type type,
 
 LogicalResult GlobalToLocalConverter::setLocalResultTypes(Operation *op) {
   for (OpResult result : op->getResults()) {
-    FailureOr<Type> local = getLocalType(
-        result.getType(), getShardingOf(result), op, op->getLoc());
+    FailureOr<Type> local =
+        getLocalType(result.getType(), getShardingOf(result), op, op->getLoc(),
+                     "result #" + Twine(result.getResultNumber()));
     if (failed(local))
       return failure();
     result.setType(*local);
@@ -262,10 +269,10 @@ LogicalResult GlobalToLocalConverter::convertSignature(func::FuncOp function) {
         i, SdyDialect::kShardingAttrName);
     Location loc = function.isExternal() ? function.getLoc()
                                          : function.getArgument(i).getLoc();
-    FailureOr<Type> local = getLocalType(type, sharding, function, loc);
+    FailureOr<Type> local = getLocalType(type, sharding, function, loc,
+                                         "argument #" + Twine(i));
     if (failed(local))
-      return function.emitError() << "argument #" << i
-                                  << " cannot be made local (see above)";
+      return failure();
     inputs.push_back(*local);
     if (!function.isExternal())
       function.getArgument(i).setType(*local);
@@ -273,11 +280,11 @@ LogicalResult GlobalToLocalConverter::convertSignature(func::FuncOp function) {
   for (unsigned i = 0, e = function.getNumResults(); i < e; ++i) {
     auto sharding = function.getResultAttrOfType<TensorShardingAttr>(
         i, SdyDialect::kShardingAttrName);
-    FailureOr<Type> local = getLocalType(function.getResultTypes()[i],
-                                         sharding, function, function.getLoc());
+    FailureOr<Type> local =
+        getLocalType(function.getResultTypes()[i], sharding, function,
+                     function.getLoc(), "result #" + Twine(i));
     if (failed(local))
-      return function.emitError() << "result #" << i
-                                  << " cannot be made local (see above)";
+      return failure();
     outputs.push_back(*local);
   }
   function.setFunctionType(
@@ -1231,7 +1238,8 @@ class ConvertGlobalToLocalPass
     if (replicaCount > 1 && partitionCount > 1) {
       module.emitError() << "-sdy-convert-global-to-local needs replica-count "
                             "or partition-count to be 1, got "
-                         << replicaCount << " and " << partitionCount;
+                         << static_cast<int64_t>(replicaCount) << " and "
+                         << static_cast<int64_t>(partitionCount);
       return signalPassFailure();
     }
     GlobalToLocalConverter converter(module, perDimAllGather,
