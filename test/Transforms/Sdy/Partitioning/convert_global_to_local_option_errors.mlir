@@ -4,7 +4,7 @@
 // COUNTS: error: -sdy-convert-global-to-local needs replica-count or partition-count to be 1, got 2 and 4
 
 // Mesh-axes replica groups cannot be written in this StableHLO dialect.
-// RGV3: :[[@LINE+4]]:8: error: enable-rgv3 asks for mesh-axes replica groups, which this StableHLO dialect cannot express (replica_groups is a dense i64 matrix); run without enable-rgv3
+// RGV3: :[[@LINE+4]]:10: error: enable-rgv3 asks for mesh-axes replica groups, which this StableHLO dialect cannot express (replica_groups is a dense i64 matrix); run without enable-rgv3
 module {
   sdy.mesh @mesh = <["x"=2]>
   func.func @f(%arg0: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> tensor<4xf32> {
