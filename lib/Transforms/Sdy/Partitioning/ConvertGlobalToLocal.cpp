@@ -485,6 +485,30 @@ LogicalResult GlobalToLocalConverter::convertStablehloOp(Operation *op) {
                                  scatter.getWindowStrides(), std::nullopt,
                                  std::nullopt, scatter.getPadding());
   }
+  // Reversing or sorting a sharded dimension moves data between devices.
+  auto checkDimsUnsharded = [&](Value value, ArrayRef<int64_t> dims,
+                                StringRef action) -> LogicalResult {
+    int64_t rank = cast<RankedTensorType>(value.getType()).getRank();
+    DimAxes axes = getDimAxes(getShardingOf(value), rank);
+    for (int64_t dim : dims)
+      if (dim >= 0 && dim < rank && !axes[dim].empty())
+        return op->emitError()
+               << action << " sharded dimension " << dim
+               << "; -sdy-insert-explicit-reshards should have replicated it";
+    return success();
+  };
+  if (auto reverse = dyn_cast<hlo::ReverseOp>(op))
+    return checkDimsUnsharded(reverse.getOperand(), reverse.getDimensions(),
+                              "reverses");
+  if (auto sort = dyn_cast<hlo::SortOp>(op)) {
+    Value input = sort.getInputs().front();
+    int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
+    // `dimension` is an I64Attr, read back as unsigned: -1 is the last.
+    auto dim = static_cast<int64_t>(sort.getDimension());
+    if (dim < 0)
+      dim += rank;
+    return checkDimsUnsharded(input, {dim}, "sorts along");
+  }
   if (isa<hlo::GatherOp, hlo::ScatterOp>(op))
     return op->emitError()
            << "'" << op->getName()
