@@ -93,6 +93,9 @@ private:
   // Types.
   TensorShardingAttr getShardingOf(Value value);
   MeshAttr getMesh(TensorShardingAttr sharding, Operation *anchor);
+  /// getMesh, for building replica groups or lookup tables: one entry per
+  /// device, so meshes above kMaxListedDevices are an error on `anchor`.
+  MeshAttr getListableMesh(TensorShardingAttr sharding, Operation *anchor);
   /// The type of a value of `type` on each device under `sharding`; an
   /// error at `loc` naming `what` when a sharded dimension does not divide.
   FailureOr<Type> getLocalType(Type type, TensorShardingAttr sharding,
@@ -143,6 +146,11 @@ private:
   LogicalResult checkContractingFollowedByAllReduce(
       Operation *op, Value lhs, ArrayRef<int64_t> lhsContractingDims);
   LogicalResult convertConvolution(hlo::ConvolutionOp op);
+  LogicalResult checkIndexedDims(Operation *op, Value operand,
+                                 ArrayRef<int64_t> indexedDims, Value indices,
+                                 int64_t indexVectorDim);
+  LogicalResult convertGather(hlo::GatherOp op);
+  LogicalResult checkScatter(hlo::ScatterOp op);
   LogicalResult checkWindowsStayLocal(Operation *op, Value input,
                                       Type localOutput,
                                       ArrayRef<int64_t> window,
@@ -209,6 +217,23 @@ MeshAttr GlobalToLocalConverter::getMesh(TensorShardingAttr sharding,
   if (!mesh)
     anchor->emitError() << "sharding " << sharding
                         << " names a mesh that does not exist";
+  return mesh;
+}
+
+/// Replica groups and device tables list every device: bound their size
+/// (8 MiB of ids) so that a mesh of absurd size is an error, not an abort.
+constexpr int64_t kMaxListedDevices = int64_t(1) << 20;
+
+MeshAttr GlobalToLocalConverter::getListableMesh(TensorShardingAttr sharding,
+                                                 Operation *anchor) {
+  MeshAttr mesh = getMesh(sharding, anchor);
+  if (mesh && mesh.getTotalSize() > kMaxListedDevices) {
+    anchor->emitError() << "mesh of " << mesh.getTotalSize()
+                        << " devices is too large to list its devices (at "
+                           "most "
+                        << kMaxListedDevices << ")";
+    return MeshAttr();
+  }
   return mesh;
 }
 
@@ -509,11 +534,10 @@ LogicalResult GlobalToLocalConverter::convertStablehloOp(Operation *op) {
       dim += rank;
     return checkDimsUnsharded(input, {dim}, "sorts along");
   }
-  if (isa<hlo::GatherOp, hlo::ScatterOp>(op))
-    return op->emitError()
-           << "'" << op->getName()
-           << "' with a sharded operand or result is not supported by "
-              "-sdy-convert-global-to-local yet; replicate its operands";
+  if (auto gather = dyn_cast<hlo::GatherOp>(op))
+    return convertGather(gather);
+  if (auto scatter = dyn_cast<hlo::ScatterOp>(op))
+    return checkScatter(scatter);
   if (onlyTypesDependOnSizes(op))
     return success();
   return op->emitError() << "'" << op->getName()
@@ -629,7 +653,7 @@ void GlobalToLocalConverter::buildAddBody(OpBuilder &builder, Region &region,
 //===----------------------------------------------------------------------===//
 
 LogicalResult GlobalToLocalConverter::convertAllGather(AllGatherOp op) {
-  MeshAttr mesh = getMesh(op.getOutSharding(), op);
+  MeshAttr mesh = getListableMesh(op.getOutSharding(), op);
   if (!mesh)
     return failure();
   MeshDevices devices(mesh);
@@ -707,7 +731,7 @@ LogicalResult GlobalToLocalConverter::convertAllGather(AllGatherOp op) {
 }
 
 LogicalResult GlobalToLocalConverter::convertAllSlice(AllSliceOp op) {
-  MeshAttr mesh = getMesh(op.getOutSharding(), op);
+  MeshAttr mesh = getListableMesh(op.getOutSharding(), op);
   if (!mesh)
     return failure();
   FailureOr<Type> outType =
@@ -726,7 +750,7 @@ LogicalResult GlobalToLocalConverter::convertAllSlice(AllSliceOp op) {
 }
 
 LogicalResult GlobalToLocalConverter::convertAllReduce(AllReduceOp op) {
-  MeshAttr mesh = getMesh(op.getOutSharding(), op);
+  MeshAttr mesh = getListableMesh(op.getOutSharding(), op);
   if (!mesh)
     return failure();
   ArrayRef<AxisRefAttr> axes = op.getReductionAxes().getValue();
@@ -750,7 +774,7 @@ LogicalResult GlobalToLocalConverter::convertAllReduce(AllReduceOp op) {
 }
 
 LogicalResult GlobalToLocalConverter::convertReduceScatter(ReduceScatterOp op) {
-  MeshAttr mesh = getMesh(op.getOutSharding(), op);
+  MeshAttr mesh = getListableMesh(op.getOutSharding(), op);
   if (!mesh)
     return failure();
   MeshDevices devices(mesh);
@@ -840,7 +864,7 @@ LogicalResult GlobalToLocalConverter::convertReduceScatter(ReduceScatterOp op) {
 }
 
 LogicalResult GlobalToLocalConverter::convertAllToAll(AllToAllOp op) {
-  MeshAttr mesh = getMesh(op.getOutSharding(), op);
+  MeshAttr mesh = getListableMesh(op.getOutSharding(), op);
   if (!mesh)
     return failure();
   MeshDevices devices(mesh);
@@ -938,10 +962,10 @@ LogicalResult
 GlobalToLocalConverter::convertCollectivePermute(CollectivePermuteOp op) {
   TensorShardingAttr outSharding = op.getOutSharding();
   TensorShardingAttr inSharding = getShardingOf(op.getTensor());
-  MeshAttr outMesh = getMesh(outSharding, op);
+  MeshAttr outMesh = getListableMesh(outSharding, op);
   if (!outMesh)
     return failure();
-  MeshAttr inMesh = inSharding ? getMesh(inSharding, op) : outMesh;
+  MeshAttr inMesh = inSharding ? getListableMesh(inSharding, op) : outMesh;
   if (!inMesh)
     return failure();
   if (inMesh.getTotalSize() != outMesh.getTotalSize())
@@ -991,7 +1015,7 @@ LogicalResult GlobalToLocalConverter::convertConstant(Operation *op,
   } else {
     // Every device holds the whole constant and keeps its shard of it.
     Value global = hlo::ConstantOp::create(builder, op->getLoc(), value);
-    MeshAttr mesh = getMesh(sharding, op);
+    MeshAttr mesh = getListableMesh(sharding, op);
     if (!mesh)
       return failure();
     local = buildShardSlice(builder, op->getLoc(), global, MeshDevices(mesh),
@@ -1049,7 +1073,7 @@ LogicalResult GlobalToLocalConverter::convertIota(hlo::IotaOp op) {
   if (localType.getDimSize(dim) == globalType.getDimSize(dim))
     return success();
   // Shard k counts from k * (local size) on.
-  MeshAttr mesh = getMesh(sharding, op);
+  MeshAttr mesh = getListableMesh(sharding, op);
   if (!mesh)
     return failure();
   OpBuilder builder(op);
@@ -1217,6 +1241,97 @@ LogicalResult GlobalToLocalConverter::convertConvolution(hlo::ConvolutionOp op) 
     return success();
   return checkContractingFollowedByAllReduce(
       op, op.getLhs(), {dims.getInputFeatureDimension()});
+}
+
+/// Gather and scatter stay local when the operand dimensions they index
+/// (or drop) are unsharded: a sharded operand dimension must be taken
+/// whole by every slice, or be a batching dimension (sharded like the
+/// indices' matching one, which -sdy-insert-explicit-reshards ensures).
+LogicalResult GlobalToLocalConverter::checkIndexedDims(
+    Operation *op, Value operand, ArrayRef<int64_t> indexedDims,
+    Value indices, int64_t indexVectorDim) {
+  int64_t rank = cast<RankedTensorType>(operand.getType()).getRank();
+  DimAxes axes = getDimAxes(getShardingOf(operand), rank);
+  for (int64_t dim : indexedDims)
+    if (dim >= 0 && dim < rank && !axes[dim].empty())
+      return op->emitError()
+             << "indexes operand dimension " << dim
+             << ", which is sharded; -sdy-insert-explicit-reshards should "
+                "have replicated it";
+  int64_t indicesRank = cast<RankedTensorType>(indices.getType()).getRank();
+  DimAxes indexAxes = getDimAxes(getShardingOf(indices), indicesRank);
+  if (indexVectorDim < indicesRank && !indexAxes[indexVectorDim].empty())
+    return op->emitError() << "has its index vector dimension "
+                           << indexVectorDim << " sharded";
+  return success();
+}
+
+LogicalResult GlobalToLocalConverter::convertGather(hlo::GatherOp op) {
+  hlo::GatherDimensionNumbersAttr dims = op.getDimensionNumbers();
+  SmallVector<int64_t> indexed(dims.getStartIndexMap());
+  llvm::append_range(indexed, dims.getCollapsedSliceDims());
+  if (failed(checkIndexedDims(op, op.getOperand(), indexed,
+                              op.getStartIndices(), dims.getIndexVectorDim())))
+    return failure();
+  auto operandType = cast<RankedTensorType>(op.getOperand().getType());
+  DimAxes axes =
+      getDimAxes(getShardingOf(op.getOperand()), operandType.getRank());
+  SmallVector<int64_t> sizes(op.getSliceSizes());
+  for (int64_t dim = 0; dim < operandType.getRank(); ++dim) {
+    if (axes[dim].empty() || llvm::is_contained(dims.getOperandBatchingDims(),
+                                                dim))
+      continue;
+    // A whole sharded dimension: the global slice size is the local size
+    // times the shard count.
+    MeshAttr mesh = getMesh(getShardingOf(op.getOperand()), op);
+    if (!mesh)
+      return failure();
+    int64_t shards = MeshDevices(mesh).getSize(axes[dim]);
+    if (sizes[dim] != operandType.getDimSize(dim) * shards)
+      return op.emitError()
+             << "takes slices of size " << sizes[dim]
+             << " of sharded operand dimension " << dim
+             << "; only whole sharded dimensions stay local";
+    sizes[dim] = operandType.getDimSize(dim);
+  }
+  op.setSliceSizes(sizes);
+  return success();
+}
+
+LogicalResult GlobalToLocalConverter::checkScatter(hlo::ScatterOp op) {
+  hlo::ScatterDimensionNumbersAttr dims = op.getScatterDimensionNumbers();
+  SmallVector<int64_t> indexed(dims.getScatterDimsToOperandDims());
+  llvm::append_range(indexed, dims.getInsertedWindowDims());
+  for (Value input : op.getInputs())
+    if (failed(checkIndexedDims(op, input, indexed, op.getScatterIndices(),
+                                dims.getIndexVectorDim())))
+      return failure();
+  // The update windows cover every sharded input dimension whole: the
+  // window dimensions of the updates, in order, are the input dimensions
+  // that are neither inserted nor batching.
+  auto inputType = cast<RankedTensorType>(op.getInputs().front().getType());
+  auto updateType = cast<RankedTensorType>(op.getUpdates().front().getType());
+  ArrayRef<int64_t> windowDims = dims.getUpdateWindowDims();
+  DimAxes axes =
+      getDimAxes(getShardingOf(op.getInputs().front()), inputType.getRank());
+  DimAxes updateAxes =
+      getDimAxes(getShardingOf(op.getUpdates().front()), updateType.getRank());
+  size_t window = 0;
+  for (int64_t dim = 0; dim < inputType.getRank(); ++dim) {
+    if (llvm::is_contained(dims.getInsertedWindowDims(), dim) ||
+        llvm::is_contained(dims.getInputBatchingDims(), dim))
+      continue;
+    if (window >= windowDims.size())
+      break;
+    int64_t updateDim = windowDims[window++];
+    if (!axes[dim].empty() &&
+        (updateAxes[updateDim] != axes[dim] ||
+         updateType.getDimSize(updateDim) != inputType.getDimSize(dim)))
+      return op.emitError()
+             << "updates part of sharded input dimension " << dim
+             << "; only whole sharded dimensions stay local";
+  }
+  return success();
 }
 
 LogicalResult GlobalToLocalConverter::checkWindowsStayLocal(

@@ -121,7 +121,7 @@ func.func @overlapping_windows(%arg0: tensor<8xf32> {sdy.sharding = #sdy.shardin
 sdy.mesh @mesh = <["x"=2]>
 
 func.func @gather_sharded(%arg0: tensor<8x2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, %arg1: tensor<3x1xi32>) -> tensor<3x2xf32> {
-  // expected-error@+1 {{'stablehlo.gather' with a sharded operand or result is not supported by -sdy-convert-global-to-local yet; replicate its operands}}
+  // expected-error@+1 {{indexes operand dimension 0, which is sharded; -sdy-insert-explicit-reshards should have replicated it}}
   %0 = "stablehlo.gather"(%arg0, %arg1) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 2>}> : (tensor<8x2xf32>, tensor<3x1xi32>) -> tensor<3x2xf32>
   return %0 : tensor<3x2xf32>
 }
@@ -161,4 +161,39 @@ func.func @sort_sharded(%arg0: tensor<2x4xf32> {sdy.sharding = #sdy.sharding<@me
     stablehlo.return %lt : tensor<i1>
   }) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"x"}]>]>} : (tensor<2x4xf32>) -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["x"=2]>
+
+func.func @gather_part_of_sharded(%arg0: tensor<2x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>}, %arg1: tensor<3x1xi32>)
+    -> (tensor<3x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>}) {
+  // expected-error@+1 {{takes slices of size 4 of sharded operand dimension 1; only whole sharded dimensions stay local}}
+  %0 = "stablehlo.gather"(%arg0, %arg1) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 4>}> {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"x"}]>]>} : (tensor<2x8xf32>, tensor<3x1xi32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["x"=2]>
+
+func.func @scatter_part_of_sharded(%arg0: tensor<4x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>}, %arg1: tensor<1x1xi32>, %arg2: tensor<1x4xf32>)
+    -> (tensor<4x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>}) {
+  // expected-error@+1 {{updates part of sharded input dimension 1; only whole sharded dimensions stay local}}
+  %0 = "stablehlo.scatter"(%arg0, %arg1, %arg2) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    stablehlo.return %b : tensor<f32>
+  }) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"x"}]>]>} : (tensor<4x8xf32>, tensor<1x1xi32>, tensor<1x4xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+sdy.mesh @huge = <["x"=1099511627776]>
+
+func.func @huge_mesh(%arg0: tensor<1099511627776xi8> {sdy.sharding = #sdy.sharding<@huge, [{"x"}]>}) -> tensor<1099511627776xi8> {
+  // expected-error@+1 {{mesh of 1099511627776 devices is too large to list its devices (at most 1048576)}}
+  %0 = sdy.all_gather [{"x"}] %arg0 out_sharding=<@huge, [{}]> : tensor<1099511627776xi8>
+  return %0 : tensor<1099511627776xi8>
 }

@@ -67,3 +67,27 @@ func.func @parallel_convolutions(%arg0: tensor<2x4x8xf32> {sdy.sharding = #sdy.s
   %2 = stablehlo.convolution(%arg0, %arg2) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 8 : i64, sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}, {"y"}]>]>} : (tensor<2x4x8xf32>, tensor<1x1x8xf32>) -> tensor<2x4x8xf32>
   return %1, %2 : tensor<2x4x2xf32>, tensor<2x4x8xf32>
 }
+
+// Gathers rows of a table sharded on its columns (taken whole by every
+// slice), with the indices sharded on their batch dimension.
+// CHECK-DAG: PASS: @main_gather
+func.func @parallel_gather(%arg0: tensor<4x1xi32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},
+                           %arg1: tensor<6x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>})
+    -> (tensor<4x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}) {
+  %0 = "stablehlo.gather"(%arg1, %arg0) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 8>}> {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {"y"}]>]>} : (tensor<6x8xf32>, tensor<4x1xi32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// Scatters whole rows into a table sharded on its columns.
+// CHECK-DAG: PASS: @main_scatter
+func.func @parallel_scatter(%arg0: tensor<2x1xi32>,
+                            %arg1: tensor<4x8xi32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x", "y"}]>},
+                            %arg2: tensor<2x8xi32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x", "y"}]>})
+    -> (tensor<4x8xi32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x", "y"}]>}) {
+  %0 = "stablehlo.scatter"(%arg1, %arg0, %arg2) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %s = stablehlo.add %a, %b : tensor<i32>
+    stablehlo.return %s : tensor<i32>
+  }) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"x", "y"}]>]>} : (tensor<4x8xi32>, tensor<2x1xi32>, tensor<2x8xi32>) -> tensor<4x8xi32>
+  return %0 : tensor<4x8xi32>
+}

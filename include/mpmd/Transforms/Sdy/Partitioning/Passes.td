@@ -64,8 +64,9 @@ def ConvertGlobalToLocalPass
     `use_global_device_ids` where the op has it. Ops whose sharded
     dimensions need data from other devices (a sharded contracting
     dimension not followed by an all-reduce over its axes, a sharded
-    window, a slice/pad/concatenate that moves data across shards), a
-    remaining `sdy.reshard` and gather/scatter with a sharded value are
+    window, a slice/pad/concatenate/reverse/sort that moves data across
+    shards, a gather/scatter indexing a sharded operand dimension), a
+    remaining `sdy.reshard` and meshes of more than 2^20 devices are
     errors. Cannot run when both counts exceed 1.
 
     Complexity: O(ops * rank + collectives * D * mesh axes) time and
