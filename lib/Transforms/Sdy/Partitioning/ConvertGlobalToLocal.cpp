@@ -19,6 +19,8 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <limits>
+
 namespace mlir::sdy {
 #define GEN_PASS_DEF_CONVERTGLOBALTOLOCALPASS
 #include "mpmd/Transforms/Sdy/Partitioning/Passes.h.inc"
@@ -78,7 +80,11 @@ public:
       std::optional<Attribute> attr = op->getInherentAttr("channel_handle");
       if (auto handle =
               dyn_cast_or_null<hlo::ChannelHandleAttr>(attr.value_or(nullptr)))
-        nextChannel = std::max(nextChannel, handle.getHandle() + 1);
+        nextChannel = std::max(
+            nextChannel,
+            handle.getHandle() == std::numeric_limits<int64_t>::max()
+                ? handle.getHandle()
+                : handle.getHandle() + 1);
     });
   }
 
@@ -122,8 +128,13 @@ private:
   FailureOr<DenseIntElementsAttr> buildReplicaGroups(Operation *op,
                                                      const MeshDevices &devices,
                                                      ArrayRef<AxisRefAttr> axes);
+  /// The next channel (device-to-device, type 1); handles saturate at the
+  /// largest int64 rather than overflow.
   hlo::ChannelHandleAttr takeChannel() {
-    return hlo::ChannelHandleAttr::get(module.getContext(), nextChannel++,
+    int64_t handle = nextChannel;
+    if (nextChannel < std::numeric_limits<int64_t>::max())
+      ++nextChannel;
+    return hlo::ChannelHandleAttr::get(module.getContext(), handle,
                                        /*type=*/1);
   }
   void buildAddBody(OpBuilder &builder, Region &region, Type elementType,
@@ -417,7 +428,7 @@ bool onlyTypesDependOnSizes(Operation *op) {
              hlo::BitcastConvertOp, hlo::TransposeOp, hlo::BroadcastInDimOp,
              hlo::ReshapeOp, hlo::ReduceOp, hlo::WhileOp, hlo::IfOp,
              hlo::CaseOp, hlo::OptimizationBarrierOp, hlo::ReturnOp,
-             hlo::SortOp, hlo::ReverseOp, hlo::AllReduceOp, hlo::AllGatherOp,
+             hlo::AllReduceOp, hlo::AllGatherOp,
              hlo::ReduceScatterOp, hlo::AllToAllOp, hlo::CollectivePermuteOp,
              hlo::CollectiveBroadcastOp, hlo::PartitionIdOp, hlo::ReplicaIdOp,
              hlo::CreateTokenOp, hlo::AfterAllOp, hlo::CustomCallOp>(op);
@@ -1096,20 +1107,19 @@ LogicalResult GlobalToLocalConverter::convertIota(hlo::IotaOp op) {
 }
 
 LogicalResult GlobalToLocalConverter::convertSlice(hlo::SliceOp op) {
-  auto outGlobal = cast<RankedTensorType>(op.getType());
-  int64_t rank = outGlobal.getRank();
+  int64_t rank = cast<RankedTensorType>(op.getType()).getRank();
   DimAxes inAxes = getDimAxes(getShardingOf(op.getOperand()), rank);
   DimAxes outAxes = getDimAxes(getShardingOf(op.getResult()), rank);
   if (failed(setLocalResultTypes(op)))
     return failure();
   auto inLocal = cast<RankedTensorType>(op.getOperand().getType());
+  auto outLocal = cast<RankedTensorType>(op.getType());
   SmallVector<int64_t> limits(op.getLimitIndices());
   for (int64_t d = 0; d < rank; ++d) {
     if (inAxes[d].empty() && outAxes[d].empty())
       continue;
     // A sharded dimension stays local only if it is not sliced at all:
     // equal axes, so equal global sizes mean equal local sizes.
-    auto outLocal = cast<RankedTensorType>(op.getType());
     bool whole = op.getStartIndices()[d] == 0 && op.getStrides()[d] == 1 &&
                  outLocal.getDimSize(d) == inLocal.getDimSize(d);
     if (inAxes[d] != outAxes[d] || !whole)
