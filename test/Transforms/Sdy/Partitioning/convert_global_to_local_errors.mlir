@@ -197,3 +197,15 @@ func.func @huge_mesh(%arg0: tensor<1099511627776xi8> {sdy.sharding = #sdy.shardi
   %0 = sdy.all_gather [{"x"}] %arg0 out_sharding=<@huge, [{}]> : tensor<1099511627776xi8>
   return %0 : tensor<1099511627776xi8>
 }
+
+// -----
+
+sdy.mesh @mesh = <["x"=2, "y"=2]>
+
+func.func @manual_mismatch(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> tensor<8xf32> {
+  // expected-error@+1 {{operand #0 is 'tensor<4xf32>' on each device but the body expects 'tensor<2xf32>'}}
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x", "y"}]>] out_shardings=[<@mesh, [{"x"}]>] manual_axes={"x"} (%arg1: tensor<4xf32>) {
+    sdy.return %arg1 : tensor<4xf32>
+  } : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
