@@ -169,10 +169,13 @@ void reconcileWithTarget(OpOperand &use, TensorShardingAttr target,
     builder.setInsertionPointToStart(cast<BlockArgument>(source).getOwner());
   Location loc = scope->getLoc();
   ShardedValue current{source, sharding};
-  bool onMaximalMesh =
-      isMaximalMesh(mesh) ||
-      (target && target.getMesh(scope) && isMaximalMesh(target.getMesh(scope)));
-  if (!onMaximalMesh) {
+  // Unreduced axes are only compared between shardings on meshes with the
+  // same axes (device order aside); a move to or from a single device or
+  // another mesh is left to the reshard.
+  MeshAttr targetMesh = target ? target.getMesh(scope) : mesh;
+  bool sameAxes = targetMesh && !isMaximalMesh(mesh) &&
+                  mesh.getAxes() == targetMesh.getAxes();
+  if (sameAxes) {
     ArrayRef<AxisRefAttr> targetUnreduced;
     if (target)
       targetUnreduced = target.getUnreducedAxes();

@@ -72,6 +72,18 @@ func.func @broadcast_result_wins(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding
   return %0 : tensor<8x16xf32>
 }
 
+// A tensor that shards a permutation factor loses to one that does not,
+// however large: the slice runs with the sliced dimension unsharded.
+// CHECK-LABEL: func.func @slice_permutation_loses
+func.func @slice_permutation_loses(%a: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>})
+    -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>}) {
+  // CHECK-NEXT: %[[R:.*]] = sdy.reshard %arg0 <@mesh, [{}, {"y"}]> : tensor<16x8xf32>
+  // CHECK-NEXT: %[[S:.*]] = stablehlo.slice %[[R]] [2:10, 0:8] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"y"}]>]>}
+  // CHECK-NEXT: return %[[S]]
+  %0 = stablehlo.slice %a [2:10, 0:8] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"y"}]>]>} : (tensor<16x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
 // -----
 
 // dot_general with the contracting dimension sharded alike on both sides:

@@ -86,4 +86,45 @@ def InsertExplicitReshardsPass
   let dependentDialects = ["::mlir::sdy::SdyDialect"];
 }
 
+def ResolvePermutationFactorsPass
+    : Pass<"sdy-resolve-permutation-factors", "::mlir::func::FuncOp"> {
+  let summary = "Runs ops with sharded permutation factors on those "
+                "dimensions replicated.";
+  let description = [{
+    A sharded permutation factor (the sliced, padded or reversed dimension
+    of `slice`, `pad`, `reverse`, the windows of `reduce_window` and
+    convolutions, a `concatenate` of slices, ...) would make devices read
+    data other devices hold. After -sdy-insert-explicit-reshards, this pass
+    resolves every such StableHLO op (sdy-notes 5.4) by running it with those
+    factors replicated: operands are resharded before the op and results
+    back to their sharding after it, with the same machinery as
+    -sdy-insert-explicit-reshards. Slice dimensions that start at 0 with
+    stride 1 and keep the shard size, and pad dimensions without interior
+    padding whose output shards only read the input shard of the same
+    index, need no communication and stay sharded. A reshape whose split or
+    merged dimensions are sharded non-divisibly (or with overflow axes) gets
+    those factors replicated. Ops without a rule or with a custom rule are
+    left alone.
+
+    Halo exchange (neighbour `collective_permute`s inside a manual
+    computation for `pad`, `slice` and `reverse`) is not implemented yet:
+    with `enable-halo-exchange=true` these ops take the replication path
+    too, so `replica-count` and `partition-count` (which pick the device id
+    the halo code would read) have no effect yet.
+    Complexity: O(ops x (T x R + P x S)) for T tensors of rank R per op, P
+    permutation factors and S shards per pad dimension.
+  }];
+  let options = [
+    Option<"enableHaloExchange", "enable-halo-exchange", "bool",
+           /*default=*/"true",
+           "Exchange halos between neighbouring shards instead of "
+           "replicating (falls back to replication for now).">,
+    Option<"replicaCount", "replica-count", "int64_t", /*default=*/"1",
+           "Number of replicas (the device id is replica_id when > 1).">,
+    Option<"partitionCount", "partition-count", "int64_t", /*default=*/"1",
+           "Number of partitions (the device id is partition_id).">,
+  ];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
 #endif // MPMD_TRANSFORMS_SDY_PARTITIONING_PASSES_TD
