@@ -87,6 +87,32 @@ func.func @manual_computation_pass_through(%a: tensor<8xf32> {sdy.sharding = #sd
   return %0 : tensor<8xf32>
 }
 
+// A named computation: operands against in_shardings, returned values
+// against out_shardings; the body argument has its in-sharding.
+// CHECK-LABEL: func.func @named_computation
+func.func @named_computation(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> tensor<8xf32> {
+  // CHECK-NEXT: %[[A:.*]] = sdy.reshard %arg0 <@mesh, [{"y"}]> : tensor<8xf32>
+  // CHECK-NEXT: sdy.named_computation<"f">(%[[A]])
+  // CHECK-NEXT:   %[[R:.*]] = sdy.reshard %arg1 <@mesh, [{"x"}]> : tensor<8xf32>
+  // CHECK-NEXT:   sdy.return %[[R]]
+  %0 = sdy.named_computation<"f">(%a) in_shardings=[<@mesh, [{"y"}]>] out_shardings=[<@mesh, [{"x"}]>] (%arg: tensor<8xf32>) {
+    sdy.return %arg : tensor<8xf32>
+  } : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// A target on a mesh with other axes gets a plain reshard: unreduced axes
+// are only reconciled between shardings on the same axes.
+sdy.mesh @other = <["z"=4]>
+
+// CHECK-LABEL: func.func @other_mesh_target
+func.func @other_mesh_target(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}], unreduced={"x"}>}) -> tensor<8xf32> {
+  // CHECK-NEXT: %[[A:.*]] = sdy.reshard %arg0 <@other, [{"z"}]> : tensor<8xf32>
+  // CHECK-NEXT: stablehlo.optimization_barrier {{.*}} %[[A]]
+  %b = stablehlo.optimization_barrier {sdy.sharding = #sdy.sharding_per_value<[<@other, [{"z"}]>]>} %a : tensor<8xf32>
+  return %b : tensor<8xf32>
+}
+
 // -----
 
 // With the full version, returned values are resharded to the function's
