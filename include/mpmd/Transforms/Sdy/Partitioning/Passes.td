@@ -91,6 +91,8 @@ def ConvertGlobalToLocalPass
     Option<"partitionCount", "partition-count", "int64_t", /*default=*/"1",
            "Number of partitions">,
   ];
+}
+
 def InsertExplicitReshardsPass
     : Pass<"sdy-insert-explicit-reshards", "::mlir::func::FuncOp"> {
   let summary = "Inserts `sdy.reshard`s and `sdy.all_reduce`s so that every "
