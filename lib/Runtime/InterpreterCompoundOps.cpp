@@ -163,8 +163,8 @@ bool isCompoundOp(Operation &op) {
              stablehlo::MapOp, stablehlo::CompositeOp,
              stablehlo::GetDimensionSizeOp, stablehlo::DynamicIotaOp,
              stablehlo::DynamicReshapeOp, stablehlo::DynamicBroadcastInDimOp,
-             stablehlo::DynamicPadOp, chlo::TopKOp, stablehlo::CreateTokenOp,
-             stablehlo::AfterAllOp>(op);
+             stablehlo::DynamicPadOp, stablehlo::DynamicGatherOp, chlo::TopKOp,
+             stablehlo::CreateTokenOp, stablehlo::AfterAllOp>(op);
 }
 
 Results runCompoundOp(Operation &op, const std::vector<Tensor> &operands,
@@ -286,6 +286,41 @@ Results runCompoundOp(Operation &op, const std::vector<Tensor> &operands,
       // program order anyway: an empty tensor stands for one.
       .Case<stablehlo::CreateTokenOp, stablehlo::AfterAllOp>(
           [&](auto) -> Results { return Vector{Tensor()}; })
+      .Case([&](stablehlo::DynamicGatherOp gatherOp) -> Results {
+        stablehlo::GatherDimensionNumbersAttr numbers =
+            gatherOp.getDimensionNumbers();
+        auto toVector = [](ArrayRef<int64_t> values) {
+          return std::vector<int64_t>(values.begin(), values.end());
+        };
+        GatherDimensions dims{toVector(numbers.getOffsetDims()),
+                              toVector(numbers.getCollapsedSliceDims()),
+                              toVector(numbers.getOperandBatchingDims()),
+                              toVector(numbers.getStartIndicesBatchingDims()),
+                              toVector(numbers.getStartIndexMap()),
+                              numbers.getIndexVectorDim()};
+        // The slice sizes must fit the operand and be the result's offset
+        // dimensions (the verifier checks the rest from the types).
+        std::vector<int64_t> sizes = valuesOf(operands[2]);
+        Shape resultShape = shapeOf(gatherOp.getResult());
+        const Shape &operandShape = operands[0].shape();
+        size_t offset = 0;
+        bool fits = static_cast<int64_t>(sizes.size()) == operands[0].rank();
+        for (int64_t d = 0; fits && d < operands[0].rank(); ++d) {
+          fits = sizes[d] >= 0 && sizes[d] <= operandShape[d];
+          if (!fits || llvm::is_contained(dims.collapsedSliceDims, d) ||
+              llvm::is_contained(dims.operandBatchingDims, d))
+            continue;
+          fits = offset < dims.offsetDims.size() &&
+                 resultShape[dims.offsetDims[offset++]] == sizes[d];
+        }
+        if (!fits || offset != dims.offsetDims.size())
+          return op.emitError()
+                 << "slice_sizes " << operands[2].valuesToString()
+                 << " do not fit operand " << gatherOp.getOperand().getType()
+                 << " and result " << gatherOp.getType();
+        return Vector{
+            gather(operands[0], operands[1], dims, sizes, resultShape)};
+      })
       .Case([&](chlo::TopKOp topKOp) -> Results {
         return topK(operands[0], topKOp.getK());
       })

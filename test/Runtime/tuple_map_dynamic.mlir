@@ -1,5 +1,6 @@
 // tuple / get_tuple_element (also across calls), map, composite,
-// get_dimension_size and the dynamic-shape ops with static result types.
+// get_dimension_size and the dynamic-shape ops (dynamic_gather included)
+// with static result types.
 // RUN: not mpmd interpret %s --split-input-file 2>&1 | FileCheck %s
 
 func.func private @pair(%a: tensor<2xf32>, %b: tensor<i32>) -> tuple<tensor<2xf32>, tuple<tensor<i32>>> {
@@ -78,6 +79,17 @@ func.func @dynamic_shape_ops() {
   func.return
 }
 
+// The spec's dynamic_gather example, its slice sizes given as a value.
+// CHECK: PASS: @dynamic_gather
+func.func @dynamic_gather() {
+  %operand = stablehlo.constant dense<[[[1, 2], [3, 4], [5, 6], [7, 8]], [[9, 10], [11, 12], [13, 14], [15, 16]], [[17, 18], [19, 20], [21, 22], [23, 24]]]> : tensor<3x4x2xi64>
+  %start_indices = stablehlo.constant dense<[[[0, 0], [1, 0], [2, 1]], [[0, 1], [1, 1], [0, 2]]]> : tensor<2x3x2xi64>
+  %slice_sizes = stablehlo.constant dense<[1, 2, 2]> : tensor<3xi64>
+  %result = "stablehlo.dynamic_gather"(%operand, %start_indices, %slice_sizes) {dimension_numbers = #stablehlo.gather<offset_dims = [2, 3], collapsed_slice_dims = [0], start_index_map = [1, 0], index_vector_dim = 2>, indices_are_sorted = false} : (tensor<3x4x2xi64>, tensor<2x3x2xi64>, tensor<3xi64>) -> tensor<2x3x2x2xi64>
+  check.expect_eq_const %result, dense<[[[[1, 2], [3, 4]], [[3, 4], [5, 6]], [[13, 14], [15, 16]]], [[[9, 10], [11, 12]], [[11, 12], [13, 14]], [[17, 18], [19, 20]]]]> : tensor<2x3x2x2xi64>
+  func.return
+}
+
 // -----
 
 // A shape operand whose value disagrees with the static result type.
@@ -93,3 +105,21 @@ func.func @shape_value_mismatch_caller() {
   func.return
 }
 // CHECK: FAIL: @shape_value_mismatch_caller
+
+// -----
+
+// Slice sizes that are not the result's window.
+func.func private @gather_sizes(%sizes: tensor<3xi64>) {
+  %operand = stablehlo.constant dense<1> : tensor<3x4x2xi64>
+  %start_indices = stablehlo.constant dense<0> : tensor<2x3x2xi64>
+  // CHECK: error: slice_sizes [1, 3, 2] do not fit operand 'tensor<3x4x2xi64>' and result 'tensor<2x3x2x2xi64>'
+  %result = "stablehlo.dynamic_gather"(%operand, %start_indices, %sizes) {dimension_numbers = #stablehlo.gather<offset_dims = [2, 3], collapsed_slice_dims = [0], start_index_map = [1, 0], index_vector_dim = 2>} : (tensor<3x4x2xi64>, tensor<2x3x2xi64>, tensor<3xi64>) -> tensor<2x3x2x2xi64>
+  func.return
+}
+
+func.func @gather_sizes_caller() {
+  %sizes = stablehlo.constant dense<[1, 3, 2]> : tensor<3xi64>
+  func.call @gather_sizes(%sizes) : (tensor<3xi64>) -> ()
+  func.return
+}
+// CHECK: FAIL: @gather_sizes_caller

@@ -66,6 +66,9 @@ func.func @dynamic(%x: tensor<?x3xf32>, %shape: tensor<2xi64>, %pv: tensor<f32>)
   %r = stablehlo.dynamic_reshape %x, %shape : (tensor<?x3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
   // CHECK: stablehlo.dynamic_broadcast_in_dim %arg0, %arg1, dims = [0, 1] {known_expanding_dimensions = array<i64: 0>} : (tensor<?x3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
   %b = stablehlo.dynamic_broadcast_in_dim %x, %shape, dims = [0, 1] {known_expanding_dimensions = array<i64: 0>} : (tensor<?x3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  // CHECK: "stablehlo.dynamic_gather"(%arg0, %{{.*}}, %arg1) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>}> : (tensor<?x3xf32>, tensor<4x1xi32>, tensor<2xi64>) -> tensor<4x3xf32>
+  %ids = stablehlo.constant dense<0> : tensor<4x1xi32>
+  %g = "stablehlo.dynamic_gather"(%x, %ids, %shape) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>} : (tensor<?x3xf32>, tensor<4x1xi32>, tensor<2xi64>) -> tensor<4x3xf32>
   // CHECK: stablehlo.dynamic_pad %arg0, %arg2, %arg1, %arg1, %arg1 : (tensor<?x3xf32>, tensor<f32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<?x?xf32>
   %p = stablehlo.dynamic_pad %x, %pv, %shape, %shape, %shape : (tensor<?x3xf32>, tensor<f32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<?x?xf32>
   func.return %p : tensor<?x?xf32>

@@ -225,3 +225,20 @@ func.func @f(%x: tensor<2xf32>) {
   }) {dimensions = array<i64: 0>} : (tensor<2xf32>) -> tensor<2xf32>
   func.return
 }
+
+// -----
+
+func.func @f(%x: tensor<3x4x2xi64>, %i: tensor<2x3x2xi64>, %s: tensor<2xi64>) {
+  // expected-error @+1 {{'stablehlo.dynamic_gather' op slice_sizes has 2 elements but the operand has rank 3 (C11)}}
+  %r = "stablehlo.dynamic_gather"(%x, %i, %s) {dimension_numbers = #stablehlo.gather<offset_dims = [2, 3], collapsed_slice_dims = [0], start_index_map = [1, 0], index_vector_dim = 2>} : (tensor<3x4x2xi64>, tensor<2x3x2xi64>, tensor<2xi64>) -> tensor<2x3x2x2xi64>
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<3x4x2xi64>, %i: tensor<2x3x2xi64>) {
+  %s = stablehlo.constant dense<[1, 3, 2]> : tensor<3xi64>
+  // expected-error @+1 {{'stablehlo.dynamic_gather' op result dimension 2 has size 2 but expected 3 (expected shape [2, 3, 3, 2])}}
+  %r = "stablehlo.dynamic_gather"(%x, %i, %s) {dimension_numbers = #stablehlo.gather<offset_dims = [2, 3], collapsed_slice_dims = [0], start_index_map = [1, 0], index_vector_dim = 2>} : (tensor<3x4x2xi64>, tensor<2x3x2xi64>, tensor<3xi64>) -> tensor<2x3x2x2xi64>
+  func.return
+}

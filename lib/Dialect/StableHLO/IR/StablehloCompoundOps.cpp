@@ -419,6 +419,34 @@ LogicalResult DynamicBroadcastInDimOp::verify() {
                             "output_dimensions", "(C6)");
 }
 
+LogicalResult DynamicGatherOp::verify() {
+  auto operand = cast<RankedTensorType>(getOperand().getType());
+  auto result = cast<RankedTensorType>(getType());
+  // (C14).
+  if (failed(
+          verifySameElementType(*this, result, operand, "result", "operand")))
+    return failure();
+  // (C11).
+  int64_t count =
+      cast<RankedTensorType>(getSliceSizes().getType()).getDimSize(0);
+  if (!isCompatibleDim(count, operand.getRank()))
+    return emitOpError() << "slice_sizes has " << count
+                         << " elements but the operand has rank "
+                         << operand.getRank() << " (C11)";
+  // With constant slice sizes, every constraint of gather (C1) to (C13).
+  std::optional<SmallVector<int64_t>> sizes = getConstantShape(getSliceSizes());
+  if (!sizes)
+    return success();
+  OpErrorEmitter emitError(getLoc(), getOperationName());
+  SmallVector<int64_t> shape;
+  if (failed(
+          inferGatherShape(emitError, operand,
+                           cast<RankedTensorType>(getStartIndices().getType()),
+                           getDimensionNumbers(), *sizes, shape)))
+    return failure();
+  return verifyShape(emitError, result, shape, "result");
+}
+
 LogicalResult DynamicPadOp::verify() {
   auto operand = cast<RankedTensorType>(getOperand().getType());
   auto paddingValue = cast<RankedTensorType>(getPaddingValue().getType());

@@ -5,7 +5,7 @@
 // outfeed; tuples; and the dynamic-shape ops whose result shape comes from
 // operand values. Printed as upstream prints them: generic form unless
 // upstream has a pretty form (cholesky, tuple, get_tuple_element,
-// composite, get_dimension_size and the dynamic ops).
+// composite, get_dimension_size and the dynamic ops but dynamic_gather).
 //
 // Their C++ classes are declared in StablehloCompoundOps.h, apart from
 // StablehloOps.h, so that the many files that include the latter do not
@@ -199,6 +199,16 @@ def Stablehlo_DynamicBroadcastInDimOp
     $operand `,` $output_dimensions `,` `dims` `=` custom<Dims>($broadcast_dimensions)
       attr-dict `:` functional-type(operands, results)
   }];
+  let hasVerifier = 1;
+}
+
+def Stablehlo_DynamicGatherOp : Stablehlo_Op<"dynamic_gather", [Pure]> {
+  let summary = "gather whose slice sizes are the value of `slice_sizes`.";
+  let arguments = (ins HLO_Tensor:$operand, HLO_IntTensor:$start_indices,
+                       HLO_DimensionTensor:$slice_sizes,
+                       Stablehlo_GatherDimensionNumbers:$dimension_numbers,
+                       DefaultValuedOptionalAttr<BoolAttr, "false">:$indices_are_sorted);
+  let results = (outs HLO_Tensor:$result);
   let hasVerifier = 1;
 }
 
