@@ -5,6 +5,7 @@
 #include "ElementwiseOps.h"
 #include "Fusion.h"
 #include "InterpreterCollectives.h"
+#include "InterpreterCompoundOps.h"
 
 #include "mpmd/Dialect/Check/IR/CheckOps.h"
 #include "mpmd/Dialect/Chlo/IR/ChloOps.h"
@@ -323,8 +324,7 @@ public:
   FailureOr<std::vector<Tensor>> runRegion(Region &region,
                                            std::vector<Tensor> arguments) {
     Block &block = region.front();
-    for (auto [argument, tensor] : llvm::zip(block.getArguments(), arguments))
-      values[argument] = std::move(tensor);
+    bindFlattened(block.getArguments(), std::move(arguments));
     const BlockPlan &plan = interpreter.getBlockPlan(block);
     const DeadValues &deadAfter = plan.deadAfter;
     // Nested regions (named computations) run in this frame too.
@@ -342,10 +342,12 @@ public:
       if (failed(chain ? runChain(*chain) : runOp(op)))
         return failure();
       if (dead != deadAfter.end())
-        for (Value value : dead->second)
+        for (Value value : dead->second) {
           values.erase(value);
+          tuples.erase(value);
+        }
     }
-    return lookupAll(block.getTerminator()->getOperands());
+    return lookupFlattened(block.getTerminator()->getOperands());
   }
 
 private:
@@ -359,6 +361,35 @@ private:
   void bind(Operation &op, std::vector<Tensor> results) {
     for (auto [result, tensor] : llvm::zip(op.getResults(), results))
       values[result] = std::move(tensor);
+  }
+  /// Tuples cross region and call boundaries as their leaf tensors, in
+  /// order (TupleType::getFlattenedTypes): these expand tuple values into
+  /// their leaves, and bind `targets` from such a list.
+  std::vector<Tensor> lookupFlattened(ValueRange range) {
+    std::vector<Tensor> tensors;
+    for (Value value : range) {
+      if (isa<TupleType>(value.getType()))
+        llvm::append_range(tensors, tuples[value]);
+      else
+        tensors.push_back(lookup(value));
+    }
+    return tensors;
+  }
+  void bindFlattened(ValueRange targets, std::vector<Tensor> flat) {
+    auto next = flat.begin();
+    for (Value target : targets) {
+      auto tuple = dyn_cast<TupleType>(target.getType());
+      if (!tuple) {
+        if (next != flat.end())
+          values[target] = std::move(*next++);
+        continue;
+      }
+      SmallVector<Type> leaves;
+      tuple.getFlattenedTypes(leaves);
+      auto end = next + std::min<ptrdiff_t>(leaves.size(), flat.end() - next);
+      tuples[target] = std::vector<Tensor>(next, end);
+      next = end;
+    }
   }
   std::vector<int64_t> scalarsAsInts(ValueRange range) {
     std::vector<int64_t> ints;
@@ -385,6 +416,15 @@ private:
   }
 
   LogicalResult runOp(Operation &op);
+  CompoundOpContext getCompoundOpContext() {
+    return CompoundOpContext{
+        [this](Region &region, std::vector<Tensor> arguments) {
+          return runRegion(region, std::move(arguments));
+        },
+        [this](func::FuncOp function, std::vector<Tensor> arguments) {
+          return interpreter.run(function, std::move(arguments));
+        }};
+  }
   LogicalResult runChain(const FusedChain &chain);
   Tensor runConvolution(stablehlo::ConvolutionOp op);
   LogicalResult runReduce(stablehlo::ReduceOp op);
@@ -401,6 +441,8 @@ private:
 
   Interpreter &interpreter;
   llvm::DenseMap<Value, Tensor> values;
+  /// The leaf tensors of the tuple values, in order.
+  llvm::DenseMap<Value, std::vector<Tensor>> tuples;
   /// The values that die at the op being run (set per op by runRegion).
   const llvm::SmallVector<Value, 2> *dyingAtCurrentOp = nullptr;
   /// The plan of the block being run (set by runRegion).
@@ -471,7 +513,7 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
   // Every operand and result must have a supported dtype and a size that
   // fits; this also covers what the kernels below assume.
   for (Type type : llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes()))
-    if (!isa<stablehlo::TokenType>(type) &&
+    if (!isa<stablehlo::TokenType, TupleType>(type) &&
         failed(getTensorSpec(type, op.getLoc())))
       return failure();
 
@@ -506,6 +548,17 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
   }
   if (op.getDialect() && op.getDialect()->getNamespace() == "check")
     return runCheck(op);
+  if (auto call = dyn_cast<stablehlo::CustomCallOp>(op);
+      call && getCustomCallCheck(call))
+    return runCheck(op);
+  if (isCompoundOp(op)) {
+    FailureOr<std::vector<Tensor>> results = runCompoundOp(
+        op, lookupAll(op.getOperands()), getCompoundOpContext());
+    if (failed(results))
+      return failure();
+    bind(op, std::move(*results));
+    return success();
+  }
   if (isProcessOp(op)) {
     FailureOr<std::vector<Tensor>> results = runProcessOp(
         op, lookupAll(op.getOperands()), process,
@@ -725,6 +778,29 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
         bind(op, lookupAll(barrier.getOperand()));
         return success();
       })
+      .Case([&](stablehlo::TupleOp tuple) {
+        tuples[tuple.getResult()] = lookupFlattened(tuple.getVal());
+        return success();
+      })
+      .Case([&](stablehlo::GetTupleElementOp get) {
+        // The leaves of the elements before `index` come first.
+        auto tupleType = cast<TupleType>(get.getOperand().getType());
+        auto countLeaves = [&](TypeRange types) {
+          SmallVector<Type> leaves;
+          TupleType::get(op.getContext(), types).getFlattenedTypes(leaves);
+          return leaves.size();
+        };
+        size_t first = countLeaves(tupleType.getTypes().take_front(get.getIndex()));
+        const std::vector<Tensor> &leaves = tuples[get.getOperand()];
+        Value result = get.getResult();
+        if (isa<TupleType>(result.getType()))
+          tuples[result] = std::vector<Tensor>(
+              leaves.begin() + first,
+              leaves.begin() + first + countLeaves(result.getType()));
+        else
+          values[result] = leaves[first];
+        return success();
+      })
       .Case([&](sdy::ShardingConstraintOp constraint) {
         bind(op, {lookup(constraint.getInput())});
         return success();
@@ -750,10 +826,10 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
         if (!callee)
           return call.emitError() << "no function named " << call.getCalleeAttr();
         FailureOr<std::vector<Tensor>> results =
-            interpreter.run(callee, lookupAll(call.getOperands()));
+            interpreter.run(callee, lookupFlattened(call.getOperands()));
         if (failed(results))
           return failure();
-        bind(op, std::move(*results));
+        bindFlattened(op.getResults(), std::move(*results));
         return success();
       })
       .Default([&](Operation *) {
@@ -955,19 +1031,18 @@ Interpreter::Frame::runSelectAndScatter(stablehlo::SelectAndScatterOp op) {
   Tensor operand = lookup(op.getOperand());
   Tensor source = lookup(op.getSource());
   Tensor init = lookup(op.getInitValue());
-  if (std::optional<DenseIntElementsAttr> padding = op.getPadding())
-    if (llvm::any_of(padding->getValues<int64_t>(),
-                     [](int64_t value) { return value != 0; }))
-      return op.emitError() << "select_and_scatter with padding is not "
-                               "supported by the interpreter";
   FailureOr<WindowDimensions> window = getWindow(
       op, operand.rank(), op.getWindowDimensions(), op.getWindowStrides(),
-      std::nullopt, std::nullopt, std::nullopt);
+      std::nullopt, std::nullopt, op.getPadding());
   if (failed(window))
     return failure();
+  bool padded = llvm::any_of(
+      llvm::concat<const int64_t>(window->paddingLow, window->paddingHigh),
+      [](int64_t value) { return value != 0; });
   std::optional<CompareKind> select = matchSelectComparison(op.getSelect());
   std::optional<ReduceKind> scatter = matchReduceCombiner(op.getScatter());
-  if (select && scatter) {
+  // The kernel has no padding; the general path below never selects it.
+  if (select && scatter && !padded) {
     if (!supportsReduce(*scatter, operand.dtype()))
       return op.emitError() << "this scatter combiner is not supported on "
                             << dtypeName(operand.dtype());
@@ -975,8 +1050,8 @@ Interpreter::Frame::runSelectAndScatter(stablehlo::SelectAndScatterOp op) {
          {selectAndScatter(*select, *scatter, operand, source, init, *window)});
     return success();
   }
-  // Other bodies: the select region per window element, the scatter region
-  // per source element.
+  // Other bodies, or padding: the select region per window element, the
+  // scatter region per source element.
   Tensor result = broadcastInDim(init, operand.shape(), {});
   WindowIndexer indexer(operand.shape(), source.shape(), *window);
   int64_t lastPosition = indexer.getWindowSize() - 1;
@@ -1020,22 +1095,25 @@ Interpreter::Frame::runSelectAndScatter(stablehlo::SelectAndScatterOp op) {
 }
 
 LogicalResult Interpreter::Frame::runScatter(stablehlo::ScatterOp op) {
-  if (op.getInputs().size() != 1)
-    return op.emitError() << "scatter of several inputs is not supported by "
-                             "the interpreter";
-  // The update computation either returns the update (replace) or is one
-  // known binary op on the current value and the update.
+  // One input whose update computation returns the update (replace) or is
+  // one known binary op on the current value and the update: the kernel.
+  // Anything else: the region, once per update element.
   std::optional<ReduceKind> combiner;
   Block &body = op.getUpdateComputation().front();
   Operation *terminator = body.getTerminator();
   bool isReplace = llvm::hasSingleElement(body) && terminator->getNumOperands() == 1 &&
                    terminator->getOperand(0) == body.getArgument(1);
-  if (!isReplace) {
+  if (!isReplace)
     combiner = matchReduceCombiner(op.getUpdateComputation());
-    if (!combiner)
-      return op.emitError() << "this scatter update computation is not "
-                               "supported by the interpreter (supported: "
-                               "replace, add, multiply, maximum, minimum, and, or)";
+  if (op.getInputs().size() != 1 || (!isReplace && !combiner) ||
+      (combiner && !supportsReduce(*combiner, lookup(op.getInputs()[0]).dtype()))) {
+    FailureOr<std::vector<Tensor>> results = runScatterRegion(
+        op, lookupAll(op.getInputs()), lookup(op.getScatterIndices()),
+        lookupAll(op.getUpdates()), getCompoundOpContext());
+    if (failed(results))
+      return failure();
+    bind(*op, std::move(*results));
+    return success();
   }
   stablehlo::ScatterDimensionNumbersAttr numbers = op.getScatterDimensionNumbers();
   ScatterDimensions dims{toVector(numbers.getUpdateWindowDims()),
@@ -1130,7 +1208,40 @@ LogicalResult Interpreter::Frame::runCheck(Operation &op) {
                                        : "");
     return success();
   };
+  auto checkUlps = [&](const Tensor &actual, const Tensor &expected,
+                       int64_t minUlp, int64_t maxUlp) {
+    for (int64_t i = 0, e = actual.numElements(); i < e; ++i) {
+      int64_t distance = ulpDistance(actual, expected, i);
+      if (distance > maxUlp || distance < minUlp) {
+        recordCheckFailure(op, actual, expected, i,
+                           " (" + std::to_string(distance) + " ULPs apart)");
+        break;
+      }
+    }
+    return success();
+  };
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+      // StableHLO's testdata form: `custom_call @check.expect_eq(%actual,
+      // %expected)`, with the check ops' default tolerances.
+      .Case([&](stablehlo::CustomCallOp call) -> LogicalResult {
+        CustomCallCheck check = *getCustomCallCheck(call);
+        if (call.getInputs().size() != 2 || call.getNumResults() != 0 ||
+            call.getInputs()[0].getType() != call.getInputs()[1].getType())
+          return op.emitError() << "custom call @" << call.getCallTargetName()
+                                << " takes two operands of one type (actual, "
+                                   "expected) and returns nothing";
+        const Tensor &actual = lookup(call.getInputs()[0]);
+        const Tensor &expected = lookup(call.getInputs()[1]);
+        switch (check.kind) {
+        case CustomCallCheck::Equal:
+          return checkEqual(actual, expected, 0);
+        case CustomCallCheck::AlmostEqual:
+          return checkEqual(actual, expected, check.tolerance);
+        case CustomCallCheck::Close:
+          return checkUlps(actual, expected, 0, check.maxUlpDifference);
+        }
+        return success();
+      })
       .Case([&](check::ExpectEqOp eq) {
         return checkEqual(lookup(eq.getLhs()), lookup(eq.getRhs()), 0);
       })
@@ -1149,19 +1260,8 @@ LogicalResult Interpreter::Frame::runCheck(Operation &op) {
                                              eq.getTolerance().convertToDouble());
       })
       .Case([&](check::ExpectCloseOp close) {
-        const Tensor &actual = lookup(close.getActual());
-        const Tensor &expected = lookup(close.getExpected());
-        int64_t maxUlp = close.getMaxUlpDifference(),
-                minUlp = close.getMinUlpDifference();
-        for (int64_t i = 0, e = actual.numElements(); i < e; ++i) {
-          int64_t distance = ulpDistance(actual, expected, i);
-          if (distance > maxUlp || distance < minUlp) {
-            recordCheckFailure(op, actual, expected, i,
-                               " (" + std::to_string(distance) + " ULPs apart)");
-            break;
-          }
-        }
-        return success();
+        return checkUlps(lookup(close.getActual()), lookup(close.getExpected()),
+                         close.getMinUlpDifference(), close.getMaxUlpDifference());
       })
       .Default([&](Operation *) {
         return op.emitError() << "'" << op.getName()

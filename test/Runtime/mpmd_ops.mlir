@@ -60,7 +60,7 @@ func.func @microbatch_calls() {
 func.func @unsupported_inside() {
   %x = stablehlo.constant dense<1.0> : tensor<2xf32>
   %r = mpmd.named_computation<"f"> (%x) (%in: tensor<2xf32>) {
-    // CHECK: mpmd_ops.mlir:{{[0-9]+}} offset :{{[0-9]+}}:10: error: 'stablehlo.custom_call' is not supported by the interpreter
+    // CHECK: mpmd_ops.mlir:{{[0-9]+}} offset :{{[0-9]+}}:10: error: 'stablehlo.custom_call' target @no_such_target is not supported by the interpreter
     %p = stablehlo.custom_call @no_such_target() : () -> tensor<ui32>
     mpmd.return %in : tensor<2xf32>
   } : (tensor<2xf32>) -> tensor<2xf32>

@@ -59,7 +59,7 @@ func.func @make_inputs() -> (tensor<2x3xf32>, tensor<3xi32>, tensor<3xi64>, tens
 func.func private @declaration(tensor<2xf32>) -> tensor<2xf32>
 
 // RUN: not mpmd run %s --function unsupported --random-inputs 0 2>&1 | FileCheck %s --check-prefix=OP
-// OP: mpmd_run_errors.mlir:[[@LINE+3]]:8: error: 'stablehlo.custom_call' is not supported by the interpreter
+// OP: mpmd_run_errors.mlir:[[@LINE+3]]:8: error: 'stablehlo.custom_call' target @no_such_target is not supported by the interpreter
 // OP-NOT: output
 func.func @unsupported(%x: tensor<2xf32>) -> tensor<ui32> {
   %p = stablehlo.custom_call @no_such_target() : () -> tensor<ui32>

@@ -121,7 +121,8 @@ TEST_F(InterpreterTest, UnsupportedOpFailsWithADiagnostic) {
   Interpreter interpreter(*module);
   auto main = module->lookupSymbol<func::FuncOp>("main");
   EXPECT_TRUE(failed(interpreter.run(main, {})));
-  EXPECT_EQ(message, "'stablehlo.custom_call' is not supported by the interpreter");
+  EXPECT_EQ(message, "'stablehlo.custom_call' target @no_such_target is not supported by "
+                     "the interpreter");
 }
 
 TEST_F(InterpreterTest, CheckFailuresAreRecordedUntilReset) {

@@ -8,11 +8,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mpmd/Runtime/Kernels.h"
+#include "mpmd/Runtime/CompoundKernels.h"
 
 #include "Dispatch.h"
 
 #include <algorithm>
+#include <functional>
 #include <type_traits>
 
 namespace mlir::mpmd::runtime {
@@ -149,53 +150,78 @@ Tensor gather(const Tensor &operand, const Tensor &startIndices,
   return result;
 }
 
-Tensor scatter(const Tensor &inputIn, const Tensor &scatterIndices,
-               const Tensor &updatesIn, const ScatterDimensions &dims,
-               std::optional<ReduceKind> combiner) {
-  Tensor input = detail::widenHalf(inputIn).clone(),
-         updates = detail::widenHalf(updatesIn);
-  int64_t updateRank = updates.rank(), inputRank = input.rank();
+namespace {
+
+/// forEachScatterTarget's walk, inlined into the scatter kernel.
+template <typename Body>
+void walkScatterTargets(const Shape &inputShape, const Tensor &scatterIndices,
+                        const Shape &updatesShape, const ScatterDimensions &dims,
+                        Body body) {
+  int64_t updateRank = static_cast<int64_t>(updatesShape.size());
+  int64_t inputRank = static_cast<int64_t>(inputShape.size());
   std::vector<int64_t> scatterDims = complementOf(updateRank, dims.updateWindowDims);
-  std::vector<int64_t> inputStrides = input.strides(), updateStrides = updates.strides();
+  std::vector<int64_t> inputStrides = rowMajorStrides(inputShape),
+                       updateStrides = rowMajorStrides(updatesShape);
   // Input dimension of each update window dimension, in order.
   std::vector<int64_t> windowInputDims;
   for (int64_t d = 0; d < inputRank; ++d)
     if (!contains(dims.insertedWindowDims, d) && !contains(dims.inputBatchingDims, d))
       windowInputDims.push_back(d);
+  if (numElementsOf(updatesShape) == 0)
+    return;
+  forEachBatchIndex(updatesShape, scatterDims, [&](const std::vector<int64_t> &batchIndex) {
+    std::vector<int64_t> start =
+        readStartIndex(scatterIndices, dims.indexVectorDim, batchIndex);
+    std::vector<int64_t> base(inputRank, 0);
+    for (size_t i = 0; i < dims.scatterDimsToOperandDims.size(); ++i)
+      base[dims.scatterDimsToOperandDims[i]] = start[i];
+    for (size_t i = 0; i < dims.inputBatchingDims.size(); ++i)
+      base[dims.inputBatchingDims[i]] = batchCoordinate(
+          batchIndex, dims.scatterIndicesBatchingDims[i], dims.indexVectorDim);
+    int64_t updateBase = 0;
+    for (size_t i = 0; i < scatterDims.size(); ++i)
+      updateBase += batchIndex[i] * updateStrides[scatterDims[i]];
+    forEachBatchIndex(updatesShape, dims.updateWindowDims,
+                      [&](const std::vector<int64_t> &windowIndex) {
+      int64_t inputOffset = 0, updateOffset = updateBase;
+      std::vector<int64_t> position = base;
+      for (size_t i = 0; i < windowIndex.size(); ++i) {
+        position[windowInputDims[i]] += windowIndex[i];
+        updateOffset += windowIndex[i] * updateStrides[dims.updateWindowDims[i]];
+      }
+      for (int64_t d = 0; d < inputRank; ++d) {
+        if (position[d] < 0 || position[d] >= inputShape[d])
+          return; // out of bounds: skipped
+        inputOffset += position[d] * inputStrides[d];
+      }
+      body(updateOffset, inputOffset);
+    });
+  });
+}
+
+} // namespace
+
+void forEachScatterTarget(
+    const Shape &inputShape, const Tensor &scatterIndices,
+    const Shape &updatesShape, const ScatterDimensions &dims,
+    const std::function<void(int64_t updateOffset, int64_t inputOffset)> &body) {
+  walkScatterTargets(inputShape, scatterIndices, updatesShape, dims, body);
+}
+
+Tensor scatter(const Tensor &inputIn, const Tensor &scatterIndices,
+               const Tensor &updatesIn, const ScatterDimensions &dims,
+               std::optional<ReduceKind> combiner) {
+  Tensor input = detail::widenHalf(inputIn).clone(),
+         updates = detail::widenHalf(updatesIn);
   if (updates.numElements() == 0)
     return inputIn.clone();
-
   detail::visitStorageType(input.dtype(), [&](auto tag) {
     using T = decltype(tag);
     T *out = input.data<T>();
     const T *in = updates.data<T>();
-    forEachBatchIndex(updates.shape(), scatterDims, [&](const std::vector<int64_t> &batchIndex) {
-      std::vector<int64_t> start =
-          readStartIndex(scatterIndices, dims.indexVectorDim, batchIndex);
-      std::vector<int64_t> base(inputRank, 0);
-      for (size_t i = 0; i < dims.scatterDimsToOperandDims.size(); ++i)
-        base[dims.scatterDimsToOperandDims[i]] = start[i];
-      for (size_t i = 0; i < dims.inputBatchingDims.size(); ++i)
-        base[dims.inputBatchingDims[i]] = batchCoordinate(
-            batchIndex, dims.scatterIndicesBatchingDims[i], dims.indexVectorDim);
-      int64_t updateBase = 0;
-      for (size_t i = 0; i < scatterDims.size(); ++i)
-        updateBase += batchIndex[i] * updateStrides[scatterDims[i]];
-      forEachBatchIndex(updates.shape(), dims.updateWindowDims,
-                        [&](const std::vector<int64_t> &windowIndex) {
-        int64_t inputOffset = 0, updateOffset = updateBase;
-        std::vector<int64_t> position = base;
-        for (size_t i = 0; i < windowIndex.size(); ++i) {
-          position[windowInputDims[i]] += windowIndex[i];
-          updateOffset += windowIndex[i] * updateStrides[dims.updateWindowDims[i]];
-        }
-        for (int64_t d = 0; d < inputRank; ++d) {
-          if (position[d] < 0 || position[d] >= input.shape()[d])
-            return; // out of bounds: skipped
-          inputOffset += position[d] * inputStrides[d];
-        }
-        out[inputOffset] = combine<T>(combiner, out[inputOffset], in[updateOffset]);
-      });
+    walkScatterTargets(input.shape(), scatterIndices, updates.shape(), dims,
+                       [&](int64_t updateOffset, int64_t inputOffset) {
+      out[inputOffset] = combine<T>(combiner, out[inputOffset], in[updateOffset]);
     });
   });
   return isHalf(inputIn.dtype()) ? detail::narrowToHalf(input, inputIn.dtype()) : input;

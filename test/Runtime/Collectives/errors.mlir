@@ -46,7 +46,7 @@ func.func private @waits(%x: tensor<f32>) -> tensor<f32> {
   return %0 : tensor<f32>
 }
 func.func private @fails(%x: tensor<f32>) -> tensor<f32> {
-  // CHECK: errors.mlir:{{[0-9]+}} offset :{{[0-9]+}}:8: error: 'stablehlo.custom_call' is not supported by the interpreter
+  // CHECK: errors.mlir:{{[0-9]+}} offset :{{[0-9]+}}:8: error: 'stablehlo.custom_call' target @no_such_target is not supported by the interpreter
   %y = stablehlo.custom_call @no_such_target(%x) : (tensor<f32>) -> tensor<f32>
   return %y : tensor<f32>
 }

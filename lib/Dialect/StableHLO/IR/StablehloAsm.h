@@ -61,6 +61,13 @@ void printComparisonType(OpAsmPrinter &p, Operation *op,
 ParseResult parseRngAlgorithm(OpAsmParser &parser, RngAlgorithmAttr &attr);
 void printRngAlgorithm(OpAsmPrinter &p, Operation *op, RngAlgorithmAttr attr);
 
+// Region checks shared by the region ops: `region` (called `name` in
+// errors) returns exactly `expected`, takes arguments of types `expected`.
+LogicalResult verifyRegionReturns(Operation *op, Region &region,
+                                  StringRef name, TypeRange expected);
+LogicalResult verifyRegionArgs(Operation *op, Region &region, StringRef name,
+                               TypeRange expected);
+
 // `[0, 1]`.
 ParseResult parseDims(OpAsmParser &parser, DenseI64ArrayAttr &dims);
 void printDims(OpAsmPrinter &p, Operation *op, DenseI64ArrayAttr dims);
@@ -131,6 +138,7 @@ void printCustomCallTarget(OpAsmPrinter &p, Operation *op, StringAttr target);
 void registerElementwiseOps(StablehloDialect &dialect);
 void registerShapeOps(StablehloDialect &dialect);
 void registerRegionOps(StablehloDialect &dialect);
+void registerCompoundOps(StablehloDialect &dialect);
 
 /// Registers `Ops` with `dialect` (each op TU registers its own list).
 template <typename... Ops>

@@ -14,6 +14,7 @@ namespace mlir::stablehlo {
 void registerElementwiseOps(StablehloDialect &dialect);
 void registerShapeOps(StablehloDialect &dialect);
 void registerRegionOps(StablehloDialect &dialect);
+void registerCompoundOps(StablehloDialect &dialect);
 } // namespace mlir::stablehlo
 
 void StablehloDialect::initialize() {
@@ -22,5 +23,6 @@ void StablehloDialect::initialize() {
   registerElementwiseOps(*this);
   registerShapeOps(*this);
   registerRegionOps(*this);
+  registerCompoundOps(*this);
   addInterfaces<mlir::mpmd::InlineAnywhereInterface>();
 }

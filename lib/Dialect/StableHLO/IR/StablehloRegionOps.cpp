@@ -36,9 +36,12 @@ FailureOr<ReturnOp> getReturn(Operation *op, Region &region, StringRef name) {
   return ret;
 }
 
-/// Checks that `region` returns exactly `expected`.
-LogicalResult verifyRegionReturns(Operation *op, Region &region,
-                                  StringRef name, TypeRange expected) {
+} // namespace
+
+LogicalResult mlir::stablehlo::verifyRegionReturns(Operation *op,
+                                                  Region &region,
+                                                  StringRef name,
+                                                  TypeRange expected) {
   FailureOr<ReturnOp> ret = getReturn(op, region, name);
   if (failed(ret))
     return failure();
@@ -56,9 +59,9 @@ LogicalResult verifyRegionReturns(Operation *op, Region &region,
   return success();
 }
 
-/// Checks that the arguments of `region` have types `expected`.
-LogicalResult verifyRegionArgs(Operation *op, Region &region, StringRef name,
-                               TypeRange expected) {
+LogicalResult mlir::stablehlo::verifyRegionArgs(Operation *op, Region &region,
+                                               StringRef name,
+                                               TypeRange expected) {
   TypeRange actual = region.front().getArgumentTypes();
   if (actual.size() != expected.size())
     return op->emitOpError() << name << " region has " << actual.size()
@@ -72,6 +75,8 @@ LogicalResult verifyRegionArgs(Operation *op, Region &region, StringRef name,
   }
   return success();
 }
+
+namespace {
 
 /// Reducer bodies: for N accumulators of types `accTypes` (rank-0 tensors),
 /// takes (acc..., elem...) and returns N values of the same types.

@@ -1,0 +1,73 @@
+//===- CompoundKernels.h - batch norm, cholesky, top_k kernels --*- C++ -*-===//
+//
+// Kernels of the interpreter's compound ops (InterpreterCompoundOps), and
+// the scatter walk that runs scatter update regions. Kept apart from
+// Kernels.h, which most of the runtime includes, so that these do not
+// rebuild it; same conventions (plain C++, shapes and dtypes verified by
+// the caller).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPMD_RUNTIME_COMPOUNDKERNELS_H
+#define MPMD_RUNTIME_COMPOUNDKERNELS_H
+
+#include "mpmd/Runtime/Kernels.h"
+
+#include <functional>
+#include <vector>
+
+namespace mlir::mpmd::runtime {
+
+//===----------------------------------------------------------------------===//
+// Batch normalization and Cholesky (computed in f64, rounded once to the
+// operand's dtype; float dtypes only)
+//===----------------------------------------------------------------------===//
+
+/// `stablehlo.batch_norm_inference`: (x - mean) / sqrt(variance + epsilon)
+/// * scale + offset per feature (dimension `featureIndex`). O(elements).
+Tensor batchNormInference(const Tensor &operand, const Tensor &scale,
+                          const Tensor &offset, const Tensor &mean,
+                          const Tensor &variance, double epsilon,
+                          int64_t featureIndex);
+/// `stablehlo.batch_norm_training`: {output, batch mean, batch variance}
+/// (biased variance). Two passes over the operand and one to normalize.
+std::vector<Tensor> batchNormTraining(const Tensor &operand,
+                                      const Tensor &scale, const Tensor &offset,
+                                      double epsilon, int64_t featureIndex);
+/// `stablehlo.batch_norm_grad`: {grad operand, grad scale, grad offset}.
+/// Two passes over the operand and grad_output.
+std::vector<Tensor> batchNormGrad(const Tensor &operand, const Tensor &scale,
+                                  const Tensor &mean, const Tensor &variance,
+                                  const Tensor &gradOutput, double epsilon,
+                                  int64_t featureIndex);
+
+/// `stablehlo.cholesky` of each n x n matrix of the last two dimensions:
+/// L with A = L L^T from A's lower triangle (`lower`), else U with
+/// A = U^T U from its upper triangle; the other triangle is zero. A matrix
+/// that is not positive definite gives nan from the first failing pivot.
+/// O(batch * n^3 / 3).
+Tensor cholesky(const Tensor &a, bool lower);
+
+//===----------------------------------------------------------------------===//
+// top_k and the scatter walk
+//===----------------------------------------------------------------------===//
+
+/// top_k along the last dimension: {the k largest values in descending
+/// order, their indices as i32}; ties keep the lower index first; nan is
+/// larger than every number. A partial sort per row: O(n log k) for rows
+/// of n.
+std::vector<Tensor> topK(const Tensor &operand, int64_t k);
+
+/// Calls `body(updateOffset, inputOffset)` for each update element (in
+/// index order) with the element of the input it addresses, as `scatter`
+/// walks them; elements that address outside the input are skipped.
+/// O(update elements).
+void forEachScatterTarget(
+    const Shape &inputShape, const Tensor &scatterIndices,
+    const Shape &updatesShape, const ScatterDimensions &dimensions,
+    const std::function<void(int64_t updateOffset, int64_t inputOffset)>
+        &body);
+
+} // namespace mlir::mpmd::runtime
+
+#endif // MPMD_RUNTIME_COMPOUNDKERNELS_H

@@ -1,0 +1,67 @@
+//===- InterpreterCompoundOps.h - compound ops, custom calls ----*- C++ -*-===//
+//
+// Private to the interpreter: the ops of StablehloCompoundOps.td (batch
+// norm, cholesky, map, composite, tuples aside, the dynamic-shape ops), top_k,
+// tokens, and the stablehlo.custom_call targets JAX emits, run on tensors. Ops
+// with regions or callees run them through the frame's runners.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPMD_LIB_RUNTIME_INTERPRETERCOMPOUNDOPS_H
+#define MPMD_LIB_RUNTIME_INTERPRETERCOMPOUNDOPS_H
+
+#include "mpmd/Dialect/StableHLO/IR/StablehloCompoundOps.h"
+#include "mpmd/Runtime/Tensor.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <functional>
+#include <optional>
+#include <vector>
+
+namespace mlir::mpmd::runtime {
+
+/// What the compound ops need from the frame that runs them.
+struct CompoundOpContext {
+  /// Runs the single block of a region on arguments (map bodies).
+  std::function<FailureOr<std::vector<Tensor>>(Region &, std::vector<Tensor>)>
+      runRegion;
+  /// Runs a function (composite decompositions).
+  std::function<FailureOr<std::vector<Tensor>>(func::FuncOp,
+                                               std::vector<Tensor>)>
+      runFunction;
+};
+
+/// Whether runCompoundOp runs `op`. Custom calls to `check.*` targets are
+/// not among them: the frame runs those with its check ops.
+bool isCompoundOp(Operation &op);
+
+/// Runs `op` on its operands' tensors; fails after an error diagnostic at
+/// `op` (an unknown custom call target is named).
+FailureOr<std::vector<Tensor>>
+runCompoundOp(Operation &op, const std::vector<Tensor> &operands,
+              const CompoundOpContext &context);
+
+/// The check a `stablehlo.custom_call @check.expect_*(%actual, %expected)`
+/// performs, as StableHLO's testdata writes it: `expect_eq` exactly,
+/// `expect_almost_eq` within `tolerance` (check.expect_almost_eq's default),
+/// `expect_close` within `maxUlpDifference` ULPs. Null for other targets.
+struct CustomCallCheck {
+  enum Kind { Equal, AlmostEqual, Close } kind;
+  double tolerance = 1e-4;
+  int64_t maxUlpDifference = 3;
+};
+std::optional<CustomCallCheck> getCustomCallCheck(stablehlo::CustomCallOp op);
+
+/// Runs a scatter whose update computation is a region: the region runs
+/// once per update element, on the current values of the inputs and the
+/// updates (several inputs and updates allowed); update elements that
+/// address outside the inputs are skipped.
+FailureOr<std::vector<Tensor>>
+runScatterRegion(stablehlo::ScatterOp op, const std::vector<Tensor> &inputs,
+                 const Tensor &indices, const std::vector<Tensor> &updates,
+                 const CompoundOpContext &context);
+
+} // namespace mlir::mpmd::runtime
+
+#endif // MPMD_LIB_RUNTIME_INTERPRETERCOMPOUNDOPS_H
