@@ -3,8 +3,6 @@
 #include "DataFlowEdges.h"
 #include "mpmd/Transforms/Sdy/Propagation/Passes.h"
 
-#include "mlir/IR/Builders.h"
-
 namespace mlir::sdy {
 #define GEN_PASS_DEF_ADDDATAFLOWEDGESPASS
 #include "mpmd/Transforms/Sdy/Propagation/Passes.h.inc"
@@ -16,28 +14,9 @@ class AddDataFlowEdgesPass
   using AddDataFlowEdgesPassBase::AddDataFlowEdgesPassBase;
 
   void runOnOperation() override {
-    OpBuilder builder(&getContext());
-    getOperation().walk([&](Operation *op) {
-      if (!isDataFlowOp(op))
-        return;
-      // Edges of block arguments start their block, edges of results follow
-      // the op, each in owner order.
-      Block *argumentBlock = nullptr;
-      bool afterOp = false;
-      for (Value owner : getEdgeOwners(op)) {
-        if (auto arg = dyn_cast<BlockArgument>(owner)) {
-          if (arg.getOwner() != argumentBlock) {
-            argumentBlock = arg.getOwner();
-            builder.setInsertionPointToStart(argumentBlock);
-          }
-        } else if (!afterOp) {
-          afterOp = true;
-          builder.setInsertionPointAfter(op);
-        }
-        auto edge = DataFlowEdgeOp::create(builder, owner.getLoc(), owner,
-                                           getEdgeOwnerSharding(owner));
-        owner.replaceAllUsesExcept(edge.getResult(), edge);
-      }
+    getOperation().walk([](Operation *op) {
+      if (isDataFlowOp(op))
+        insertDataFlowEdges(op);
     });
   }
 };

@@ -4,6 +4,8 @@
 
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
 
+#include "mlir/IR/Builders.h"
+
 namespace mlir::sdy {
 namespace {
 
@@ -145,6 +147,30 @@ DataFlowEdgeOp getDataFlowEdge(Value owner) {
     if (auto edge = dyn_cast<DataFlowEdgeOp>(user))
       return edge;
   return {};
+}
+
+void insertDataFlowEdges(Operation *op) {
+  OpBuilder builder(op->getContext());
+  Block *argumentBlock = nullptr;
+  Operation *lastResultEdge = op;
+  for (Value owner : getEdgeOwners(op)) {
+    if (getDataFlowEdge(owner))
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(owner)) {
+      // The edges of a block's arguments start it, in argument order.
+      if (arg.getOwner() != argumentBlock) {
+        argumentBlock = arg.getOwner();
+        builder.setInsertionPointToStart(argumentBlock);
+      }
+    } else {
+      builder.setInsertionPointAfter(lastResultEdge);
+    }
+    auto edge = DataFlowEdgeOp::create(builder, owner.getLoc(), owner,
+                                       getEdgeOwnerSharding(owner));
+    if (isa<OpResult>(owner))
+      lastResultEdge = edge;
+    owner.replaceAllUsesExcept(edge.getResult(), edge);
+  }
 }
 
 TensorShardingAttr getEdgeOwnerSharding(Value owner) {

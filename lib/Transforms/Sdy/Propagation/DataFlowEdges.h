@@ -46,6 +46,13 @@ Value getEdgeOwnerFromSource(OpOperand &use);
 /// The `sdy.data_flow_edge` placed on `owner`, or null.
 DataFlowEdgeOp getDataFlowEdge(Value owner);
 
+/// Puts an `sdy.data_flow_edge` on every edge owner of the data-flow op
+/// `op` that has none yet (block arguments: at the start of their block;
+/// results: right after `op`, in owner order), carrying the owner's
+/// sharding, and routes all other uses of the owner through it.
+/// O(owners + their uses).
+void insertDataFlowEdges(Operation *op);
+
 /// The sharding the op of `owner` stores for it, or null.
 TensorShardingAttr getEdgeOwnerSharding(Value owner);
 

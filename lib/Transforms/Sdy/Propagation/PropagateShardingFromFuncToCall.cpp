@@ -1,5 +1,7 @@
-//===- PropagateShardingFromFuncToCall.cpp - -sdy-propagate-sharding-from-func-to-call ===//
+//===- PropagateShardingFromFuncToCall.cpp -
+//-sdy-propagate-sharding-from-func-to-call ===//
 
+#include "ShardingUtils.h"
 #include "mpmd/Dialect/Sdy/IR/SdyOps.h"
 #include "mpmd/Transforms/Sdy/Propagation/Passes.h"
 
@@ -25,26 +27,12 @@ class PropagateShardingFromFuncToCallPass
       if (!callee)
         return;
       SmallVector<TensorShardingAttr> shardings;
-      Attribute meshOrRef;
-      for (unsigned index = 0; index < callee.getNumResults(); ++index) {
-        auto sharding = callee.getResultAttrOfType<TensorShardingAttr>(
-            index, SdyDialect::kShardingAttrName);
-        shardings.push_back(sharding);
-        if (sharding && !meshOrRef)
-          meshOrRef = sharding.getMeshOrRef();
-      }
-      if (!meshOrRef)
-        return;
-      for (auto [sharding, type] : llvm::zip(shardings, call.getResultTypes()))
-        if (!sharding) {
-          auto shaped = dyn_cast<ShapedType>(type);
-          sharding = TensorShardingAttr::getFullyOpen(
-              call.getContext(), meshOrRef,
-              shaped && shaped.hasRank() ? shaped.getRank() : 0);
-        }
-      call->setAttr(SdyDialect::kShardingAttrName,
-                    TensorShardingPerValueAttr::get(call.getContext(),
-                                                    shardings));
+      for (unsigned index = 0; index < callee.getNumResults(); ++index)
+        shardings.push_back(callee.getResultAttrOfType<TensorShardingAttr>(
+            index, SdyDialect::kShardingAttrName));
+      if (TensorShardingPerValueAttr filled = fillWithFullyOpen(
+              shardings, call.getResultTypes(), call.getContext()))
+        call->setAttr(SdyDialect::kShardingAttrName, filled);
     });
   }
 };

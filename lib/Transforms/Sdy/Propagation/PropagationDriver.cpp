@@ -196,38 +196,45 @@ private:
   DenseMap<Value, int64_t> groupOf;
 };
 
-/// Re-queues what may see news after `value`'s sharding changed
-/// (sdy-notes 3.2 step 3): its definition and its users, except `current`,
-/// which is being processed. A use as an edge source re-queues the edge;
-/// a changed edge also re-queues the users of its other targets, which
-/// read the edge's sharding.
-void notifyChanged(Value value, Operation *current, Worklist &worklist) {
-  auto push = [&](Operation *op) {
-    if (op && op != current)
-      worklist.push(op);
-  };
-  auto pushUsers = [&](Value used) {
-    for (OpOperand &use : used.getUses()) {
-      if (Value owner = getEdgeOwnerFromSource(use)) {
-        if (DataFlowEdgeOp edge = getDataFlowEdge(owner)) {
-          push(edge);
-          continue;
-        }
-      }
-      Operation *user = use.getOwner();
-      push(user->hasTrait<OpTrait::IsTerminator>() ? user->getParentOp()
-                                                   : user);
-    }
-  };
-  if (Operation *def = value.getDefiningOp())
-    push(def);
-  else
-    push(cast<BlockArgument>(value).getOwner()->getParentOp());
-  pushUsers(value);
-  if (auto edge = value.getDefiningOp<DataFlowEdgeOp>())
-    if (Value owner = getEdgeOwnerFromTarget(edge.getInput()))
-      for (Value target : getNonOwnerTargets(owner))
-        pushUsers(target);
+/// The calls of every function with a body, and the callee of every call:
+/// how `sdy.func_data_flow_edge`s find their sources. O(ops) to build.
+class CallGraph {
+public:
+  explicit CallGraph(ModuleOp module) : symbols(module) {
+    module.walk([&](func::CallOp call) {
+      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+      if (!callee || callee.isExternal())
+        return;
+      calleeOf[call] = callee;
+      callsOf[callee].push_back(call);
+    });
+  }
+
+  /// The function with a body `call` calls, or null.
+  func::FuncOp getCallee(func::CallOp call) const {
+    return calleeOf.lookup(call);
+  }
+
+  /// The calls of `function`.
+  ArrayRef<func::CallOp> getCalls(func::FuncOp function) const {
+    auto it = callsOf.find(function);
+    if (it == callsOf.end())
+      return {};
+    return it->second;
+  }
+
+private:
+  SymbolTable symbols;
+  DenseMap<func::CallOp, func::FuncOp> calleeOf;
+  DenseMap<func::FuncOp, SmallVector<func::CallOp>> callsOf;
+};
+
+/// The `sdy.func_data_flow_edge`s on `owner` (a function argument or call
+/// result).
+auto getFuncEdgeUsers(Value owner) {
+  return llvm::make_filter_range(owner.getUsers(), [](Operation *user) {
+    return isa<FuncDataFlowEdgeOp>(user);
+  });
 }
 
 /// The state of one fixed-point run.
@@ -235,8 +242,8 @@ class PropagationRun {
 public:
   PropagationRun(ModuleOp module, const FactorPropagationOptions &options,
                  OpDirectionFn direction)
-      : module(module), options(options), direction(direction),
-        groups(module) {}
+      : module(module), options(options), direction(direction), groups(module),
+        callGraph(module) {}
 
   void run();
 
@@ -253,14 +260,20 @@ private:
   void propagateThroughReturn(func::FuncOp function);
   /// Stores the argument shardings kept aside during the run.
   void flushArgumentShardings();
+  /// Re-queues what may see news after `value`'s sharding changed
+  /// (sdy-notes 3.2 step 3): its definition and its users, except
+  /// `current`, which is being processed.
+  void notifyChanged(Value value, Operation *current);
   void visitOp(Operation *op);
   void visitEdge(DataFlowEdgeOp edge);
+  void visitFuncEdge(FuncDataFlowEdgeOp edge);
   void visitBarrier(PropagationBarrierOp barrier);
 
   ModuleOp module;
   const FactorPropagationOptions &options;
   OpDirectionFn direction;
   ShardingGroups groups;
+  CallGraph callGraph;
   Worklist worklist;
   /// Function argument shardings changed during the run. Setting one
   /// attribute of a function rebuilds the array of all its arguments'
@@ -310,36 +323,87 @@ void PropagationRun::propagateThroughReturn(func::FuncOp function) {
     auto resultSharding = dyn_cast_or_null<TensorShardingAttr>(
         resultAttrs[index].get(SdyDialect::kShardingAttrName));
     Value value = getShardableValue(returned.get());
-    propagateStep(function, {read(value)}, {resultSharding},
-                  getIdentityRule(type), options, bothWays,
-                  [&](int64_t tensor, TensorShardingAttr sharding) {
-                    if (tensor == 0) {
-                      write(value, sharding);
-                      return;
-                    }
-                    NamedAttrList attrs(resultAttrs[index]);
-                    attrs.set(SdyDialect::kShardingAttrName, sharding);
-                    resultAttrs[index] =
-                        attrs.getDictionary(function.getContext());
-                    changed = true;
-                  });
+    propagateStep(
+        function, {read(value)}, {resultSharding}, getIdentityRule(type),
+        options, bothWays, [&](int64_t tensor, TensorShardingAttr sharding) {
+          if (tensor == 0) {
+            write(value, sharding);
+            return;
+          }
+          NamedAttrList attrs(resultAttrs[index]);
+          attrs.set(SdyDialect::kShardingAttrName, sharding);
+          resultAttrs[index] = attrs.getDictionary(function.getContext());
+          changed = true;
+        });
   }
   // One update of the result attributes, whatever their number.
   if (changed)
     function.setAllResultAttrs(resultAttrs);
 }
 
+void PropagationRun::notifyChanged(Value value, Operation *current) {
+  auto push = [&](Operation *op) {
+    if (op && op != current)
+      worklist.push(op);
+  };
+  // A use as an edge source re-queues the edge; a use by a call re-queues
+  // the edge of the callee's argument, a use by the return of a called
+  // function the edges of the calls' results.
+  auto pushUsers = [&](Value used) {
+    for (OpOperand &use : used.getUses()) {
+      if (Value owner = getEdgeOwnerFromSource(use)) {
+        if (DataFlowEdgeOp edge = getDataFlowEdge(owner)) {
+          push(edge);
+          continue;
+        }
+      }
+      Operation *user = use.getOwner();
+      unsigned index = use.getOperandNumber();
+      if (auto call = dyn_cast<func::CallOp>(user)) {
+        if (func::FuncOp callee = callGraph.getCallee(call)) {
+          for (Operation *edge : getFuncEdgeUsers(callee.getArgument(index)))
+            push(edge);
+          continue;
+        }
+      }
+      if (isa<func::ReturnOp>(user)) {
+        auto function = dyn_cast<func::FuncOp>(user->getParentOp());
+        ArrayRef<func::CallOp> calls =
+            function ? callGraph.getCalls(function) : ArrayRef<func::CallOp>();
+        for (func::CallOp call : calls)
+          for (Operation *edge : getFuncEdgeUsers(call->getResult(index)))
+            push(edge);
+        if (!calls.empty())
+          continue;
+      }
+      push(user->hasTrait<OpTrait::IsTerminator>() ? user->getParentOp()
+                                                   : user);
+    }
+  };
+  if (Operation *def = value.getDefiningOp())
+    push(def);
+  else
+    push(cast<BlockArgument>(value).getOwner()->getParentOp());
+  pushUsers(value);
+  // A changed edge also re-queues the users of its other targets, which
+  // read the edge's sharding.
+  if (auto edge = value.getDefiningOp<DataFlowEdgeOp>())
+    if (Value owner = getEdgeOwnerFromTarget(edge.getInput()))
+      for (Value target : getNonOwnerTargets(owner))
+        pushUsers(target);
+}
+
 void PropagationRun::assign(Value value, TensorShardingAttr sharding,
                             Operation *current) {
   if (write(value, sharding))
-    notifyChanged(value, current, worklist);
+    notifyChanged(value, current);
   for (Value member : groups.getMembers(value)) {
     if (member == value || read(member) == sharding)
       continue;
     // The step that changed `value` did not see the other members: it is
     // re-queued through them if it uses them.
     if (write(member, sharding))
-      notifyChanged(member, /*current=*/nullptr, worklist);
+      notifyChanged(member, /*current=*/nullptr);
   }
 }
 
@@ -377,6 +441,48 @@ void PropagationRun::visitEdge(DataFlowEdgeOp edge) {
       });
 }
 
+/// Identity step between `edge` and what flows into its input (sdy-notes
+/// 3.2 step 2): the matching operand of every call of the function whose
+/// argument it is, or the matching returned value of the callee of the
+/// call whose result it is.
+void PropagationRun::visitFuncEdge(FuncDataFlowEdgeOp edge) {
+  RankedTensorType type = getStaticTensorType(edge.getType());
+  if (!type)
+    return;
+  SmallVector<Value> sources;
+  Value input = edge.getInput();
+  if (func::FuncOp function = getArgumentFunction(input)) {
+    unsigned index = cast<BlockArgument>(input).getArgNumber();
+    for (func::CallOp call : callGraph.getCalls(function)) {
+      Value source = getShardableValue(call.getOperand(index));
+      if (!llvm::is_contained(sources, source))
+        sources.push_back(source);
+    }
+  } else if (auto call = input.getDefiningOp<func::CallOp>()) {
+    if (func::FuncOp callee = callGraph.getCallee(call)) {
+      Operation *terminator = callee.getBody().front().getTerminator();
+      sources.push_back(getShardableValue(
+          terminator->getOperand(cast<OpResult>(input).getResultNumber())));
+    }
+  }
+  if (sources.empty())
+    return;
+  SmallVector<TensorShardingAttr> operands;
+  for (Value source : sources)
+    operands.push_back(read(source));
+  int64_t numOperands = sources.size();
+  propagateStep(
+      edge, operands, {read(edge.getResult())},
+      getIdentityRule(type, numOperands), options,
+      [&](int64_t factor) {
+        return direction ? direction(edge, factor) : PropagationDirection::BOTH;
+      },
+      [&](int64_t tensor, TensorShardingAttr sharding) {
+        assign(tensor < numOperands ? sources[tensor] : edge.getResult(),
+               sharding, edge);
+      });
+}
+
 /// Identity step that only goes the barrier's way, whatever the stage.
 void PropagationRun::visitBarrier(PropagationBarrierOp barrier) {
   auto type = cast<RankedTensorType>(barrier.getType());
@@ -384,8 +490,8 @@ void PropagationRun::visitBarrier(PropagationBarrierOp barrier) {
   Value result = getShardableValue(barrier.getResult());
   PropagationDirection allowed = barrier.getAllowedDirection();
   propagateStep(
-      barrier, {read(input)}, {read(result)},
-      getIdentityRule(type), options, [&](int64_t) { return allowed; },
+      barrier, {read(input)}, {read(result)}, getIdentityRule(type), options,
+      [&](int64_t) { return allowed; },
       [&](int64_t tensor, TensorShardingAttr sharding) {
         assign(tensor == 0 ? input : result, sharding, barrier);
       });
@@ -433,6 +539,8 @@ void PropagationRun::run() {
     Operation *op = worklist.pop();
     if (auto edge = dyn_cast<DataFlowEdgeOp>(op))
       visitEdge(edge);
+    else if (auto funcEdge = dyn_cast<FuncDataFlowEdgeOp>(op))
+      visitFuncEdge(funcEdge);
     else if (auto barrier = dyn_cast<PropagationBarrierOp>(op))
       visitBarrier(barrier);
     else
@@ -466,12 +574,12 @@ LogicalResult verifySupported(ModuleOp module) {
 
 /// Whether `sharding` tells nothing: absent, or open and unsharded.
 bool isUninformative(TensorShardingAttr sharding) {
-  return !sharding ||
-         (sharding.isFullyReplicated() && sharding.getReplicatedAxes().empty() &&
-          llvm::all_of(sharding.getDimShardings(),
-                       [](DimensionShardingAttr dim) {
-                         return !dim.getIsClosed();
-                       }));
+  return !sharding || (sharding.isFullyReplicated() &&
+                       sharding.getReplicatedAxes().empty() &&
+                       llvm::all_of(sharding.getDimShardings(),
+                                    [](DimensionShardingAttr dim) {
+                                      return !dim.getIsClosed();
+                                    }));
 }
 
 /// Gives every member of each sharding group the sharding its informative
@@ -511,9 +619,8 @@ void syncShardingGroups(ModuleOp module) {
       builder.setInsertionPointAfterValue(input);
       auto constraint = ShardingConstraintOp::create(
           builder, member.getLoc(), input,
-          TensorShardingAttr::getFullyOpen(module.getContext(),
-                                           agreed.getMeshOrRef(),
-                                           type.getRank()));
+          TensorShardingAttr::getFullyOpen(
+              module.getContext(), agreed.getMeshOrRef(), type.getRank()));
       input.replaceAllUsesExcept(constraint.getResult(), constraint);
     }
   }
@@ -565,8 +672,8 @@ void runPropagation(ModuleOp module, const FactorPropagationOptions &options,
 
 void dropNonCustomShardingRules(Operation *root) {
   root->walk([](Operation *op) {
-    auto rule =
-        op->getAttrOfType<OpShardingRuleAttr>(SdyDialect::kShardingRuleAttrName);
+    auto rule = op->getAttrOfType<OpShardingRuleAttr>(
+        SdyDialect::kShardingRuleAttrName);
     if (rule && !rule.getIsCustomRule())
       op->removeAttr(SdyDialect::kShardingRuleAttrName);
   });

@@ -11,13 +11,21 @@ void addPropagationPipeline(OpPassManager &pm,
   ImportPipelineOptions importOptions;
   importOptions.dedupFunctionsFully = options.dedupFunctionsFully.getValue();
   addImportPipeline(pm, importOptions);
-  // Upstream imports calls as named computations here (not done yet); the
-  // constraints and groups are imported once either way.
-  if (!options.dedupFunctionsFully) {
+  // Dedup mode keeps one body per function and crosses calls through
+  // func data-flow edges; otherwise every call gets its own copy of the
+  // callee, inlined as a named computation. The import pipeline applied
+  // the constraints and imported the groups in dedup mode already.
+  if (options.dedupFunctionsFully) {
+    pm.addPass(createAddFuncDataFlowEdgesPass());
+  } else {
+    pm.addPass(createFlattenCallGraphPass());
+    pm.addPass(createSymbolDCEPass());
+    pm.addPass(createImportFuncCallsPass());
     pm.addPass(createSymbolDCEPass());
     pm.addPass(createApplyShardingConstraintsPass());
     pm.addPass(createShardingGroupImportPass());
   }
+  pm.addPass(createPreOrderFuncsPass());
   UserPriorityPropagatePassOptions propagation;
   propagation.keepShardingRules = true;
   propagation.moduleDumpDirectory = options.moduleDumpDirectory;
@@ -26,6 +34,18 @@ void addPropagationPipeline(OpPassManager &pm,
   propagation.debugPropagationEdgeSharding =
       options.debugPropagationEdgeSharding;
   pm.addPass(createUserPriorityPropagatePass(propagation));
+
+  if (options.dedupFunctionsFully) {
+    pm.addPass(createPropagateToFuncResultsPass());
+    pm.addNestedPass<func::FuncOp>(createSinkFuncDataFlowEdgesPass());
+  } else {
+    pm.addPass(createExportNamedComputationsPass());
+    pm.addPass(createPropagateToFuncResultsPass());
+  }
+  pm.addPass(createUnflattenCallGraphPass(
+      UnflattenCallGraphPassOptions{options.dedupFunctionsFully}));
+  pm.addPass(createSymbolDCEPass());
+  pm.addPass(createInsertFuncCallReshardsPass());
 
   ExportPipelineOptions exportOptions;
   exportOptions.keepShardingRules = options.keepShardingRules.getValue();

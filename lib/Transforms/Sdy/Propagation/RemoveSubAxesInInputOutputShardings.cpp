@@ -41,11 +41,7 @@ class RemoveSubAxesInInputOutputShardingsPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto functions = module.getOps<func::FuncOp>();
-    func::FuncOp main =
-        !functions.empty() && std::next(functions.begin()) == functions.end()
-            ? *functions.begin()
-            : module.lookupSymbol<func::FuncOp>("main");
+    func::FuncOp main = getMainFunction(module);
     if (!main)
       return;
     updateSignatureShardings(main, [](TensorShardingAttr sharding, Type) {

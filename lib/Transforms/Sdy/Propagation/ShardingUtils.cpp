@@ -40,9 +40,9 @@ bool updateDictionaries(MutableArrayRef<DictionaryAttr> attrs,
                         SignatureShardingUpdateFn update) {
   bool changed = false;
   for (auto [dict, type] : llvm::zip(attrs, types)) {
-    auto sharding = dict ? dict.getAs<TensorShardingAttr>(
-                               SdyDialect::kShardingAttrName)
-                         : TensorShardingAttr();
+    auto sharding =
+        dict ? dict.getAs<TensorShardingAttr>(SdyDialect::kShardingAttrName)
+             : TensorShardingAttr();
     if (!sharding)
       continue;
     TensorShardingAttr updated = update(sharding, type);
@@ -81,8 +81,7 @@ void setArgumentShardings(
       function.getAllArgAttrs(it->second);
     NamedAttrList attrs(it->second[arg.getArgNumber()]);
     attrs.set(SdyDialect::kShardingAttrName, sharding);
-    it->second[arg.getArgNumber()] =
-        attrs.getDictionary(function.getContext());
+    it->second[arg.getArgNumber()] = attrs.getDictionary(function.getContext());
   }
   for (auto &[function, attrs] : argAttrsByFunction)
     cast<func::FuncOp>(function).setAllArgAttrs(attrs);
@@ -90,8 +89,7 @@ void setArgumentShardings(
 
 void updateShardings(Operation *root, UpdateFn update) {
   root->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    auto single = [&](TensorShardingAttr sharding,
-                      auto set) {
+    auto single = [&](TensorShardingAttr sharding, auto set) {
       if (!sharding)
         return;
       if (TensorShardingAttr updated = update(sharding, op);
@@ -100,10 +98,10 @@ void updateShardings(Operation *root, UpdateFn update) {
     };
     TypeSwitch<Operation *>(op)
         .Case([&](func::FuncOp function) {
-          updateSignatureShardings(
-              function, [&](TensorShardingAttr sharding, Type) {
-                return update(sharding, function);
-              });
+          updateSignatureShardings(function,
+                                   [&](TensorShardingAttr sharding, Type) {
+                                     return update(sharding, function);
+                                   });
         })
         .Case<ShardingConstraintOp, ReshardOp>([&](auto shardingOp) {
           single(shardingOp.getSharding(), [&](TensorShardingAttr updated) {
@@ -165,10 +163,29 @@ SmallVector<AxisRefAttr> sortAndMergeAxes(ArrayRef<AxisRefAttr> axes,
 
 TensorShardingAttr withDimShardings(TensorShardingAttr sharding,
                                     ArrayRef<DimensionShardingAttr> dims) {
-  return TensorShardingAttr::get(sharding.getContext(),
-                                 sharding.getMeshOrRef(), dims,
-                                 sharding.getReplicatedAxes(),
+  return TensorShardingAttr::get(sharding.getContext(), sharding.getMeshOrRef(),
+                                 dims, sharding.getReplicatedAxes(),
                                  sharding.getUnreducedAxes());
+}
+
+TensorShardingPerValueAttr
+fillWithFullyOpen(ArrayRef<TensorShardingAttr> shardings, TypeRange types,
+                  MLIRContext *context) {
+  auto first = llvm::find_if(shardings, [](TensorShardingAttr s) { return s; });
+  if (first == shardings.end())
+    return {};
+  Attribute meshOrRef = first->getMeshOrRef();
+  SmallVector<TensorShardingAttr> filled;
+  for (auto [sharding, type] : llvm::zip(shardings, types)) {
+    if (sharding) {
+      filled.push_back(sharding);
+      continue;
+    }
+    auto shaped = dyn_cast<ShapedType>(type);
+    filled.push_back(TensorShardingAttr::getFullyOpen(
+        context, meshOrRef, shaped && shaped.hasRank() ? shaped.getRank() : 0));
+  }
+  return TensorShardingPerValueAttr::get(context, filled);
 }
 
 SmallVector<func::FuncOp> getUncalledFunctions(ModuleOp module) {
@@ -181,6 +198,20 @@ SmallVector<func::FuncOp> getUncalledFunctions(ModuleOp module) {
     if (!function.isExternal() && !called.contains(function.getSymNameAttr()))
       roots.push_back(function);
   return roots;
+}
+
+func::FuncOp getMainFunction(ModuleOp module) {
+  auto functions = module.getOps<func::FuncOp>();
+  if (!functions.empty() && std::next(functions.begin()) == functions.end())
+    return *functions.begin();
+  return module.lookupSymbol<func::FuncOp>("main");
+}
+
+StringRef getOriginalFuncName(func::FuncOp function) {
+  if (auto original =
+          function->getAttrOfType<StringAttr>(kOriginalFuncNameAttr))
+    return original.getValue();
+  return function.getSymName();
 }
 
 } // namespace mlir::sdy

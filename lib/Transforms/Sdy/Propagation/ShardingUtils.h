@@ -54,9 +54,32 @@ SmallVector<AxisRefAttr> sortAndMergeAxes(ArrayRef<AxisRefAttr> axes,
 TensorShardingAttr withDimShardings(TensorShardingAttr sharding,
                                     ArrayRef<DimensionShardingAttr> dims);
 
+/// One sharding per value of `types`: `shardings` (parallel to `types`)
+/// with the null entries fully open on the mesh of the first non-null one;
+/// null when all are null. O(values).
+TensorShardingPerValueAttr
+fillWithFullyOpen(ArrayRef<TensorShardingAttr> shardings, TypeRange types,
+                  MLIRContext *context);
+
 /// The functions of `module` no `func.call` in it calls: where shardings of
 /// results enter and leave propagation.
 SmallVector<func::FuncOp> getUncalledFunctions(ModuleOp module);
+
+/// The main function of `module`: its only function, else `@main`, else
+/// null.
+func::FuncOp getMainFunction(ModuleOp module);
+
+/// The attribute a function cloned for one call site
+/// (`-sdy-flatten-call-graph`) or outlined from a named computation
+/// (`-sdy-export-named-computations`) keeps the name of its origin in.
+inline constexpr StringLiteral kOriginalFuncNameAttr = "sdy.original_func_name";
+/// The manual axes a function body runs under, part of the key
+/// `-sdy-unflatten-call-graph` merges functions by.
+inline constexpr StringLiteral kFuncManualAxesAttr = "sdy.func_manual_axes";
+
+/// The name `function` was cloned or outlined from
+/// (`sdy.original_func_name`), else its own name.
+StringRef getOriginalFuncName(func::FuncOp function);
 
 /// Whether `mesh` is `<[]>` (no axes, no device ids).
 inline bool isEmptyMesh(MeshAttr mesh) {

@@ -26,8 +26,13 @@ sdy.mesh @mesh = <["a"=2, "b"=2]>
 // CHECK-SAME: out_shardings=[<@mesh, [{"a", ?}, {"b"}]>, <@mesh, [{"a", ?}, {"b", ?}]>]
 // CHECK-NEXT: stablehlo.negate %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}, {"b", ?}]>]>}
 // CHECK-NOT: sdy.data_flow_edge
+// The pipeline exports named computations as calls of private functions.
 // PIPELINE-LABEL: func.func @named(
-// PIPELINE: in_shardings=[<@mesh, [{"a"}, {"b"}]>, <@mesh, [{"a"}, {"b"}]>] out_shardings=[<@mesh, [{"a"}, {"b"}]>, <@mesh, [{"a"}, {"b"}]>]
+// PIPELINE-NEXT: call @foo(%arg0, %arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {"b"}]>, <@mesh, [{"a"}, {"b"}]>]>}
+// PIPELINE-LABEL: func.func private @foo(
+// PIPELINE-SAME: %arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {"b"}]>}, %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {"b"}]>})
+// PIPELINE-SAME: -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {"b"}]>}, tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {"b"}]>})
+// PIPELINE-NEXT: stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {"b"}]>]>}
 func.func @named(%x: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {?}]>}) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
   %0:2 = sdy.named_computation<"foo">(%x, %x) in_shardings=[<@mesh, [{?}, {"b", ?}]>, <@mesh, [{?}, {?}]>] out_shardings=[<@mesh, [{?}, {"b"}]>, <@mesh, [{?}, {?}]>] (%arg1: tensor<8x8xf32>, %arg2: tensor<8x8xf32>) {
     %1 = stablehlo.negate %arg1 : tensor<8x8xf32>

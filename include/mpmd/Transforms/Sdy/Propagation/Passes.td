@@ -301,6 +301,85 @@ def ShardingGroupImportPass
   let dependentDialects = ["::mlir::sdy::SdyDialect"];
 }
 
+
+def AddFuncDataFlowEdgesPass
+    : Pass<"sdy-add-func-data-flow-edges", "::mlir::ModuleOp"> {
+  let summary = "Inserts an `sdy.func_data_flow_edge` on every argument of a called function and every call result.";
+  let description = [{
+    Every statically shaped argument of a function other than the main one
+    (the only function, else `@main`) gets an `sdy.func_data_flow_edge` at
+    the top of the body, every statically shaped result of a `func.call`
+    one right after the call; the edge carries the owner's sharding (as its
+    `sdy.sharding`) and all other uses of the owner go through it. During
+    propagation the edge of an argument is an identity with the matching
+    operand of every call of the function, the edge of a call result one
+    with the matching returned value of the callee, so functions called
+    several times keep one body (upstream's `dedup-functions-fully` mode).
+    `-sdy-sink-func-data-flow-edges` undoes it.
+    Complexity: O(arguments + call results + their uses).
+  }];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
+def FlattenCallGraphPass
+    : Pass<"sdy-flatten-call-graph", "::mlir::ModuleOp"> {
+  let summary = "Clones functions so that each is called from one place.";
+  let description = [{
+    Functions are visited in module order, then the clones as they are
+    made. The first `func.call` of a function keeps it; every later one
+    calls a private clone (named `<name>_<n>` when the name is taken) whose
+    `sdy.original_func_name` names the function it was cloned from (or the
+    one that function came from), and whose own calls are then cloned the
+    same way. Afterwards every function with a body has at most one call;
+    `-sdy-unflatten-call-graph` merges the clones that ended up alike.
+    Declarations are not cloned. Error: a recursive call graph (cloning
+    would never end).
+    Complexity: O(size of the flattened module): every call site gets a
+    copy of everything its callee reaches.
+  }];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
+def ImportFuncCallsPass
+    : Pass<"sdy-import-func-calls", "::mlir::ModuleOp"> {
+  let summary = "Turns every `func.call` into an `sdy.named_computation` holding the callee's body.";
+  let description = [{
+    `func.call @f(%x)` becomes `sdy.named_computation<"f">(%x)` named after
+    the callee's `sdy.original_func_name` (else its name), with the
+    callee's argument shardings as `in_shardings` and the call's
+    `sdy.sharding` as `out_shardings`; the other discardable attributes of
+    the call, and the callee's `execution_thread`, stay on it. The first
+    call of a function takes its body (the function is erased), later ones
+    get a copy of it, with one warning per run suggesting
+    `-sdy-flatten-call-graph`. Calls of declarations stay calls. With
+    `add-data-flow-edges-on-named-computations` (default), every named
+    computation then gets its data-flow edges (owners that already have one
+    are skipped), so propagation crosses it as if it were inlined.
+    Complexity: O(ops of the module + copied bodies).
+  }];
+  let options = [
+    Option<"addDataFlowEdgesOnNamedComputations",
+           "add-data-flow-edges-on-named-computations", "bool",
+           /*default=*/"true",
+           "Put data-flow edges on every named computation afterwards">,
+  ];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
+def PreOrderFuncsPass : Pass<"sdy-pre-order-funcs", "::mlir::ModuleOp"> {
+  let summary = "Orders the functions of the module in pre-order of the call graph.";
+  let description = [{
+    Depth-first from the functions no call reaches (in module order), each
+    function before the functions it calls (in the order of the calls),
+    every function once; functions reached only from a cycle follow in
+    module order. The functions move to the end of the module in that
+    order (meshes stay first), so that propagation, which visits the
+    module top-down, sees callers before callees.
+    Complexity: O(functions + calls).
+  }];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
 //===----------------------------------------------------------------------===//
 // Export
 //===----------------------------------------------------------------------===//
@@ -314,6 +393,111 @@ def ConstantOrScalarMergerPass
     replaced by it; so is a broadcast_in_dim of a rank-0 value equal to an
     earlier one. Undoes `-sdy-constant-or-scalar-splitter` where the copies
     ended up sharded alike. Complexity: O(ops) expected (hashing).
+  }];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
+def SinkFuncDataFlowEdgesPass
+    : Pass<"sdy-sink-func-data-flow-edges", "::mlir::func::FuncOp"> {
+  let summary = "Moves the sharding of every `sdy.func_data_flow_edge` to its input and erases the edge.";
+  let description = [{
+    The function argument or call result under the edge takes the edge's
+    sharding; when the edge has none but the input had one, the input
+    becomes fully open on its mesh (other results of a call without a
+    sharding too). Then the edge is replaced by its input. The argument
+    list and each call's result shardings are rewritten once.
+    Complexity: O(edges + arguments + call results).
+  }];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
+def ExportNamedComputationsPass
+    : Pass<"sdy-export-named-computations", "::mlir::ModuleOp"> {
+  let summary = "Turns every `sdy.named_computation` into a `func.call` of a new private function.";
+  let description = [{
+    Innermost first. The computation's in/out shardings are those of the
+    data-flow edges of its block arguments / results when one of them has
+    a sharding (the others fully open), else the op's own; the edges are
+    erased. A private function named after the computation (`<name>_<n>`
+    when taken; `sdy.original_func_name` = the name) takes the body, with
+    `sdy.return` turned into `func.return`, the in_shardings on its
+    arguments and the op's `execution_thread`; the op becomes a
+    `func.call` of it carrying the op's other discardable attributes and
+    the out_shardings as `sdy.sharding`. Result shardings of the function
+    are left to `-sdy-propagate-to-func-results`.
+    Complexity: O(named computations + their operands, results and edges).
+  }];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
+def PropagateToFuncResultsPass
+    : Pass<"sdy-propagate-to-func-results", "::mlir::ModuleOp"> {
+  let summary = "Gives the results of every function but the main one the shardings of its returned values.";
+  let description = [{
+    For every function with a body other than the main one (the only
+    function, else `@main`), result i takes the sharding of the i-th
+    operand of its `func.return`, or loses its `sdy.sharding` when that
+    value has none. Complexity: O(results).
+  }];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
+def UnflattenCallGraphPass
+    : Pass<"sdy-unflatten-call-graph", "::mlir::ModuleOp"> {
+  let summary = "Merges the functions cloned from one function that ended up alike.";
+  let description = [{
+    Functions with the same key call one of them: the key is the original
+    name (`sdy.original_func_name`, else the name), the
+    `sdy.func_manual_axes` and the argument and result shardings. With
+    `dedup-functions-fully` the shardings are left out of the key and the
+    function with the most calls (the first on ties) wins; otherwise the
+    first in module order. Every call goes to the winner of its callee's
+    key; `sdy.original_func_name` and `sdy.func_manual_axes` are removed
+    from every function; functions left without calls stay for a later
+    `symbol-dce`. Complexity: O(functions x signature + calls), keys being
+    uniqued attributes hashed by pointer.
+  }];
+  let options = [
+    Option<"dedupFunctionsFully", "dedup-functions-fully", "bool",
+           /*default=*/"false",
+           "Merge the clones of a function whatever their shardings, keeping "
+           "the one with the most calls">,
+  ];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
+def InsertFuncCallReshardsPass
+    : Pass<"sdy-insert-func-call-reshards", "::mlir::ModuleOp"> {
+  let summary = "Reshards call results whose sharding differs from the callee's result sharding.";
+  let description = [{
+    For every `func.call` result whose sharding does not lay out the value
+    like the callee's result sharding (mesh, axes per dimension, unreduced
+    axes; an absent sharding is replicated, a callee result without one is
+    fully closed replicated on the call's mesh), an `sdy.reshard` to what
+    the call's users expect (the call's sharding, else fully closed
+    replicated) follows the call and takes over the users; then the call's
+    `sdy.sharding` becomes the callee's result shardings.
+    Complexity: O(calls + call results).
+  }];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
+def VerifyUnreducedAxesPass
+    : Pass<"sdy-verify-unreduced-axes", "::mlir::func::FuncOp"> {
+  let summary = "Checks that no op drops or invents unreduced axes.";
+  let description = [{
+    Errors, one per offending op (all are reported): an op whose result
+    lacks an unreduced axis of one of its operands (reshards and sharding
+    constraints reduce explicitly and may; `sdy.all_reduce` and
+    `sdy.reduce_scatter` may drop the axes they reduce; operands produced
+    by a reshard or constraint are not checked); a `stablehlo.reduce` whose
+    body is not one `stablehlo.add` giving its result unreduced axes its
+    operands do not have (only sum-unreduced axes exist here); a
+    `func.call` whose operands or results disagree with the callee's
+    argument or result shardings on unreduced axes; an `sdy.all_reduce` or
+    `sdy.reduce_scatter` whose operand has no sharding.
+    Complexity: O(ops x operands x unreduced axes), plus O(functions) per
+    call for the callee lookup.
   }];
   let dependentDialects = ["::mlir::sdy::SdyDialect"];
 }

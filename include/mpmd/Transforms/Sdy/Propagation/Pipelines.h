@@ -2,8 +2,8 @@
 //
 // Upstream's `-sdy-import-pipeline`, `-sdy-propagation-pipeline` and
 // `-sdy-export-pipeline` (sdy-notes 2.6), restricted to the passes that
-// exist here: calls are not imported as named computations, and the export
-// stops before the partitioner (explicit reshards and collectives).
+// exist here: the export stops before the partitioner (explicit reshards and
+// collectives).
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,8 +93,10 @@ struct PropagationPipelineOptions
     : public PassPipelineOptions<PropagationPipelineOptions> {
   Option<bool> dedupFunctionsFully{
       *this, "dedup-functions-fully",
-      llvm::cl::desc("Upstream's dedup mode (calls are not imported as "
-                     "named computations either way here)"),
+      llvm::cl::desc("Keep one body per function and cross calls through "
+                     "func data-flow edges, instead of giving every call "
+                     "its own copy; clones are then merged whatever their "
+                     "shardings"),
       llvm::cl::init(false)};
   Option<bool> keepShardingRules{
       *this, "keep-sharding-rules",
@@ -134,9 +136,14 @@ void addImportPipeline(OpPassManager &pm,
 void addExportPipeline(OpPassManager &pm,
                        const ExportPipelineOptions &options);
 
-/// The import pipeline, apply-sharding-constraints and sharding-group-import
-/// (once), user-priority-propagate keeping the rules, and the export
-/// pipeline without inlining meshes.
+/// The import pipeline; with `dedup-functions-fully` add-func-data-flow-edges,
+/// else flatten-call-graph, symbol-dce, import-func-calls, symbol-dce,
+/// apply-sharding-constraints, sharding-group-import; pre-order-funcs;
+/// user-priority-propagate keeping the rules; with `dedup-functions-fully`
+/// propagate-to-func-results and sink-func-data-flow-edges, else
+/// export-named-computations and propagate-to-func-results;
+/// unflatten-call-graph, symbol-dce, insert-func-call-reshards; and the
+/// export pipeline without inlining meshes.
 void addPropagationPipeline(OpPassManager &pm,
                             const PropagationPipelineOptions &options);
 
