@@ -61,7 +61,8 @@ class ResolveSingleDeviceShardingPass
     if (replicaCount > 1 && partitionCount > 1) {
       function.emitOpError()
           << "-sdy-resolve-single-device-sharding takes replica-count ("
-          << replicaCount << ") or partition-count (" << partitionCount
+          << static_cast<int64_t>(replicaCount) << ") or partition-count ("
+          << static_cast<int64_t>(partitionCount)
           << ") above 1, not both";
       return signalPassFailure();
     }
