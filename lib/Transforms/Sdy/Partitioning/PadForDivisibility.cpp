@@ -16,6 +16,7 @@
 
 #include "mpmd/Dialect/Sdy/IR/SdyOps.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
+#include "mpmd/Support/CheckedArithmetic.h"
 #include "mpmd/Transforms/Sdy/Partitioning/Passes.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -29,11 +30,11 @@ namespace mlir::sdy {
 
 namespace {
 
-/// `size` rounded up to a multiple of `shards`.
-int64_t roundUp(int64_t size, int64_t shards) {
+/// `size` rounded up to a multiple of `shards`; nullopt on overflow.
+std::optional<int64_t> roundUp(int64_t size, int64_t shards) {
   if (shards <= 1 || size % shards == 0)
     return size;
-  return size + shards - size % shards;
+  return mpmd::checkedAdd(size, shards - size % shards);
 }
 
 /// The first dimension of `type` that `sharding` (on `mesh`) does not
@@ -157,6 +158,8 @@ private:
   DenseMap<Value, Value> restored;
   /// Ops whose operand or result types changed, verified at the end.
   llvm::SetVector<Operation *> touched;
+  /// Set when a padded size does not fit in int64 (reported by run()).
+  bool sizeOverflow = false;
 };
 
 MeshAttr FunctionPadder::getMesh(TensorShardingAttr sharding) {
@@ -174,9 +177,16 @@ SmallVector<int64_t> FunctionPadder::paddedShape(RankedTensorType type,
   MeshAttr mesh = getMesh(sharding);
   if (!mesh)
     return shape;
-  for (auto [size, dimSharding] : llvm::zip(shape, sharding.getDimShardings()))
-    if (!ShapedType::isDynamic(size))
-      size = roundUp(size, dimSharding.getShardedSize(mesh));
+  for (auto [size, dimSharding] : llvm::zip(shape, sharding.getDimShardings())) {
+    if (ShapedType::isDynamic(size))
+      continue;
+    std::optional<int64_t> padded =
+        roundUp(size, dimSharding.getShardedSize(mesh));
+    if (padded)
+      size = *padded;
+    else
+      sizeOverflow = true;
+  }
   return shape;
 }
 
@@ -413,16 +423,19 @@ LogicalResult FunctionPadder::padSlice(stablehlo::SliceOp slice) {
   for (auto [dim, size] : llvm::enumerate(shape)) {
     if (size == resultType.getDimSize(dim))
       continue;
-    int64_t limit =
-        slice.getStartIndices()[dim] + (size - 1) * slice.getStrides()[dim] + 1;
-    if (limit > operandType.getDimSize(dim))
+    std::optional<int64_t> span = mpmd::checkedMul(size - 1, slice.getStrides()[dim]);
+    std::optional<int64_t> last =
+        span ? mpmd::checkedAdd(slice.getStartIndices()[dim], *span) : std::nullopt;
+    std::optional<int64_t> limit = last ? mpmd::checkedAdd(*last, 1) : std::nullopt;
+    if (!limit || *limit > operandType.getDimSize(dim))
       return slice.emitOpError()
              << "cannot be padded for divisibility: dim " << dim
              << " of the result must grow to " << size
-             << " elements, which would read up to index " << limit
-             << " of an operand of size " << operandType.getDimSize(dim)
+             << " elements, which would read past the end of an operand of "
+                "size "
+             << operandType.getDimSize(dim)
              << "; the dimension needs a reshard before padding";
-    limits[dim] = limit;
+    limits[dim] = *limit;
   }
   slice.setLimitIndices(limits);
   setShape(slice.getResult(), shape);
@@ -837,8 +850,10 @@ LogicalResult FunctionPadder::run() {
     ops.push_back(op);
     for (Value result : op->getResults()) {
       auto type = dyn_cast<RankedTensorType>(result.getType());
-      if (!type || hasPaddableElements(type) ||
-          type.getShape() == ArrayRef(paddedShape(type, getSharding(result))))
+      if (!type)
+        continue;
+      SmallVector<int64_t> padded = paddedShape(type, getSharding(result));
+      if (hasPaddableElements(type) || type.getShape() == ArrayRef(padded))
         continue;
       op->emitOpError() << "result #" << cast<OpResult>(result).getResultNumber()
                         << " of type " << type
@@ -849,6 +864,9 @@ LogicalResult FunctionPadder::run() {
   });
   if (!paddable)
     return failure();
+  if (sizeOverflow)
+    return function.emitOpError()
+           << "has a value whose padded size does not fit in 64 bits";
   for (Operation *op : ops)
     if (failed(visit(op)))
       return failure();

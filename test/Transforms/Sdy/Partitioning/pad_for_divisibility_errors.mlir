@@ -23,7 +23,7 @@ sdy.mesh @mesh = <["x"=2]>
 
 // A slice starting at 1 cannot grow from 7 to 8 elements inside 8.
 func.func @slice_past_operand(%arg0: tensor<8xf32>) -> tensor<8xf32> {
-  // expected-error @+1 {{'stablehlo.slice' op cannot be padded for divisibility: dim 0 of the result must grow to 8 elements, which would read up to index 9 of an operand of size 8; the dimension needs a reshard before padding}}
+  // expected-error @+1 {{'stablehlo.slice' op cannot be padded for divisibility: dim 0 of the result must grow to 8 elements, which would read past the end of an operand of size 8; the dimension needs a reshard before padding}}
   %0 = stablehlo.slice %arg0 [1:8] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>} : (tensor<8xf32>) -> tensor<7xf32>
   %cst = stablehlo.constant dense<0.0> : tensor<f32>
   %1 = stablehlo.pad %0, %cst, low = [0], high = [1], interior = [0] : (tensor<7xf32>, tensor<f32>) -> tensor<8xf32>
@@ -63,4 +63,14 @@ func.func @complex(%arg0: tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>> {
   // expected-error @+1 {{'stablehlo.slice' op result #0 of type 'tensor<7xcomplex<f32>>' needs padding for divisibility, which is only supported for integer and float elements}}
   %0 = stablehlo.slice %arg0 [0:7] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>} : (tensor<8xcomplex<f32>>) -> tensor<7xcomplex<f32>>
   return %arg0 : tensor<8xcomplex<f32>>
+}
+
+// -----
+
+sdy.mesh @mesh = <["x"=2]>
+
+// expected-error @+1 {{'func.func' op has a value whose padded size does not fit in 64 bits}}
+func.func @overflow(%arg0: tensor<9223372036854775807xi1>) -> tensor<9223372036854775807xi1> {
+  %0 = stablehlo.not %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>} : tensor<9223372036854775807xi1>
+  return %0 : tensor<9223372036854775807xi1>
 }
