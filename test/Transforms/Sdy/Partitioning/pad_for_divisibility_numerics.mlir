@@ -33,6 +33,10 @@ func.func @main() {
   %6 = func.call @conv_with_padded_kernel(%v1, %k) : (tensor<1x8x1xf32>, tensor<4x1x1xf32>) -> tensor<1x6x1xf32>
   %7 = func.call @conv_with_padded_kernel_reference(%v1, %k) : (tensor<1x8x1xf32>, tensor<4x1x1xf32>) -> tensor<1x6x1xf32>
   check.expect_eq %6, %7 : tensor<1x6x1xf32>
+
+  %8 = func.call @loop_then_window(%v0) : (tensor<8xf32>) -> tensor<4xf32>
+  %9 = func.call @loop_then_window_reference(%v0) : (tensor<8xf32>) -> tensor<4xf32>
+  check.expect_eq %8, %9 : tensor<4xf32>
   func.return
 }
 
@@ -120,4 +124,58 @@ func.func @conv_with_padded_kernel_reference(%arg0: tensor<1x8x1xf32>, %arg1: te
   %0 = stablehlo.slice %arg1 [0:3, 0:1, 0:1] : (tensor<4x1x1xf32>) -> tensor<3x1x1xf32>
   %1 = stablehlo.convolution(%arg0, %0) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x1xf32>, tensor<3x1x1xf32>) -> tensor<1x6x1xf32>
   return %1 : tensor<1x6x1xf32>
+}
+
+// A while loop carries a padded value (7 of 8 elements); windows of 2 with
+// high padding 1 are summed, so the last window reads the padding, which
+// must be the init value 0, not the argument's last element.
+// PADDED-LABEL: func.func @loop_then_window(
+// PADDED: stablehlo.while{{.*}} : tensor<i64>, tensor<8xf32>
+// PADDED: %[[MASKED:.*]] = stablehlo.select
+// PADDED: "stablehlo.reduce_window"(%[[MASKED]],
+// PADDED: : (tensor<8xf32>, tensor<f32>) -> tensor<4xf32>
+func.func @loop_then_window(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@pair, [{"y"}]>}) -> tensor<4xf32> {
+  %0 = stablehlo.slice %arg0 [0:7] {sdy.sharding = #sdy.sharding_per_value<[<@pair, [{"y"}]>]>} : (tensor<8xf32>) -> tensor<7xf32>
+  %c0 = stablehlo.constant dense<0> : tensor<i64>
+  %1:2 = stablehlo.while(%i = %c0, %v = %0) : tensor<i64>, tensor<7xf32>
+    attributes {sdy.sharding = #sdy.sharding_per_value<[<@pair, []>, <@pair, [{"y"}]>]>}
+   cond {
+    %c3 = stablehlo.constant dense<3> : tensor<i64>
+    %lt = stablehlo.compare LT, %i, %c3, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %d = stablehlo.add %v, %v : tensor<7xf32>
+    %c1 = stablehlo.constant dense<1> : tensor<i64>
+    %j = stablehlo.add %i, %c1 : tensor<i64>
+    stablehlo.return %j, %d : tensor<i64>, tensor<7xf32>
+  }
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %2 = "stablehlo.reduce_window"(%1#1, %zero) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+  }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>, padding = dense<[[0, 1]]> : tensor<1x2xi64>, sdy.sharding = #sdy.sharding_per_value<[<@pair, [{"y"}]>]>} : (tensor<7xf32>, tensor<f32>) -> tensor<4xf32>
+  return %2 : tensor<4xf32>
+}
+func.func @loop_then_window_reference(%arg0: tensor<8xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.slice %arg0 [0:7] : (tensor<8xf32>) -> tensor<7xf32>
+  %c0 = stablehlo.constant dense<0> : tensor<i64>
+  %1:2 = stablehlo.while(%i = %c0, %v = %0) : tensor<i64>, tensor<7xf32>
+   cond {
+    %c3 = stablehlo.constant dense<3> : tensor<i64>
+    %lt = stablehlo.compare LT, %i, %c3, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %d = stablehlo.add %v, %v : tensor<7xf32>
+    %c1 = stablehlo.constant dense<1> : tensor<i64>
+    %j = stablehlo.add %i, %c1 : tensor<i64>
+    stablehlo.return %j, %d : tensor<i64>, tensor<7xf32>
+  }
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %2 = "stablehlo.reduce_window"(%1#1, %zero) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+  }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>, padding = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<7xf32>, tensor<f32>) -> tensor<4xf32>
+  return %2 : tensor<4xf32>
 }
