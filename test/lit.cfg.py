@@ -22,6 +22,15 @@ tool_dirs = [os.path.join(config.mpmd_obj_root, "bin"), config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["mpmd-opt", "mpmd", "mpmd-generate-program"], tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
+# `%partition-and-run FILE PASS...`: partitions FILE's sharded @parallel_*
+# functions with mpmd-opt and checks every device's results against the
+# unpartitioned program in `mpmd interpret` (test/Utils/partition_and_run.py).
+config.substitutions.append(("%partition-and-run", " ".join([
+    "/usr/bin/python3",
+    os.path.join(config.mpmd_src_root, "test", "Utils", "partition_and_run.py"),
+    "--mpmd-opt", os.path.join(config.mpmd_obj_root, "bin", "mpmd-opt"),
+    "--mpmd", os.path.join(config.mpmd_obj_root, "bin", "mpmd")])))
+
 # NumPy interop tests run where Debian's python3 has NumPy (python3-numpy).
 numpy_python = "/usr/bin/python3"
 try:

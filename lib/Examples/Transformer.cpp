@@ -12,6 +12,7 @@
 
 #include "Common.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -33,12 +34,19 @@ constexpr std::array<const char *, kTransformerWeightsPerLayer> kWeightNames = {
 constexpr int64_t kWo = 3;
 /// Added to the variance in the norms.
 constexpr double kNormEpsilon = 1e-5;
-/// Every tensor type of the module, spelled out.
+/// The hidden width of the MLP of `layer`.
+int64_t getFfn(const TransformerOptions &options, int64_t layer) {
+  return options.ffnPerLayer.empty() ? options.ffn
+                                     : options.ffnPerLayer[layer];
+}
+
+/// Every tensor type of one layer (only the MLP's hidden width differs
+/// between layers), spelled out.
 struct Types {
-  explicit Types(const TransformerOptions &options) {
+  Types(const TransformerOptions &options, int64_t ffn) {
     const llvm::StringRef dtype = getElementTypeName(options.elementType);
     const int64_t rows = options.batch / options.microbatches;
-    const int64_t s = options.sequence, d = options.dim, f = options.ffn;
+    const int64_t s = options.sequence, d = options.dim, f = ffn;
     full = formatv("tensor<{0}x{1}x{2}x{3}>", options.batch, s, d, dtype);
     act = formatv("tensor<{0}x{1}x{2}x{3}>", rows, s, d, dtype);
     hidden = formatv("tensor<{0}x{1}x{2}x{3}>", rows, s, f, dtype);
@@ -267,7 +275,11 @@ template <typename Item> std::string join(int64_t count, Item item) {
 
 /// The text of the module; sizes are verified.
 std::string writeModule(const TransformerOptions &options) {
-  const Types t(options);
+  std::vector<Types> layerTypes;
+  for (int64_t i = 0; i < options.layers; ++i)
+    layerTypes.emplace_back(options, getFfn(options, i));
+  // The types every layer shares.
+  const Types &t = layerTypes.front();
   const int64_t layers = options.layers, microbatches = options.microbatches;
   const int64_t rows = options.batch / microbatches;
   const int64_t weightsPerLayer = kTransformerWeightsPerLayer;
@@ -283,15 +295,17 @@ std::string writeModule(const TransformerOptions &options) {
   for (int64_t i = 0; i < layers; ++i)
     for (int64_t w = 0; w < weightsPerLayer; ++w) {
       std::string name = weightName(i, w);
-      weightArguments += formatv(", {0}: {1}", name, t.weights[w]);
-      namedWeightArguments +=
-          formatv(", {0}: {1} loc(\"{2}\")", name, t.weights[w],
-                  llvm::StringRef(name).drop_front());
-      weightTypes += ", " + t.weights[w];
+      const std::string &type = layerTypes[i].weights[w];
+      weightArguments += formatv(", {0}: {1}", name, type);
+      namedWeightArguments += formatv(", {0}: {1} loc(\"{2}\")", name, type,
+                                      llvm::StringRef(name).drop_front());
+      weightTypes += ", " + type;
     }
   const int64_t residuals = kResiduals.size();
-  const std::string residualTypes =
-      join(residuals, [&](int64_t r) { return t.*kResiduals[r].type; });
+  auto residualTypes = [&](const Types &layer) {
+    return join(residuals,
+                [&](int64_t r) { return layer.*kResiduals[r].type; });
+  };
   std::string text;
   llvm::raw_string_ostream os(text);
 
@@ -305,20 +319,22 @@ std::string writeModule(const TransformerOptions &options) {
     return i ? formatv("%f{0}#0", i - 1).str() : std::string("%x");
   };
   const int64_t last = layers - 1;
-  const std::string layerWeightTypes =
-      join(weightsPerLayer, [&](int64_t w) { return t.weights[w]; });
-  const std::string layerWeightArguments =
-      join(weightsPerLayer, [&](int64_t w) {
-        return formatv("%{0}: {1}", kWeightNames[w], t.weights[w]).str();
-      });
+  auto layerWeightTypes = [&](const Types &layer) {
+    return join(weightsPerLayer, [&](int64_t w) { return layer.weights[w]; });
+  };
   for (int64_t i = 0; i < layers; ++i) {
     const bool isLast = i == last;
+    const Types &lt = layerTypes[i];
+    const std::string layerWeightArguments =
+        join(weightsPerLayer, [&](int64_t w) {
+          return formatv("%{0}: {1}", kWeightNames[w], lt.weights[w]).str();
+        });
     std::string operands =
         input(i) + ", " +
         join(weightsPerLayer, [&](int64_t w) { return weightName(i, w); });
     std::string arguments =
         formatv("%in: {0}, {1}", t.act, layerWeightArguments);
-    std::string operandTypes = t.act + ", " + layerWeightTypes;
+    std::string operandTypes = t.act + ", " + layerWeightTypes(lt);
     std::string results = "%out", resultTypes = t.act;
     if (isLast) {
       operands += ", %y";
@@ -329,11 +345,11 @@ std::string writeModule(const TransformerOptions &options) {
     }
     for (const Residual &residual : kResiduals)
       results += formatv(", %{0}", residual.forwardName).str();
-    resultTypes += ", " + residualTypes;
+    resultTypes += ", " + residualTypes(lt);
     os << formatv("  %f{0}:{1} = mpmd.named_computation<\"layer_{0}\"> ({2}) "
                   "({3}) {{\n",
                   i, (isLast ? 2 : 1) + residuals, operands, arguments);
-    writeForwardBody(os, t, options.dim, scale);
+    writeForwardBody(os, lt, options.dim, scale);
     if (isLast)
       os << formatv(
           "    %diff = stablehlo.subtract %out, %target : {0}\n"
@@ -353,27 +369,29 @@ std::string writeModule(const TransformerOptions &options) {
   // order, then dloss/dh_i.
   for (int64_t i = last; i >= 0; --i) {
     const bool isLast = i == last, inputGradient = i > 0;
+    const Types &lt = layerTypes[i];
     const int64_t firstResidual = isLast ? 2 : 1;
     std::string operands =
         isLast ? formatv("%f{0}#1", i).str()
                : formatv("%b{0}#{1}", i + 1, weightsPerLayer).str();
     std::string arguments =
         formatv("{0}: {1}", isLast ? "%diff" : "%dout", t.act);
-    std::string operandTypes = t.act + ", " + residualTypes;
+    std::string operandTypes = t.act + ", " + residualTypes(lt);
     for (int64_t r = 0; r < residuals; ++r) {
       operands += formatv(", %f{0}#{1}", i, firstResidual + r).str();
       arguments += formatv(", %{0}: {1}", kResiduals[r].backwardName,
-                           t.*kResiduals[r].type)
+                           lt.*kResiduals[r].type)
                        .str();
     }
     // wq, wk and wv only feed dh.
     for (int64_t w = inputGradient ? 0 : kWo; w < weightsPerLayer; ++w) {
       operands += ", " + weightName(i, w);
-      arguments += formatv(", %{0}: {1}", kWeightNames[w], t.weights[w]).str();
-      operandTypes += ", " + t.weights[w];
+      arguments +=
+          formatv(", %{0}: {1}", kWeightNames[w], lt.weights[w]).str();
+      operandTypes += ", " + lt.weights[w];
     }
     std::string results = "%dwq, %dwk, %dwv, %dwo, %dw1, %dw2";
-    std::string resultTypes = layerWeightTypes;
+    std::string resultTypes = layerWeightTypes(lt);
     if (inputGradient) {
       results += ", %dh";
       resultTypes += ", " + t.act;
@@ -386,7 +404,7 @@ std::string writeModule(const TransformerOptions &options) {
       os << formatv("    %count = stablehlo.constant dense<{0}.0> : {1}\n"
                     "    %dout = stablehlo.divide %diff, %count : {1}\n",
                     positions, t.act);
-    writeBackwardBody(os, t, options.dim, scale, inputGradient);
+    writeBackwardBody(os, lt, options.dim, scale, inputGradient);
     os << formatv("    mpmd.return {0} : {1}\n  } : ({2}) -> ({1})\n", results,
                   resultTypes, operandTypes);
   }
@@ -417,22 +435,29 @@ std::string writeModule(const TransformerOptions &options) {
   }
   std::string loss = writeMicrobatchSum(os, "loss", 0, t.scalar, microbatches);
   // One learning-rate constant per weight shape: %lr_wo for the [D,D]
-  // weights, %lr_w1 [D,F], %lr_w2 [F,D].
-  for (int64_t w = kWo; w < weightsPerLayer; ++w)
-    os << formatv("  %lr_{0} = stablehlo.constant dense<{1}> : {2}\n",
-                  kWeightNames[w], formatFloat(options.learningRate),
-                  t.weights[w]);
+  // weights, %lr_w1 [D,F], %lr_w2 [F,D]; %lr_w1_<layer> for another F.
+  llvm::StringMap<std::string> learningRateByType;
+  for (int64_t i = 0; i < layers; ++i)
+    for (int64_t w = kWo; w < weightsPerLayer; ++w) {
+      const std::string &type = layerTypes[i].weights[w];
+      std::string name = i == 0 ? formatv("%lr_{0}", kWeightNames[w]).str()
+                                : formatv("%lr_{0}_{1}", kWeightNames[w], i);
+      if (!learningRateByType.try_emplace(type, name).second)
+        continue;
+      os << formatv("  {0} = stablehlo.constant dense<{1}> : {2}\n", name,
+                    formatFloat(options.learningRate), type);
+    }
   std::string updated;
   for (int64_t i = 0; i < layers; ++i)
     for (int64_t w = 0; w < weightsPerLayer; ++w) {
       std::string name = formatv("{0}_{1}", kWeightNames[w], i);
+      const std::string &type = layerTypes[i].weights[w];
       std::string gradient =
           writeMicrobatchSum(os, "g_" + name, 1 + i * weightsPerLayer + w,
-                             t.weights[w], microbatches);
-      os << formatv("  %step_{0} = stablehlo.multiply {1}, %lr_{2} : {3}\n"
+                             type, microbatches);
+      os << formatv("  %step_{0} = stablehlo.multiply {1}, {2} : {3}\n"
                     "  %new_{0} = stablehlo.subtract %{0}, %step_{0} : {3}\n",
-                    name, gradient, kWeightNames[std::max(w, kWo)],
-                    t.weights[w]);
+                    name, gradient, learningRateByType.lookup(type), type);
       updated += ", %new_" + name;
     }
   os << formatv("  return {0}{1} : {2}{3}\n}\n", loss, updated, t.scalar,
@@ -452,6 +477,17 @@ generateTransformer(const TransformerOptions &options) {
                                        {"ffn", options.ffn}},
                                       options.learningRate))
     return std::move(error);
+  if (!options.ffnPerLayer.empty()) {
+    if (static_cast<int64_t>(options.ffnPerLayer.size()) != options.layers)
+      return makeExampleError(
+          "ffn lists " + llvm::Twine(options.ffnPerLayer.size()) +
+          " widths for " + llvm::Twine(options.layers) +
+          " layers (give one width, or one per layer)");
+    for (int64_t width : options.ffnPerLayer)
+      if (width < 1)
+        return makeExampleError("ffn must be at least 1 (got " +
+                                llvm::Twine(width) + ")");
+  }
   llvm::Expected<Placement> placement = getPlacement(sizes, options.schedule);
   if (!placement)
     return placement.takeError();

@@ -4,6 +4,7 @@ same C++ code: a program text and its JSON configuration."""
 from __future__ import annotations
 
 import dataclasses
+from typing import Sequence, Union
 
 from mpmd import _mpmd
 from mpmd.config import MpmdConfig
@@ -31,10 +32,17 @@ def mlp(layers: int = 4, width: int = 16, batch: int = 16, microbatches: int = 4
     return ExampleModel(program, MpmdConfig.from_json(config))
 
 
-def transformer(layers: int = 4, seq: int = 8, dim: int = 16, ffn: int = 32, batch: int = 8,
+def transformer(layers: int = 4, seq: int = 8, dim: int = 16,
+                ffn: Union[int, Sequence[int]] = 32, batch: int = 8,
                 microbatches: int = 4, meshes: int = 2, *, dtype: str = "f32",
                 learning_rate: float = 0.01, schedule: str = "1F1B") -> ExampleModel:
-    """``mpmd example transformer``: pre-norm decoder blocks, one head."""
-    program, config = _mpmd.example_transformer(layers, seq, dim, ffn, batch, microbatches,
+    """``mpmd example transformer``: pre-norm decoder blocks, one head.
+
+    ``ffn`` is the MLP's hidden width, or one width per layer (unbalanced
+    layers, as ``--ffn F0,F1,...``)."""
+    widths = [ffn] if isinstance(ffn, int) else list(ffn)
+    if not widths:
+        raise ValueError("ffn: give one width, or one per layer")
+    program, config = _mpmd.example_transformer(layers, seq, dim, widths, batch, microbatches,
                                                 meshes, dtype, learning_rate, schedule)
     return ExampleModel(program, MpmdConfig.from_json(config))

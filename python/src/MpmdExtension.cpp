@@ -526,15 +526,19 @@ PYBIND11_MODULE(_mpmd, m) {
 
   m.def(
       "example_transformer",
-      [](int64_t layers, int64_t sequence, int64_t dim, int64_t ffn,
-         int64_t batch, int64_t microbatches, int64_t meshes,
+      [](int64_t layers, int64_t sequence, int64_t dim,
+         const std::vector<int64_t> &ffn, int64_t batch, int64_t microbatches, int64_t meshes,
          const std::string &dtype, double learningRate,
          const std::string &schedule) {
         examples::TransformerOptions options;
         options.layers = layers;
         options.sequence = sequence;
         options.dim = dim;
-        options.ffn = ffn;
+        // One width for every layer, or one per layer.
+        if (ffn.size() == 1)
+          options.ffn = ffn.front();
+        else
+          options.ffnPerLayer = ffn;
         options.batch = batch;
         options.microbatches = microbatches;
         options.meshes = meshes;

@@ -31,3 +31,20 @@ def test_compare_schedules_saves_a_png(tmp_path):
     assert "ZB-H1, p=4, v=1, m=8" in output
     size, width, _ = _png_size(tmp_path / "s.png")
     assert size > 10_000 and width >= 800
+
+
+def test_transformer_takes_one_ffn_width_per_layer(cli, tmp_path):
+    import mpmd.examples
+    import pytest
+
+    model = mpmd.examples.transformer(layers=2, seq=4, dim=8, ffn=[8, 24], batch=4,
+                                      microbatches=2, meshes=2)
+    cli("example", "transformer", "--layers", "2", "--seq", "4", "--dim", "8", "--ffn", "8,24",
+        "--batch", "4", "--microbatches", "2", "--meshes", "2", "-o", tmp_path / "m.mlir",
+        "--config-out", tmp_path / "c.json")
+    assert model.program == (tmp_path / "m.mlir").read_text()
+    assert "%w1_1: tensor<8x24xf32>" in model.program
+    with pytest.raises(ValueError, match="ffn"):
+        mpmd.examples.transformer(layers=2, ffn=[])
+    with pytest.raises(Exception, match="ffn lists 3 widths for 2 layers"):
+        mpmd.examples.transformer(layers=2, ffn=[8, 8, 8])

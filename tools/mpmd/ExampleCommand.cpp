@@ -96,7 +96,9 @@ void printTransformerHelp(llvm::raw_ostream &os) {
         "  --layers L           blocks (at least one per stage)\n"
         "  --seq S              positions per sequence\n"
         "  --dim D              the model width\n"
-        "  --ffn F              the hidden width of the MLP\n"
+        "  --ffn F              the hidden width of the MLP; F0,F1,... gives\n"
+        "                       one per layer (unbalanced layers, e.g. to try\n"
+        "                       'mpmd plan')\n"
         "  --batch B            sequences (a multiple of M)\n"
         "  --microbatches M     microbatches per step\n"
         "  --meshes P           pipeline meshes\n"
@@ -104,11 +106,39 @@ void printTransformerHelp(llvm::raw_ostream &os) {
         "mlp\n";
 }
 
-/// A size option and where its value goes.
+/// A size option and where its value goes; with `perLayer`, the option also
+/// takes a comma-separated list of one value per layer, which goes there.
 struct SizeOption {
   StringRef name;
   int64_t *value;
+  std::vector<int64_t> *perLayer = nullptr;
 };
+
+/// Parses "N" into `*size.value` or, where allowed, "N,N,..." into
+/// `*size.perLayer`.
+llvm::Error parseSize(const SizeOption &size, StringRef text) {
+  auto notAnInteger = [&] {
+    return makeUsageError(size.name + " expects an integer" +
+                          (size.perLayer ? " or a comma-separated list of "
+                                           "integers, one per layer"
+                                         : "") +
+                          " (got '" + text + "')");
+  };
+  if (!size.perLayer || !text.contains(',')) {
+    if (text.getAsInteger(10, *size.value))
+      return notAnInteger();
+    return llvm::Error::success();
+  }
+  llvm::SmallVector<StringRef> items;
+  text.split(items, ',');
+  for (StringRef item : items) {
+    int64_t value;
+    if (item.trim().getAsInteger(10, value))
+      return notAnInteger();
+    size.perLayer->push_back(value);
+  }
+  return llvm::Error::success();
+}
 
 /// What differs between models: the help, the sizes, where the shared
 /// options go, and the generator (reading the options filled in).
@@ -152,9 +182,8 @@ llvm::Error runModel(const ModelCommand &model,
   for (auto [size, text] : llvm::zip(model.sizes, sizeTexts)) {
     if (!text)
       return required(size.name);
-    if (StringRef(*text).getAsInteger(10, *size.value))
-      return makeUsageError(size.name + " expects an integer (got '" + *text +
-                            "')");
+    if (llvm::Error error = parseSize(size, *text))
+      return error;
   }
   if (dtype) {
     if (*dtype == "f32")
@@ -213,7 +242,7 @@ llvm::Error runNamedModel(StringRef name, llvm::ArrayRef<StringRef> args) {
                    {{"--layers", &transformer.layers},
                     {"--seq", &transformer.sequence},
                     {"--dim", &transformer.dim},
-                    {"--ffn", &transformer.ffn},
+                    {"--ffn", &transformer.ffn, &transformer.ffnPerLayer},
                     {"--batch", &transformer.batch},
                     {"--microbatches", &transformer.microbatches},
                     {"--meshes", &transformer.meshes}},

@@ -58,17 +58,24 @@ std::vector<double> norm(const std::vector<double> &x, int64_t n,
   return out;
 }
 
+/// The MLP's hidden width in `layer`.
+int64_t ffnOf(const TransformerOptions &options, int64_t layer) {
+  return options.ffnPerLayer.empty() ? options.ffn
+                                     : options.ffnPerLayer[layer];
+}
+
 /// The loss in plain loops, one sequence at a time, with the header's math:
 /// pre-norm causal single-head attention (no max subtraction here), tanh
 /// MLP, residuals, 0.5 * sum((h_L - y)^2) / (B * S).
 double referenceLoss(const TransformerOptions &options,
                      const std::vector<Tensor> &args) {
-  const int64_t s = options.sequence, d = options.dim, f = options.ffn;
+  const int64_t s = options.sequence, d = options.dim;
   double loss = 0;
   for (int64_t b = 0; b < options.batch; ++b) {
     const double *x = args[0].data<double>() + b * s * d;
     std::vector<double> h(x, x + s * d);
     for (int64_t layer = 0; layer < options.layers; ++layer) {
+      const int64_t f = ffnOf(options, layer);
       auto weight = [&](int64_t kind) {
         return args[2 + layer * kTransformerWeightsPerLayer + kind]
             .data<double>();
@@ -118,17 +125,19 @@ protected:
   /// x, y (in (-1, 1)) and the weights (in (-0.6, 0.6)).
   std::vector<Tensor> randomArguments(const TransformerOptions &options,
                                       DType dtype, uint64_t seed) {
-    const int64_t d = options.dim, f = options.ffn;
+    const int64_t d = options.dim;
     std::mt19937_64 random(seed);
     std::vector<Tensor> args;
     for (int i = 0; i < 2; ++i)
       args.push_back(randomTensor(dtype, {options.batch, options.sequence, d},
                                   1.0, random));
-    const runtime::Shape shapes[] = {{d, d}, {d, d}, {d, d},
-                                     {d, d}, {d, f}, {f, d}};
-    for (int64_t i = 0; i < options.layers; ++i)
+    for (int64_t i = 0; i < options.layers; ++i) {
+      const int64_t f = ffnOf(options, i);
+      const runtime::Shape shapes[] = {{d, d}, {d, d}, {d, d},
+                                       {d, d}, {d, f}, {f, d}};
       for (const runtime::Shape &shape : shapes)
         args.push_back(randomTensor(dtype, shape, 0.6, random));
+    }
     return args;
   }
 };
@@ -219,6 +228,25 @@ TEST(TransformerConfigTest, ContiguousStagesAndGeneratedSchedules) {
             (MeshAssignment{"m0", std::nullopt, 3}));
 }
 
+// Unbalanced layers (one MLP width per layer) compute the same math.
+TEST_F(TransformerTest, PerLayerFfnWidthsGiveTheReferenceLoss) {
+  TransformerOptions options = smallF64();
+  options.layers = 3;
+  options.ffnPerLayer = {6, 2, 9};
+  generate(options);
+  std::vector<Tensor> args = randomArguments(options, DType::F64, 11);
+  std::vector<Tensor> results = runMain(args);
+  ASSERT_EQ(
+      results.size(),
+      static_cast<size_t>(1 + options.layers * kTransformerWeightsPerLayer));
+  EXPECT_NEAR(results[0].data<double>()[0], referenceLoss(options, args),
+              1e-12);
+  // The updated w1 of each layer keeps that layer's [D, F] shape.
+  for (int64_t layer = 0; layer < options.layers; ++layer)
+    EXPECT_EQ(results[1 + layer * kTransformerWeightsPerLayer + 4].shape(),
+              (runtime::Shape{options.dim, options.ffnPerLayer[layer]}));
+}
+
 TEST(TransformerConfigTest, BadSizesAreErrors) {
   auto errorFor = [](auto change) {
     TransformerOptions options;
@@ -231,6 +259,12 @@ TEST(TransformerConfigTest, BadSizesAreErrors) {
             "dim must be at least 1 (got -1)");
   EXPECT_EQ(errorFor([](TransformerOptions &o) { o.ffn = 0; }),
             "ffn must be at least 1 (got 0)");
+  EXPECT_EQ(errorFor([](TransformerOptions &o) { o.ffnPerLayer = {8, 8}; }),
+            "ffn lists 2 widths for 4 layers (give one width, or one per "
+            "layer)");
+  EXPECT_EQ(
+      errorFor([](TransformerOptions &o) { o.ffnPerLayer = {8, 8, 0, 8}; }),
+      "ffn must be at least 1 (got 0)");
   EXPECT_EQ(errorFor([](TransformerOptions &o) { o.layers = 0; }),
             "layers must be at least 1 (got 0)");
   EXPECT_EQ(errorFor([](TransformerOptions &o) { o.batch = 6; }),

@@ -43,6 +43,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace mlir::mpmd::examples {
 
@@ -54,6 +55,9 @@ struct TransformerOptions {
   int64_t dim = 16;
   /// F: the hidden width of the MLP.
   int64_t ffn = 32;
+  /// F per layer (one value per layer) for deliberately unbalanced models,
+  /// e.g. to test stage cuts; when non-empty it replaces `ffn`.
+  std::vector<int64_t> ffnPerLayer;
   /// B: sequences per step.
   int64_t batch = 8;
   int64_t microbatches = 4;

@@ -1,6 +1,7 @@
 //===- LowerToFragmentCalls.cpp - -mpmd-lower-to-fragment-calls -----------===//
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
+#include "mpmd/Dialect/Sdy/IR/SdyOps.h"
 #include "mpmd/Transforms/Common/FragmentUtils.h"
 #include "mpmd/Transforms/Export/ExportUtils.h"
 #include "mpmd/Transforms/Export/Passes.h"
@@ -245,6 +246,31 @@ class LowerToFragmentCallsPass
   /// The fragments of the module's functions in program order. A fragment
   /// that cannot become a call (in an mpmd.for, or without a topology mesh)
   /// is an error.
+  /// The shardings of the fragment's mesh tensors become `sdy.sharding`s of
+  /// the callee's signature, which must name an `sdy.mesh` of the module.
+  static LogicalResult verifyShardingMeshes(FragmentOp fragment) {
+    for (auto [kind, types] :
+         {std::pair{"operand", TypeRange(fragment->getOperandTypes())},
+          std::pair{"result", TypeRange(fragment->getResultTypes())}})
+      for (auto [index, type] : llvm::enumerate(types)) {
+        auto meshTensor = dyn_cast<MeshTensorType>(type);
+        sdy::TensorShardingAttr sharding =
+            meshTensor ? meshTensor.getSharding() : nullptr;
+        // An inlined mesh (empty name) needs no symbol.
+        if (!sharding || sharding.getMeshName().empty() ||
+            SymbolTable::lookupNearestSymbolFrom<sdy::MeshOp>(
+                fragment, StringAttr::get(fragment.getContext(),
+                                          sharding.getMeshName())))
+          continue;
+        return fragment.emitError()
+               << "cannot be lowered to a fragment call: the sharding of "
+               << kind << " " << index << " names mesh @"
+               << sharding.getMeshName()
+               << ", which no sdy.mesh of the module defines";
+      }
+    return success();
+  }
+
   LogicalResult collectFragments(ModuleOp module,
                                  SmallVectorImpl<FragmentOp> &fragments) {
     bool valid = true;
@@ -261,6 +287,8 @@ class LowerToFragmentCallsPass
           fragment.emitError() << "cannot be lowered to a fragment call: mesh \""
                                << fragment.getMeshName()
                                << "\" is not in the function's topology";
+          valid = false;
+        } else if (failed(verifyShardingMeshes(fragment))) {
           valid = false;
         } else {
           fragments.push_back(fragment);

@@ -74,6 +74,20 @@ FailureOr<StringRef> getTargetMesh(sdy::TensorShardingAttr sharding,
     }
     target = mesh;
   }
+  // The re-pointed sharding must verify against the topology mesh.
+  for (NamedMeshAttr mesh : topology.getMeshes()) {
+    if (mesh.getName() != target)
+      continue;
+    for (StringRef axis : axes)
+      if (!llvm::any_of(mesh.getMesh().getAxes(), [&](sdy::MeshAxisAttr known) {
+            return known.getName() == axis;
+          })) {
+        error = ("axis \"" + axis + "\" of a sharding is not an axis of "
+                 "topology mesh \"" + target + "\"")
+                    .str();
+        return failure();
+      }
+  }
   return target;
 }
 

@@ -35,3 +35,19 @@ func.func @main(%arg0: !m1) -> !m1 attributes {topology = #topology} {
   } : !m1
   return %0 : !m1
 }
+
+// -----
+
+// A mesh tensor's sharding must name an sdy.mesh: it becomes an sdy.sharding
+// of the callee, which would not verify otherwise.
+!t = tensor<4x8xf32>
+!m1_x = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>, sharding=<@mesh, [{"x"}, {?}]>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>>
+
+func.func @main(%arg0: !m1_x) -> !m1_x attributes {topology = #topology} {
+  // expected-error @+1 {{cannot be lowered to a fragment call: the sharding of operand 0 names mesh @mesh, which no sdy.mesh of the module defines}}
+  %0 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0) (%a: !t) {
+    mpmd.return %a : !t
+  } : (!m1_x) -> !m1_x
+  return %0 : !m1_x
+}

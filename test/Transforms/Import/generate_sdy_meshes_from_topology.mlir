@@ -48,3 +48,15 @@ func.func @main(%arg0: !t {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) ->
   %0 = sdy.sharding_constraint %arg0 <@mesh, [{"tpu_y"}, {"cpu_z"}]> : !t
   return %0 : !t
 }
+
+// -----
+
+// An axis with the prefix of a topology mesh must also be one of its axes:
+// the re-pointed sharding would not verify otherwise.
+sdy.mesh @mesh = <["tpu_x"=2, "tpu_y"=2]>
+!t = tensor<4x8xf32>
+#topology = #mpmd.topology<<"tpu": <["tpu_x"=2, "tpu_q"=2]>>>
+// expected-error @+1 {{axis "tpu_y" of a sharding is not an axis of topology mesh "tpu"}}
+func.func @main(%arg0: !t {sdy.sharding = #sdy.sharding<@mesh, [{"tpu_x", "tpu_y"}, {}]>}) -> !t attributes {topology = #topology} {
+  return %arg0 : !t
+}

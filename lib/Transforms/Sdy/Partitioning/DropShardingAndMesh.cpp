@@ -21,6 +21,10 @@ class DropShardingAndMeshPass
         return;
       }
       op->removeAttr(kSharding);
+      if (auto named = dyn_cast<NamedComputationOp>(op)) {
+        named.removeInShardingsAttr();
+        named.removeOutShardingsAttr();
+      }
       auto function = dyn_cast<func::FuncOp>(op);
       if (!function)
         return;

@@ -32,3 +32,22 @@ func.func @nested(%arg0: tensor<4xf32>, %arg1: tensor<i32>) -> tensor<4xf32> {
   }) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>} : (tensor<i32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// A named computation keeps its body but loses its in/out shardings, which
+// would otherwise name an erased mesh.
+sdy.mesh @mesh = <["x"=2]>
+
+// CHECK-LABEL: func.func @named
+func.func @named(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK-NEXT: %[[N:.*]] = sdy.named_computation<"f">(%arg0) (%[[A:.*]]: tensor<4xf32>) {
+  // CHECK-NEXT:   %[[B:.*]] = stablehlo.negate %[[A]] : tensor<4xf32>
+  // CHECK-NEXT:   sdy.return %[[B]] : tensor<4xf32>
+  // CHECK-NEXT: } : (tensor<4xf32>) -> tensor<4xf32>
+  %0 = sdy.named_computation<"f">(%arg0) in_shardings=[<@mesh, [{"x"}]>] out_shardings=[<@mesh, [{"x"}]>] (%a: tensor<4xf32>) {
+    %1 = stablehlo.negate %a : tensor<4xf32>
+    sdy.return %1 : tensor<4xf32>
+  } : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
