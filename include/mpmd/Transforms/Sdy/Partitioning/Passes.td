@@ -91,6 +91,7 @@ def ConvertGlobalToLocalPass
     Option<"partitionCount", "partition-count", "int64_t", /*default=*/"1",
            "Number of partitions">,
   ];
+}
 
 def PadForDivisibilityPass
     : Pass<"sdy-pad-for-divisibility", "::mlir::func::FuncOp"> {
