@@ -182,3 +182,20 @@ func.func @inside_unregistered_op(%arg0: tensor<8xf32>) -> tensor<8xf32> {
   }) : (tensor<8xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=4]>
+
+// Turning replicated and sharding axes into unreduced ones; sub-axes
+// joining an unreduced axis merge with it.
+// CHECK-LABEL: func.func @to_unreduced
+func.func @to_unreduced(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", "b":(2)2}, {}]>}) -> tensor<8x8xf32> {
+  // CHECK-NEXT: %[[R:.*]] = sdy.replicated_to_unreduced {"b":(1)2} %arg0 out_sharding=<@mesh, [{"a", "b":(2)2}, {}], unreduced={"b":(1)2}> : tensor<8x8xf32>
+  // GENERIC: "sdy.replicated_to_unreduced"(%{{.*}}) <{axes = #sdy<axis_ref_list{"b":(1)2}>, out_sharding = #sdy.sharding<@mesh, [{"a", "b":(2)2}, {}], unreduced={"b":(1)2}>}>
+  %0 = sdy.replicated_to_unreduced {"b":(1)2} %arg0 out_sharding=<@mesh, [{"a", "b":(2)2}, {}], unreduced={"b":(1)2}> : tensor<8x8xf32>
+  // CHECK-NEXT: %[[S:.*]] = sdy.sharded_to_unreduced [{"b":(2)2}, {}] %[[R]] out_sharding=<@mesh, [{"a"}, {}], unreduced={"b"}> : tensor<8x8xf32>
+  // GENERIC: "sdy.sharded_to_unreduced"(%{{.*}}) <{axes = #sdy<list_of_axis_ref_lists[{"b":(2)2}, {}]>, out_sharding = #sdy.sharding<@mesh, [{"a"}, {}], unreduced={"b"}>}>
+  %1 = sdy.sharded_to_unreduced [{"b":(2)2}, {}] %0 out_sharding=<@mesh, [{"a"}, {}], unreduced={"b"}> : tensor<8x8xf32>
+  return %1 : tensor<8x8xf32>
+}

@@ -558,3 +558,86 @@ func.func @manual_missing_manual_axes(%arg0: tensor<8xf32>) -> tensor<8xf32> {
   } : (tensor<8xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+// replicated_to_unreduced / sharded_to_unreduced
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @replicated_to_unreduced_sharded_axis(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'sdy.replicated_to_unreduced' op axis "a" shards dim 0 of the operand, so it is not replicated}}
+  %0 = sdy.replicated_to_unreduced {"a"} %arg0 out_sharding=<@mesh, [{}, {}], unreduced={"a"}> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @replicated_to_unreduced_already_unreduced(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}], unreduced={"b"}>}) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'sdy.replicated_to_unreduced' op axis "b" is already unreduced in the operand}}
+  %0 = sdy.replicated_to_unreduced {"b"} %arg0 out_sharding=<@mesh, [{}, {}], unreduced={"b"}> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @replicated_to_unreduced_missing_axis(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'sdy.replicated_to_unreduced' op axis "b" is missing from the unreduced axes of out_sharding}}
+  %0 = sdy.replicated_to_unreduced {"b"} %arg0 out_sharding=<@mesh, [{}, {}], unreduced={"a"}> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @replicated_to_unreduced_extra_axis(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'sdy.replicated_to_unreduced' op out_sharding has unreduced axes {"a", "b"}, expected those of the operand plus {"b"}}}
+  %0 = sdy.replicated_to_unreduced {"b"} %arg0 out_sharding=<@mesh, [{}, {}], unreduced={"a", "b"}> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @replicated_to_unreduced_changes_dims(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'sdy.replicated_to_unreduced' op out_sharding dim 0 is {}, but replicated_to_unreduced (which keeps the operand's dimensions) gives {"a"}}}
+  %0 = sdy.replicated_to_unreduced {"b"} %arg0 out_sharding=<@mesh, [{}, {}], unreduced={"b"}> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @sharded_to_unreduced_rank(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'sdy.sharded_to_unreduced' op expected 2 axes lists (one per dimension), got 1}}
+  %0 = sdy.sharded_to_unreduced [{"a"}] %arg0 out_sharding=<@mesh, [{}, {}], unreduced={"a"}> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @sharded_to_unreduced_not_suffix(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", "b"}, {}]>}) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'sdy.sharded_to_unreduced' op axes {"a"} of dim 0 are not a suffix of the operand's dim sharding {"a", "b"}}}
+  %0 = sdy.sharded_to_unreduced [{"a"}, {}] %arg0 out_sharding=<@mesh, [{"b"}, {}], unreduced={"a"}> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @sharded_to_unreduced_keeps_axis(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", "b"}, {}]>}) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'sdy.sharded_to_unreduced' op out_sharding dim 0 is {"b"}, but removing the axes from the operand sharding gives {"a"}}}
+  %0 = sdy.sharded_to_unreduced [{"b"}, {}] %arg0 out_sharding=<@mesh, [{"b"}, {}], unreduced={"a"}> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @sharded_to_unreduced_not_unreduced(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", "b"}, {}]>}) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'sdy.sharded_to_unreduced' op axis "b" is missing from the unreduced axes of out_sharding}}
+  %0 = sdy.sharded_to_unreduced [{"b"}, {}] %arg0 out_sharding=<@mesh, [{"a"}, {}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}

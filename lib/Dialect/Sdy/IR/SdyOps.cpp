@@ -597,3 +597,113 @@ LogicalResult CollectivePermuteOp::verify() {
                            << after.getShardedSize(mesh) << " in out_sharding";
   return success();
 }
+
+namespace {
+
+/// Whether the devices of the (sub-)axis `inner` are among those of
+/// `outer` (both of `mesh`).
+bool containsAxis(AxisRefAttr outer, AxisRefAttr inner, MeshAttr mesh) {
+  auto preSize = [](AxisRefAttr axis) -> int64_t {
+    SubAxisInfoAttr sub = axis.getSubAxisInfo();
+    return sub ? sub.getPreSize() : 1;
+  };
+  return outer.getName() == inner.getName() &&
+         preSize(outer) <= preSize(inner) &&
+         preSize(inner) * inner.getSize(mesh) <=
+             preSize(outer) * outer.getSize(mesh);
+}
+
+/// Checks that the unreduced axes of `out` are exactly those of `in` plus
+/// `added`: every one of them is covered by an axis of `out`, and the
+/// device counts agree (so `out` holds nothing else).
+LogicalResult verifyAddedUnreducedAxes(Operation *op, TensorShardingAttr in,
+                                       TensorShardingAttr out,
+                                       ArrayRef<AxisRefAttr> added,
+                                       MeshAttr mesh) {
+  SmallVector<AxisRefAttr> expected(in.getUnreducedAxes());
+  llvm::append_range(expected, added);
+  int64_t expectedSize = 1, outSize = 1;
+  for (AxisRefAttr axis : expected) {
+    expectedSize *= axis.getSize(mesh);
+    if (llvm::none_of(out.getUnreducedAxes(), [&](AxisRefAttr outAxis) {
+          return containsAxis(outAxis, axis, mesh);
+        }))
+      return op->emitOpError()
+             << "axis " << formatAxis(axis)
+             << " is missing from the unreduced axes of out_sharding";
+  }
+  for (AxisRefAttr axis : out.getUnreducedAxes())
+    outSize *= axis.getSize(mesh);
+  if (outSize != expectedSize)
+    return op->emitOpError()
+           << "out_sharding has unreduced axes "
+           << formatAxes(out.getUnreducedAxes())
+           << ", expected those of the operand plus " << formatAxes(added);
+  return success();
+}
+
+} // namespace
+
+LogicalResult ReplicatedToUnreducedOp::verify() {
+  MeshAttr mesh;
+  FailureOr<TensorShardingAttr> in =
+      verifyCollectiveShardings(*this, getTensor(), getOutSharding(), mesh);
+  if (failed(in))
+    return failure();
+  ArrayRef<AxisRefAttr> axes = getAxes().getValue();
+  if (failed(verifyAxes(*this, mesh, axes, "axes")))
+    return failure();
+  if (!*in)
+    return success();
+  for (AxisRefAttr axis : axes) {
+    for (auto [index, dim] : llvm::enumerate((*in).getDimShardings()))
+      for (AxisRefAttr used : dim.getAxes())
+        if (containsAxis(used, axis, mesh) || containsAxis(axis, used, mesh))
+          return emitOpError()
+                 << "axis " << formatAxis(axis) << " shards dim " << index
+                 << " of the operand, so it is not replicated";
+    for (AxisRefAttr used : (*in).getUnreducedAxes())
+      if (containsAxis(used, axis, mesh) || containsAxis(axis, used, mesh))
+        return emitOpError() << "axis " << formatAxis(axis)
+                             << " is already unreduced in the operand";
+  }
+  if (failed(verifyExpectedDims(
+          *this, getOutSharding(), getDimAxes(*in),
+          "replicated_to_unreduced (which keeps the operand's dimensions)")))
+    return failure();
+  return verifyAddedUnreducedAxes(*this, *in, getOutSharding(), axes, mesh);
+}
+
+LogicalResult ShardedToUnreducedOp::verify() {
+  MeshAttr mesh;
+  FailureOr<TensorShardingAttr> in =
+      verifyCollectiveShardings(*this, getTensor(), getOutSharding(), mesh);
+  if (failed(in))
+    return failure();
+  ArrayRef<AxisRefListAttr> perDim = getAxes().getValue();
+  int64_t rank = getType().getRank();
+  if (static_cast<int64_t>(perDim.size()) != rank)
+    return emitOpError() << "expected " << rank
+                         << " axes lists (one per dimension), got "
+                         << perDim.size();
+  SmallVector<AxisRefAttr> all;
+  for (AxisRefListAttr list : perDim)
+    llvm::append_range(all, list.getValue());
+  if (failed(verifyAxes(*this, mesh, all, "axes")))
+    return failure();
+  if (!*in)
+    return success();
+  SmallVector<SmallVector<AxisRefAttr>> expected = getDimAxes(*in);
+  for (auto [index, dim, list] : llvm::enumerate(expected, perDim)) {
+    if (!endsWith(dim, list.getValue()))
+      return emitOpError() << "axes " << formatAxes(list.getValue())
+                           << " of dim " << index
+                           << " are not a suffix of the operand's dim sharding "
+                           << formatAxes(dim);
+    dim.resize(dim.size() - list.getValue().size());
+  }
+  if (failed(verifyExpectedDims(*this, getOutSharding(), expected,
+                                "removing the axes from the operand sharding")))
+    return failure();
+  return verifyAddedUnreducedAxes(*this, *in, getOutSharding(), all, mesh);
+}

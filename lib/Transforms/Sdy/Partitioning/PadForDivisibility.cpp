@@ -143,7 +143,9 @@ private:
   void padWhile(stablehlo::WhileOp loop);
   void padAllGather(AllGatherOp gather);
   /// all_slice, reduce_scatter, all_to_all, all_reduce, collective_permute,
-  /// reshard: operand padded to (at least) what `out_sharding` needs.
+  /// replicated/sharded_to_unreduced, reshard: operand padded to (at least)
+  /// what `out_sharding` needs; `zeroOnly` for ops that sum over devices,
+  /// whose padding stays known only if it is zero.
   void padSameTypeCollective(Operation *op, Value operand,
                              TensorShardingAttr outSharding, bool zeroOnly,
                              ArrayRef<int64_t> sliceBackDims);
@@ -777,6 +779,14 @@ LogicalResult FunctionPadder::visit(Operation *op) {
       .Case([&](AllReduceOp reduce) {
         return sameType(reduce, reduce.getTensor(), reduce.getOutSharding(),
                         /*zeroOnly=*/true);
+      })
+      .Case([&](ReplicatedToUnreducedOp toUnreduced) {
+        return sameType(toUnreduced, toUnreduced.getTensor(),
+                        toUnreduced.getOutSharding(), /*zeroOnly=*/true);
+      })
+      .Case([&](ShardedToUnreducedOp toUnreduced) {
+        return sameType(toUnreduced, toUnreduced.getTensor(),
+                        toUnreduced.getOutSharding(), /*zeroOnly=*/true);
       })
       .Case([&](CollectivePermuteOp permute) {
         return sameType(permute, permute.getTensor(), permute.getOutSharding(),

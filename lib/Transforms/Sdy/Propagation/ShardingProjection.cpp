@@ -111,6 +111,18 @@ TensorFactorShardings::getAxesOfOtherFactors(int64_t factor) const {
   return axes;
 }
 
+bool TensorFactorShardings::hasSameFactorAxes(
+    const TensorFactorShardings &other) const {
+  return llvm::equal(factors, other.factors,
+                     [](const std::optional<FactorSharding> &a,
+                        const std::optional<FactorSharding> &b) {
+                       if (!a || !b)
+                         return !a && !b;
+                       return a->axes == b->axes &&
+                              a->overflowAxes == b->overflowAxes;
+                     });
+}
+
 TensorFactorShardings projectTensor(TensorShardingAttr sharding,
                                     TensorMappingAttr mapping,
                                     ArrayRef<int64_t> factorSizes,
@@ -217,16 +229,18 @@ TensorShardingAttr unprojectTensor(const TensorFactorShardings &factors,
 
 ShardingProjection ShardingProjection::build(
     ArrayRef<TensorShardingAttr> operands, ArrayRef<TensorShardingAttr> results,
-    OpShardingRuleAttr rule, MeshAttr mesh) {
+    OpShardingRuleAttr rule, MeshAttr mesh, bool closedIfMissing) {
   ShardingProjection projection;
   for (auto [sharding, mapping] :
        llvm::zip_equal(operands, rule.getOperandMappings()))
     projection.operands.push_back(
-        projectTensor(sharding, mapping, rule.getFactorSizes(), mesh));
+        projectTensor(sharding, mapping, rule.getFactorSizes(), mesh,
+                      closedIfMissing));
   for (auto [sharding, mapping] :
        llvm::zip_equal(results, rule.getResultMappings()))
     projection.results.push_back(
-        projectTensor(sharding, mapping, rule.getFactorSizes(), mesh));
+        projectTensor(sharding, mapping, rule.getFactorSizes(), mesh,
+                      closedIfMissing));
   return projection;
 }
 

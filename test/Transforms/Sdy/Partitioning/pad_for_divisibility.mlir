@@ -225,3 +225,24 @@ func.func @loop_and_region(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@m
   } : (tensor<7xf32>) -> tensor<7xf32>
   return %2 : tensor<7xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["x"=2, "y"=2]>
+
+// The ops that make axes unreduced keep the padded type; the all-reduce
+// after them too.
+// CHECK-LABEL: func.func @unreduced
+func.func @unreduced(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<7x4xf32> {
+  // CHECK: %[[S:.*]] = stablehlo.slice %arg0 [0:8, 0:4]
+  %0 = stablehlo.slice %arg0 [0:7, 0:4] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : (tensor<8x4xf32>) -> tensor<7x4xf32>
+  // CHECK-NEXT: %[[R:.*]] = sdy.replicated_to_unreduced {"y"} %[[S]] out_sharding=<@mesh, [{"x"}, {}], unreduced={"y"}> : tensor<8x4xf32>
+  %1 = sdy.replicated_to_unreduced {"y"} %0 out_sharding=<@mesh, [{"x"}, {}], unreduced={"y"}> : tensor<7x4xf32>
+  // CHECK-NEXT: %[[U:.*]] = sdy.sharded_to_unreduced [{"x"}, {}] %[[R]] out_sharding=<@mesh, [{}, {}], unreduced={"x", "y"}> : tensor<8x4xf32>
+  %2 = sdy.sharded_to_unreduced [{"x"}, {}] %1 out_sharding=<@mesh, [{}, {}], unreduced={"x", "y"}> : tensor<7x4xf32>
+  // CHECK-NEXT: %[[A:.*]] = sdy.all_reduce {"x", "y"} %[[U]] out_sharding=<@mesh, [{}, {}]> : tensor<8x4xf32>
+  // CHECK-NEXT: %[[BACK:.*]] = stablehlo.slice %[[A]] [0:7, 0:4]
+  // CHECK-NEXT: return %[[BACK]]
+  %3 = sdy.all_reduce {"x", "y"} %2 out_sharding=<@mesh, [{}, {}]> : tensor<7x4xf32>
+  return %3 : tensor<7x4xf32>
+}

@@ -8,7 +8,8 @@ include "mlir/IR/OpBase.td"
 def Sdy_CollectiveOpInterface : OpInterface<"CollectiveOpInterface"> {
   let description = [{
     An sdy collective (`all_gather`, `all_slice`, `all_reduce`,
-    `reduce_scatter`, `all_to_all`, `collective_permute`): it keeps the
+    `reduce_scatter`, `all_to_all`, `collective_permute`,
+    `replicated_to_unreduced`, `sharded_to_unreduced`): it keeps the
     global type of its one operand and changes only its sharding, to
     `out_sharding`.
   }];

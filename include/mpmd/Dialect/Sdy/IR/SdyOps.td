@@ -296,4 +296,38 @@ def Sdy_CollectivePermuteOp : Sdy_CollectiveOp<"collective_permute"> {
   }];
 }
 
+def Sdy_ReplicatedToUnreducedOp : Sdy_CollectiveOp<"replicated_to_unreduced"> {
+  let summary = "Marks replicated axes as unreduced (no communication).";
+  let description = [{
+    `%1 = sdy.replicated_to_unreduced {"y"} %0 out_sharding=<@mesh, [{"x"}, {} ], unreduced={"y"}> : tensor<8x8xf32>`:
+    the axes shard no dimension of the operand and are not yet unreduced;
+    `out_sharding` keeps the dimension shardings and adds them to the
+    unreduced axes (a sum: one device of each group keeps the value, the
+    others hold zeros).
+  }];
+  let arguments = (ins AnyRankedTensor:$tensor,
+                       Sdy_AxisRefList:$axes,
+                       Sdy_TensorSharding:$out_sharding);
+  let assemblyFormat = [{
+    $axes $tensor `out_sharding` `` `=` `` $out_sharding attr-dict `:` type($result)
+  }];
+}
+
+def Sdy_ShardedToUnreducedOp : Sdy_CollectiveOp<"sharded_to_unreduced"> {
+  let summary = "Turns sharding axes into unreduced axes (no communication).";
+  let description = [{
+    `%1 = sdy.sharded_to_unreduced [{"y"}, {} ] %0 out_sharding=<@mesh, [{"x"}, {} ], unreduced={"y"}> : tensor<8x8xf32>`:
+    each list must be a suffix of that dimension's axes in the operand
+    sharding; `out_sharding` is the operand sharding without them, with
+    them added to the unreduced axes (each device pads its shard with
+    zeros to the gathered size).
+  }];
+  let arguments = (ins AnyRankedTensor:$tensor,
+                       Sdy_ListOfAxisRefLists:$axes,
+                       Sdy_TensorSharding:$out_sharding);
+  let assemblyFormat = [{
+    $axes $tensor `out_sharding` `` `=` `` $out_sharding attr-dict `:` type($result)
+  }];
+}
+
 #endif // MPMD_DIALECT_SDY_IR_SDYOPS_TD

@@ -93,6 +93,103 @@ def ConvertGlobalToLocalPass
   ];
 }
 
+def InsertExplicitReshardsPass
+    : Pass<"sdy-insert-explicit-reshards", "::mlir::func::FuncOp"> {
+  let summary = "Inserts `sdy.reshard`s and `sdy.all_reduce`s so that every "
+                "op runs on compatible shardings.";
+  let description = [{
+    After propagation an op may still see conflicting shardings: a factor
+    sharded differently in two of its tensors, one axis sharding two
+    factors, a need-replication factor sharded. This pass makes every op
+    conflict-free, so that the partitioner can run it shard by shard, and
+    turns partial results into explicit collectives (sdy-notes 5.1):
+
+    * data-flow ops (`while`, `case`, `optimization_barrier`, named and
+      manual computations, where the manual axes are stripped from the
+      result side), `func.call` (operands against the callee's argument
+      shardings) and `func.return` (against the result shardings): a
+      source with unreduced axes the target lacks is all-reduced over
+      them; unreduced axes the target adds come from
+      `sdy.replicated_to_unreduced` / `sdy.sharded_to_unreduced`; with the
+      full version (always for calls) a source that still differs is
+      resharded to the target;
+    * an existing `sdy.reshard` that adds unreduced axes becomes those
+      to-unreduced ops;
+    * every other op all-reduces operands whose unreduced axes its results
+      do not carry;
+    * an op with a result on a maximal (single-device) mesh moves its
+      operands to that device and its results back to the global mesh,
+      replicated;
+    * an op with a sharding rule on a common mesh: with the full version
+      (or for `func.call`, `mhlo.ragged_dot`, and a `concatenate` whose
+      operands are sharded unlike its result) one set of axes per factor
+      is chosen (kept when already compatible; the larger of two tensors
+      wins for unary ops; otherwise a greedy choice by the size of the
+      tensors that agree, factor kind and sharded size, honouring the
+      order of factors in a dimension; need-replication axes go to the
+      batching factors), operands are resharded to it before the op and
+      results back after it; reshapes with overflow axes redistribute the
+      axes of the more sharded side on both sides. Without the full version
+      only the dot/dot_general result is moved to the sharding of its
+      larger operand when that saves a reduce-scatter. Results are then
+      all-reduced over the axes sharding reduction factors (without the
+      full version only when the result is unreduced).
+
+    A function argument or result on a maximal mesh is an error.
+    Complexity: O(ops x (T x R + C^2 x T)) for T tensors of rank R per op
+    and C candidate (factor, axes) pairs of the greedy choice (at most the
+    number of axes of the op's shardings), so linear in the number of ops.
+  }];
+  let options = [
+    Option<"enableFullVersion", "enable-full-version", "bool",
+           /*default=*/"false",
+           "Reshard every op to compatible factor shardings, not only the "
+           "data-flow, unreduced and single-device cases.">,
+  ];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
+def ResolvePermutationFactorsPass
+    : Pass<"sdy-resolve-permutation-factors", "::mlir::func::FuncOp"> {
+  let summary = "Runs ops with sharded permutation factors on those "
+                "dimensions replicated.";
+  let description = [{
+    A sharded permutation factor (the sliced, padded or reversed dimension
+    of `slice`, `pad`, `reverse`, the windows of `reduce_window` and
+    convolutions, a `concatenate` of slices, ...) would make devices read
+    data other devices hold. After -sdy-insert-explicit-reshards, this pass
+    resolves every such StableHLO op (sdy-notes 5.4) by running it with those
+    factors replicated: operands are resharded before the op and results
+    back to their sharding after it, with the same machinery as
+    -sdy-insert-explicit-reshards. Slice dimensions that start at 0 with
+    stride 1 and keep the shard size, and pad dimensions without interior
+    padding whose output shards only read the input shard of the same
+    index, need no communication and stay sharded. A reshape whose split or
+    merged dimensions are sharded non-divisibly (or with overflow axes) gets
+    those factors replicated. Ops without a rule or with a custom rule are
+    left alone.
+
+    Halo exchange (neighbour `collective_permute`s inside a manual
+    computation for `pad`, `slice` and `reverse`) is not implemented yet:
+    with `enable-halo-exchange=true` these ops take the replication path
+    too, so `replica-count` and `partition-count` (which pick the device id
+    the halo code would read) have no effect yet.
+    Complexity: O(ops x (T x R + P x S)) for T tensors of rank R per op, P
+    permutation factors and S shards per pad dimension.
+  }];
+  let options = [
+    Option<"enableHaloExchange", "enable-halo-exchange", "bool",
+           /*default=*/"true",
+           "Exchange halos between neighbouring shards instead of "
+           "replicating (falls back to replication for now).">,
+    Option<"replicaCount", "replica-count", "int64_t", /*default=*/"1",
+           "Number of replicas (the device id is replica_id when > 1).">,
+    Option<"partitionCount", "partition-count", "int64_t", /*default=*/"1",
+           "Number of partitions (the device id is partition_id).">,
+  ];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
 def PadForDivisibilityPass
     : Pass<"sdy-pad-for-divisibility", "::mlir::func::FuncOp"> {
   let summary = "Pads every value whose sharding does not divide it.";
@@ -120,7 +217,8 @@ def PadForDivisibilityPass
       operand to the size their `out_sharding` needs (all-to-all results are
       sliced back on the source dimensions); `sdy.all_gather` gathers the
       padded form and slices back the gathered dimensions; `sdy.all_reduce`,
-      `sdy.collective_permute` and `sdy.reshard` keep the padded type.
+      `sdy.collective_permute`, `sdy.replicated_to_unreduced`,
+      `sdy.sharded_to_unreduced` and `sdy.reshard` keep the padded type.
     * Ops of other dialects (`func.return`, calls, `sdy.return` of manual and
       named computations) get their operands sliced back to the original
       types.

@@ -91,6 +91,10 @@ struct TensorFactorShardings {
 
   /// All axes of the factors other than `factor`, overflow axes included.
   SmallVector<AxisRefAttr> getAxesOfOtherFactors(int64_t factor) const;
+
+  /// Whether every factor has the same axes (overflow axes included) in
+  /// `other`; open/closed flags do not matter.
+  bool hasSameFactorAxes(const TensorFactorShardings &other) const;
 };
 
 /// Projects `sharding` (null: no sharding, so every factor is empty and open,
@@ -115,12 +119,18 @@ struct ShardingProjection {
   std::vector<TensorFactorShardings> operands;
   std::vector<TensorFactorShardings> results;
 
+  /// Missing shardings project to empty factors, open unless
+  /// `closedIfMissing`.
   static ShardingProjection build(ArrayRef<TensorShardingAttr> operands,
                                   ArrayRef<TensorShardingAttr> results,
-                                  OpShardingRuleAttr rule, MeshAttr mesh);
+                                  OpShardingRuleAttr rule, MeshAttr mesh,
+                                  bool closedIfMissing = false);
 
   int64_t getNumTensors() const { return operands.size() + results.size(); }
   /// Operands first, then results.
+  const TensorFactorShardings &getTensor(int64_t index) const {
+    return const_cast<ShardingProjection *>(this)->getTensor(index);
+  }
   TensorFactorShardings &getTensor(int64_t index) {
     return index < static_cast<int64_t>(operands.size())
                ? operands[index]
