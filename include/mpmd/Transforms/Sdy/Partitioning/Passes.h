@@ -4,6 +4,7 @@
 #define MPMD_TRANSFORMS_SDY_PARTITIONING_PASSES_H
 
 #include "mpmd/Dialect/Sdy/IR/SdyDialect.h"
+#include "mpmd/Dialect/StableHLO/IR/StablehloDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"

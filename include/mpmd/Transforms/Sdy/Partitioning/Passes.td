@@ -190,4 +190,75 @@ def ResolvePermutationFactorsPass
   let dependentDialects = ["::mlir::sdy::SdyDialect"];
 }
 
+def PadForDivisibilityPass
+    : Pass<"sdy-pad-for-divisibility", "::mlir::func::FuncOp"> {
+  let summary = "Pads every value whose sharding does not divide it.";
+  let description = [{
+    Gives each ranked tensor whose dimension of size `d` is split into `n`
+    shards with `d % n != 0` the global type with that dimension rounded up
+    to the next multiple of `n`, so that every shard has the same size and
+    `-sdy-convert-global-to-local` can divide exactly. The real elements keep
+    their indices; the padding sits at the high end of each dimension.
+
+    * Function arguments and results must be divisible already (an error
+      names the first offending dimension of each).
+    * StableHLO ops get padded result types: per dimension the larger of the
+      type inferred from the padded operands and the padded result type.
+      Constants are padded (a splat stays a splat), `stablehlo.slice`
+      extends its limits over the padding (an error if that would read past
+      the operand), `stablehlo.pad` lowers its high padding and re-masks the
+      operand's padding where it would land inside the real result.
+    * Dimensions an op combines are masked (`iota < size` and `select`):
+      contracting dimensions of `dot_general`, feature and window dimensions
+      of `convolution` (whose spatial results are then trimmed), with zeros;
+      reduced dimensions of `reduce` and `reduce_window`, with their init
+      values.
+    * `sdy.all_slice`, `sdy.reduce_scatter`, `sdy.all_to_all` pad their
+      operand to the size their `out_sharding` needs (all-to-all results are
+      sliced back on the source dimensions); `sdy.all_gather` gathers the
+      padded form and slices back the gathered dimensions; `sdy.all_reduce`,
+      `sdy.collective_permute`, `sdy.replicated_to_unreduced`,
+      `sdy.sharded_to_unreduced` and `sdy.reshard` keep the padded type.
+    * Ops of other dialects (`func.return`, calls, `sdy.return` of manual and
+      named computations) get their operands sliced back to the original
+      types.
+
+    New ops carry the sharding of the value they pad or mask. Values known
+    to be padded with a constant (the pass' own pads, masks and splat
+    constants) are remembered per function so they are not masked twice.
+    Complexity: O(ops x rank) new ops and time, plus one verification of
+    each op whose types changed.
+  }];
+  let dependentDialects = ["::mlir::stablehlo::StablehloDialect"];
+}
+
+def ResolveSingleDeviceShardingPass
+    : Pass<"sdy-resolve-single-device-sharding", "::mlir::func::FuncOp"> {
+  let summary = "Runs ops sharded on a single device only on that device.";
+  let description = [{
+    Every op outside the sdy dialect whose result shardings name a maximal
+    mesh `<[], device_ids=[D]>` (its other results must be replicated) is
+    replaced by a `stablehlo.if` on `device id == D`: the true branch holds
+    the op without shardings, reading the inputs of the single-device
+    `sdy.reshard`s that fed it; the false branch returns zeros (tokens:
+    `stablehlo.create_token`). Each tensor result is then summed over every
+    axis of the global mesh (the first mesh with axes) with `sdy.all_reduce`
+    into a replicated value, which replaces the users; a user that was a
+    `sdy.reshard` to exactly that replicated sharding is replaced by it.
+    Single-device reshards left without users are erased.
+
+    The device id is `stablehlo.partition_id`, or `stablehlo.replica_id`
+    when `replica-count` > 1, converted to an `i64` scalar; only one of the
+    counts may exceed 1.
+    Complexity: O(ops + uses of the rewritten ops).
+  }];
+  let options = [
+    Option<"replicaCount", "replica-count", "int64_t", /*default=*/"1",
+           "Number of replicas (the device id is the replica id when > 1).">,
+    Option<"partitionCount", "partition-count", "int64_t", /*default=*/"1",
+           "Number of partitions.">,
+  ];
+  let dependentDialects = ["::mlir::stablehlo::StablehloDialect"];
+}
+
 #endif // MPMD_TRANSFORMS_SDY_PARTITIONING_PASSES_TD
