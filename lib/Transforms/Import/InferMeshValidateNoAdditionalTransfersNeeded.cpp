@@ -32,29 +32,66 @@ class InferMeshValidateNoAdditionalTransfersNeededPass
       signalPassFailure();
   }
 
+  /// The use sets of a callee are the union over its call sites. When call
+  /// k's result r is call k+1's operand a, r is copied to the meshes of its
+  /// use set and a to those of its own: unless the two sets are equal, some
+  /// copy of r has no matching copy of a (or the reverse), which would need
+  /// a transfer. One error per (result, argument) pair, on the callee.
+  void validateCallChains(const Program &program, func::FuncOp f,
+                          ErrorReporter &reporter) {
+    const MeshIndex &meshes = program.meshes;
+    llvm::SmallDenseSet<std::pair<unsigned, unsigned>> reported;
+    for (CallOp call : program.getCallSites(f)) {
+      for (OpOperand &operand : call->getOpOperands()) {
+        auto producer = operand.get().getDefiningOp<CallOp>();
+        if (!producer || program.getCallee(producer) != f)
+          continue;
+        unsigned result = cast<OpResult>(operand.get()).getResultNumber();
+        unsigned arg = operand.getOperandNumber();
+        if (isa<MeshTensorType>(f.getArgument(arg).getType()))
+          continue;
+        MeshSet resultUse = getResultUseSet(f, result, meshes);
+        MeshSet argUse = getArgUseSet(f, arg, meshes);
+        if (resultUse.meshes() == argUse.meshes() ||
+            !reported.insert({result, arg}).second)
+          continue;
+        if (auto diag = reporter.emit(f.getLoc())) {
+          *diag << "Mesh assignment is not possible for mpmd.call \""
+                << f.getSymName() << "\" as it passes result " << result
+                << " (used in " << resultUse.str(meshes) << ") to arg " << arg
+                << " (used in " << argUse.str(meshes)
+                << ") but they have mismatching mesh assignments. Add an "
+                   "explicit transfer to fix this, or set "
+                   "`mpmd_infer_transfers=True`.";
+        }
+      }
+    }
+  }
+
   void validate(const Program &program, ErrorReporter &reporter) {
     const MeshIndex &meshes = program.meshes;
     for (func::FuncOp f : program.functions) {
       if (program.isEntry(f))
         continue;
+      // A callee argument is copied onto every mesh it is used on, so it
+      // is valid when its callers' operands can be on all of them.
       for (unsigned i = 0; i < f.getNumArguments(); ++i) {
         if (isa<MeshTensorType>(f.getArgument(i).getType()))
           continue;
         MeshSet use = getArgUseSet(f, i, meshes);
         SrcSet src = getArgSrcSet(f, i, meshes);
-        bool notAvailable = src && !use.isSubsetOf(*src);
-        if (use.size() <= 1 && !notAvailable)
+        if (!src || use.isSubsetOf(*src))
           continue;
         if (auto diag = reporter.emit(f.getArgument(i).getLoc())) {
           *diag << "Mesh assignment is not possible for arg " << i
                 << " of mpmd.call \"" << f.getSymName() << "\" as it is used in "
                 << use.str(meshes) << " but its caller operands can only be on "
-                << srcStr(src, meshes)
-                << " and a callee argument lives on a single mesh. Add an "
-                   "explicit transfer to fix this, or set "
+                << src->str(meshes)
+                << ". Add an explicit transfer to fix this, or set "
                    "`mpmd_infer_transfers=True`.";
         }
       }
+      validateCallChains(program, f, reporter);
     }
     program.forEachBlock([&](Block &block) {
       for (Operation &op : block) {

@@ -542,9 +542,13 @@ def InferMeshValidateNoAdditionalTransfersNeededPass
   let summary = "Errors where a meshless op is used on a mesh it cannot be computed on.";
   let description = [{
     Reports every meshless op whose use_set is not contained in its
-    src_set, and every callee argument used on several meshes or on a mesh
-    its call sites cannot provide without a transfer.
-    Complexity: one pass over the ops, O(N * M).
+    src_set, and every callee argument used on a mesh its call sites'
+    operands cannot be on (a callee argument used on several meshes is
+    copied by the rewrite, so that alone is valid). Call chains: when a
+    result r of a call of `f` is passed straight to argument a of another
+    call of `f`, r and a must be used on the same meshes, otherwise one
+    error on `f` per (r, a) pair.
+    Complexity: one pass over the ops and the call operands, O(N * M).
   }];
   let options = [
     Option<"errorLimit", "error-limit", "int", /*default=*/"5",
@@ -557,9 +561,20 @@ def InferMeshRewriteUsingAnalysisPass
     : Pass<"mpmd-infer-mesh-rewrite-using-analysis", "ModuleOp"> {
   let summary = "Moves every meshless op into fragments: absorb, clone or wrap.";
   let description = [{
-    Callees first (results used on several meshes are duplicated, one
-    result per mesh, marked `mpmd.copies` on the call sites; then the body;
-    then the arguments are typed onto their mesh), then entry points. Each
+    Callees first, then entry points. A callee result used on several
+    meshes (its use_set) keeps its position on the first of them in
+    mesh-name order (numeric suffixes compared as numbers) and gets a copy
+    per further mesh, appended after all results; the original's result
+    attribute `mpmd.copies = [positions]` records where its copies are.
+    Then the callee body is rewritten; then each argument is typed onto the
+    mesh of its assigns, and an argument whose assigns target several
+    meshes gets copies the same way (appended after all arguments,
+    `mpmd.copies` argument attribute; each copy feeds its mesh's assigns
+    through an unassign that finalize folds). A call site passes one
+    operand per argument copy (an assign of the caller's operand onto the
+    copy's mesh) and each assign of a call result is replaced by the copy
+    of its type. `mpmd.copies` stays on the callee; it describes the
+    signature, and `-mpmd-call-inline` later removes the callee. Each
     block is walked in reverse; a meshless op, whose users are all assigns
     by then, is
       (a) moved into its consumer fragment when that is its only consumer;
