@@ -45,6 +45,12 @@ bool isEntryArgument(Value value, const Program &program) {
   return f && program.isEntry(f);
 }
 
+bool isLoopIndex(Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  auto loop = arg ? dyn_cast<ForOp>(arg.getOwner()->getParentOp()) : nullptr;
+  return loop && arg == loop.getIndexArgument();
+}
+
 class Finalizer {
 public:
   Finalizer(Program &program, bool inferTransfers)
@@ -91,7 +97,7 @@ private:
         }
       if (!chosen)
         continue;
-      retypeArgumentToMesh(arg, chosen);
+      retypeToMesh(arg, chosen);
     }
   }
 
@@ -330,6 +336,10 @@ private:
       for (Block *block : blocks)
         for (Operation &op : *block) {
           if (auto assign = dyn_cast<AssignOp>(&op)) {
+            // The index of an mpmd.for is a local tensor by definition: an
+            // assign is how it reaches each mesh using it.
+            if (isLoopIndex(assign.getTensor()))
+              continue;
             auto unassign = assign.getTensor().getDefiningOp<UnassignOp>();
             if (unassign) {
               op.emitError("Mesh assignment is not possible: the value on "
@@ -370,6 +380,7 @@ private:
       for (StringRef name : {kUseSetAttr, kSrcSetAttr}) {
         setArgAttrs(f, name, none);
         setResultAttrs(f, name, none);
+        f.walk([&](ForOp loop) { setArgAttrs(loop, name, none); });
       }
     }
     return llvm::failure(failed);

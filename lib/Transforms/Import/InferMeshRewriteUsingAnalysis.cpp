@@ -131,7 +131,7 @@ private:
               targets.push_back(*mesh);
       llvm::sort(targets);
       if (targets.size() == 1) {
-        retypeArgumentToMesh(
+        retypeToMesh(
             arg, getMeshType(arg.getType(), meshes.name(targets.front())));
         continue;
       }
@@ -143,7 +143,7 @@ private:
         std::optional<unsigned> mesh = pickMesh(src, use, meshes);
         if (!use.empty() && (!mesh || !use.contains(*mesh)))
           mesh = use.meshes().front();
-        retypeArgumentToMesh(
+        retypeToMesh(
             arg, getMeshType(arg.getType(), meshes.name(mesh.value_or(0))));
         continue;
       }
@@ -166,7 +166,7 @@ private:
               use.set(unassign.getResult());
       }
       argAttrs[i] = withCopies(argAttrs[i], copyPositions);
-      retypeArgumentToMesh(
+      retypeToMesh(
           arg, getMeshType(arg.getType(), meshes.name(targets.front())));
     }
     f.setType(FunctionType::get(ctx, body.getArgumentTypes(),
@@ -191,15 +191,57 @@ private:
         continue;
       }
       if (auto loop = dyn_cast<ForOp>(&op)) {
-        if (llvm::any_of(loop->getOperandTypes(),
-                         [](Type t) { return isa<RankedTensorType>(t); }))
-          return loop.emitError(
-              "mesh inference does not support mpmd.for loops over local "
-              "tensors; unroll the loop first (-mpmd-unroll-for-loops)");
+        if (failed(rewriteLoop(loop)))
+          return failure();
         continue;
       }
       if (isMeshlessOp(&op))
         rewriteOp(&op);
+    }
+    return success();
+  }
+
+  /// A loop-carried value gets one mesh type, shared by its operand, block
+  /// argument and result: a mesh of its use_set it can be on (its src_set),
+  /// as for any value. What the body returns is assigned to it before the
+  /// body is rewritten; the index stays a local tensor, assigned onto the
+  /// mesh of each of its consumers.
+  LogicalResult rewriteLoop(ForOp loop) {
+    Block &body = loop.getRegion().front();
+    if (loop->getNumOperands() == 0 ||
+        isa<MeshTensorType>(loop->getOperand(0).getType()))
+      return rewriteBlock(body);
+    const MeshIndex &meshes = program.meshes;
+    SmallVector<Type> meshTypes;
+    for (unsigned i = 0; i < loop->getNumOperands(); ++i) {
+      MeshSet use = getLoopUseSet(loop, i, meshes);
+      std::optional<unsigned> mesh =
+          pickMesh(getLoopSrcSet(loop, i, meshes), use, meshes);
+      if (!use.empty() && (!mesh || !use.contains(*mesh)))
+        mesh = use.meshes().front();
+      meshTypes.push_back(getMeshType(loop->getOperand(i).getType(),
+                                      meshes.name(mesh.value_or(0))));
+    }
+    Operation *ret = body.getTerminator();
+    OpBuilder builder(ret);
+    for (OpOperand &returned : ret->getOpOperands())
+      returned.set(AssignOp::create(builder, returned.get().getLoc(),
+                                    meshTypes[returned.getOperandNumber()],
+                                    returned.get(), StringAttr()));
+    if (failed(rewriteBlock(body)))
+      return failure();
+    builder.setInsertionPoint(loop);
+    for (auto [i, meshType] : llvm::enumerate(meshTypes)) {
+      retypeToMesh(body.getArgument(i), meshType);
+      retypeToMesh(loop->getResult(i), meshType);
+      OpOperand &operand = loop->getOpOperand(i);
+      Value local = operand.get();
+      if (local.getType() == meshType)
+        continue;
+      if (isa<MeshTensorType>(local.getType()))
+        local = UnassignOp::create(builder, loop.getLoc(), local, StringAttr());
+      operand.set(AssignOp::create(builder, loop.getLoc(), meshType, local,
+                                   StringAttr()));
     }
     return success();
   }

@@ -68,6 +68,31 @@ class InferMeshValidateNoAdditionalTransfersNeededPass
     }
   }
 
+  /// A loop-carried value has one mesh type (operand, block argument and
+  /// result): it must be used on one mesh, where its operand can be.
+  void validateLoop(ForOp loop, const MeshIndex &meshes,
+                    ErrorReporter &reporter) {
+    for (unsigned i = 0; i < loop->getNumOperands(); ++i) {
+      if (isa<MeshTensorType>(loop->getOperand(i).getType()))
+        continue;
+      MeshSet use = getLoopUseSet(loop, i, meshes);
+      SrcSet src = getLoopSrcSet(loop, i, meshes);
+      bool available = !src || use.isSubsetOf(*src);
+      if (use.size() <= 1 && available)
+        continue;
+      if (auto diag = reporter.emit(loop.getLoc())) {
+        *diag << "Mesh assignment is not possible for loop-carried value " << i
+              << " of mpmd.for as it is used in " << use.str(meshes);
+        if (!available)
+          *diag << " but its operand can only be on " << src->str(meshes);
+        else
+          *diag << " but a loop-carried value lives on a single mesh";
+        *diag << ". Add an explicit transfer to fix this, or set "
+                 "`mpmd_infer_transfers=True`.";
+      }
+    }
+  }
+
   void validate(const Program &program, ErrorReporter &reporter) {
     const MeshIndex &meshes = program.meshes;
     for (func::FuncOp f : program.functions) {
@@ -95,6 +120,10 @@ class InferMeshValidateNoAdditionalTransfersNeededPass
     }
     program.forEachBlock([&](Block &block) {
       for (Operation &op : block) {
+        if (auto loop = dyn_cast<ForOp>(&op)) {
+          validateLoop(loop, meshes, reporter);
+          continue;
+        }
         if (!hasInferredSets(&op))
           continue;
         MeshSet use = getOpUseSet(&op, meshes);

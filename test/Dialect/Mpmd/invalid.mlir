@@ -507,3 +507,14 @@ func.func @reduce_mixed_types(%arg0: !t, %arg1: tensor<4x8xf16>) -> !t {
 func.func @bad_use_set() attributes {mpmd.use_set = "m1"} {
   return
 }
+
+// -----
+
+!t = tensor<3x5xf32>
+func.func @for_arg_attrs_size(%arg0: !t) -> !t {
+  // expected-error @+1 {{'mpmd.for' op expected 1 arg_attrs entries (one per loop-carried value), got 2}}
+  %0 = mpmd.for (%arg0) {arg_attrs = [{}, {}], iterations = 4 : ui32} (%x: !t, %i: tensor<ui32>) {
+    mpmd.return %x : !t
+  } : !t
+  return %0 : !t
+}

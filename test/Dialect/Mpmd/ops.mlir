@@ -128,9 +128,10 @@ func.func @calls_and_loops(%arg0: !t, %arg1: !t) -> (!t, !t) attributes {topolog
   %2:2 = mpmd.for (%1, %arg1) {iterations = 12 : ui32, unroll_factor = 3 : ui32} (%x: !t, %y: !t, %i: tensor<ui32>) {
     mpmd.return %y, %x : !t, !t
   } : !t, !t
-  // CHECK: mpmd.for (%{{.*}}) {iterations = 2 : ui32} (%{{.*}}: tensor<3x5xf32>, %index: tensor<ui32>)
+  // Attributes of the loop-carried values, one dictionary each.
+  // CHECK: mpmd.for (%{{.*}}) {arg_attrs = [{mpmd.use_set = #mpmd.meshes_with_origins<"m1">}], iterations = 2 : ui32} (%{{.*}}: tensor<3x5xf32>, %index: tensor<ui32>)
   // CHECK: mpmd.call @body
-  %3 = mpmd.for (%2#0) {iterations = 2 : ui32} (%x: !t, %i: tensor<ui32>) {
+  %3 = mpmd.for (%2#0) {arg_attrs = [{mpmd.use_set = #mpmd.meshes_with_origins<"m1">}], iterations = 2 : ui32} (%x: !t, %i: tensor<ui32>) {
     %4 = mpmd.call @body(%x) : (!t) -> !t
     mpmd.return %4 : !t
   } : !t

@@ -379,7 +379,10 @@ def InferMeshPopulateUseSetPass
     `mpmd.call`: every callee argument/result is a data-flow edge shared by
     all call sites (callee arg i <- operand i of every call; call result j
     <- callee result j). `mpmd.for`: operand i <- body argument i, body
-    argument i and result i <- return operand i. Existing use_sets of callee
+    argument i and result i <- return operand i (and from there to its
+    producer, a call included); the use_set of loop-carried value i (its
+    body argument's and result's) goes to entry i of the loop's
+    `arg_attrs`, not on the loop. Existing use_sets of callee
     arguments/results whose origins are `inferred_unused_callee_in/out`
     (decided by leaf assignment) are kept as seeds; everything else is
     recomputed.
@@ -419,8 +422,11 @@ def InferMeshPopulateSrcSetPass
     concatenated values. (The identity check is ours: the conversion drops
     the init value.)
 
-    Calls and loops are data-flow edges as for the use_set (callee arg i =
-    intersection over all call sites; call result j = callee result j).
+    Calls and loops are data-flow edges (callee arg i = intersection over
+    all call sites; call result j = callee result j). A loop-carried value
+    of an `mpmd.for` can be where its operand can: body argument i and
+    result i take operand i's src_set (what the body returns does not
+    narrow it), kept in entry i of the loop's `arg_attrs`.
     Reads the use_sets written by -mpmd-infer-mesh-populate-use-set.
 
     Complexity: a worklist over ops/values seeded in program order (callees
@@ -547,7 +553,9 @@ def InferMeshValidateNoAdditionalTransfersNeededPass
     copied by the rewrite, so that alone is valid). Call chains: when a
     result r of a call of `f` is passed straight to argument a of another
     call of `f`, r and a must be used on the same meshes, otherwise one
-    error on `f` per (r, a) pair.
+    error on `f` per (r, a) pair. A loop-carried value of an `mpmd.for`
+    lives on one mesh: an error on the loop when it is used on several, or
+    on one its operand cannot be on.
     Complexity: one pass over the ops and the call operands, O(N * M).
   }];
   let options = [
@@ -585,7 +593,12 @@ def InferMeshRewriteUsingAnalysisPass
           cloned);
       (c) otherwise cloned into each consumer fragment.
     Free variables of regions become fragment operands. Calls are rebuilt
-    against the new callee signatures.
+    against the new callee signatures. An `mpmd.for` over local tensors is
+    not unrolled: each loop-carried value gets one mesh type (a mesh of its
+    `arg_attrs` use_set it can be on), shared by its operand, block argument
+    and result; what the body returns is assigned to it and the body is
+    rewritten like a function body. The index stays `tensor<ui32>`, assigned
+    onto the mesh of each consumer.
     Complexity: one reverse pass per block; each op is moved or cloned at
     most max(max-clones, #consumers of trivial ops) times; fragment operand
     lists are edited in place. O(N + E) for bounded cloning.
@@ -612,7 +625,9 @@ def InferMeshFinalizePass
     all unused and whose bodies have no side effects (what was wrapped for
     dead meshless ops), are erased. Then every function input/output must be
     a mesh tensor and no assign, unassign, broadcast, reduce or meshless op
-    may remain. The analysis attributes are removed.
+    may remain, except the assigns of an `mpmd.for` index (a local
+    `tensor<ui32>` by definition). The analysis attributes are removed,
+    from loop `arg_attrs` too.
     Complexity: one pass over the ops, O(N + E + T) with T the transfers
     created.
   }];

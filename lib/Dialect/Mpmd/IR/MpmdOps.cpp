@@ -705,6 +705,12 @@ LogicalResult ForOp::verify() {
                          << getIndexArgument().getType();
   if (getOperandTypes() != getResultTypes())
     return emitOpError("result types must equal operand types");
+  if (ArrayAttr argAttrs = getArgAttrsAttr();
+      argAttrs && argAttrs.size() != getNumOperands())
+    return emitOpError() << "expected " << getNumOperands()
+                         << " arg_attrs entries (one per loop-carried value), "
+                            "got "
+                         << argAttrs.size();
   return verifyBodySignature(*this, getRegion(), getOperandTypes(),
                              getResultTypes(), [](Type t) { return t; });
 }
