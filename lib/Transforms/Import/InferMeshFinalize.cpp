@@ -58,8 +58,8 @@ public:
 
   LogicalResult run() {
     for (func::FuncOp f : program.functions) {
-      if (program.isEntry(f))
-        typeEntryArguments(f);
+      if (program.isEntry(f) && failed(typeEntryArguments(f)))
+        return failure();
       SmallVector<Block *> blocks{&f.getBody().front()};
       f.walk([&](ForOp loop) { blocks.push_back(&loop.getRegion().front()); });
       for (Block *block : blocks) {
@@ -77,17 +77,36 @@ public:
 
 private:
   /// Entry arguments take the type of their assign users (the first mesh if
-  /// they go to several; the others are reached by transfers).
-  void typeEntryArguments(func::FuncOp f) {
+  /// they go to several; the others are reached by transfers). Assigns that
+  /// disagree on the memory kind (two kinds, or one with and one without)
+  /// are an error on the function, as upstream: the input has one memory
+  /// kind, and no transfer is made up between kinds.
+  LogicalResult typeEntryArguments(func::FuncOp f) {
     const MeshIndex &meshes = program.meshes;
     Block &body = f.getBody().front();
+    bool failed = false;
     for (BlockArgument arg : body.getArguments()) {
       if (!isa<RankedTensorType>(arg.getType()))
         continue;
       Type chosen;
       unsigned best = ~0u;
+      std::optional<StringAttr> memoryKind;
       for (Operation *user : arg.getUsers())
         if (auto assign = dyn_cast<AssignOp>(user)) {
+          StringAttr kind =
+              cast<MeshTensorType>(assign.getType()).getMemoryKind();
+          if (memoryKind && *memoryKind != kind) {
+            f.emitError("input ")
+                << arg.getArgNumber()
+                << " is assigned to meshes with different memory kinds ("
+                << (*memoryKind ? memoryKind->getValue() : "none") << " and "
+                << (kind ? kind.getValue() : "none")
+                << "); mesh inference does not transfer between memory "
+                   "kinds";
+            failed = true;
+            break;
+          }
+          memoryKind = kind;
           unsigned index = meshes.lookup(getMeshName(assign.getType()))
                                .value_or(~0u - 1);
           if (!chosen || index < best) {
@@ -99,6 +118,7 @@ private:
         continue;
       retypeToMesh(arg, chosen);
     }
+    return llvm::failure(failed);
   }
 
   void foldSameMeshAssigns(Block &block) {

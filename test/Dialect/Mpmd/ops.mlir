@@ -194,3 +194,19 @@ func.func @short_call_in_named_computation(%arg0: tensor<4xf32>) -> tensor<4xf32
 func.func private @callee(%a: tensor<4xf32>) -> tensor<4xf32> {
   return %a : tensor<4xf32>
 }
+
+// -----
+
+// Host memory in the types is what transfers move (G6): attributes saying
+// "device", or a memory kind in the operand and result types, are fine.
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m1_host = !mpmd.mesh_tensor<"m1", !t, memory_kind="pinned_host">
+// CHECK-LABEL: func.func @transfers_to_and_from_host
+// CHECK-NEXT:    %[[H:.*]] = mpmd.transfer %arg0 : (!mpmd.mesh_tensor<"m1", tensor<4x8xf32>>) -> !mpmd.mesh_tensor<"m1", tensor<4x8xf32>, memory_kind="pinned_host">
+// CHECK-NEXT:    mpmd.transfer {mhlo.memory_kind = "device"} %[[H]] : (!mpmd.mesh_tensor<"m1", tensor<4x8xf32>, memory_kind="pinned_host">) -> !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+func.func @transfers_to_and_from_host(%arg0: !m1 {mhlo.memory_kind = "device"}) -> !m1 {
+  %0 = mpmd.transfer %arg0 : (!m1) -> !m1_host
+  %1 = mpmd.transfer {mhlo.memory_kind = "device"} %0 : (!m1_host) -> !m1
+  return %1 : !m1
+}

@@ -614,7 +614,9 @@ def InferMeshFinalizePass
     : Pass<"mpmd-infer-mesh-finalize", "ModuleOp"> {
   let summary = "Replaces the remaining assign/unassign/broadcast/reduce by transfers and checks the result.";
   let description = [{
-    Entry arguments take the type of their assign users;
+    Entry arguments take the type of their assign users (assigns that
+    disagree on the memory kind, two kinds or one with and one without, are
+    an error on the function: no transfer between memory kinds is made up);
     `assign(unassign(x, m), m)` becomes x; a cross-mesh `assign(unassign(x))`
     reuses an existing transfer of x, and otherwise becomes a chain of
     transfers (in mesh order) when x is an entry argument, when it feeds an
