@@ -65,6 +65,84 @@ std::pair<StringAttr, Operation *> getBufferPlacement(Value value) {
   return {frontend.getAs<StringAttr>(kBufferPlacementAttrName), call};
 }
 
+std::string describeKind(Attribute kind) {
+  if (auto name = dyn_cast_or_null<StringAttr>(kind))
+    return ("\"" + name.getValue() + "\"").str();
+  return "none";
+}
+
+/// Upstream's consistency rules for the memory kinds written as attributes
+/// once marked (absent and "device" are both device memory):
+///  * the users of a used input agree on the kind they expect (a fragment's
+///    `arg_attrs` entry, the output attribute for a returned input; other
+///    users expect nothing), and that kind is on the same side (host or
+///    device) as the input's own;
+///  * an output is on the same side as its producer (an input's attribute,
+///    a fragment's `res_attrs` entry).
+/// Every violation is reported. O(uses of the inputs + outputs).
+LogicalResult validateMemoryKindAttributes(func::FuncOp function) {
+  bool valid = true;
+  Operation *ret = function.getBody().front().getTerminator();
+  for (BlockArgument arg : function.getArguments()) {
+    if (arg.use_empty())
+      continue;
+    std::optional<Attribute> expected;
+    bool agree = true;
+    for (OpOperand &use : arg.getUses()) {
+      Attribute kind;
+      if (auto fragment = dyn_cast<FragmentOp>(use.getOwner()))
+        kind = getFragmentArgAttr(fragment, use.getOperandNumber(),
+                                  kMemoryKindAttrName);
+      else if (use.getOwner() == ret)
+        kind = function.getResultAttr(use.getOperandNumber(),
+                                      kMemoryKindAttrName);
+      else
+        continue;
+      if (expected && *expected != kind) {
+        emitError(arg.getLoc())
+            << "input " << arg.getArgNumber()
+            << " is used with different memory kinds ("
+            << describeKind(*expected) << " and " << describeKind(kind) << ")";
+        valid = agree = false;
+        break;
+      }
+      expected = kind;
+    }
+    Attribute own = function.getArgAttr(arg.getArgNumber(), kMemoryKindAttrName);
+    if (agree && expected &&
+        isHostMemoryKind(own) != isHostMemoryKind(*expected)) {
+      emitError(arg.getLoc())
+          << "input " << arg.getArgNumber() << " has memory kind "
+          << describeKind(own) << " but its users expect "
+          << describeKind(*expected);
+      valid = false;
+    }
+  }
+  for (OpOperand &output : ret->getOpOperands()) {
+    Value value = output.get();
+    Attribute producerKind;
+    if (auto arg = dyn_cast<BlockArgument>(value))
+      producerKind =
+          function.getArgAttr(arg.getArgNumber(), kMemoryKindAttrName);
+    else if (auto fragment = value.getDefiningOp<FragmentOp>())
+      producerKind = getFragmentResAttr(
+          fragment, cast<OpResult>(value).getResultNumber(),
+          kMemoryKindAttrName);
+    else
+      continue;
+    Attribute kind =
+        function.getResultAttr(output.getOperandNumber(), kMemoryKindAttrName);
+    if (isHostMemoryKind(kind) != isHostMemoryKind(producerKind)) {
+      ret->emitError() << "output " << output.getOperandNumber()
+                       << " has memory kind " << describeKind(kind)
+                       << " but its producer's is "
+                       << describeKind(producerKind);
+      valid = false;
+    }
+  }
+  return success(valid);
+}
+
 class MarkOffloadedInputOutputPass
     : public impl::MarkOffloadedInputOutputPassBase<
           MarkOffloadedInputOutputPass> {
@@ -140,6 +218,10 @@ class MarkOffloadedInputOutputPass
       return memoryKindIf(ret->getOperand(index),
                           function.getResultAttr(index, kMemoryKindAttrName));
     });
+    // What the marking could not reconcile (kinds written before this pass
+    // that it keeps) is an error, as upstream validates after marking.
+    if (failed(validateMemoryKindAttributes(function)))
+      signalPassFailure();
   }
 };
 

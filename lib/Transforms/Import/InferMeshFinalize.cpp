@@ -45,6 +45,12 @@ bool isEntryArgument(Value value, const Program &program) {
   return f && program.isEntry(f);
 }
 
+bool isLoopIndex(Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  auto loop = arg ? dyn_cast<ForOp>(arg.getOwner()->getParentOp()) : nullptr;
+  return loop && arg == loop.getIndexArgument();
+}
+
 class Finalizer {
 public:
   Finalizer(Program &program, bool inferTransfers)
@@ -52,8 +58,8 @@ public:
 
   LogicalResult run() {
     for (func::FuncOp f : program.functions) {
-      if (program.isEntry(f))
-        typeEntryArguments(f);
+      if (program.isEntry(f) && failed(typeEntryArguments(f)))
+        return failure();
       SmallVector<Block *> blocks{&f.getBody().front()};
       f.walk([&](ForOp loop) { blocks.push_back(&loop.getRegion().front()); });
       for (Block *block : blocks) {
@@ -71,17 +77,36 @@ public:
 
 private:
   /// Entry arguments take the type of their assign users (the first mesh if
-  /// they go to several; the others are reached by transfers).
-  void typeEntryArguments(func::FuncOp f) {
+  /// they go to several; the others are reached by transfers). Assigns that
+  /// disagree on the memory kind (two kinds, or one with and one without)
+  /// are an error on the function, as upstream: the input has one memory
+  /// kind, and no transfer is made up between kinds.
+  LogicalResult typeEntryArguments(func::FuncOp f) {
     const MeshIndex &meshes = program.meshes;
     Block &body = f.getBody().front();
+    bool failed = false;
     for (BlockArgument arg : body.getArguments()) {
       if (!isa<RankedTensorType>(arg.getType()))
         continue;
       Type chosen;
       unsigned best = ~0u;
+      std::optional<StringAttr> memoryKind;
       for (Operation *user : arg.getUsers())
         if (auto assign = dyn_cast<AssignOp>(user)) {
+          StringAttr kind =
+              cast<MeshTensorType>(assign.getType()).getMemoryKind();
+          if (memoryKind && *memoryKind != kind) {
+            f.emitError("input ")
+                << arg.getArgNumber()
+                << " is assigned to meshes with different memory kinds ("
+                << (*memoryKind ? memoryKind->getValue() : "none") << " and "
+                << (kind ? kind.getValue() : "none")
+                << "); mesh inference does not transfer between memory "
+                   "kinds";
+            failed = true;
+            break;
+          }
+          memoryKind = kind;
           unsigned index = meshes.lookup(getMeshName(assign.getType()))
                                .value_or(~0u - 1);
           if (!chosen || index < best) {
@@ -91,8 +116,9 @@ private:
         }
       if (!chosen)
         continue;
-      retypeArgumentToMesh(arg, chosen);
+      retypeToMesh(arg, chosen);
     }
+    return llvm::failure(failed);
   }
 
   void foldSameMeshAssigns(Block &block) {
@@ -330,6 +356,10 @@ private:
       for (Block *block : blocks)
         for (Operation &op : *block) {
           if (auto assign = dyn_cast<AssignOp>(&op)) {
+            // The index of an mpmd.for is a local tensor by definition: an
+            // assign is how it reaches each mesh using it.
+            if (isLoopIndex(assign.getTensor()))
+              continue;
             auto unassign = assign.getTensor().getDefiningOp<UnassignOp>();
             if (unassign) {
               op.emitError("Mesh assignment is not possible: the value on "
@@ -370,6 +400,7 @@ private:
       for (StringRef name : {kUseSetAttr, kSrcSetAttr}) {
         setArgAttrs(f, name, none);
         setResultAttrs(f, name, none);
+        f.walk([&](ForOp loop) { setArgAttrs(loop, name, none); });
       }
     }
     return llvm::failure(failed);

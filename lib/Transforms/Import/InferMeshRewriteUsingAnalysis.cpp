@@ -44,59 +44,144 @@ public:
   }
 
 private:
-  /// Callee signature: result j of the old callee -> (new index, mesh) list.
+  /// How a callee's signature changed: the old argument each new argument
+  /// copies, and for every old result its (new index, mesh) copies, the
+  /// first of which keeps the old position.
   struct CalleeSignature {
+    SmallVector<unsigned> argSources;
     SmallVector<SmallVector<std::pair<unsigned, StringRef>>> results;
   };
 
+  /// Each tensor result and argument of the callee gets one mesh type per
+  /// mesh it is needed on. The first mesh (in mesh-name order) keeps the
+  /// original position; each further one is a copy appended after all
+  /// existing results (arguments), and the original records the positions
+  /// of its copies in an `mpmd.copies` result (argument) attribute.
   LogicalResult rewriteCallee(func::FuncOp f) {
     const MeshIndex &meshes = program.meshes;
+    MLIRContext *ctx = f.getContext();
     Block &body = f.getBody().front();
     Operation *ret = body.getTerminator();
     CalleeSignature &signature = signatures[f];
-    SmallVector<Value> newReturned;
+    unsigned numResults = ret->getNumOperands();
+    SmallVector<Value> returned(numResults);
+    SmallVector<Value> resultCopies;
+    SmallVector<DictionaryAttr> resultAttrs;
+    for (unsigned j = 0; j < numResults; ++j)
+      resultAttrs.push_back(f.getResultAttrDict(j)
+                                ? f.getResultAttrDict(j)
+                                : DictionaryAttr::get(ctx));
     OpBuilder builder(ret);
-    for (unsigned j = 0; j < ret->getNumOperands(); ++j) {
+    for (unsigned j = 0; j < numResults; ++j) {
       Value value = ret->getOperand(j);
       auto &entry = signature.results.emplace_back();
       if (!isa<RankedTensorType>(value.getType())) {
-        entry.push_back({newReturned.size(), getMeshName(value.getType())});
-        newReturned.push_back(value);
+        entry.push_back({j, getMeshName(value.getType())});
+        returned[j] = value;
         continue;
       }
       SmallVector<unsigned> targets =
           getResultUseSet(f, j, meshes).meshes();
       if (targets.empty())
         targets.push_back(0);
-      for (unsigned mesh : targets) {
+      SmallVector<int64_t> copyPositions;
+      for (auto [k, mesh] : llvm::enumerate(targets)) {
         StringRef name = meshes.name(mesh);
-        entry.push_back({newReturned.size(), name});
-        newReturned.push_back(AssignOp::create(builder, value.getLoc(),
-                                               getMeshType(value.getType(),
-                                                           name),
-                                               value, StringAttr()));
+        Value assign =
+            AssignOp::create(builder, value.getLoc(),
+                             getMeshType(value.getType(), name), value,
+                             StringAttr());
+        if (k == 0) {
+          entry.push_back({j, name});
+          returned[j] = assign;
+          continue;
+        }
+        unsigned position = numResults + resultCopies.size();
+        entry.push_back({position, name});
+        copyPositions.push_back(position);
+        resultCopies.push_back(assign);
       }
-      if (targets.size() > 1)
-        duplicated.insert(f);
+      if (!copyPositions.empty())
+        resultAttrs[j] = withCopies(resultAttrs[j], copyPositions);
     }
-    ret->setOperands(newReturned);
+    returned.append(resultCopies);
+    resultAttrs.append(resultCopies.size(), DictionaryAttr::get(ctx));
+    ret->setOperands(returned);
     if (failed(rewriteBlock(body)))
       return failure();
-    // Arguments: typed onto the mesh of their assign users.
-    for (BlockArgument arg : body.getArguments()) {
+
+    unsigned numArgs = body.getNumArguments();
+    SmallVector<DictionaryAttr> argAttrs;
+    for (unsigned i = 0; i < numArgs; ++i) {
+      argAttrs.push_back(f.getArgAttrDict(i) ? f.getArgAttrDict(i)
+                                             : DictionaryAttr::get(ctx));
+      signature.argSources.push_back(i);
+    }
+    for (unsigned i = 0; i < numArgs; ++i) {
+      BlockArgument arg = body.getArgument(i);
       if (!isa<RankedTensorType>(arg.getType()))
         continue;
-      MeshSet use = getArgUseSet(f, arg.getArgNumber(), meshes);
-      SrcSet src = getArgSrcSet(f, arg.getArgNumber(), meshes);
-      std::optional<unsigned> mesh = pickMesh(src, use, meshes);
-      if (!use.empty() && (!mesh || !use.contains(*mesh)))
-        mesh = use.meshes().front();
-      Type meshType = getMeshType(arg.getType(), meshes.name(mesh.value_or(0)));
-      retypeArgumentToMesh(arg, meshType);
+      // The meshes the assigns in the callee need the argument on.
+      SmallVector<unsigned> targets;
+      for (Operation *user : arg.getUsers())
+        if (auto assign = dyn_cast<AssignOp>(user))
+          if (std::optional<unsigned> mesh =
+                  meshes.lookup(getMeshName(assign.getType())))
+            if (!llvm::is_contained(targets, *mesh))
+              targets.push_back(*mesh);
+      llvm::sort(targets);
+      if (targets.size() == 1) {
+        retypeToMesh(
+            arg, getMeshType(arg.getType(), meshes.name(targets.front())));
+        continue;
+      }
+      if (targets.empty()) {
+        // Unused in the callee: the mesh of the use_set leaf assignment
+        // gave it, or one its callers' operands can be on.
+        MeshSet use = getArgUseSet(f, i, meshes);
+        SrcSet src = getArgSrcSet(f, i, meshes);
+        std::optional<unsigned> mesh = pickMesh(src, use, meshes);
+        if (!use.empty() && (!mesh || !use.contains(*mesh)))
+          mesh = use.meshes().front();
+        retypeToMesh(
+            arg, getMeshType(arg.getType(), meshes.name(mesh.value_or(0))));
+        continue;
+      }
+      // One copy per further mesh; its assigns read it through an
+      // unassign, which finalize folds away.
+      SmallVector<int64_t> copyPositions;
+      for (unsigned mesh : llvm::drop_begin(targets)) {
+        StringRef name = meshes.name(mesh);
+        copyPositions.push_back(body.getNumArguments());
+        BlockArgument copy = body.addArgument(
+            getMeshType(arg.getType(), name), arg.getLoc());
+        argAttrs.push_back(DictionaryAttr::get(ctx));
+        signature.argSources.push_back(i);
+        OpBuilder atStart = OpBuilder::atBlockBegin(&body);
+        auto unassign = UnassignOp::create(atStart, arg.getLoc(),
+                                           arg.getType(), copy, StringAttr());
+        for (OpOperand &use : llvm::make_early_inc_range(arg.getUses()))
+          if (auto assign = dyn_cast<AssignOp>(use.getOwner()))
+            if (getMeshName(assign.getType()) == name)
+              use.set(unassign.getResult());
+      }
+      argAttrs[i] = withCopies(argAttrs[i], copyPositions);
+      retypeToMesh(
+          arg, getMeshType(arg.getType(), meshes.name(targets.front())));
     }
-    f.setType(FunctionType::get(f.getContext(), body.getArgumentTypes(),
+    f.setType(FunctionType::get(ctx, body.getArgumentTypes(),
                                 ret->getOperandTypes()));
+    f.setAllArgAttrs(argAttrs);
+    f.setAllResultAttrs(resultAttrs);
     return success();
+  }
+
+  static DictionaryAttr withCopies(DictionaryAttr attrs,
+                                   ArrayRef<int64_t> positions) {
+    NamedAttrList list(attrs);
+    Builder builder(attrs.getContext());
+    list.set(kCopiesAttr, builder.getI64ArrayAttr(positions));
+    return list.getDictionary(attrs.getContext());
   }
 
   LogicalResult rewriteBlock(Block &block) {
@@ -106,15 +191,57 @@ private:
         continue;
       }
       if (auto loop = dyn_cast<ForOp>(&op)) {
-        if (llvm::any_of(loop->getOperandTypes(),
-                         [](Type t) { return isa<RankedTensorType>(t); }))
-          return loop.emitError(
-              "mesh inference does not support mpmd.for loops over local "
-              "tensors; unroll the loop first (-mpmd-unroll-for-loops)");
+        if (failed(rewriteLoop(loop)))
+          return failure();
         continue;
       }
       if (isMeshlessOp(&op))
         rewriteOp(&op);
+    }
+    return success();
+  }
+
+  /// A loop-carried value gets one mesh type, shared by its operand, block
+  /// argument and result: a mesh of its use_set it can be on (its src_set),
+  /// as for any value. What the body returns is assigned to it before the
+  /// body is rewritten; the index stays a local tensor, assigned onto the
+  /// mesh of each of its consumers.
+  LogicalResult rewriteLoop(ForOp loop) {
+    Block &body = loop.getRegion().front();
+    if (loop->getNumOperands() == 0 ||
+        isa<MeshTensorType>(loop->getOperand(0).getType()))
+      return rewriteBlock(body);
+    const MeshIndex &meshes = program.meshes;
+    SmallVector<Type> meshTypes;
+    for (unsigned i = 0; i < loop->getNumOperands(); ++i) {
+      MeshSet use = getLoopUseSet(loop, i, meshes);
+      std::optional<unsigned> mesh =
+          pickMesh(getLoopSrcSet(loop, i, meshes), use, meshes);
+      if (!use.empty() && (!mesh || !use.contains(*mesh)))
+        mesh = use.meshes().front();
+      meshTypes.push_back(getMeshType(loop->getOperand(i).getType(),
+                                      meshes.name(mesh.value_or(0))));
+    }
+    Operation *ret = body.getTerminator();
+    OpBuilder builder(ret);
+    for (OpOperand &returned : ret->getOpOperands())
+      returned.set(AssignOp::create(builder, returned.get().getLoc(),
+                                    meshTypes[returned.getOperandNumber()],
+                                    returned.get(), StringAttr()));
+    if (failed(rewriteBlock(body)))
+      return failure();
+    builder.setInsertionPoint(loop);
+    for (auto [i, meshType] : llvm::enumerate(meshTypes)) {
+      retypeToMesh(body.getArgument(i), meshType);
+      retypeToMesh(loop->getResult(i), meshType);
+      OpOperand &operand = loop->getOpOperand(i);
+      Value local = operand.get();
+      if (local.getType() == meshType)
+        continue;
+      if (isa<MeshTensorType>(local.getType()))
+        local = UnassignOp::create(builder, loop.getLoc(), local, StringAttr());
+      operand.set(AssignOp::create(builder, loop.getLoc(), meshType, local,
+                                   StringAttr()));
     }
     return success();
   }
@@ -126,9 +253,12 @@ private:
       return;
     const CalleeSignature &signature = it->second;
     OpBuilder builder(call);
+    // One operand per callee argument: a copy of argument i takes the
+    // caller's operand i onto the copy's mesh.
     SmallVector<Value> operands;
-    for (auto [operand, argType] :
-         llvm::zip(call->getOperands(), callee.getArgumentTypes())) {
+    for (auto [source, argType] :
+         llvm::zip(signature.argSources, callee.getArgumentTypes())) {
+      Value operand = call->getOperand(source);
       if (operand.getType() == argType) {
         operands.push_back(operand);
         continue;
@@ -139,14 +269,12 @@ private:
       operands.push_back(
           AssignOp::create(builder, call.getLoc(), argType, local, StringAttr()));
     }
-    auto newCall = CallOp::create(builder, call.getLoc(),
-                                  callee.getResultTypes(),
-                                  call.getCalleeAttr(), operands,
-                                  call.getArgAttrsAttr(), call.getResAttrsAttr());
+    auto newCall = CallOp::create(
+        builder, call.getLoc(), callee.getResultTypes(), call.getCalleeAttr(),
+        operands, extendAttrs(call.getArgAttrsAttr(), operands.size()),
+        extendAttrs(call.getResAttrsAttr(), callee.getNumResults()));
     for (NamedAttribute attr : call->getDiscardableAttrs())
       newCall->setAttr(attr.getName(), attr.getValue());
-    if (duplicated.contains(callee))
-      newCall->setAttr(kCopiesAttr, builder.getUnitAttr());
     builder.setInsertionPointAfter(newCall);
     for (auto [j, result] : llvm::enumerate(call->getResults())) {
       const auto &entries = signature.results[j];
@@ -335,10 +463,19 @@ private:
       op->erase();
   }
 
+  /// `attrs` padded with empty dictionaries to `size` entries (null stays
+  /// null).
+  static ArrayAttr extendAttrs(ArrayAttr attrs, unsigned size) {
+    if (!attrs || attrs.size() >= size)
+      return attrs;
+    SmallVector<Attribute> padded(attrs.begin(), attrs.end());
+    padded.append(size - attrs.size(), DictionaryAttr::get(attrs.getContext()));
+    return ArrayAttr::get(attrs.getContext(), padded);
+  }
+
   Program &program;
   int maxClones;
   DenseMap<Operation *, CalleeSignature> signatures;
-  DenseSet<Operation *> duplicated;
 };
 
 class InferMeshRewriteUsingAnalysisPass

@@ -450,6 +450,33 @@ void setOpSrcSet(Operation *op, const SrcSet &set, const MeshIndex &index) {
     op->setAttr(kSrcSetAttr, set->toAttr(op->getContext(), index));
 }
 
+MeshSet getLoopUseSet(ForOp loop, unsigned i, const MeshIndex &index) {
+  return MeshSet::fromAttr(dyn_cast_or_null<MeshesWithOriginsAttr>(
+                               getArgAttr(loop, i, kUseSetAttr)),
+                           index);
+}
+
+SrcSet getLoopSrcSet(ForOp loop, unsigned i, const MeshIndex &index) {
+  auto attr =
+      dyn_cast_or_null<MeshesWithOriginsAttr>(getArgAttr(loop, i, kSrcSetAttr));
+  if (!attr)
+    return std::nullopt;
+  return MeshSet::fromAttr(attr, index);
+}
+
+std::optional<std::pair<ForOp, unsigned>> getLoopCarried(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto loop = dyn_cast<ForOp>(arg.getOwner()->getParentOp());
+    if (loop && arg.getArgNumber() < loop->getNumOperands())
+      return std::make_pair(loop, arg.getArgNumber());
+    return std::nullopt;
+  }
+  auto result = cast<OpResult>(value);
+  if (auto loop = dyn_cast<ForOp>(result.getOwner()))
+    return std::make_pair(loop, result.getResultNumber());
+  return std::nullopt;
+}
+
 MeshSet getArgUseSet(func::FuncOp f, unsigned i, const MeshIndex &index) {
   return MeshSet::fromAttr(
       f.getArgAttrOfType<MeshesWithOriginsAttr>(i, kUseSetAttr), index);
@@ -475,6 +502,8 @@ SrcSet getResultSrcSet(func::FuncOp f, unsigned i, const MeshIndex &index) {
 }
 
 MeshSet getValueUseSet(Value value, const Program &program) {
+  if (auto carried = getLoopCarried(value))
+    return getLoopUseSet(carried->first, carried->second, program.meshes);
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     if (auto f = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
       return getArgUseSet(f, arg.getArgNumber(), program.meshes);
@@ -489,6 +518,9 @@ MeshSet getValueUseSet(Value value, const Program &program) {
 }
 
 SrcSet getValueSrcSet(Value value, const Program &program) {
+  if (auto carried = getLoopCarried(value))
+    if (!isa<MeshTensorType>(value.getType()))
+      return getLoopSrcSet(carried->first, carried->second, program.meshes);
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     if (auto f = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
       return getArgSrcSet(f, arg.getArgNumber(), program.meshes);
@@ -615,7 +647,7 @@ private:
       return;
     }
     if (auto loop = dyn_cast<ForOp>(def)) {
-      opUse[def].unionWith(use);
+      // The last iteration's value.
       addUse(loop.getRegion().front().getTerminator()->getOperand(j), use);
       return;
     }
@@ -638,7 +670,11 @@ private:
   void write() {
     program.forEachBlock([&](Block &block) {
       for (Operation &op : block) {
-        if (!hasInferredSets(&op) && !isa<UnassignOp, CallOp, ForOp>(op))
+        if (auto loop = dyn_cast<ForOp>(&op)) {
+          writeLoop(loop);
+          continue;
+        }
+        if (!hasInferredSets(&op) && !isa<UnassignOp, CallOp>(op))
           continue;
         auto it = opUse.find(&op);
         setOpUseSet(&op, it == opUse.end() ? MeshSet() : it->second,
@@ -662,6 +698,24 @@ private:
         return it->second.toAttr(ctx, program.meshes);
       });
     }
+  }
+
+  /// A loop-carried value is used where its block argument and its result
+  /// are.
+  void writeLoop(ForOp loop) {
+    MLIRContext *ctx = loop.getContext();
+    Block &body = loop.getRegion().front();
+    setArgAttrs(loop, kUseSetAttr, [&](unsigned i) -> Attribute {
+      MeshSet use;
+      Value carried[] = {body.getArgument(i), loop->getResult(i)};
+      for (Value value : carried)
+        if (auto it = valueUse.find(value); it != valueUse.end())
+          use.unionWith(it->second);
+      if (use.empty())
+        return {};
+      return use.toAttr(ctx, program.meshes);
+    });
+    loop->removeAttr(kUseSetAttr);
   }
 
   Program &program;
@@ -789,8 +843,10 @@ private:
         return std::nullopt;
       return get(callee.getBody().front().getTerminator()->getOperand(j));
     }
+    // A loop-carried value has one mesh: its result can be where its block
+    // argument can.
     if (auto loop = dyn_cast<ForOp>(def))
-      return get(loop.getRegion().front().getTerminator()->getOperand(j));
+      return get(loop.getRegion().front().getArgument(j));
     if (isa<MeshTensorType>(v.getType()))
       return std::nullopt; // Mesh tensors are only read through unassign.
     auto it = opSrc.find(def);
@@ -822,13 +878,10 @@ private:
           pushDependents(call->getResult(use.getOperandNumber()));
         continue;
       }
-      if (auto ret = dyn_cast<ReturnOp>(user)) {
-        if (auto loop = dyn_cast<ForOp>(ret->getParentOp())) {
-          push({loop, static_cast<int>(use.getOperandNumber())});
-          pushDependents(loop->getResult(use.getOperandNumber()));
-        }
+      // What a loop body returns does not constrain where the loop-carried
+      // value can be: src_sets only flow in from the loop operands.
+      if (isa<ReturnOp>(user))
         continue;
-      }
       if (hasInferredSets(user))
         push({user, -1});
       // A reduce of a concatenation reads the concatenated values directly.
@@ -850,6 +903,8 @@ private:
       return; // Unconstrained, as before.
     }
     pushDependents(arg);
+    if (auto carried = getLoopCarried(arg))
+      pushDependents(carried->first->getResult(carried->second));
   }
 
   void setOp(Operation *op, SrcSet set) {
@@ -884,13 +939,9 @@ private:
         src = intersectSrc(src, get(call->getOperand(item.index)));
       return setArg(arg, src);
     }
-    if (auto loop = dyn_cast<ForOp>(item.op)) {
-      Block &body = loop.getRegion().front();
-      SrcSet src =
-          intersectSrc(get(loop->getOperand(item.index)),
-                       get(body.getTerminator()->getOperand(item.index)));
-      return setArg(body.getArgument(item.index), src);
-    }
+    if (auto loop = dyn_cast<ForOp>(item.op))
+      return setArg(loop.getRegion().front().getArgument(item.index),
+                    get(loop->getOperand(item.index)));
     Operation *op = item.op;
     if (auto unassign = dyn_cast<UnassignOp>(op))
       return setOp(op, computeUnassign(unassign));
@@ -978,6 +1029,16 @@ private:
     MLIRContext *ctx = program.module.getContext();
     program.forEachBlock([&](Block &block) {
       for (Operation &op : block) {
+        if (auto loop = dyn_cast<ForOp>(&op)) {
+          Block &body = loop.getRegion().front();
+          setArgAttrs(loop, kSrcSetAttr, [&](unsigned i) -> Attribute {
+            if (isa<MeshTensorType>(body.getArgument(i).getType()))
+              return {};
+            SrcSet s = get(body.getArgument(i));
+            return s ? s->toAttr(ctx, program.meshes) : Attribute();
+          });
+          continue;
+        }
         if (!hasInferredSets(&op) && !isa<UnassignOp>(op))
           continue;
         auto it = opSrc.find(&op);
@@ -1079,21 +1140,25 @@ Type getLocalType(Type type) {
   return type;
 }
 
-void retypeArgumentToMesh(BlockArgument arg, Type meshType) {
-  Type local = arg.getType();
-  arg.setType(meshType);
+void retypeToMesh(Value value, Type meshType) {
+  Type local = value.getType();
+  value.setType(meshType);
   UnassignOp unassign;
-  for (OpOperand &use : llvm::make_early_inc_range(arg.getUses())) {
+  for (OpOperand &use : llvm::make_early_inc_range(value.getUses())) {
     auto assign = dyn_cast<AssignOp>(use.getOwner());
     if (assign && assign.getType() == meshType) {
-      assign.getResult().replaceAllUsesWith(arg);
+      assign.getResult().replaceAllUsesWith(value);
       assign->erase();
       continue;
     }
     if (!unassign) {
-      OpBuilder builder = OpBuilder::atBlockBegin(arg.getOwner());
-      unassign =
-          UnassignOp::create(builder, arg.getLoc(), local, arg, StringAttr());
+      OpBuilder builder(value.getContext());
+      if (auto arg = dyn_cast<BlockArgument>(value))
+        builder.setInsertionPointToStart(arg.getOwner());
+      else
+        builder.setInsertionPointAfter(value.getDefiningOp());
+      unassign = UnassignOp::create(builder, value.getLoc(), local, value,
+                                    StringAttr());
     }
     use.set(unassign.getResult());
   }

@@ -52,10 +52,11 @@ inline constexpr llvm::StringLiteral kWrapResultlessOps =
 inline constexpr llvm::StringLiteral kConvertReduceOps =
     "infer_mesh_convert_reduce_ops";
 
-/// Gives the local-tensor block argument `arg` the mesh tensor type
-/// `meshType`: its assigns to that type are replaced by the argument, and its
-/// other users get an unassign at the start of the block.
-void retypeArgumentToMesh(BlockArgument arg, Type meshType);
+/// Gives the local-tensor value `value` (a block argument or an op result)
+/// the mesh tensor type `meshType`: its assigns to that type are replaced by
+/// the value, and its other users get an unassign at the start of the block
+/// (block argument) or right after the op.
+void retypeToMesh(Value value, Type meshType);
 
 /// The meshes of a topology, indexed in name order (`isMeshNameBefore`), so
 /// that the smallest index is the "first mesh".
@@ -182,6 +183,13 @@ MeshSet getOpUseSet(Operation *op, const MeshIndex &index);
 SrcSet getOpSrcSet(Operation *op, const MeshIndex &index);
 void setOpUseSet(Operation *op, const MeshSet &set, const MeshIndex &index);
 void setOpSrcSet(Operation *op, const SrcSet &set, const MeshIndex &index);
+/// The loop-carried value i of an `mpmd.for` (operand, block argument and
+/// result i share it): its sets live in the loop's `arg_attrs`.
+MeshSet getLoopUseSet(ForOp loop, unsigned i, const MeshIndex &index);
+SrcSet getLoopSrcSet(ForOp loop, unsigned i, const MeshIndex &index);
+/// The loop and index of the loop-carried value `value` is (a block argument
+/// other than the index, or a result, of an `mpmd.for`).
+std::optional<std::pair<ForOp, unsigned>> getLoopCarried(Value value);
 MeshSet getArgUseSet(func::FuncOp f, unsigned i, const MeshIndex &index);
 SrcSet getArgSrcSet(func::FuncOp f, unsigned i, const MeshIndex &index);
 MeshSet getResultUseSet(func::FuncOp f, unsigned i, const MeshIndex &index);

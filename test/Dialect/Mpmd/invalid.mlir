@@ -251,6 +251,42 @@ func.func @transfer_bad_memory_kind(%arg0: !mpmd.mesh_tensor<"m1", !t>) {
 
 // -----
 
+// Memory kinds given by attributes (G6): a transfer from a value the
+// attributes put in host memory, or one that says by attribute it goes to
+// host, must have the memory kind in the type instead.
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+func.func @transfer_from_host_argument(%arg0: !m1 {mhlo.memory_kind = "pinned_host"}) {
+  // expected-error @+1 {{'mpmd.transfer' op transfers a value whose attributes put it in host memory (mhlo.memory_kind = "pinned_host"); a transfer from host needs the memory kind in the operand's type}}
+  %0 = mpmd.transfer %arg0 : (!m1) -> !mpmd.mesh_tensor<"m2", !t>
+  return
+}
+
+// -----
+
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+func.func @transfer_from_host_fragment_result(%arg0: !m1) {
+  %0 = mpmd.fragment<mesh="m1", origin=[]> (%arg0) {res_attrs = [{mhlo.memory_kind = "pinned_host"}]} (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m1) -> !m1
+  // expected-error @+1 {{'mpmd.transfer' op transfers a value whose attributes put it in host memory}}
+  %1 = mpmd.transfer %0 : (!m1) -> !m1
+  return
+}
+
+// -----
+
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+func.func @transfer_to_host_by_attribute(%arg0: !m1 {mhlo.memory_kind = "device"}) {
+  // expected-error @+1 {{'mpmd.transfer' op has attribute mhlo.memory_kind = "pinned_host"; a transfer to host needs the memory kind in the result type}}
+  %0 = mpmd.transfer {mhlo.memory_kind = "pinned_host"} %arg0 : (!m1) -> !m1
+  return
+}
+
+// -----
+
 !t = tensor<4x8xf32>
 func.func @transfer_of_local_tensor(%arg0: !t) {
   // expected-error @+1 {{'mpmd.transfer' op operand #0 must be mesh tensor, but got 'tensor<4x8xf32>'}}
@@ -506,4 +542,15 @@ func.func @reduce_mixed_types(%arg0: !t, %arg1: tensor<4x8xf16>) -> !t {
 // expected-error @+1 {{'func.func' op expects 'mpmd.use_set' to be a #mpmd.meshes_with_origins attribute}}
 func.func @bad_use_set() attributes {mpmd.use_set = "m1"} {
   return
+}
+
+// -----
+
+!t = tensor<3x5xf32>
+func.func @for_arg_attrs_size(%arg0: !t) -> !t {
+  // expected-error @+1 {{'mpmd.for' op expected 1 arg_attrs entries (one per loop-carried value), got 2}}
+  %0 = mpmd.for (%arg0) {arg_attrs = [{}, {}], iterations = 4 : ui32} (%x: !t, %i: tensor<ui32>) {
+    mpmd.return %x : !t
+  } : !t
+  return %0 : !t
 }

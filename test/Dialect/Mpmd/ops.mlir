@@ -128,9 +128,10 @@ func.func @calls_and_loops(%arg0: !t, %arg1: !t) -> (!t, !t) attributes {topolog
   %2:2 = mpmd.for (%1, %arg1) {iterations = 12 : ui32, unroll_factor = 3 : ui32} (%x: !t, %y: !t, %i: tensor<ui32>) {
     mpmd.return %y, %x : !t, !t
   } : !t, !t
-  // CHECK: mpmd.for (%{{.*}}) {iterations = 2 : ui32} (%{{.*}}: tensor<3x5xf32>, %index: tensor<ui32>)
+  // Attributes of the loop-carried values, one dictionary each.
+  // CHECK: mpmd.for (%{{.*}}) {arg_attrs = [{mpmd.use_set = #mpmd.meshes_with_origins<"m1">}], iterations = 2 : ui32} (%{{.*}}: tensor<3x5xf32>, %index: tensor<ui32>)
   // CHECK: mpmd.call @body
-  %3 = mpmd.for (%2#0) {iterations = 2 : ui32} (%x: !t, %i: tensor<ui32>) {
+  %3 = mpmd.for (%2#0) {arg_attrs = [{mpmd.use_set = #mpmd.meshes_with_origins<"m1">}], iterations = 2 : ui32} (%x: !t, %i: tensor<ui32>) {
     %4 = mpmd.call @body(%x) : (!t) -> !t
     mpmd.return %4 : !t
   } : !t
@@ -192,4 +193,20 @@ func.func @short_call_in_named_computation(%arg0: tensor<4xf32>) -> tensor<4xf32
 }
 func.func private @callee(%a: tensor<4xf32>) -> tensor<4xf32> {
   return %a : tensor<4xf32>
+}
+
+// -----
+
+// Host memory in the types is what transfers move (G6): attributes saying
+// "device", or a memory kind in the operand and result types, are fine.
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m1_host = !mpmd.mesh_tensor<"m1", !t, memory_kind="pinned_host">
+// CHECK-LABEL: func.func @transfers_to_and_from_host
+// CHECK-NEXT:    %[[H:.*]] = mpmd.transfer %arg0 : (!mpmd.mesh_tensor<"m1", tensor<4x8xf32>>) -> !mpmd.mesh_tensor<"m1", tensor<4x8xf32>, memory_kind="pinned_host">
+// CHECK-NEXT:    mpmd.transfer {mhlo.memory_kind = "device"} %[[H]] : (!mpmd.mesh_tensor<"m1", tensor<4x8xf32>, memory_kind="pinned_host">) -> !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+func.func @transfers_to_and_from_host(%arg0: !m1 {mhlo.memory_kind = "device"}) -> !m1 {
+  %0 = mpmd.transfer %arg0 : (!m1) -> !m1_host
+  %1 = mpmd.transfer {mhlo.memory_kind = "device"} %0 : (!m1_host) -> !m1
+  return %1 : !m1
 }

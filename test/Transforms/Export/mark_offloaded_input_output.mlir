@@ -99,3 +99,50 @@ func.func @annotation_unknown_kind(%arg0: !m1) -> !m1 attributes {topology = #to
   } : (!m1) -> !m1
   return %0 : !m1
 }
+
+// -----
+
+// Memory kinds written as attributes must be consistent once marked (G6).
+// The pass only writes pinned_host for values it finds on the host; a kind
+// written before that it keeps can contradict: here a device input whose
+// fragment user's arg_attrs entry expects pinned_host (error at the input),
+// and a device output whose producing fragment result says pinned_host
+// (error at the return). "device" and no memory kind are both device memory
+// (input 1).
+
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>>
+
+func.func @main(
+    // expected-error @+1 {{input 0 has memory kind none but its users expect "pinned_host"}}
+    %arg0: !m1,
+    %arg1: !m1 {mhlo.memory_kind = "device"})
+    -> (!m1, !m1) attributes {topology = #topology} {
+  %0 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0, %arg1) {arg_attrs = [{mhlo.memory_kind = "pinned_host"}, {}], res_attrs = [{mhlo.memory_kind = "pinned_host"}]} (%x: !t, %y: !t) {
+    %s = stablehlo.add %x, %y : !t
+    mpmd.return %s : !t
+  } : (!m1, !m1) -> !m1
+  // expected-error @+1 {{output 0 has memory kind none but its producer's is "pinned_host"}}
+  return %0, %arg1 : !m1, !m1
+}
+
+// -----
+
+// Users of an input that expect different kinds: a fragment's kept
+// arg_attrs entry says pinned_host, the returned input's output says
+// nothing.
+
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>>
+
+func.func @main(
+    // expected-error @+1 {{input 0 is used with different memory kinds}}
+    %arg0: !m1)
+    -> (!m1, !m1) attributes {topology = #topology} {
+  %0 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0) {arg_attrs = [{mhlo.memory_kind = "pinned_host"}]} (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m1) -> !m1
+  return %0, %arg0 : !m1, !m1
+}

@@ -124,3 +124,38 @@ func.func @errors(%arg0: !t, %arg1: !m1) -> (!t, !m2) attributes {topology = #to
   %2 = stablehlo.abs %arg0 : !t
   return %2, %1 : !t, !m2
 }
+
+// -----
+
+// Assigns of an entry input that disagree on the memory kind (G6): one with
+// pinned_host, one without. The input has a single memory kind and mesh
+// inference does not make up a transfer between kinds: an error on the
+// function.
+
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m1_host = !mpmd.mesh_tensor<"m1", !t, memory_kind="pinned_host">
+#topology = #mpmd.topology<<"m1": <["x"=2]>>>
+
+// expected-error @+1 {{input 0 is assigned to meshes with different memory kinds (none and pinned_host); mesh inference does not transfer between memory kinds}}
+func.func @main(%arg0: !t) -> (!m1_host, !m1) attributes {topology = #topology} {
+  %0 = mpmd.assign %arg0 : (!t) -> !m1_host
+  %1 = mpmd.assign %arg0 : (!t) -> !m1
+  return %0, %1 : !m1_host, !m1
+}
+
+// -----
+
+// "device" and no memory kind are two different kinds too.
+
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m1_device = !mpmd.mesh_tensor<"m1", !t, memory_kind="device">
+#topology = #mpmd.topology<<"m1": <["x"=2]>>>
+
+// expected-error @+1 {{input 0 is assigned to meshes with different memory kinds (device and none)}}
+func.func @main(%arg0: !t) -> (!m1, !m1_device) attributes {topology = #topology} {
+  %0 = mpmd.assign %arg0 : (!t) -> !m1
+  %1 = mpmd.assign %arg0 : (!t) -> !m1_device
+  return %0, %1 : !m1, !m1_device
+}

@@ -294,3 +294,54 @@ func.func @user_reduce_through_unary(%arg0: !m1, %arg1: !m2) -> (!m1, !m2) attri
   %6 = mpmd.assign %4 : (!t) -> !m2
   return %5, %6 : !m1, !m2
 }
+
+// -----
+
+// Callee values needed on several meshes (G3): the callee argument used on
+// m1 and m2 gets a copy on m2 (argument 1), the abs result used on m1 and
+// m2 gets a copy on m2 (result 1); the caller transfers its input to m2
+// once for the copy, and each of its assigns reads the result copy of its
+// mesh. The copies' unassign/assign pairs are folded by finalize, and the
+// explicit transfer in the callee feeds the abs copy on m2.
+
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m2 = !mpmd.mesh_tensor<"m2", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// CHECK-LABEL: func.func @main(%arg0: !mpmd.mesh_tensor<"m1", tensor<4xf32>>)
+// CHECK-NEXT:    %[[T:.*]] = mpmd.transfer %arg0 : (!mpmd.mesh_tensor<"m1", tensor<4xf32>>) -> !mpmd.mesh_tensor<"m2", tensor<4xf32>>
+// CHECK-NEXT:    %[[C:.*]]:3 = mpmd.call @f(%arg0, %[[T]]) {call_counter = 0 : ui32}
+// CHECK-NEXT:    return %[[C]]#1, %[[C]]#0, %[[C]]#2
+// CHECK-LABEL: func.func private @f(%arg0: !mpmd.mesh_tensor<"m1", tensor<4xf32>> {mpmd.copies = [1]}, %arg1: !mpmd.mesh_tensor<"m2", tensor<4xf32>>)
+// CHECK-SAME:    -> (!mpmd.mesh_tensor<"m1", tensor<4xf32>> {mpmd.copies = [2]}, !mpmd.mesh_tensor<"m2", tensor<4xf32>>, !mpmd.mesh_tensor<"m2", tensor<4xf32>>)
+// CHECK-NEXT:    %[[F1:.*]] = mpmd.fragment<mesh="m1", origin=["f1"]> (%arg0)
+// CHECK:         %[[F2:.*]] = mpmd.fragment<mesh="m2", origin=["f2"]> (%arg1)
+// CHECK:         %[[X:.*]] = mpmd.transfer %[[F1]] : (!mpmd.mesh_tensor<"m1", tensor<4xf32>>) -> !mpmd.mesh_tensor<"m2", tensor<4xf32>>
+// CHECK-NEXT:    %[[A1:.*]] = mpmd.fragment<mesh="m1", origin=[]> (%[[F1]]) {mpmd.inferred_by = ["infer_mesh_wrap_meshless_ops"]}
+// CHECK-NEXT:      stablehlo.abs
+// CHECK:         %[[A2:.*]] = mpmd.fragment<mesh="m2", origin=[]> (%[[X]]) {mpmd.inferred_by = ["infer_mesh_wrap_meshless_ops"]}
+// CHECK-NEXT:      stablehlo.abs
+// CHECK:         return %[[A1]], %[[F2]], %[[A2]]
+func.func @main(%arg0: !t) -> (!m2, !m1, !m2) attributes {topology = #topology} {
+  %0:2 = mpmd.call @f(%arg0) {call_counter = 0 : ui32} : (!t) -> (!t, !t)
+  %1 = mpmd.assign %0#1 : (!t) -> !m2
+  %2 = mpmd.assign %0#0 : (!t) -> !m1
+  %3 = mpmd.assign %0#0 : (!t) -> !m2
+  return %1, %2, %3 : !m2, !m1, !m2
+}
+func.func private @f(%arg0: !t) -> (!t, !t) attributes {topology = #topology} {
+  %a = mpmd.assign %arg0 : (!t) -> !m1
+  %b = mpmd.assign %arg0 : (!t) -> !m2
+  %f1 = mpmd.fragment<mesh="m1", origin=["f1"]> (%a) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m1) -> !m1
+  %f2 = mpmd.fragment<mesh="m2", origin=["f2"]> (%b) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m2) -> !m2
+  %u1 = mpmd.unassign %f1 : (!m1) -> !t
+  %t = mpmd.transfer %f1 : (!m1) -> !m2
+  %u2 = mpmd.unassign %f2 : (!m2) -> !t
+  %e = stablehlo.abs %u1 : !t
+  return %e, %u2 : !t, !t
+}

@@ -149,3 +149,42 @@ func.func @empty_operand_blocks(%arg0: !m1, %arg1: !m2) -> !t attributes {topolo
   %3 = stablehlo.add %2, %0 : !t
   return %3 : !t
 }
+
+// -----
+
+// A loop-carried value (G5) can be where its operand can: the body argument
+// and the loop result take the operand's src_set ({m1}), kept with the
+// use_set in the loop's arg_attrs. What the body returns (computed from a
+// value on m2) does not narrow it; an op after the loop reads the result's.
+
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m2 = !mpmd.mesh_tensor<"m2", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// CHECK-LABEL: func.func @loop
+// CHECK:         mpmd.for (%{{.*}}) {arg_attrs = [{mpmd.src_set = #mpmd.meshes_with_origins<"m1">, mpmd.use_set = #mpmd.meshes_with_origins<"m1">}], iterations = 2 : ui32}
+// CHECK-NEXT:      stablehlo.abs %{{.*}} {mpmd.src_set = #mpmd.meshes_with_origins<"m1">, mpmd.use_set = #mpmd.meshes_with_origins<"m1">}
+// CHECK-NEXT:      mpmd.assign
+// CHECK-NEXT:      mpmd.unassign
+// CHECK-NEXT:      stablehlo.negate %{{.*}} {mpmd.src_set = #mpmd.meshes_with_origins<"m2">, mpmd.use_set = #mpmd.meshes_with_origins<"m1">}
+// CHECK:         stablehlo.exponential %{{.*}} {mpmd.src_set = #mpmd.meshes_with_origins<"m1">, mpmd.use_set = #mpmd.meshes_with_origins<"m1">}
+func.func @loop(%arg0: !m1, %arg1: !m2) -> !m1 attributes {topology = #topology} {
+  %f1 = mpmd.fragment<mesh="m1", origin=["f1"]> (%arg0) (%y: !t) {
+    mpmd.return %y : !t
+  } : (!m1) -> !m1
+  %f2 = mpmd.fragment<mesh="m2", origin=["f2"]> (%arg1) (%y: !t) {
+    mpmd.return %y : !t
+  } : (!m2) -> !m2
+  %u = mpmd.unassign %f1 : (!m1) -> !t
+  %0 = mpmd.for (%u) {iterations = 2 : ui32} (%x: !t, %i: tensor<ui32>) {
+    %1 = stablehlo.abs %x : !t
+    %2 = mpmd.assign %1 : (!t) -> !m1
+    %3 = mpmd.unassign %f2 : (!m2) -> !t
+    %4 = stablehlo.negate %3 : !t
+    mpmd.return %4 : !t
+  } : !t
+  %5 = stablehlo.exponential %0 : !t
+  %6 = mpmd.assign %5 : (!t) -> !m1
+  return %6 : !m1
+}

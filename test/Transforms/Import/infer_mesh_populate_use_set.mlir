@@ -45,8 +45,10 @@ func.func private @f(%arg0: !t) -> !t attributes {topology = #topology} {
 
 // -----
 
-// A loop: the body argument, the loop operand and the value returned to the
-// next iteration all get the use of the loop result and of the body.
+// A loop (G5): the use_set of a loop-carried value -- where its block
+// argument and its result are used -- is kept per value in the loop's
+// arg_attrs, not on the loop. It flows to the loop operand and to the value
+// returned to the next iteration.
 
 !t = tensor<4xf32>
 !m1 = !mpmd.mesh_tensor<"m1", !t>
@@ -54,7 +56,7 @@ func.func private @f(%arg0: !t) -> !t attributes {topology = #topology} {
 #topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
 
 // CHECK-LABEL: func.func @loop(%arg0: tensor<4xf32> {mpmd.use_set = #mpmd.meshes_with_origins<"m1", "m2">})
-// CHECK:         mpmd.for (%arg0) {iterations = 2 : ui32, mpmd.use_set = #mpmd.meshes_with_origins<"m2">, unroll_factor = 2 : ui32}
+// CHECK:         mpmd.for (%arg0) {arg_attrs = [{mpmd.use_set = #mpmd.meshes_with_origins<"m1", "m2">}], iterations = 2 : ui32, unroll_factor = 2 : ui32}
 // CHECK-NEXT:      stablehlo.abs %arg1 {mpmd.use_set = #mpmd.meshes_with_origins<"m1", "m2">}
 func.func @loop(%arg0: !t) -> !m2 attributes {topology = #topology} {
   %0 = mpmd.for (%arg0) {iterations = 2 : ui32, unroll_factor = 2 : ui32} (%x: !t, %i: tensor<ui32>) {

@@ -80,3 +80,28 @@ sdy.mesh @mesh = <["x"=2]>
 func.func @main(%arg0: !m1 {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> (!m1 {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) attributes {topology = #topology} {
   return %arg0 : !m1
 }
+
+// -----
+
+// An mpmd.for is not unrolled (G5): each loop-carried value's operand,
+// block argument and result take the entry of the loop's sdy.sharding for
+// it, which is then dropped; the index keeps its type.
+sdy.mesh @mesh = <["x"=2]>
+!t = tensor<4x2xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>>
+
+// CHECK-LABEL: func.func @loop(
+// CHECK-SAME:    %arg0: !mpmd.mesh_tensor<"m1", tensor<4x2xf32>, sharding=<@mesh, [{"x"}, {}]>>, %arg1: !mpmd.mesh_tensor<"m1", tensor<4x2xf32>, sharding=<@mesh, [{}, {"x"}]>>)
+// CHECK-NEXT:    %[[L:.*]]:2 = mpmd.for (%arg0, %arg1) {iterations = 2 : ui32}
+// CHECK-SAME:      (%[[A:.*]]: !mpmd.mesh_tensor<"m1", tensor<4x2xf32>, sharding=<@mesh, [{"x"}, {}]>>, %[[B:.*]]: !mpmd.mesh_tensor<"m1", tensor<4x2xf32>, sharding=<@mesh, [{}, {"x"}]>>, %index: tensor<ui32>)
+// CHECK-NEXT:      mpmd.return %[[A]], %[[B]]
+// CHECK-NEXT:    } : !mpmd.mesh_tensor<"m1", tensor<4x2xf32>, sharding=<@mesh, [{"x"}, {}]>>, !mpmd.mesh_tensor<"m1", tensor<4x2xf32>, sharding=<@mesh, [{}, {"x"}]>>
+// CHECK-NOT:     sdy.sharding
+func.func @loop(%arg0: !m1 {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, %arg1: !m1 {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>}) -> (!m1, !m1)
+    attributes {topology = #topology} {
+  %0:2 = mpmd.for (%arg0, %arg1) {iterations = 2 : ui32, sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>, <@mesh, [{}, {"x"}]>]>} (%a: !m1, %b: !m1, %i: tensor<ui32>) {
+    mpmd.return %a, %b : !m1, !m1
+  } : !m1, !m1
+  return %0#0, %0#1 : !m1, !m1
+}

@@ -322,7 +322,14 @@ def MarkOffloadedInputOutputPass
     fragment ends with both arrays (`{}` entries for unmarked values).
 
     Errors: a memory kind other than `"pinned_host"` / `"device"`, and one
-    that contradicts the memory kind of the value's type.
+    that contradicts the memory kind of the value's type. Then, as upstream,
+    the marks must be consistent (absent and `"device"` are both device
+    memory): the users of a used input expect one kind (a fragment's
+    `arg_attrs` entry, the output attribute where it is returned; other
+    users expect nothing), on the same side as the input's own kind (error
+    at the input); an output's kind is on the same side as its producer's
+    (an input attribute or a fragment `res_attrs` entry; error at the
+    return). Any error fails the pass.
 
     Complexity: O(N + Σ signature).
   }];

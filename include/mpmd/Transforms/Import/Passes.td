@@ -379,7 +379,10 @@ def InferMeshPopulateUseSetPass
     `mpmd.call`: every callee argument/result is a data-flow edge shared by
     all call sites (callee arg i <- operand i of every call; call result j
     <- callee result j). `mpmd.for`: operand i <- body argument i, body
-    argument i and result i <- return operand i. Existing use_sets of callee
+    argument i and result i <- return operand i (and from there to its
+    producer, a call included); the use_set of loop-carried value i (its
+    body argument's and result's) goes to entry i of the loop's
+    `arg_attrs`, not on the loop. Existing use_sets of callee
     arguments/results whose origins are `inferred_unused_callee_in/out`
     (decided by leaf assignment) are kept as seeds; everything else is
     recomputed.
@@ -419,8 +422,11 @@ def InferMeshPopulateSrcSetPass
     concatenated values. (The identity check is ours: the conversion drops
     the init value.)
 
-    Calls and loops are data-flow edges as for the use_set (callee arg i =
-    intersection over all call sites; call result j = callee result j).
+    Calls and loops are data-flow edges (callee arg i = intersection over
+    all call sites; call result j = callee result j). A loop-carried value
+    of an `mpmd.for` can be where its operand can: body argument i and
+    result i take operand i's src_set (what the body returns does not
+    narrow it), kept in entry i of the loop's `arg_attrs`.
     Reads the use_sets written by -mpmd-infer-mesh-populate-use-set.
 
     Complexity: a worklist over ops/values seeded in program order (callees
@@ -542,9 +548,15 @@ def InferMeshValidateNoAdditionalTransfersNeededPass
   let summary = "Errors where a meshless op is used on a mesh it cannot be computed on.";
   let description = [{
     Reports every meshless op whose use_set is not contained in its
-    src_set, and every callee argument used on several meshes or on a mesh
-    its call sites cannot provide without a transfer.
-    Complexity: one pass over the ops, O(N * M).
+    src_set, and every callee argument used on a mesh its call sites'
+    operands cannot be on (a callee argument used on several meshes is
+    copied by the rewrite, so that alone is valid). Call chains: when a
+    result r of a call of `f` is passed straight to argument a of another
+    call of `f`, r and a must be used on the same meshes, otherwise one
+    error on `f` per (r, a) pair. A loop-carried value of an `mpmd.for`
+    lives on one mesh: an error on the loop when it is used on several, or
+    on one its operand cannot be on.
+    Complexity: one pass over the ops and the call operands, O(N * M).
   }];
   let options = [
     Option<"errorLimit", "error-limit", "int", /*default=*/"5",
@@ -557,9 +569,20 @@ def InferMeshRewriteUsingAnalysisPass
     : Pass<"mpmd-infer-mesh-rewrite-using-analysis", "ModuleOp"> {
   let summary = "Moves every meshless op into fragments: absorb, clone or wrap.";
   let description = [{
-    Callees first (results used on several meshes are duplicated, one
-    result per mesh, marked `mpmd.copies` on the call sites; then the body;
-    then the arguments are typed onto their mesh), then entry points. Each
+    Callees first, then entry points. A callee result used on several
+    meshes (its use_set) keeps its position on the first of them in
+    mesh-name order (numeric suffixes compared as numbers) and gets a copy
+    per further mesh, appended after all results; the original's result
+    attribute `mpmd.copies = [positions]` records where its copies are.
+    Then the callee body is rewritten; then each argument is typed onto the
+    mesh of its assigns, and an argument whose assigns target several
+    meshes gets copies the same way (appended after all arguments,
+    `mpmd.copies` argument attribute; each copy feeds its mesh's assigns
+    through an unassign that finalize folds). A call site passes one
+    operand per argument copy (an assign of the caller's operand onto the
+    copy's mesh) and each assign of a call result is replaced by the copy
+    of its type. `mpmd.copies` stays on the callee; it describes the
+    signature, and `-mpmd-call-inline` later removes the callee. Each
     block is walked in reverse; a meshless op, whose users are all assigns
     by then, is
       (a) moved into its consumer fragment when that is its only consumer;
@@ -570,7 +593,12 @@ def InferMeshRewriteUsingAnalysisPass
           cloned);
       (c) otherwise cloned into each consumer fragment.
     Free variables of regions become fragment operands. Calls are rebuilt
-    against the new callee signatures.
+    against the new callee signatures. An `mpmd.for` over local tensors is
+    not unrolled: each loop-carried value gets one mesh type (a mesh of its
+    `arg_attrs` use_set it can be on), shared by its operand, block argument
+    and result; what the body returns is assigned to it and the body is
+    rewritten like a function body. The index stays `tensor<ui32>`, assigned
+    onto the mesh of each consumer.
     Complexity: one reverse pass per block; each op is moved or cloned at
     most max(max-clones, #consumers of trivial ops) times; fragment operand
     lists are edited in place. O(N + E) for bounded cloning.
@@ -586,7 +614,9 @@ def InferMeshFinalizePass
     : Pass<"mpmd-infer-mesh-finalize", "ModuleOp"> {
   let summary = "Replaces the remaining assign/unassign/broadcast/reduce by transfers and checks the result.";
   let description = [{
-    Entry arguments take the type of their assign users;
+    Entry arguments take the type of their assign users (assigns that
+    disagree on the memory kind, two kinds or one with and one without, are
+    an error on the function: no transfer between memory kinds is made up);
     `assign(unassign(x, m), m)` becomes x; a cross-mesh `assign(unassign(x))`
     reuses an existing transfer of x, and otherwise becomes a chain of
     transfers (in mesh order) when x is an entry argument, when it feeds an
@@ -597,7 +627,9 @@ def InferMeshFinalizePass
     all unused and whose bodies have no side effects (what was wrapped for
     dead meshless ops), are erased. Then every function input/output must be
     a mesh tensor and no assign, unassign, broadcast, reduce or meshless op
-    may remain. The analysis attributes are removed.
+    may remain, except the assigns of an `mpmd.for` index (a local
+    `tensor<ui32>` by definition). The analysis attributes are removed,
+    from loop `arg_attrs` too.
     Complexity: one pass over the ops, O(N + E + T) with T the transfers
     created.
   }];

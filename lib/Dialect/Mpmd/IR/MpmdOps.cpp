@@ -487,6 +487,40 @@ bool TransferOp::isIntraMesh() {
          source.getMemoryKind() == target.getMemoryKind();
 }
 
+namespace {
+
+/// Where JAX and the marking passes put memory kinds as attributes (function
+/// arguments, `arg_attrs`/`res_attrs` entries, transfers).
+constexpr StringLiteral kMemoryKindAttrName = "mhlo.memory_kind";
+
+bool isPinnedHostKind(Attribute kind) {
+  auto name = dyn_cast_or_null<StringAttr>(kind);
+  return name && name.getValue() == MeshTensorType::kMemoryKindPinnedHost;
+}
+
+/// True when attributes, not its type, say `value` is in host memory: an
+/// argument of the enclosing function whose argument attribute says so, or
+/// a result of a fragment, call, fragment call or loop whose `res_attrs`
+/// entry says so.
+bool isInHostMemoryByAttributes(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto function = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+    return function && isPinnedHostKind(function.getArgAttr(
+                           arg.getArgNumber(), kMemoryKindAttrName));
+  }
+  Operation *producer = value.getDefiningOp();
+  if (!isa<FragmentOp, CallOp, FragmentCallOp, ForOp>(producer))
+    return false;
+  auto resultAttrs = producer->getAttrOfType<ArrayAttr>("res_attrs");
+  unsigned index = cast<OpResult>(value).getResultNumber();
+  if (!resultAttrs || index >= resultAttrs.size())
+    return false;
+  auto dictionary = dyn_cast<DictionaryAttr>(resultAttrs[index]);
+  return dictionary && isPinnedHostKind(dictionary.get(kMemoryKindAttrName));
+}
+
+} // namespace
+
 LogicalResult TransferOp::verify() {
   auto source = cast<MeshTensorType>(getTensor().getType());
   auto target = cast<MeshTensorType>(getType());
@@ -504,6 +538,22 @@ LogicalResult TransferOp::verify() {
                            << "\" and \"" << MeshTensorType::kMemoryKindDevice
                            << "\"";
   }
+  // Host offloading is expressed in the mesh tensor types by the time
+  // values move: a memory kind only known from attributes is rejected, as
+  // upstream does.
+  if (isInHostMemoryByAttributes(getTensor()))
+    return emitOpError()
+           << "transfers a value whose attributes put it in host memory ("
+           << kMemoryKindAttrName << " = \""
+           << MeshTensorType::kMemoryKindPinnedHost
+           << "\"); a transfer from host needs the memory kind in the "
+              "operand's type";
+  if (isPinnedHostKind((*this)->getAttr(kMemoryKindAttrName)))
+    return emitOpError()
+           << "has attribute " << kMemoryKindAttrName << " = \""
+           << MeshTensorType::kMemoryKindPinnedHost
+           << "\"; a transfer to host needs the memory kind in the result "
+              "type";
   if (failed(source.verifyForTopology(*this)) ||
       failed(target.verifyForTopology(*this)))
     return failure();
@@ -705,6 +755,12 @@ LogicalResult ForOp::verify() {
                          << getIndexArgument().getType();
   if (getOperandTypes() != getResultTypes())
     return emitOpError("result types must equal operand types");
+  if (ArrayAttr argAttrs = getArgAttrsAttr();
+      argAttrs && argAttrs.size() != getNumOperands())
+    return emitOpError() << "expected " << getNumOperands()
+                         << " arg_attrs entries (one per loop-carried value), "
+                            "got "
+                         << argAttrs.size();
   return verifyBodySignature(*this, getRegion(), getOperandTypes(),
                              getResultTypes(), [](Type t) { return t; });
 }

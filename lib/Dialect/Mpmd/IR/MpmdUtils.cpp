@@ -105,6 +105,32 @@ void mlir::mpmd::setResultAttrs(func::FuncOp function, StringRef name,
       [&](unsigned i) { return function.getResultAttrDict(i); }, valueOf));
 }
 
+void mlir::mpmd::setArgAttrs(ForOp loop, StringRef name,
+                             function_ref<Attribute(unsigned)> valueOf) {
+  ArrayAttr current = loop.getArgAttrsAttr();
+  SmallVector<DictionaryAttr> dictionaries = updateDictionaries(
+      loop.getContext(), loop->getNumOperands(), name,
+      [&](unsigned i) {
+        return current ? cast<DictionaryAttr>(current[i]) : DictionaryAttr();
+      },
+      valueOf);
+  if (llvm::all_of(dictionaries,
+                   [](DictionaryAttr dict) { return dict.empty(); })) {
+    loop.removeArgAttrsAttr();
+    return;
+  }
+  loop.setArgAttrsAttr(ArrayAttr::get(
+      loop.getContext(), SmallVector<Attribute>(dictionaries.begin(),
+                                                dictionaries.end())));
+}
+
+Attribute mlir::mpmd::getArgAttr(ForOp loop, unsigned i, StringRef name) {
+  ArrayAttr attrs = loop.getArgAttrsAttr();
+  if (!attrs || i >= attrs.size())
+    return {};
+  return cast<DictionaryAttr>(attrs[i]).get(name);
+}
+
 FragmentOp mlir::mpmd::createFragment(
     OpBuilder &builder, Location loc, StringRef meshName, ArrayAttr origin,
     ValueRange operands, TypeRange resultTypes,

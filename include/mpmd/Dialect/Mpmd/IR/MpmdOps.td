@@ -201,11 +201,14 @@ def Mpmd_ForOp : Mpmd_Op<"for", [
       mpmd.return %p, %q : T, T
     } : T, T
     ```
-    The last block argument is the iteration index.
+    The last block argument is the iteration index. `arg_attrs` (one
+    dictionary per loop-carried value) holds attributes of the loop-carried
+    values; mesh inference keeps their `mpmd.use_set`/`mpmd.src_set` there.
   }];
   let arguments = (ins Variadic<Mpmd_TensorOrMeshTensor>:$tensors,
                        Mpmd_UI32Attr:$iterations,
-                       OptionalAttr<Mpmd_UI32Attr>:$unroll_factor);
+                       OptionalAttr<Mpmd_UI32Attr>:$unroll_factor,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs);
   let results = (outs Variadic<Mpmd_TensorOrMeshTensor>:$results);
   let regions = (region SizedRegion<1>:$region);
   let hasCustomAssemblyFormat = 1;

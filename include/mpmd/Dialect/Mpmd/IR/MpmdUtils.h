@@ -47,6 +47,12 @@ void setArgAttrs(func::FuncOp function, StringRef name,
                  function_ref<Attribute(unsigned)> valueOf);
 void setResultAttrs(func::FuncOp function, StringRef name,
                     function_ref<Attribute(unsigned)> valueOf);
+/// The same for the loop-carried values of `loop` (its `arg_attrs`, dropped
+/// when every dictionary ends up empty).
+void setArgAttrs(ForOp loop, StringRef name,
+                 function_ref<Attribute(unsigned)> valueOf);
+/// Attribute `name` of loop-carried value i of `loop`, or null.
+Attribute getArgAttr(ForOp loop, unsigned i, StringRef name);
 
 /// Builds a fragment on `meshName` taking `operands` (mesh tensors) and
 /// producing `resultTypes`, whose body `buildBody(builder, blockArgs)` fills
