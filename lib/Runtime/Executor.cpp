@@ -13,6 +13,7 @@
 #include "mpmd/Dialect/Mpmd/IR/MpmdDialect.h"
 #include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
+#include "mpmd/Runtime/CollectiveBackend.h"
 #include "mpmd/Runtime/Interpreter.h"
 #include "mpmd/Runtime/Kernels.h"
 #include "mpmd/Runtime/ThreadsTransport.h"
@@ -515,7 +516,14 @@ void Executable::Run::runDevice(int64_t mesh, int64_t device) {
 void Executable::Run::runSteps(int64_t mesh, int64_t device,
                                std::unique_lock<std::mutex> &lock) {
   lock.unlock();
+  // The device is partition `device` of its mesh's 1 x N grid: the
+  // collectives and partition_id of an SPMD-partitioned fragment body run
+  // over the mesh's devices through the transport.
+  TransportCollectives collectives(transport, deviceIndex(mesh, 0));
   Interpreter interpreter(executable.module);
+  interpreter.setProcess(
+      {ProcessGrid{1, program.meshes[mesh].numDevices}, ProcessId{0, device},
+       /*rendezvous=*/nullptr, &collectives});
   lock.lock();
   DeviceState &state = devices[deviceIndex(mesh, device)];
   for (int64_t index : program.meshOrder[mesh]) {

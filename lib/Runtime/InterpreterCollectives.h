@@ -11,6 +11,7 @@
 
 #include "mpmd/Dialect/Interpreter/IR/InterpreterOps.h"
 #include "mpmd/Runtime/Interpreter.h"
+#include "mpmd/Runtime/Kernels.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 
@@ -24,6 +25,10 @@ namespace mlir::mpmd::runtime {
 /// (`computation` of all_reduce / reduce_scatter).
 using Combiner = llvm::function_ref<FailureOr<Tensor>(
     Region &computation, const Tensor &lhs, const Tensor &rhs)>;
+
+/// The reduction of a body that is one add, multiply, maximum, minimum, and
+/// or or of its two block arguments (either order) feeding the return.
+std::optional<ReduceKind> matchReduceCombiner(Region &body);
 
 /// Whether `op` is one of the ops runCollective runs.
 bool isProcessOp(Operation &op);
