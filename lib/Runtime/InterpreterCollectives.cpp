@@ -293,6 +293,75 @@ bool isProcessOp(Operation &op) {
              stablehlo::ReplicaIdOp, stablehlo::PartitionIdOp>(op);
 }
 
+FailureOr<std::vector<std::vector<int64_t>>>
+getCollectiveGroups(Operation &op, const ProcessGrid &grid) {
+  std::optional<ProcessGroupMode> mode;
+  std::vector<std::vector<int64_t>> idGroups;
+  bool mustCover = true;
+  auto readReplicaGroups = [&](auto collective) -> LogicalResult {
+    int64_t channel = getChannelId(collective.getChannelHandle());
+    FailureOr<ProcessGroupMode> read = getReplicaGroupMode(
+        op, channel, collective.getUseGlobalDeviceIds());
+    if (failed(read))
+      return failure();
+    mode = *read;
+    idGroups = readIdGroups(collective.getReplicaGroups());
+    return success();
+  };
+  LogicalResult read =
+      llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+          .Case<stablehlo::AllGatherOp, stablehlo::AllReduceOp,
+                stablehlo::ReduceScatterOp>(readReplicaGroups)
+          .Case([&](stablehlo::AllToAllOp allToAll) {
+            mode = getPartitionGroupMode(
+                getChannelId(allToAll.getChannelHandle()));
+            idGroups = readIdGroups(allToAll.getReplicaGroups());
+            return success();
+          })
+          .Case([&](stablehlo::CollectiveBroadcastOp broadcast) {
+            mode = getPartitionGroupMode(
+                getChannelId(broadcast.getChannelHandle()));
+            idGroups = readIdGroups(broadcast.getReplicaGroups());
+            mustCover = false;
+            return success();
+          })
+          .Case([&](stablehlo::CollectivePermuteOp permute) {
+            // One meeting of the ids the pairs name, repeated over the
+            // other grid dimension (as runProcessOp forms it).
+            mode = getPartitionGroupMode(
+                getChannelId(permute.getChannelHandle()));
+            std::vector<int64_t> ids;
+            for (const std::vector<int64_t> &pair :
+                 readIdGroups(permute.getSourceTargetPairs()))
+              if (pair.size() == 2)
+                ids.insert(ids.end(), pair.begin(), pair.end());
+            llvm::sort(ids);
+            ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+            if (!ids.empty())
+              idGroups.push_back(std::move(ids));
+            mustCover = false;
+            return success();
+          })
+          .Default([](Operation *) { return success(); });
+  if (failed(read))
+    return failure();
+  std::vector<std::vector<int64_t>> groups;
+  if (!mode)
+    return groups;
+  llvm::Expected<std::vector<std::vector<ProcessId>>> formed =
+      formProcessGroups(*mode, idGroups, grid, mustCover);
+  if (!formed)
+    return op.emitOpError() << llvm::toString(formed.takeError());
+  for (const std::vector<ProcessId> &group : *formed) {
+    if (group.size() < 2)
+      continue;
+    std::vector<int64_t> &flat = groups.emplace_back();
+    for (ProcessId member : group)
+      flat.push_back(grid.flatten(member));
+  }
+  return groups;
+}
+
 FailureOr<std::vector<Tensor>> runProcessOp(Operation &op,
                                             const std::vector<Tensor> &operands,
                                             const ProcessContext &process,

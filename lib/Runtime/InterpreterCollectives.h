@@ -41,6 +41,14 @@ FailureOr<std::vector<Tensor>> runProcessOp(Operation &op,
                                             const ProcessContext &process,
                                             Combiner combine);
 
+/// The groups (grid indices, in the collective's order) that collective
+/// `op` meets in on `grid`, groups of one process left out; empty for
+/// replica_id and partition_id. What a transport that prepares its groups
+/// ahead (MPI) needs. Fails after an error diagnostic at `op` when its
+/// groups do not fit the grid. O(processes) per op.
+FailureOr<std::vector<std::vector<int64_t>>>
+getCollectiveGroups(Operation &op, const ProcessGrid &grid);
+
 /// Runs every process of `op`'s grid on its own thread with its own
 /// Interpreter over `module` and returns their results, replica-major. The
 /// first process that fails stops the others; its diagnostics are reported

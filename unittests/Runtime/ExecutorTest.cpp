@@ -165,6 +165,13 @@ TEST_F(ExecutorTest, CollectivesOfAFragmentRunOverItsMeshsDevices) {
   ASSERT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
   // (x + 0) + (x + 1).
   EXPECT_EQ(values(result->outputs[0]), (std::vector<float>{3, 5, 7, 9}));
+  // What an MPI transport prepares: the one group, in global devices.
+  EXPECT_EQ(executable->getCollectiveGroups(),
+            (std::vector<std::vector<int64_t>>{{0, 1}}));
+  // A program without body collectives needs none.
+  std::unique_ptr<Executable> plain = create(twoMeshProgram(3));
+  ASSERT_TRUE(plain) << diagnostics;
+  EXPECT_TRUE(plain->getCollectiveGroups().empty());
 }
 
 TEST_F(ExecutorTest, ADeviceThatFailsAbortsTheCollectiveOfTheOthers) {
