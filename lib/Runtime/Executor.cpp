@@ -10,9 +10,12 @@
 
 #include "mpmd/Runtime/Executor.h"
 
+#include "InterpreterCollectives.h"
+
 #include "mpmd/Dialect/Mpmd/IR/MpmdDialect.h"
 #include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
+#include "mpmd/Runtime/CollectiveBackend.h"
 #include "mpmd/Runtime/Interpreter.h"
 #include "mpmd/Runtime/Kernels.h"
 #include "mpmd/Runtime/ThreadsTransport.h"
@@ -28,6 +31,7 @@
 #include <condition_variable>
 #include <limits>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include <sys/resource.h>
@@ -229,6 +233,39 @@ FailureOr<std::unique_ptr<Executable>> Executable::create(ModuleOp module) {
     executable->stepOps.push_back(&op);
   }
   program.meshOrder.resize(program.meshes.size());
+  // The groups the fragment bodies' collectives meet in (nested regions
+  // included), each body on its mesh's 1 x N grid: O(ops + processes per
+  // collective).
+  std::vector<int64_t> firstDevice;
+  int64_t nextDevice = 0;
+  for (const DeviceProgram::Mesh &mesh : program.meshes) {
+    firstDevice.push_back(nextDevice);
+    nextDevice += mesh.numDevices;
+  }
+  std::set<std::vector<int64_t>> seenGroups;
+  for (auto [index, step] : llvm::enumerate(program.steps)) {
+    Region *body = executable->stepBodies[index];
+    int64_t numDevices = program.meshes[step.mesh].numDevices;
+    if (!body || numDevices < 2)
+      continue;
+    WalkResult walked = body->walk([&](Operation *op) {
+      if (!isProcessOp(*op))
+        return WalkResult::advance();
+      FailureOr<std::vector<std::vector<int64_t>>> groups =
+          runtime::getCollectiveGroups(*op, ProcessGrid{1, numDevices});
+      if (failed(groups))
+        return WalkResult::interrupt();
+      for (std::vector<int64_t> &group : *groups) {
+        for (int64_t &member : group)
+          member += firstDevice[step.mesh];
+        if (seenGroups.insert(group).second)
+          executable->collectiveGroups.push_back(std::move(group));
+      }
+      return WalkResult::advance();
+    });
+    if (walked.wasInterrupted())
+      return failure();
+  }
 
   if (llvm::Error error = verifyStructure(program))
     return main.emitError("internal error: ")
@@ -515,7 +552,14 @@ void Executable::Run::runDevice(int64_t mesh, int64_t device) {
 void Executable::Run::runSteps(int64_t mesh, int64_t device,
                                std::unique_lock<std::mutex> &lock) {
   lock.unlock();
+  // The device is partition `device` of its mesh's 1 x N grid: the
+  // collectives and partition_id of an SPMD-partitioned fragment body run
+  // over the mesh's devices through the transport.
+  TransportCollectives collectives(transport, deviceIndex(mesh, 0));
   Interpreter interpreter(executable.module);
+  interpreter.setProcess(
+      {ProcessGrid{1, program.meshes[mesh].numDevices}, ProcessId{0, device},
+       /*rendezvous=*/nullptr, &collectives});
   lock.lock();
   DeviceState &state = devices[deviceIndex(mesh, device)];
   for (int64_t index : program.meshOrder[mesh]) {

@@ -187,8 +187,6 @@ Shape shapeOf(Value value) {
   return toVector(cast<RankedTensorType>(value.getType()).getShape());
 }
 
-/// The combiner of a reduce body that is one known binary op on the two
-/// block arguments (either order), feeding the return.
 /// A window op's attributes with the defaults for what it leaves out
 /// (size and strides 1, no dilation, no padding; padding is [rank, 2] of
 /// (low, high)); an error at `op` when the window's positions do not fit in
@@ -218,23 +216,6 @@ getWindow(Operation *op, int64_t rank, std::optional<ArrayRef<int64_t>> size,
   return window;
 }
 
-std::optional<ReduceKind> matchReduceCombiner(Region &body) {
-  Block &block = body.front();
-  if (block.getNumArguments() != 2 || !llvm::hasNItems(block, 2))
-    return std::nullopt;
-  Operation &combiner = block.front();
-  Operation *terminator = block.getTerminator();
-  auto kind = reduceCombiners().find(combiner.getName().getStringRef());
-  if (kind == reduceCombiners().end() || combiner.getNumOperands() != 2 ||
-      terminator->getNumOperands() != 1 ||
-      terminator->getOperand(0) != combiner.getResult(0))
-    return std::nullopt;
-  Value a = block.getArgument(0), b = block.getArgument(1);
-  Value x = combiner.getOperand(0), y = combiner.getOperand(1);
-  if (!((x == a && y == b) || (x == b && y == a)))
-    return std::nullopt;
-  return kind->second;
-}
 
 /// `select` bodies that compare their two arguments in order and return the
 /// result: the comparison's kind.
@@ -1267,6 +1248,24 @@ LogicalResult Interpreter::Frame::runCheck(Operation &op) {
         return op.emitError() << "'" << op.getName()
                               << "' is not supported by the interpreter";
       });
+}
+
+std::optional<ReduceKind> matchReduceCombiner(Region &body) {
+  Block &block = body.front();
+  if (block.getNumArguments() != 2 || !llvm::hasNItems(block, 2))
+    return std::nullopt;
+  Operation &combiner = block.front();
+  Operation *terminator = block.getTerminator();
+  auto kind = reduceCombiners().find(combiner.getName().getStringRef());
+  if (kind == reduceCombiners().end() || combiner.getNumOperands() != 2 ||
+      terminator->getNumOperands() != 1 ||
+      terminator->getOperand(0) != combiner.getResult(0))
+    return std::nullopt;
+  Value a = block.getArgument(0), b = block.getArgument(1);
+  Value x = combiner.getOperand(0), y = combiner.getOperand(1);
+  if (!((x == a && y == b) || (x == b && y == a)))
+    return std::nullopt;
+  return kind->second;
 }
 
 } // namespace mlir::mpmd::runtime

@@ -13,6 +13,7 @@
 #include "InterpreterCollectives.h"
 
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
+#include "mpmd/Runtime/CollectiveBackend.h"
 #include "mpmd/Runtime/Executor.h"
 #include "mpmd/Runtime/InProcessRendezvous.h"
 #include "mpmd/Runtime/Kernels.h"
@@ -101,9 +102,7 @@ public:
     if (!process.rendezvous)
       return op.emitOpError() << "needs the other processes of its group, "
                                  "but runs outside interpreter.run_parallel";
-    std::vector<int64_t> participants;
-    for (ProcessId member : group)
-      participants.push_back(process.grid.flatten(member));
+    std::vector<int64_t> participants = flatten(group);
     std::vector<Tensor> copies;
     for (const Tensor &tensor : contribution)
       copies.push_back(tensor.clone());
@@ -148,6 +147,41 @@ public:
     if (failed(deposits) || failed(checkAlike(group, *deposits, contribution)))
       return failure();
     return deposits;
+  }
+
+  /// The grid indices of `group`'s processes (the participants of the
+  /// rendezvous or the collective backend).
+  std::vector<int64_t> flatten(const std::vector<ProcessId> &group) const {
+    std::vector<int64_t> participants;
+    for (ProcessId member : group)
+      participants.push_back(process.grid.flatten(member));
+    return participants;
+  }
+
+  /// Runs `collective` on the collective backend for each operand in
+  /// order (every member calls them in the same order).
+  FailureOr<std::vector<Tensor>> onBackend(
+      const std::vector<Tensor> &operands,
+      llvm::function_ref<llvm::Expected<Tensor>(const Tensor &)> collective) {
+    std::vector<Tensor> results;
+    for (const Tensor &operand : operands) {
+      llvm::Expected<Tensor> result = collective(operand);
+      if (!result)
+        return op.emitOpError() << "could not complete: "
+                                << llvm::toString(result.takeError());
+      results.push_back(std::move(*result));
+    }
+    return results;
+  }
+
+  /// The reduction the collective backend applies for `computation`.
+  FailureOr<ReduceKind> getBackendReduction(Region &computation) {
+    if (std::optional<ReduceKind> kind = matchReduceCombiner(computation))
+      return *kind;
+    return op.emitOpError()
+           << "has a reduction body the executor's collectives cannot run: "
+              "it must be one stablehlo add, multiply, maximum, minimum, and "
+              "or or of its two arguments";
   }
 
   /// Fails unless `results` have the op's result types.
@@ -259,6 +293,75 @@ bool isProcessOp(Operation &op) {
              stablehlo::ReplicaIdOp, stablehlo::PartitionIdOp>(op);
 }
 
+FailureOr<std::vector<std::vector<int64_t>>>
+getCollectiveGroups(Operation &op, const ProcessGrid &grid) {
+  std::optional<ProcessGroupMode> mode;
+  std::vector<std::vector<int64_t>> idGroups;
+  bool mustCover = true;
+  auto readReplicaGroups = [&](auto collective) -> LogicalResult {
+    int64_t channel = getChannelId(collective.getChannelHandle());
+    FailureOr<ProcessGroupMode> read = getReplicaGroupMode(
+        op, channel, collective.getUseGlobalDeviceIds());
+    if (failed(read))
+      return failure();
+    mode = *read;
+    idGroups = readIdGroups(collective.getReplicaGroups());
+    return success();
+  };
+  LogicalResult read =
+      llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+          .Case<stablehlo::AllGatherOp, stablehlo::AllReduceOp,
+                stablehlo::ReduceScatterOp>(readReplicaGroups)
+          .Case([&](stablehlo::AllToAllOp allToAll) {
+            mode = getPartitionGroupMode(
+                getChannelId(allToAll.getChannelHandle()));
+            idGroups = readIdGroups(allToAll.getReplicaGroups());
+            return success();
+          })
+          .Case([&](stablehlo::CollectiveBroadcastOp broadcast) {
+            mode = getPartitionGroupMode(
+                getChannelId(broadcast.getChannelHandle()));
+            idGroups = readIdGroups(broadcast.getReplicaGroups());
+            mustCover = false;
+            return success();
+          })
+          .Case([&](stablehlo::CollectivePermuteOp permute) {
+            // One meeting of the ids the pairs name, repeated over the
+            // other grid dimension (as runProcessOp forms it).
+            mode = getPartitionGroupMode(
+                getChannelId(permute.getChannelHandle()));
+            std::vector<int64_t> ids;
+            for (const std::vector<int64_t> &pair :
+                 readIdGroups(permute.getSourceTargetPairs()))
+              if (pair.size() == 2)
+                ids.insert(ids.end(), pair.begin(), pair.end());
+            llvm::sort(ids);
+            ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+            if (!ids.empty())
+              idGroups.push_back(std::move(ids));
+            mustCover = false;
+            return success();
+          })
+          .Default([](Operation *) { return success(); });
+  if (failed(read))
+    return failure();
+  std::vector<std::vector<int64_t>> groups;
+  if (!mode)
+    return groups;
+  llvm::Expected<std::vector<std::vector<ProcessId>>> formed =
+      formProcessGroups(*mode, idGroups, grid, mustCover);
+  if (!formed)
+    return op.emitOpError() << llvm::toString(formed.takeError());
+  for (const std::vector<ProcessId> &group : *formed) {
+    if (group.size() < 2)
+      continue;
+    std::vector<int64_t> &flat = groups.emplace_back();
+    for (ProcessId member : group)
+      flat.push_back(grid.flatten(member));
+  }
+  return groups;
+}
+
 FailureOr<std::vector<Tensor>> runProcessOp(Operation &op,
                                             const std::vector<Tensor> &operands,
                                             const ProcessContext &process,
@@ -282,6 +385,12 @@ FailureOr<std::vector<Tensor>> runProcessOp(Operation &op,
             if (failed(member))
               return failure();
             const std::vector<ProcessId> &group = member->group;
+            if (process.collectives)
+              return run.onBackend(operands, [&](const Tensor &operand) {
+                return process.collectives->allGather(
+                    run.flatten(group), process.grid.flatten(process.self),
+                    operand, gather.getAllGatherDim());
+              });
             auto deposits = run.exchangeAlike(group, channel, operands);
             if (failed(deposits))
               return failure();
@@ -304,6 +413,17 @@ FailureOr<std::vector<Tensor>> runProcessOp(Operation &op,
                                   reduce.getReplicaGroups());
             if (failed(member))
               return failure();
+            if (process.collectives) {
+              FailureOr<ReduceKind> kind =
+                  run.getBackendReduction(reduce.getComputation());
+              if (failed(kind))
+                return failure();
+              return run.onBackend(operands, [&](const Tensor &operand) {
+                return process.collectives->allReduce(
+                    run.flatten(member->group),
+                    process.grid.flatten(process.self), operand, *kind);
+              });
+            }
             auto deposits = run.exchangeAlike(member->group, channel, operands);
             if (failed(deposits))
               return failure();
@@ -333,6 +453,18 @@ FailureOr<std::vector<Tensor>> runProcessOp(Operation &op,
                      << operands[0].shape()[dimension]
                      << " does not split into the " << size
                      << " processes of the group";
+            if (process.collectives) {
+              FailureOr<ReduceKind> kind =
+                  run.getBackendReduction(scatter.getComputation());
+              if (failed(kind))
+                return failure();
+              return run.onBackend(operands, [&](const Tensor &operand) {
+                return process.collectives->reduceScatter(
+                    run.flatten(member.group),
+                    process.grid.flatten(process.self), operand, dimension,
+                    *kind);
+              });
+            }
             auto deposits = run.exchangeAlike(member.group, channel, operands);
             if (failed(deposits))
               return failure();
@@ -358,6 +490,14 @@ FailureOr<std::vector<Tensor>> runProcessOp(Operation &op,
                      << "split_count is " << count << " but the group of process "
                      << toString(process.self) << " has "
                      << member.group.size() << " processes";
+            if (process.collectives)
+              return run.onBackend(operands, [&](const Tensor &operand) {
+                return process.collectives->allToAll(
+                    run.flatten(member.group),
+                    process.grid.flatten(process.self), operand,
+                    allToAll.getSplitDimension(),
+                    allToAll.getConcatDimension());
+              });
             auto deposits = run.exchangeAlike(member.group, channel, operands);
             if (failed(deposits))
               return failure();
@@ -415,6 +555,19 @@ FailureOr<std::vector<Tensor>> runProcessOp(Operation &op,
               group.push_back(toProcess(id));
             if (!llvm::is_contained(group, process.self))
               return std::vector<Tensor>{zerosOfResult(op)};
+            if (process.collectives) {
+              std::vector<std::pair<int64_t, int64_t>> participantPairs;
+              for (const std::vector<int64_t> &pair : pairs)
+                if (pair.size() == 2)
+                  participantPairs.emplace_back(
+                      process.grid.flatten(toProcess(pair[0])),
+                      process.grid.flatten(toProcess(pair[1])));
+              return run.onBackend(operands, [&](const Tensor &operand) {
+                return process.collectives->collectivePermute(
+                    run.flatten(group), process.grid.flatten(process.self),
+                    operand, participantPairs);
+              });
+            }
             std::vector<Tensor> deposit;
             if (isSource)
               deposit.push_back(operands[0]);
@@ -443,6 +596,27 @@ FailureOr<std::vector<Tensor>> runProcessOp(Operation &op,
             if (!*membership)
               return std::vector<Tensor>{zerosOfResult(op)};
             const Membership &member = **membership;
+            if (process.collectives) {
+              // The backend has no broadcast: every member gathers a
+              // leading unit dimension and keeps the root's (first) part.
+              Shape shape(operands[0].shape().begin(),
+                          operands[0].shape().end());
+              Shape unit = shape;
+              unit.insert(unit.begin(), 1);
+              FailureOr<std::vector<Tensor>> gathered =
+                  run.onBackend({operands[0].reshaped(unit)},
+                                [&](const Tensor &operand) {
+                                  return process.collectives->allGather(
+                                      run.flatten(member.group),
+                                      process.grid.flatten(process.self),
+                                      operand, 0);
+                                });
+              if (failed(gathered))
+                return failure();
+              return std::vector<Tensor>{
+                  slicePart((*gathered)[0], 0, member.group.size(), 0)
+                      .reshaped(shape)};
+            }
             bool isRoot = member.position == 0;
             std::vector<Tensor> deposit;
             if (isRoot)

@@ -11,6 +11,7 @@
 
 #include "mpmd/Dialect/Interpreter/IR/InterpreterOps.h"
 #include "mpmd/Runtime/Interpreter.h"
+#include "mpmd/Runtime/Kernels.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 
@@ -25,6 +26,10 @@ namespace mlir::mpmd::runtime {
 using Combiner = llvm::function_ref<FailureOr<Tensor>(
     Region &computation, const Tensor &lhs, const Tensor &rhs)>;
 
+/// The reduction of a body that is one add, multiply, maximum, minimum, and
+/// or or of its two block arguments (either order) feeding the return.
+std::optional<ReduceKind> matchReduceCombiner(Region &body);
+
 /// Whether `op` is one of the ops runCollective runs.
 bool isProcessOp(Operation &op);
 
@@ -35,6 +40,14 @@ FailureOr<std::vector<Tensor>> runProcessOp(Operation &op,
                                             const std::vector<Tensor> &operands,
                                             const ProcessContext &process,
                                             Combiner combine);
+
+/// The groups (grid indices, in the collective's order) that collective
+/// `op` meets in on `grid`, groups of one process left out; empty for
+/// replica_id and partition_id. What a transport that prepares its groups
+/// ahead (MPI) needs. Fails after an error diagnostic at `op` when its
+/// groups do not fit the grid. O(processes) per op.
+FailureOr<std::vector<std::vector<int64_t>>>
+getCollectiveGroups(Operation &op, const ProcessGrid &grid);
 
 /// Runs every process of `op`'s grid on its own thread with its own
 /// Interpreter over `module` and returns their results, replica-major. The

@@ -202,6 +202,15 @@ int runOnMpi(const runtime::Executable &executable, ModuleOp reference,
     llvm::consumeError(std::move(error));
     return kExitUsageError;
   }
+  // The collectives of SPMD fragment bodies run on communicators made
+  // here, in the same order on every rank.
+  if (llvm::Error error =
+          mpi.prepareGroups(executable.getCollectiveGroups())) {
+    if (rank == 0)
+      return reportError("run", makeUsageError(llvm::toString(std::move(error))));
+    llvm::consumeError(std::move(error));
+    return kExitUsageError;
+  }
   if (llvm::Error error = installInjectedFault(options, rank))
     return failRank(std::move(error));
   options.executor.transport = &mpi;

@@ -134,6 +134,68 @@ TEST_F(ExecutorTest, ReplicatesFragmentsOverAMeshsDevices) {
   EXPECT_EQ(result->devices.size(), 4u);
 }
 
+/// One fragment on a mesh of 2 devices: each device adds its partition id
+/// to x, then the devices all-reduce (sum) over the mesh.
+constexpr llvm::StringLiteral kAllReduceOverMesh = R"mlir(
+    !t = !mpmd.mesh_tensor<"m0", tensor<4xf32>>
+    func.func @main(%x: !t) -> !t
+        attributes {topology = #mpmd.topology<<"m0" : <["x"=2]>>>} {
+      %0 = mpmd.fragment<mesh="m0", origin=["spmd"]> (%x) (%a: tensor<4xf32>) {
+        %p = stablehlo.partition_id : tensor<ui32>
+        %pf = stablehlo.convert %p : (tensor<ui32>) -> tensor<f32>
+        %pb = stablehlo.broadcast_in_dim %pf, dims = [] : (tensor<f32>) -> tensor<4xf32>
+        %s = stablehlo.add %a, %pb : tensor<4xf32>
+        %r = "stablehlo.all_reduce"(%s) ({
+        ^bb0(%l: tensor<f32>, %m: tensor<f32>):
+          %sum = stablehlo.add %l, %m : tensor<f32>
+          stablehlo.return %sum : tensor<f32>
+        }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>,
+            channel_handle = #stablehlo.channel_handle<handle = 1, type = 0>,
+            use_global_device_ids} : (tensor<4xf32>) -> tensor<4xf32>
+        mpmd.return %r : tensor<4xf32>
+      } : (!t) -> !t
+      return %0 : !t
+    }
+  )mlir";
+
+TEST_F(ExecutorTest, CollectivesOfAFragmentRunOverItsMeshsDevices) {
+  std::unique_ptr<Executable> executable = create(kAllReduceOverMesh);
+  ASSERT_TRUE(executable) << diagnostics;
+  llvm::Expected<RunResult> result = executable->run({vector({1, 2, 3, 4})}, {});
+  ASSERT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
+  // (x + 0) + (x + 1).
+  EXPECT_EQ(values(result->outputs[0]), (std::vector<float>{3, 5, 7, 9}));
+  // What an MPI transport prepares: the one group, in global devices.
+  EXPECT_EQ(executable->getCollectiveGroups(),
+            (std::vector<std::vector<int64_t>>{{0, 1}}));
+  // A program without body collectives needs none.
+  std::unique_ptr<Executable> plain = create(twoMeshProgram(3));
+  ASSERT_TRUE(plain) << diagnostics;
+  EXPECT_TRUE(plain->getCollectiveGroups().empty());
+}
+
+TEST_F(ExecutorTest, ADeviceThatFailsAbortsTheCollectiveOfTheOthers) {
+  std::unique_ptr<Executable> executable = create(kAllReduceOverMesh);
+  ASSERT_TRUE(executable) << diagnostics;
+  ExecutorOptions options;
+  // Device 0 enters the all_reduce and waits for device 1, which fails
+  // first: the run must end with device 1's error, not hang.
+  options.faultForTesting = [](int64_t, int64_t, int64_t device) -> llvm::Error {
+    if (device == 1) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      return llvm::createStringError("injected fault");
+    }
+    return llvm::Error::success();
+  };
+  llvm::Expected<RunResult> result =
+      executable->run({vector({1, 2, 3, 4})}, options);
+  ASSERT_FALSE(static_cast<bool>(result));
+  EXPECT_THAT(llvm::toString(result.takeError()),
+              HasSubstr("fragment 'spmd' failed on device m0:1: injected fault"));
+  EXPECT_THAT(diagnostics, HasSubstr("'stablehlo.all_reduce' op could not "
+                                     "complete"));
+}
+
 TEST_F(ExecutorTest, DonatedOperandsFreeTheirBufferForTheResult) {
   // Without donation m1 holds the received copy and the square at once.
   std::unique_ptr<Executable> plain = create(twoMeshProgram(1));

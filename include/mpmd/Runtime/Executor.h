@@ -11,10 +11,12 @@
 // or `tf.aliasing_output` on the callee argument) at its last use is handed
 // to the fragment, which drops it as soon as its body no longer needs it.
 //
-// Meshes with several devices run every fragment replicated on each device
-// (on global shapes: fragment bodies are not SPMD-partitioned yet), so the
-// results equal a single device's and each device's memory holds the global
-// tensors.
+// Meshes with several devices run every fragment on each device, on global
+// shapes (values are not split into shards yet), so each device's memory
+// holds the global tensors. Device d of a mesh of N runs its fragment
+// bodies as partition d of a 1 x N grid: partition_id is d and the bodies'
+// StableHLO collectives go over the mesh's devices through the Transport
+// (CollectiveBackend.h).
 //
 // Every tensor that moves between devices goes through a Transport
 // (Transport.h): by default a ThreadsTransport of the run's own (every
@@ -132,6 +134,13 @@ public:
   Operation *getStepOp(int64_t step) const { return stepOps[step]; }
   const std::vector<TensorSpec> &getInputSpecs() const { return inputSpecs; }
   const std::vector<TensorSpec> &getOutputSpecs() const { return outputSpecs; }
+  /// The groups of global devices (Transport.h numbering, in the
+  /// collective's member order) that the collectives of the fragment bodies
+  /// meet in, each once, in program order: what a transport that prepares
+  /// its groups ahead (MPI) needs.
+  const std::vector<std::vector<int64_t>> &getCollectiveGroups() const {
+    return collectiveGroups;
+  }
 
   /// An error unless `inputs` has one tensor per @main argument, of its
   /// dtype and global shape (what `run` checks first). With a `transport`,
@@ -160,6 +169,7 @@ private:
   std::vector<TensorSpec> inputSpecs, outputSpecs;
   /// Per value of the program: its dtype and global shape.
   std::vector<TensorSpec> valueSpecs;
+  std::vector<std::vector<int64_t>> collectiveGroups;
 };
 
 } // namespace mlir::mpmd::runtime

@@ -48,6 +48,7 @@ struct InterpreterOptions {
   bool fuseElementwise = true;
 };
 
+class CollectiveBackend;
 class InProcessRendezvous;
 
 /// Where the functions an Interpreter runs sit in a parallel run.
@@ -55,8 +56,11 @@ struct ProcessContext {
   ProcessGrid grid;
   ProcessId self;
   /// Where the collectives of the grid's processes meet; null for a grid
-  /// of one process.
+  /// of one process. At most one of `rendezvous` (interpreter.run_parallel:
+  /// any reduction body) and `collectives` (the executor's Transport:
+  /// reductions that are one ReduceKind) is set.
   InProcessRendezvous *rendezvous = nullptr;
+  CollectiveBackend *collectives = nullptr;
 };
 
 class Interpreter {
