@@ -152,8 +152,8 @@ Tensor gather(const Tensor &operand, const Tensor &startIndices,
 Tensor scatter(const Tensor &inputIn, const Tensor &scatterIndices,
                const Tensor &updatesIn, const ScatterDimensions &dims,
                std::optional<ReduceKind> combiner) {
-  Tensor input = detail::widenHalf(inputIn).clone(),
-         updates = detail::widenHalf(updatesIn);
+  Tensor input = detail::widenForCompute(inputIn).clone(),
+         updates = detail::widenForCompute(updatesIn);
   int64_t updateRank = updates.rank(), inputRank = input.rank();
   std::vector<int64_t> scatterDims = complementOf(updateRank, dims.updateWindowDims);
   std::vector<int64_t> inputStrides = input.strides(), updateStrides = updates.strides();
@@ -198,7 +198,7 @@ Tensor scatter(const Tensor &inputIn, const Tensor &scatterIndices,
       });
     });
   });
-  return isHalf(inputIn.dtype()) ? detail::narrowToHalf(input, inputIn.dtype()) : input;
+  return roundsAfterEachOp(inputIn.dtype()) ? detail::roundToDType(input, inputIn.dtype()) : input;
 }
 
 } // namespace mlir::mpmd::runtime
