@@ -16,6 +16,7 @@
 
 #include <bit>
 #include <cmath>
+#include <limits>
 #include <random>
 
 using namespace mlir::mpmd::runtime;
@@ -100,7 +101,8 @@ TEST(NarrowFloatTest, RoundsAsAPFloat) {
       expectSameRounding(c, std::bit_cast<float>(static_cast<uint32_t>(bits)));
     for (int i = 0; i < 20000; ++i)
       expectSameRounding(c, std::bit_cast<double>(random()));
-    for (double special : {0.0, -0.0, INFINITY, -INFINITY, 1e300, -1e300,
+    constexpr double kInfinity = std::numeric_limits<double>::infinity();
+    for (double special : {0.0, -0.0, kInfinity, -kInfinity, 1e300, -1e300,
                            1e-300, -1e-300, 5e-324})
       expectSameRounding(c, special);
     // Ties and their neighbours between each pair of finite neighbours.
@@ -111,8 +113,8 @@ TEST(NarrowFloatTest, RoundsAsAPFloat) {
       if (!std::isfinite(low) || !std::isfinite(high))
         continue;
       double middle = (low + high) / 2;
-      for (double value : {middle, std::nextafter(middle, INFINITY),
-                           std::nextafter(middle, -INFINITY), low * 1.5,
+      for (double value : {middle, std::nextafter(middle, kInfinity),
+                           std::nextafter(middle, -kInfinity), low * 1.5,
                            low * 2.5})
         expectSameRounding(c, value);
     }
