@@ -53,7 +53,7 @@ RankedTensorType getChainType(Operation &op) {
   ScopedDiagnosticHandler silence(op.getContext(),
                                   [](Diagnostic &) { return success(); });
   FailureOr<TensorSpec> spec = getTensorSpec(type, op.getLoc());
-  if (failed(spec) || isHalf(spec->dtype))
+  if (failed(spec) || roundsAfterEachOp(spec->dtype) || isComplex(spec->dtype))
     return nullptr;
   return type;
 }

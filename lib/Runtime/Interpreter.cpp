@@ -38,10 +38,34 @@ FailureOr<DType> getDType(Type elementType, Location loc) {
   if (elementType.isF32()) return DType::F32;
   if (elementType.isF16()) return DType::F16;
   if (elementType.isBF16()) return DType::BF16;
+  std::optional<DType> dtype =
+      llvm::TypeSwitch<Type, std::optional<DType>>(elementType)
+          .Case([](FloatTF32Type) { return DType::TF32; })
+          .Case([](Float8E4M3FNType) { return DType::F8E4M3FN; })
+          .Case([](Float8E5M2Type) { return DType::F8E5M2; })
+          .Case([](Float8E4M3FNUZType) { return DType::F8E4M3FNUZ; })
+          .Case([](Float8E5M2FNUZType) { return DType::F8E5M2FNUZ; })
+          .Case([](Float8E4M3B11FNUZType) { return DType::F8E4M3B11FNUZ; })
+          .Case([](Float8E3M4Type) { return DType::F8E3M4; })
+          .Case([](Float8E4M3Type) { return DType::F8E4M3; })
+          .Case([](Float8E8M0FNUType) { return DType::F8E8M0FNU; })
+          .Case([](Float4E2M1FNType) { return DType::F4E2M1FN; })
+          .Case([](Float6E2M3FNType) { return DType::F6E2M3FN; })
+          .Case([](Float6E3M2FNType) { return DType::F6E3M2FN; })
+          .Case([](ComplexType complex) -> std::optional<DType> {
+            if (complex.getElementType().isF32()) return DType::C64;
+            if (complex.getElementType().isF64()) return DType::C128;
+            return std::nullopt;
+          })
+          .Default([](Type) { return std::nullopt; });
+  if (dtype)
+    return *dtype;
   if (auto integer = dyn_cast<IntegerType>(elementType)) {
     bool isUnsigned = integer.isUnsigned();
     switch (integer.getWidth()) {
     case 1: return DType::I1;
+    case 2: return isUnsigned ? DType::UI2 : DType::I2;
+    case 4: return isUnsigned ? DType::UI4 : DType::I4;
     case 8: return isUnsigned ? DType::UI8 : DType::I8;
     case 16: return isUnsigned ? DType::UI16 : DType::I16;
     case 32: return isUnsigned ? DType::UI32 : DType::I32;
@@ -106,9 +130,14 @@ FailureOr<Tensor> tensorFromAttr(ElementsAttr attr, Location loc) {
   Tensor tensor = Tensor::empty(spec->dtype, spec->shape);
   size_t size = dtypeSize(spec->dtype);
   std::byte *out = tensor.bytes();
-  // Each value's bit pattern, truncated to the element size (little endian).
+  // Each value's bit pattern, truncated to the element size (little endian):
+  // sub-byte signed integers sign-extended, tf32 as the f32 of its value.
+  bool isSigned = isSignedInt(spec->dtype);
   auto store = [&](int64_t index, const APInt &bits) {
-    uint64_t raw = bits.getZExtValue();
+    uint64_t raw = isSigned ? static_cast<uint64_t>(bits.getSExtValue())
+                            : bits.getZExtValue();
+    if (spec->dtype == DType::TF32)
+      raw <<= 13;
     std::memcpy(out + index * size, &raw, size);
   };
   bool isFloatType = isa<FloatType>(type.getElementType());
@@ -116,6 +145,18 @@ FailureOr<Tensor> tensorFromAttr(ElementsAttr attr, Location loc) {
   // Nothing to copy, and an empty attribute has no data to copy from.
   if (byteSize == 0)
     return tensor;
+  // Complex elements are stored as (real, imaginary) pairs, as here.
+  if (isComplex(spec->dtype)) {
+    ArrayRef<char> raw = dense.getRawData();
+    if (!dense.isSplat()) {
+      std::memcpy(out, raw.data(), byteSize);
+      return tensor;
+    }
+    std::memcpy(out, raw.data(), size);
+    for (size_t filled = size; filled < byteSize; filled *= 2)
+      std::memcpy(out + filled, out, std::min(filled, byteSize - filled));
+    return tensor;
+  }
   if (dense.isSplat()) {
     // One element converted, then copied in doubling blocks.
     store(0, isFloatType ? dense.getSplatValue<APFloat>().bitcastToAPInt()
@@ -237,12 +278,19 @@ std::optional<CompareKind> matchSelectComparison(Region &body) {
 /// is the absolute tolerance for floats.
 std::optional<int64_t> firstMismatch(const Tensor &actual, const Tensor &expected,
                                      double within) {
+  auto close = [&](double a, double b) {
+    return (std::isnan(a) && std::isnan(b)) || a == b ||
+           std::fabs(a - b) <= within;
+  };
   for (int64_t i = 0, e = actual.numElements(); i < e; ++i) {
-    if (isFloat(actual.dtype())) {
-      double a = actual.elementAsDouble(i), b = expected.elementAsDouble(i);
-      if (std::isnan(a) && std::isnan(b))
+    if (isComplex(actual.dtype())) {
+      if (close(actual.elementAsDouble(i), expected.elementAsDouble(i)) &&
+          close(actual.elementImagAsDouble(i), expected.elementImagAsDouble(i)))
         continue;
-      if (a == b || std::fabs(a - b) <= within)
+      return i;
+    }
+    if (isFloat(actual.dtype())) {
+      if (close(actual.elementAsDouble(i), expected.elementAsDouble(i)))
         continue;
       return i;
     }
@@ -253,31 +301,25 @@ std::optional<int64_t> firstMismatch(const Tensor &actual, const Tensor &expecte
 }
 
 /// Distance in units in the last place (bit patterns mapped to a monotonic
-/// integer line).
+/// integer line; narrow floats by their own sign bit).
 int64_t ulpDistance(const Tensor &a, const Tensor &b, int64_t index) {
   auto ordered = [&](const Tensor &t) -> int64_t {
-    int64_t bits;
-    int64_t signBit;
-    switch (dtypeSize(t.dtype())) {
-    case 8: {
-      std::memcpy(&bits, t.bytes() + index * 8, 8);
-      signBit = INT64_MIN;
-      return bits < 0 ? signBit - bits : bits;
-    }
-    case 4: {
-      int32_t narrow;
-      std::memcpy(&narrow, t.bytes() + index * 4, 4);
-      return narrow < 0 ? int64_t(INT32_MIN) - narrow : narrow;
-    }
-    default: {
-      int16_t narrow;
-      std::memcpy(&narrow, t.bytes() + index * 2, 2);
-      return narrow < 0 ? int64_t(INT16_MIN) - narrow : narrow;
-    }
-    }
+    DType dtype = t.dtype() == DType::TF32 ? DType::F32 : t.dtype();
+    size_t size = dtypeSize(dtype);
+    uint64_t bits = 0;
+    std::memcpy(&bits, t.bytes() + index * size, size);
+    int64_t width = dtypeBitWidth(dtype);
+    if (dtype == DType::F8E8M0FNU) // no sign bit
+      return static_cast<int64_t>(bits);
+    uint64_t signBit = uint64_t(1) << (width - 1);
+    int64_t magnitude = static_cast<int64_t>(bits & (signBit - 1));
+    return bits & signBit ? -magnitude : magnitude;
   };
   int64_t x = ordered(a), y = ordered(b);
-  return x > y ? x - y : y - x;
+  // In unsigned arithmetic: f64 values of opposite signs may be more than
+  // INT64_MAX apart (saturated, still past any tolerance).
+  uint64_t distance = x > y ? uint64_t(x) - uint64_t(y) : uint64_t(y) - uint64_t(x);
+  return distance > uint64_t(INT64_MAX) ? INT64_MAX : int64_t(distance);
 }
 
 } // namespace
@@ -381,7 +423,8 @@ private:
 
   /// An operand of `op` whose buffer the elementwise result may take over:
   /// it dies at `op`, nothing else refers to its buffer, it has the result's
-  /// type and is not f16/bf16 (computed in f32). Null when there is none.
+  /// type and is neither complex nor rounded after each op (narrow floats
+  /// are computed in f32). Null when there is none.
   Tensor *getReusableOperand(Operation &op) {
     if (!dyingAtCurrentOp || op.getNumResults() != 1)
       return nullptr;
@@ -390,7 +433,8 @@ private:
           !llvm::is_contained(*dyingAtCurrentOp, operand))
         continue;
       Tensor &tensor = values[operand];
-      if (tensor.ownsBufferAlone() && !isHalf(tensor.dtype()))
+      if (tensor.ownsBufferAlone() && !roundsAfterEachOp(tensor.dtype()) &&
+          !isComplex(tensor.dtype()))
         return &tensor;
     }
     return nullptr;
@@ -498,6 +542,17 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
         failed(getTensorSpec(type, op.getLoc())))
       return failure();
 
+  // Complex tensors run in the elementwise, layout, dot and fft kernels;
+  // the others would read them as reals.
+  if (llvm::any_of(op.getOperandTypes(), [](Type type) {
+        return isa<ComplexType>(getElementTypeOrSelf(type));
+      }) &&
+      isa<stablehlo::ClampOp, stablehlo::ConvolutionOp, stablehlo::ScatterOp,
+          stablehlo::SelectAndScatterOp, stablehlo::IsFiniteOp,
+          stablehlo::ReducePrecisionOp>(op))
+    return op.emitError() << "'" << name
+                          << "' on complex tensors is not supported by the "
+                             "interpreter";
   if (std::optional<UnaryKind> unaryKind = getUnaryKind(op)) {
     const Tensor &operand = lookup(op.getOperand(0));
     if (!supportsUnary(*unaryKind, operand.dtype()))
@@ -582,7 +637,12 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
         bind(op, {binary(BinaryKind::Multiply, x, x)});
         return success();
       })
-      .Case([&](stablehlo::CompareOp compare) {
+      .Case([&](stablehlo::CompareOp compare) -> LogicalResult {
+        stablehlo::ComparisonDirection direction = compare.getComparisonDirection();
+        if (isa<ComplexType>(getElementTypeOrSelf(compare.getLhs().getType())) &&
+            direction != stablehlo::ComparisonDirection::EQ &&
+            direction != stablehlo::ComparisonDirection::NE)
+          return op.emitError() << "complex numbers compare only EQ and NE";
         bind(op, {runtime::compare(toCompareKind(compare.getComparisonDirection()),
                                    lookup(compare.getLhs()), lookup(compare.getRhs()))});
         return success();
@@ -613,10 +673,17 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
         return success();
       })
       .Case([&](stablehlo::BitcastConvertOp bitcast) {
-        // Row-major bytes are the same whichever the element size, so the
-        // result is a view of the operand's buffer.
         DType to = *getDType(getElementTypeOrSelf(bitcast.getType()), op.getLoc());
-        bind(op, {lookup(bitcast.getOperand()).bitcast(to, shapeOf(bitcast.getResult()))});
+        bind(op, {bitcastConvert(lookup(bitcast.getOperand()), to,
+                                 shapeOf(bitcast.getResult()))});
+        return success();
+      })
+      .Case([&](stablehlo::RealOp real) {
+        bind(op, {realPart(lookup(real.getOperand()))});
+        return success();
+      })
+      .Case([&](stablehlo::ImagOp imag) {
+        bind(op, {imagPart(lookup(imag.getOperand()))});
         return success();
       })
       .Case([&](stablehlo::IotaOp iota) {
@@ -914,16 +981,15 @@ LogicalResult Interpreter::Frame::runReduce(stablehlo::ReduceOp op) {
   std::vector<Tensor> inputs = lookupAll(op.getInputs());
   std::vector<Tensor> inits = lookupAll(op.getInitValues());
   std::vector<int64_t> dimensions = toVector(op.getDimensions());
-  if (std::optional<ReduceKind> kind = matchReduceCombiner(op.getBody())) {
-    if (!supportsReduce(*kind, inputs[0].dtype()))
-      return op.emitError() << "this reduction is not supported on "
-                            << dtypeName(inputs[0].dtype());
+  std::optional<ReduceKind> kind = matchReduceCombiner(op.getBody());
+  if (kind && supportsReduce(*kind, inputs[0].dtype())) {
     bind(*op, {reduce(*kind, inputs[0], inits[0], dimensions)});
     return success();
   }
-  // Any other body: fold element by element through the region, in the
-  // operand's memory order. Slow (one region run per element) but general
-  // (variadic reductions such as argmax).
+  // Any other body (or dtype the kernel lacks, such as complex): fold
+  // element by element through the region, in the operand's memory order.
+  // Slow (one region run per element) but general (variadic reductions
+  // such as argmax).
   const Shape &shape = inputs[0].shape();
   std::vector<bool> reduced(shape.size(), false);
   for (int64_t d : dimensions)
@@ -968,15 +1034,13 @@ Interpreter::Frame::runReduceWindow(stablehlo::ReduceWindowOp op) {
     return failure();
   Shape resultShape = shapeOf(op.getResult(0));
   std::optional<ReduceKind> kind = matchReduceCombiner(op.getBody());
-  if (inputs.size() == 1 && kind) {
-    if (!supportsReduce(*kind, inputs[0].dtype()))
-      return op.emitError() << "this reduction is not supported on "
-                            << dtypeName(inputs[0].dtype());
+  if (inputs.size() == 1 && kind && supportsReduce(*kind, inputs[0].dtype())) {
     bind(*op, {reduceWindow(*kind, inputs[0], inits[0], *window, resultShape)});
     return success();
   }
-  // Any other body (or several inputs): one region run per window element,
-  // padding and holes reading the init values.
+  // Any other body (or several inputs, or a dtype the kernel lacks): one
+  // region run per window element, padding and holes reading the init
+  // values.
   std::vector<Tensor> results;
   for (const Tensor &init : inits)
     results.push_back(broadcastInDim(init, resultShape, {}));

@@ -13,6 +13,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "mpmd/Driver/Session.h"
+#include "mpmd/Runtime/Kernels.h"
+#include "mpmd/Runtime/Npy.h"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -92,8 +94,13 @@ const char *getBufferFormat(DType dtype) {
     return "I";
   case DType::UI64:
     return "Q";
+  case DType::C64:
+    return "Zf";
+  case DType::C128:
+    return "Zd";
+  default: // the types NumPy lacks travel as their npyStorageType
+    return nullptr;
   }
-  return nullptr;
 }
 
 /// The runtime dtype of a NumPy dtype, by kind and size.
@@ -107,6 +114,10 @@ std::optional<DType> getRuntimeDType(const py::dtype &dtype) {
                        : std::nullopt;
   if (kind == 'b')
     return DType::I1;
+  if (kind == 'c')
+    return size == 8    ? std::optional(DType::C64)
+           : size == 16 ? std::optional(DType::C128)
+                        : std::nullopt;
   if (kind == 'i')
     return size == 1   ? std::optional(DType::I8)
            : size == 2 ? std::optional(DType::I16)
@@ -123,7 +134,8 @@ std::optional<DType> getRuntimeDType(const py::dtype &dtype) {
 }
 
 /// A copy of a NumPy array (or anything `numpy.asarray` takes) as a tensor;
-/// `dtype` bf16 rounds a float32 array to nearest even.
+/// `dtype` bf16 (or another type NumPy lacks) rounds a float32 array to
+/// nearest even (i2/i4 wrap an int8 array).
 Tensor tensorFromArray(const py::handle &object, std::optional<DType> dtype) {
   py::array array = py::array::ensure(object, py::array::c_style);
   if (!array)
@@ -134,32 +146,23 @@ Tensor tensorFromArray(const py::handle &object, std::optional<DType> dtype) {
     throw py::type_error("unsupported array dtype " +
                          std::string(py::str(array.dtype())));
   runtime::Shape shape(array.shape(), array.shape() + array.ndim());
-  if (dtype == DType::BF16 && *source == DType::F32) {
-    Tensor tensor = Tensor::empty(DType::BF16, shape);
-    const float *from = static_cast<const float *>(array.data());
-    uint16_t *to = tensor.data<uint16_t>();
-    for (int64_t i = 0, e = tensor.numElements(); i < e; ++i)
-      to[i] = runtime::floatToBf16(from[i]);
-    return tensor;
-  }
   Tensor tensor = Tensor::empty(*source, shape);
   if (tensor.byteSize() != 0)
     std::memcpy(tensor.bytes(), array.data(), tensor.byteSize());
+  if (dtype && runtime::npyStorageType(*dtype) != *dtype &&
+      *source == runtime::npyStorageType(*dtype))
+    return runtime::convert(tensor, *dtype);
   return tensor;
 }
 
 /// A read-only NumPy view of `tensor`'s buffer, which it keeps alive; a
-/// bf16 tensor is converted to a float32 copy.
+/// tensor of a type NumPy lacks (bf16, f8, i4, ...) is converted to a
+/// float32 (int8) copy.
 py::array tensorToArray(const Tensor &tensor) {
   std::vector<py::ssize_t> shape(tensor.shape().begin(), tensor.shape().end());
-  if (tensor.dtype() == DType::BF16) {
-    py::array_t<float> array(shape);
-    float *to = array.mutable_data();
-    const uint16_t *from = tensor.data<uint16_t>();
-    for (int64_t i = 0, e = tensor.numElements(); i < e; ++i)
-      to[i] = runtime::bf16ToFloat(from[i]);
-    return std::move(array);
-  }
+  DType stored = runtime::npyStorageType(tensor.dtype());
+  if (stored != tensor.dtype()) // exact: f32 holds every narrow float
+    return tensorToArray(runtime::convert(tensor, stored));
   auto *owner = new Tensor(tensor);
   py::capsule base(
       owner, [](void *pointer) { delete static_cast<Tensor *>(pointer); });

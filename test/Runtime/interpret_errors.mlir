@@ -17,12 +17,13 @@ func.func @still_runs() {
 
 // -----
 
-func.func @complex() {
-  // CHECK: interpret_errors.mlir:{{[0-9]+}} offset :{{[0-9]+}}:8: error: element type 'complex<f32>' is not supported by the interpreter
+func.func @complex_clamp() {
   %c = stablehlo.constant dense<(1.0, 2.0)> : tensor<complex<f32>>
+  // CHECK: interpret_errors.mlir:{{[0-9]+}} offset :{{[0-9]+}}:8: error: 'stablehlo.clamp' on complex tensors is not supported by the interpreter
+  %d = stablehlo.clamp %c, %c, %c : tensor<complex<f32>>
   func.return
 }
-// CHECK: FAIL: @complex
+// CHECK: FAIL: @complex_clamp
 
 // -----
 

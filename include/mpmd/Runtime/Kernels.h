@@ -84,8 +84,17 @@ Tensor select(const Tensor &pred, const Tensor &onTrue, const Tensor &onFalse);
 Tensor clamp(const Tensor &min, const Tensor &operand, const Tensor &max);
 /// i1 result: true where a float is neither inf nor nan.
 Tensor isFinite(const Tensor &operand);
-/// Float to int truncates toward zero (saturating); to i1 is `!= 0`.
+/// Float to int truncates toward zero (saturating, to the i2/i4 range
+/// too); int to int wraps; to i1 is `!= 0`; to a narrow float rounds to
+/// nearest even once (see doubleToNarrowFloat); complex to real drops the
+/// imaginary part, real to complex zeroes it.
 Tensor convert(const Tensor &operand, DType to);
+/// stablehlo.complex: f32 (f64) parts to complex<f32> (complex<f64>).
+Tensor makeComplex(const Tensor &real, const Tensor &imag);
+/// stablehlo.real / imag: a complex tensor's parts (a real tensor is its
+/// own real part, with zero imaginary part).
+Tensor realPart(const Tensor &operand);
+Tensor imagPart(const Tensor &operand);
 /// `stablehlo.reduce_precision`: each float rounded (to nearest, ties to
 /// even) to `mantissaBits` and to the range of `exponentBits`, as if
 /// converted to such a format and back: past the largest value is
@@ -120,6 +129,11 @@ Tensor pad(const Tensor &operand, const Tensor &paddingValue,
            const std::vector<int64_t> &interior);
 Tensor reverse(const Tensor &operand, const std::vector<int64_t> &dimensions);
 Tensor iota(DType dtype, const Shape &shape, int64_t dimension);
+/// stablehlo.bitcast_convert to `to` in `shape` (the verified one): a view
+/// when both element types fill their bytes, else the elements' bits
+/// (4 of an i4, 19 of a tf32) as one little-endian bit string, re-cut.
+/// O(elements x bits) then.
+Tensor bitcastConvert(const Tensor &operand, DType to, const Shape &shape);
 
 //===----------------------------------------------------------------------===//
 // dot_general and reduce
@@ -279,6 +293,20 @@ Tensor convolution(const Tensor &lhs, const Tensor &rhs,
 Tensor convolutionReference(const Tensor &lhs, const Tensor &rhs,
                             const ConvolutionDimensions &dimensions,
                             const Shape &resultShape);
+
+//===----------------------------------------------------------------------===//
+// fft (StableHLO semantics)
+//===----------------------------------------------------------------------===//
+
+enum class FftKind { FFT, IFFT, RFFT, IRFFT };
+/// The transforms of stablehlo.fft over the last `fftLength.size()`
+/// dimensions (the verifier checks the shapes), unnormalized forward and
+/// 1/n-scaled inverse, computed in complex<f64> and rounded to
+/// `resultType`. O(elements x log n) per transformed dimension of length n
+/// (radix-2, or Bluestein for other lengths; Complex.cpp).
+Tensor fft(const Tensor &operand, FftKind kind,
+           const std::vector<int64_t> &fftLength, const Shape &resultShape,
+           DType resultType);
 
 //===----------------------------------------------------------------------===//
 // gather and scatter (StableHLO semantics, batching dimensions included)

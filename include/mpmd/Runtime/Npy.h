@@ -43,7 +43,12 @@ private:
   std::string problem;
 };
 
-/// The .npy descriptor of `dtype` ("<f4", "|b1", ...); bf16 gives "<f4".
+/// The dtype a tensor of `dtype` is written as: itself where NumPy has it,
+/// else f32 for floats (bf16, tf32, f8, f6, f4: exact) and i8/ui8 for
+/// i2/i4/ui2/ui4.
+DType npyStorageType(DType dtype);
+/// The .npy descriptor of `dtype` ("<f4", "|b1", ...); that of its
+/// npyStorageType (bf16 gives "<f4").
 const char *npyDescr(DType dtype);
 
 /// Reads the array in the .npy file at `path`. Boolean bytes other than 0

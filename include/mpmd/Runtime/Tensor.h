@@ -19,21 +19,59 @@
 
 namespace mlir::mpmd::runtime {
 
-/// Element types. f16 and bf16 are stored as their 16-bit patterns and
-/// computed in f32; i1 is one byte (0 or 1).
-enum class DType { F64, F32, F16, BF16, I1, I8, I16, I32, I64, UI8, UI16, UI32, UI64 };
+/// Element types (docs/runtime.md, "Element types"). Storage: f16, bf16
+/// are their 16-bit patterns; the 8-, 6- and 4-bit floats are their bit
+/// pattern in the low bits of one byte; tf32 is an f32 whose value is a
+/// tf32 value (its 13 low mantissa bits zero); i2/i4 (ui2/ui4) are one
+/// sign- (zero-) extended byte; i1 is one byte (0 or 1); complex<f32> and
+/// complex<f64> are (real, imaginary) pairs. Every float narrower than f32
+/// and tf32 is computed in f32 and rounded back after each op; i2/i4/ui2/
+/// ui4 are computed in 8 bits and wrapped back.
+enum class DType {
+  F64, F32, F16, BF16, I1, I8, I16, I32, I64, UI8, UI16, UI32, UI64,
+  I2, I4, UI2, UI4,
+  TF32, F8E4M3FN, F8E5M2, F8E4M3FNUZ, F8E5M2FNUZ, F8E4M3B11FNUZ, F8E3M4,
+  F8E4M3, F8E8M0FNU, F4E2M1FN, F6E2M3FN, F6E3M2FN,
+  C64, C128
+};
 
+/// Bytes per element in memory.
 size_t dtypeSize(DType dtype);
+/// Bits of the type itself (4 for i4, 19 for tf32, 64 for complex<f32>):
+/// what bitcast_convert reinterprets.
+int64_t dtypeBitWidth(DType dtype);
 const char *dtypeName(DType dtype);
+/// Real floating-point types (not complex).
 bool isFloat(DType dtype);
+bool isComplex(DType dtype);
 bool isSignedInt(DType dtype);
 bool isUnsignedInt(DType dtype); // i1 counts as unsigned
-bool isHalf(DType dtype);        // f16 or bf16
+/// Floats computed in f32 and rounded back after each op: f16, bf16, tf32
+/// and the 8-, 6- and 4-bit floats.
+bool isNarrowFloat(DType dtype);
+/// i2, i4, ui2, ui4: computed in 8 bits and wrapped back after each op.
+bool isSubByteInt(DType dtype);
+/// Either of the two above: kernels widen, compute and round back.
+inline bool roundsAfterEachOp(DType dtype) {
+  return isNarrowFloat(dtype) || isSubByteInt(dtype);
+}
+/// The real type of a complex type's parts (f32 for complex<f32>).
+DType complexPartType(DType dtype);
 
 float halfToFloat(uint16_t bits);
 uint16_t floatToHalf(float value); // round to nearest even
 float bf16ToFloat(uint16_t bits);
 uint16_t floatToBf16(float value); // round to nearest even
+/// A narrow float's stored pattern (see DType) to f32 (exact), and a value
+/// to the nearest pattern (ties to even), with MLIR APFloat's rules for
+/// what does not fit: overflow is inf where the type has one, else NaN, and
+/// the largest finite value for the f4/f6 types (no NaN either; NaN and inf
+/// give +-0 there as APFloat does); FNUZ types have no -0 (gives +0) and
+/// f8E8M0FNU has no sign and no zero (0 gives 2^-127, negatives NaN).
+float narrowFloatToFloat(DType dtype, uint32_t bits);
+uint32_t doubleToNarrowFloat(DType dtype, double value);
+/// Wraps an integer to i2/i4 (sign-extended) or ui2/ui4.
+int64_t wrapToSubByteInt(DType dtype, int64_t value);
 
 using Shape = std::vector<int64_t>;
 int64_t numElementsOf(const Shape &shape);
@@ -86,9 +124,11 @@ public:
   bool ownsBufferAlone() const { return buffer_.use_count() == 1; }
 
   /// Element `index` (row-major) as a double / an int64 (for printing,
-  /// index arithmetic and checks, not for kernels' inner loops).
+  /// index arithmetic and checks, not for kernels' inner loops); the real
+  /// part of a complex element (elementImagAsDouble: its imaginary part).
   double elementAsDouble(int64_t index) const;
   int64_t elementAsInt(int64_t index) const;
+  double elementImagAsDouble(int64_t index) const;
   /// Element `index` as a 0-d tensor, and the reverse.
   Tensor elementAt(int64_t index) const;
   void setElement(int64_t index, const Tensor &scalar);

@@ -54,7 +54,10 @@ constexpr NpyDType kNpyDTypes[] = {
     {"|b1", DType::I1},   {"|i1", DType::I8},   {"<i2", DType::I16},
     {"<i4", DType::I32},  {"<i8", DType::I64},  {"|u1", DType::UI8},
     {"<u2", DType::UI16}, {"<u4", DType::UI32}, {"<u8", DType::UI64},
+    {"<c8", DType::C64},  {"<c16", DType::C128},
 };
+
+
 
 llvm::Error makeNpyError(llvm::StringRef path, const llvm::Twine &problem) {
   return llvm::make_error<NpyError>(path.str(), problem.str());
@@ -195,13 +198,21 @@ llvm::Expected<DType> dtypeOfDescr(llvm::StringRef path,
   return makeNpyError(
       path, "unsupported dtype '" + descr +
                 "'; supported: '<f8', '<f4', '<f2', '|b1', '|i1', '<i2', "
-                "'<i4', '<i8', '|u1', '<u2', '<u4', '<u8'");
+                "'<i4', '<i8', '|u1', '<u2', '<u4', '<u8', '<c8', '<c16'");
 }
 
 } // namespace
 
+DType npyStorageType(DType dtype) {
+  if (isNarrowFloat(dtype) && dtype != DType::F16)
+    return DType::F32;
+  if (isSubByteInt(dtype))
+    return isSignedInt(dtype) ? DType::I8 : DType::UI8;
+  return dtype;
+}
+
 const char *npyDescr(DType dtype) {
-  DType stored = dtype == DType::BF16 ? DType::F32 : dtype;
+  DType stored = npyStorageType(dtype);
   return llvm::find_if(
              kNpyDTypes,
              [&](const NpyDType &entry) { return entry.dtype == stored; })
@@ -284,8 +295,9 @@ llvm::Expected<Tensor> parseNpy(llvm::StringRef bytes, llvm::StringRef path) {
 }
 
 llvm::Error writeNpy(llvm::StringRef path, const Tensor &tensor) {
+  DType stored = npyStorageType(tensor.dtype());
   Tensor widened =
-      tensor.dtype() == DType::BF16 ? convert(tensor, DType::F32) : tensor;
+      stored != tensor.dtype() ? convert(tensor, stored) : tensor;
   std::string header =
       std::string("{'descr': '") + npyDescr(tensor.dtype()) +
       "', 'fortran_order': False, 'shape': " + shapeTuple(tensor.shape()) +

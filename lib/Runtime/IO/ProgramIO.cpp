@@ -43,13 +43,17 @@ readInputs(llvm::ArrayRef<std::string> paths,
     llvm::Expected<Tensor> tensor = readNpy(path);
     if (!tensor)
       return tensor.takeError();
-    // NumPy has no bf16: such arguments come as f32 (see Npy.h).
-    if (spec.dtype == DType::BF16 && tensor->dtype() == DType::F32)
-      *tensor = convert(*tensor, DType::BF16);
+    // NumPy has no bf16, f8, tf32, i4...: such arguments come as the type
+    // writeNpy stores them as (see Npy.h), rounded here.
+    DType stored = npyStorageType(spec.dtype);
+    if (stored != spec.dtype && tensor->dtype() == stored)
+      *tensor = convert(*tensor, spec.dtype);
     if (tensor->dtype() != spec.dtype || tensor->shape() != spec.shape)
       return llvm::make_error<InputError>(
           index, "expected " + toString(spec) +
-                     (spec.dtype == DType::BF16 ? " (as '<f4')" : "") +
+                     (stored != spec.dtype
+                          ? std::string(" (as '") + npyDescr(spec.dtype) + "')"
+                          : std::string()) +
                      ", got " + toString({tensor->dtype(), tensor->shape()}) +
                      " from " + path);
     inputs.push_back(std::move(*tensor));

@@ -2,6 +2,8 @@
 
 #include "mpmd/Runtime/Random.h"
 
+#include "mpmd/Runtime/Kernels.h"
+
 #include <cmath>
 
 namespace mlir::mpmd::runtime {
@@ -79,6 +81,31 @@ Tensor randomTensor(DType dtype, const Shape &shape, uint64_t seed) {
   case DType::UI64:
     fill<uint64_t>(tensor, small);
     break;
+  case DType::I2: case DType::I4:
+    fill<int8_t>(tensor, [&] { return (small() >> 2) - 2; });
+    break;
+  case DType::UI2: case DType::UI4:
+    fill<uint8_t>(tensor, [&] { return small() >> 2; });
+    break;
+  case DType::C64: { // both parts uniform
+    Tensor parts = tensor.bitcast(DType::F32, {tensor.numElements() * 2});
+    fill<float>(parts, [&] {
+      return static_cast<float>(uniform(generator.next(), 24));
+    });
+    break;
+  }
+  case DType::C128: {
+    Tensor parts = tensor.bitcast(DType::F64, {tensor.numElements() * 2});
+    fill<double>(parts, [&] { return uniform(generator.next(), 53); });
+    break;
+  }
+  default: { // the other narrow floats: uniform values rounded to the type
+    Tensor wide = Tensor::empty(DType::F32, shape);
+    fill<float>(wide, [&] {
+      return static_cast<float>(uniform(generator.next(), 24));
+    });
+    return convert(wide, dtype);
+  }
   }
   return tensor;
 }

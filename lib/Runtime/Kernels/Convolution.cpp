@@ -574,19 +574,19 @@ Tensor gemmConvolution(const Tensor &lhsIn, const Tensor &rhsIn,
 Tensor convolutionReference(const Tensor &lhsIn, const Tensor &rhsIn,
                             const ConvolutionDimensions &dims,
                             const Shape &resultShape) {
-  Tensor lhs = detail::widenHalf(lhsIn), rhs = detail::widenHalf(rhsIn);
+  Tensor lhs = detail::widenForCompute(lhsIn), rhs = detail::widenForCompute(rhsIn);
   Tensor result = Tensor::empty(lhs.dtype(), resultShape);
   detail::visitStorageType(lhs.dtype(), [&](auto tag) {
     referenceTyped<decltype(tag)>(lhs, rhs, dims, result);
   });
-  return isHalf(lhsIn.dtype()) ? detail::narrowToHalf(result, lhsIn.dtype())
+  return roundsAfterEachOp(lhsIn.dtype()) ? detail::roundToDType(result, lhsIn.dtype())
                                : result;
 }
 
 Tensor convolution(const Tensor &lhsIn, const Tensor &rhsIn,
                    const ConvolutionDimensions &dims, const Shape &resultShape,
                    ConvolutionPath path) {
-  Tensor lhs = detail::widenHalf(lhsIn), rhs = detail::widenHalf(rhsIn);
+  Tensor lhs = detail::widenForCompute(lhsIn), rhs = detail::widenForCompute(rhsIn);
   Tensor result;
   if (lhs.dtype() == DType::F32)
     result = gemmConvolution<float>(lhs, rhs, dims, resultShape, path);
@@ -594,7 +594,7 @@ Tensor convolution(const Tensor &lhsIn, const Tensor &rhsIn,
     result = gemmConvolution<double>(lhs, rhs, dims, resultShape, path);
   else
     return convolutionReference(lhsIn, rhsIn, dims, resultShape);
-  return isHalf(lhsIn.dtype()) ? detail::narrowToHalf(result, lhsIn.dtype())
+  return roundsAfterEachOp(lhsIn.dtype()) ? detail::roundToDType(result, lhsIn.dtype())
                                : result;
 }
 

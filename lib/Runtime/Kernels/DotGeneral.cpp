@@ -5,7 +5,8 @@
 // in the transposed [B, K, M] / [B, N, K] order, it goes to BLAS as it is
 // (with the transpose flag); otherwise one transpose copy puts it in order.
 // f32 and f64 use OpenBLAS sgemm/dgemm (one call per batch element);
-// f16/bf16 go through f32; integer dtypes use a cache-friendly i-k-j loop.
+// complex<f32>/complex<f64> use cgemm/zgemm; narrow floats go through
+// f32; integer dtypes use a cache-friendly i-k-j loop.
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,7 +94,7 @@ void integerGemm(int64_t batches, int64_t m, int64_t n, int64_t k, const T *lhs,
 
 Tensor dotGeneral(const Tensor &lhsIn, const Tensor &rhsIn,
                   const DotDimensions &dims) {
-  Tensor lhs = detail::widenHalf(lhsIn), rhs = detail::widenHalf(rhsIn);
+  Tensor lhs = detail::widenForCompute(lhsIn), rhs = detail::widenForCompute(rhsIn);
   std::vector<int64_t> lhsFree =
       freeDimensions(lhs.rank(), dims.lhsBatch, dims.lhsContracting);
   std::vector<int64_t> rhsFree =
@@ -112,7 +113,8 @@ Tensor dotGeneral(const Tensor &lhsIn, const Tensor &rhsIn,
   // (k = 0) leaves zeros to fill.
   Tensor result = Tensor::empty(lhs.dtype(), resultShape);
 
-  bool isBlasType = lhs.dtype() == DType::F32 || lhs.dtype() == DType::F64;
+  bool isBlasType = lhs.dtype() == DType::F32 || lhs.dtype() == DType::F64 ||
+                    isComplex(lhs.dtype());
   auto [a, aLayout] = arrange(
       lhs, concat({&dims.lhsBatch, &lhsFree, &dims.lhsContracting}),
       concat({&dims.lhsBatch, &dims.lhsContracting, &lhsFree}), isBlasType);
@@ -129,7 +131,21 @@ Tensor dotGeneral(const Tensor &lhsIn, const Tensor &rhsIn,
       int64_t lda = aLayout == OperandLayout::Normal ? k : m;
       int64_t ldb = bLayout == OperandLayout::Normal ? n : k;
       for (int64_t batch = 0; batch < batches; ++batch) {
-        if (lhs.dtype() == DType::F32)
+        if (isComplex(lhs.dtype())) {
+          // cgemm/zgemm: alpha = 1, beta = 0 as (real, imaginary) pairs.
+          static const double one[2] = {1, 0}, zero[2] = {0, 0};
+          static const float oneF[2] = {1, 0}, zeroF[2] = {0, 0};
+          size_t size = dtypeSize(lhs.dtype());
+          const std::byte *aBatch = a.bytes() + batch * m * k * size,
+                          *bBatch = b.bytes() + batch * k * n * size;
+          std::byte *cBatch = result.bytes() + batch * m * n * size;
+          if (lhs.dtype() == DType::C64)
+            cblas_cgemm(CblasRowMajor, transA, transB, m, n, k, oneF, aBatch,
+                        lda, bBatch, ldb, zeroF, cBatch, n);
+          else
+            cblas_zgemm(CblasRowMajor, transA, transB, m, n, k, one, aBatch,
+                        lda, bBatch, ldb, zero, cBatch, n);
+        } else if (lhs.dtype() == DType::F32)
           cblas_sgemm(CblasRowMajor, transA, transB, m, n, k, 1.0f,
                       a.data<float>() + batch * m * k, lda,
                       b.data<float>() + batch * k * n, ldb, 0.0f,
@@ -148,7 +164,7 @@ Tensor dotGeneral(const Tensor &lhsIn, const Tensor &rhsIn,
       });
     }
   }
-  return isHalf(lhsIn.dtype()) ? detail::narrowToHalf(result, lhsIn.dtype())
+  return roundsAfterEachOp(lhsIn.dtype()) ? detail::roundToDType(result, lhsIn.dtype())
                                : result;
 }
 

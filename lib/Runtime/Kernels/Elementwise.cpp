@@ -18,6 +18,7 @@
 #include <cassert>
 #include <cstdint>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <type_traits>
@@ -28,33 +29,64 @@ using detail::visitStorageType;
 
 namespace detail {
 
-Tensor widenHalf(const Tensor &tensor) {
-  if (!isHalf(tensor.dtype()))
+Tensor widenForCompute(const Tensor &tensor) {
+  DType dtype = tensor.dtype();
+  if (dtype == DType::TF32)
+    return tensor.bitcast(DType::F32, tensor.shape());
+  if (isSubByteInt(dtype))
+    return tensor.bitcast(isSignedInt(dtype) ? DType::I8 : DType::UI8,
+                          tensor.shape());
+  if (!isNarrowFloat(dtype))
     return tensor;
   Tensor wide = Tensor::empty(DType::F32, tensor.shape());
-  const uint16_t *in = tensor.data<uint16_t>();
   float *out = wide.data<float>();
   int64_t count = tensor.numElements();
-  if (tensor.dtype() == DType::BF16)
+  if (dtype == DType::BF16) {
+    const uint16_t *in = tensor.data<uint16_t>();
     for (int64_t i = 0; i < count; ++i)
       out[i] = bf16ToFloat(in[i]);
-  else
+  } else if (dtype == DType::F16) {
+    const uint16_t *in = tensor.data<uint16_t>();
     for (int64_t i = 0; i < count; ++i)
       out[i] = halfToFloat(in[i]);
+  } else {
+    const uint8_t *in = tensor.data<uint8_t>();
+    for (int64_t i = 0; i < count; ++i)
+      out[i] = narrowFloatToFloat(dtype, in[i]);
+  }
   return wide;
 }
 
-Tensor narrowToHalf(const Tensor &tensor, DType half) {
-  Tensor narrow = Tensor::empty(half, tensor.shape());
-  const float *in = tensor.data<float>();
-  uint16_t *out = narrow.data<uint16_t>();
-  int64_t count = tensor.numElements();
-  if (half == DType::BF16)
+Tensor roundToDType(const Tensor &wide, DType dtype) {
+  Tensor narrow = Tensor::empty(dtype, wide.shape());
+  int64_t count = wide.numElements();
+  if (isSubByteInt(dtype)) {
+    const int8_t *in = wide.data<int8_t>();
+    int8_t *out = narrow.data<int8_t>();
     for (int64_t i = 0; i < count; ++i)
-      out[i] = floatToBf16(in[i]);
-  else
+      out[i] = static_cast<int8_t>(wrapToSubByteInt(
+          dtype, isSignedInt(dtype) ? in[i] : static_cast<uint8_t>(in[i])));
+    return narrow;
+  }
+  const float *in = wide.data<float>();
+  switch (dtype) {
+  case DType::BF16:
     for (int64_t i = 0; i < count; ++i)
-      out[i] = floatToHalf(in[i]);
+      narrow.data<uint16_t>()[i] = floatToBf16(in[i]);
+    break;
+  case DType::F16:
+    for (int64_t i = 0; i < count; ++i)
+      narrow.data<uint16_t>()[i] = floatToHalf(in[i]);
+    break;
+  case DType::TF32:
+    for (int64_t i = 0; i < count; ++i)
+      narrow.data<uint32_t>()[i] = doubleToNarrowFloat(dtype, in[i]);
+    break;
+  default:
+    for (int64_t i = 0; i < count; ++i)
+      narrow.data<uint8_t>()[i] =
+          static_cast<uint8_t>(doubleToNarrowFloat(dtype, in[i]));
+  }
   return narrow;
 }
 
@@ -98,6 +130,8 @@ void binaryLoop(BinaryKind kind, const T *lhs, const T *rhs, T *out,
 } // namespace
 
 bool supportsUnary(UnaryKind kind, DType dtype) {
+  if (isComplex(dtype))
+    return detail::supportsComplexUnary(kind);
   switch (kind) {
   case UnaryKind::Abs: case UnaryKind::Negate: case UnaryKind::Sign:
     return dtype != DType::I1;
@@ -111,6 +145,8 @@ bool supportsUnary(UnaryKind kind, DType dtype) {
 }
 
 bool supportsBinary(BinaryKind kind, DType dtype) {
+  if (isComplex(dtype))
+    return detail::supportsComplexBinary(kind);
   switch (kind) {
   case BinaryKind::Add: case BinaryKind::Multiply: case BinaryKind::Maximum:
   case BinaryKind::Minimum:
@@ -129,14 +165,59 @@ bool supportsBinary(BinaryKind kind, DType dtype) {
   return false;
 }
 
+namespace {
+
+/// popcnt and count_leading_zeros of i2/i4/ui2/ui4 count the type's own
+/// bits, not those of the byte that stores them.
+Tensor subByteBitCount(UnaryKind kind, const Tensor &operand) {
+  DType dtype = operand.dtype();
+  int64_t bits = dtypeBitWidth(dtype);
+  Tensor result = Tensor::empty(dtype, operand.shape());
+  for (int64_t i = 0, e = operand.numElements(); i < e; ++i) {
+    uint32_t value = static_cast<uint32_t>(operand.elementAsInt(i)) &
+                     ((1u << bits) - 1);
+    int64_t count = kind == UnaryKind::PopCount
+                        ? std::popcount(value)
+                        : bits - std::bit_width(value);
+    result.data<int8_t>()[i] = static_cast<int8_t>(count);
+  }
+  return result;
+}
+
+/// shift_right_logical of i2/i4: the shift sees the type's bits only.
+Tensor subByteShiftRightLogical(const Tensor &lhs, const Tensor &rhs) {
+  DType dtype = lhs.dtype();
+  int64_t bits = dtypeBitWidth(dtype);
+  Tensor result = Tensor::empty(dtype, lhs.shape());
+  for (int64_t i = 0, e = lhs.numElements(); i < e; ++i) {
+    uint64_t value = static_cast<uint64_t>(lhs.elementAsInt(i)) &
+                     ((uint64_t(1) << bits) - 1);
+    uint64_t amount = static_cast<uint64_t>(rhs.elementAsInt(i)) &
+                      ((uint64_t(1) << bits) - 1);
+    int64_t shifted = amount >= static_cast<uint64_t>(bits)
+                          ? 0
+                          : static_cast<int64_t>(value >> amount);
+    result.data<int8_t>()[i] =
+        static_cast<int8_t>(wrapToSubByteInt(dtype, shifted));
+  }
+  return result;
+}
+
+} // namespace
+
 Tensor unary(UnaryKind kind, const Tensor &operand) {
-  Tensor input = detail::widenHalf(operand);
+  if (isComplex(operand.dtype()))
+    return detail::complexUnary(kind, operand);
+  if (isSubByteInt(operand.dtype()) &&
+      (kind == UnaryKind::PopCount || kind == UnaryKind::CountLeadingZeros))
+    return subByteBitCount(kind, operand);
+  Tensor input = detail::widenForCompute(operand);
   Tensor result = Tensor::empty(input.dtype(), input.shape());
   visitStorageType(input.dtype(), [&](auto tag) {
     using T = decltype(tag);
     unaryLoop<T>(kind, input.data<T>(), result.data<T>(), input.numElements());
   });
-  return isHalf(operand.dtype()) ? detail::narrowToHalf(result, operand.dtype())
+  return roundsAfterEachOp(operand.dtype()) ? detail::roundToDType(result, operand.dtype())
                                  : result;
 }
 
@@ -157,9 +238,13 @@ void binaryInto(BinaryKind kind, const Tensor &lhs, const Tensor &rhs,
 }
 
 Tensor binary(BinaryKind kind, const Tensor &lhs, const Tensor &rhs) {
-  if (isHalf(lhs.dtype())) {
-    Tensor wideLhs = detail::widenHalf(lhs), wideRhs = detail::widenHalf(rhs);
-    return detail::narrowToHalf(binary(kind, wideLhs, wideRhs), lhs.dtype());
+  if (isComplex(lhs.dtype()))
+    return detail::complexBinary(kind, lhs, rhs);
+  if (isSubByteInt(lhs.dtype()) && kind == BinaryKind::ShiftRightLogical)
+    return subByteShiftRightLogical(lhs, rhs);
+  if (roundsAfterEachOp(lhs.dtype())) {
+    Tensor wideLhs = detail::widenForCompute(lhs), wideRhs = detail::widenForCompute(rhs);
+    return detail::roundToDType(binary(kind, wideLhs, wideRhs), lhs.dtype());
   }
   Tensor result = Tensor::empty(lhs.dtype(), lhs.shape());
   binaryInto(kind, lhs, rhs, result);
@@ -277,14 +362,17 @@ void runFused(const std::vector<FusedOperation> &operations,
 
 void fusedElementwise(const std::vector<FusedOperation> &operations,
                       const std::vector<FusedInput> &inputs, Tensor &out) {
-  assert(!isHalf(out.dtype()) && "f16/bf16 round after every op");
+  assert(!roundsAfterEachOp(out.dtype()) && !isComplex(out.dtype()) &&
+         "narrow types round after every op; complex is not fused");
   visitStorageType(out.dtype(), [&](auto tag) {
     runFused<decltype(tag)>(operations, inputs, out);
   });
 }
 
 Tensor compare(CompareKind kind, const Tensor &lhs, const Tensor &rhs) {
-  Tensor a = detail::widenHalf(lhs), b = detail::widenHalf(rhs);
+  if (isComplex(lhs.dtype()))
+    return detail::complexCompare(kind, lhs, rhs);
+  Tensor a = detail::widenForCompute(lhs), b = detail::widenForCompute(rhs);
   Tensor result = Tensor::empty(DType::I1, lhs.shape());
   bool *out = result.data<bool>();
   int64_t count = lhs.numElements();
@@ -307,6 +395,14 @@ Tensor select(const Tensor &pred, const Tensor &onTrue, const Tensor &onFalse) {
   Tensor result = Tensor::empty(onTrue.dtype(), onTrue.shape());
   int64_t count = onTrue.numElements();
   const bool *condition = pred.data<bool>();
+  if (isComplex(onTrue.dtype())) { // element copies of the pairs
+    size_t size = dtypeSize(onTrue.dtype());
+    for (int64_t i = 0; i < count; ++i) {
+      const Tensor &chosen = condition[pred.rank() == 0 ? 0 : i] ? onTrue : onFalse;
+      std::memcpy(result.bytes() + i * size, chosen.bytes() + i * size, size);
+    }
+    return result;
+  }
   visitStorageType(onTrue.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T *a = onTrue.data<T>(), *b = onFalse.data<T>();
@@ -323,8 +419,8 @@ Tensor select(const Tensor &pred, const Tensor &onTrue, const Tensor &onFalse) {
 }
 
 Tensor clamp(const Tensor &min, const Tensor &operand, const Tensor &max) {
-  Tensor lo = detail::widenHalf(min), x = detail::widenHalf(operand),
-         hi = detail::widenHalf(max);
+  Tensor lo = detail::widenForCompute(min), x = detail::widenForCompute(operand),
+         hi = detail::widenForCompute(max);
   Tensor result = Tensor::empty(x.dtype(), x.shape());
   int64_t count = x.numElements();
   visitStorageType(x.dtype(), [&](auto tag) {
@@ -338,12 +434,12 @@ Tensor clamp(const Tensor &min, const Tensor &operand, const Tensor &max) {
       out[i] = value > b ? b : value;
     }
   });
-  return isHalf(operand.dtype()) ? detail::narrowToHalf(result, operand.dtype())
+  return roundsAfterEachOp(operand.dtype()) ? detail::roundToDType(result, operand.dtype())
                                  : result;
 }
 
 Tensor isFinite(const Tensor &operand) {
-  Tensor x = detail::widenHalf(operand);
+  Tensor x = detail::widenForCompute(operand);
   Tensor result = Tensor::empty(DType::I1, x.shape());
   bool *out = result.data<bool>();
   visitStorageType(x.dtype(), [&](auto tag) {
@@ -399,7 +495,7 @@ Tensor reducePrecision(const Tensor &operand, int exponentBits,
                        int mantissaBits) {
   // Half types are reduced in f32, where their values are exact, and come
   // back exactly: the reduced format's values fit theirs.
-  Tensor x = detail::widenHalf(operand);
+  Tensor x = detail::widenForCompute(operand);
   Tensor result = Tensor::empty(x.dtype(), x.shape());
   int64_t n = x.numElements();
   if (x.dtype() == DType::F32) {
@@ -442,10 +538,30 @@ template <typename From, typename To> To convertValue(From value) {
 } // namespace
 
 Tensor convert(const Tensor &operand, DType to) {
-  Tensor input = detail::widenHalf(operand);
-  DType computeType = isHalf(to) ? DType::F32 : to;
+  DType from = operand.dtype();
+  if (isComplex(from) || isComplex(to))
+    return detail::convertComplex(operand, to);
+  int64_t count = operand.numElements();
+  // To a narrow float from f64 or an integer: rounded once from the value
+  // in f64 (through f32 it would round twice). Integers past 2^53 are
+  // rounded to f64 first.
+  if (isNarrowFloat(to) &&
+      (from == DType::F64 || (!isFloat(from) && from != DType::I1))) {
+    Tensor result = Tensor::empty(to, operand.shape());
+    for (int64_t i = 0; i < count; ++i) {
+      uint32_t bits = doubleToNarrowFloat(to, operand.elementAsDouble(i));
+      std::memcpy(result.bytes() + i * dtypeSize(to), &bits, dtypeSize(to));
+    }
+    return result;
+  }
+  Tensor input = detail::widenForCompute(operand);
+  // Narrow floats are rounded from f32; sub-byte integers converted to 8
+  // bits, then saturated (from floats) or wrapped (from integers).
+  DType computeType = isNarrowFloat(to) ? DType::F32
+                      : isSubByteInt(to)
+                          ? (isSignedInt(to) ? DType::I8 : DType::UI8)
+                          : to;
   Tensor result = Tensor::empty(computeType, input.shape());
-  int64_t count = input.numElements();
   visitStorageType(input.dtype(), [&](auto fromTag) {
     using From = decltype(fromTag);
     visitStorageType(computeType, [&](auto toTag) {
@@ -456,7 +572,17 @@ Tensor convert(const Tensor &operand, DType to) {
         out[i] = convertValue<From, To>(in[i]);
     });
   });
-  return isHalf(to) ? detail::narrowToHalf(result, to) : result;
+  if (isSubByteInt(to) && isFloat(from)) {
+    int64_t bits = dtypeBitWidth(to);
+    int64_t low = isSignedInt(to) ? -(int64_t(1) << (bits - 1)) : 0;
+    int64_t high = isSignedInt(to) ? -low - 1 : (int64_t(1) << bits) - 1;
+    Tensor saturated = Tensor::empty(to, input.shape());
+    for (int64_t i = 0; i < count; ++i)
+      saturated.data<int8_t>()[i] = static_cast<int8_t>(
+          std::clamp(result.elementAsInt(i), low, high));
+    return saturated;
+  }
+  return roundsAfterEachOp(to) ? detail::roundToDType(result, to) : result;
 }
 
 } // namespace mlir::mpmd::runtime

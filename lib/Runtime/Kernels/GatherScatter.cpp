@@ -211,8 +211,8 @@ void forEachScatterTarget(
 Tensor scatter(const Tensor &inputIn, const Tensor &scatterIndices,
                const Tensor &updatesIn, const ScatterDimensions &dims,
                std::optional<ReduceKind> combiner) {
-  Tensor input = detail::widenHalf(inputIn).clone(),
-         updates = detail::widenHalf(updatesIn);
+  Tensor input = detail::widenForCompute(inputIn).clone(),
+         updates = detail::widenForCompute(updatesIn);
   if (updates.numElements() == 0)
     return inputIn.clone();
   detail::visitStorageType(input.dtype(), [&](auto tag) {
@@ -224,7 +224,7 @@ Tensor scatter(const Tensor &inputIn, const Tensor &scatterIndices,
       out[inputOffset] = combine<T>(combiner, out[inputOffset], in[updateOffset]);
     });
   });
-  return isHalf(inputIn.dtype()) ? detail::narrowToHalf(input, inputIn.dtype()) : input;
+  return roundsAfterEachOp(inputIn.dtype()) ? detail::roundToDType(input, inputIn.dtype()) : input;
 }
 
 } // namespace mlir::mpmd::runtime

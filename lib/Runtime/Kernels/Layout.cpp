@@ -13,6 +13,7 @@
 #include "Dispatch.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace mlir::mpmd::runtime {
 
@@ -77,11 +78,17 @@ void stridedCopyTyped(const Shape &shape, const E *src,
                     });
 }
 
+/// complex<f64> elements, moved as a whole.
+struct SixteenBytes {
+  uint64_t low, high;
+};
+
 template <typename F> void visitElementSize(size_t size, F &&f) {
   switch (size) {
   case 1: return f(uint8_t{});
   case 2: return f(uint16_t{});
   case 4: return f(uint32_t{});
+  case 16: return f(SixteenBytes{});
   default: return f(uint64_t{});
   }
 }
@@ -275,6 +282,42 @@ Tensor reverse(const Tensor &operand, const std::vector<int64_t> &dimensions) {
   if (result.numElements() > 0)
     stridedCopy(operand.shape(), operand, offset, srcStrides, result, 0,
                 result.strides());
+  return result;
+}
+
+Tensor bitcastConvert(const Tensor &operand, DType to, const Shape &shape) {
+  DType from = operand.dtype();
+  auto isPlain = [](DType dtype) {
+    return dtypeBitWidth(dtype) == static_cast<int64_t>(dtypeSize(dtype)) * 8;
+  };
+  // Row-major bytes are the same whichever the element size.
+  if (isPlain(from) && isPlain(to))
+    return operand.bitcast(to, shape);
+  // Otherwise the elements' own bits (tf32's 19, i4's 4) are one bit
+  // string, element 0 in the lowest bits, cut into the result's elements.
+  const int64_t inBits = dtypeBitWidth(from), outBits = dtypeBitWidth(to);
+  auto patternOf = [&](int64_t index) {
+    uint64_t raw = 0;
+    std::memcpy(&raw, operand.bytes() + index * dtypeSize(from), dtypeSize(from));
+    if (from == DType::TF32)
+      raw >>= 13;
+    return inBits == 64 ? raw : raw & ((uint64_t(1) << inBits) - 1);
+  };
+  Tensor result = Tensor::empty(to, shape);
+  for (int64_t j = 0, e = result.numElements(); j < e; ++j) {
+    uint64_t pattern = 0;
+    for (int64_t bit = 0; bit < outBits; ++bit) {
+      int64_t position = j * outBits + bit;
+      pattern |= ((patternOf(position / inBits) >> (position % inBits)) & 1)
+                 << bit;
+    }
+    int64_t value = static_cast<int64_t>(pattern);
+    if (isSubByteInt(to))
+      value = wrapToSubByteInt(to, value);
+    else if (to == DType::TF32)
+      value <<= 13;
+    std::memcpy(result.bytes() + j * dtypeSize(to), &value, dtypeSize(to));
+  }
   return result;
 }
 

@@ -113,6 +113,8 @@ void reduceTyped(Op op, const Tensor &operand, const std::vector<bool> &reduced,
 } // namespace
 
 bool supportsReduce(ReduceKind kind, DType dtype) {
+  if (isComplex(dtype)) // the interpreter runs complex bodies as regions
+    return false;
   if (kind == ReduceKind::And || kind == ReduceKind::Or)
     return !isFloat(dtype);
   return true;
@@ -120,7 +122,7 @@ bool supportsReduce(ReduceKind kind, DType dtype) {
 
 Tensor reduce(ReduceKind kind, const Tensor &operandIn, const Tensor &initIn,
               const std::vector<int64_t> &dimensions) {
-  Tensor operand = detail::widenHalf(operandIn), init = detail::widenHalf(initIn);
+  Tensor operand = detail::widenForCompute(operandIn), init = detail::widenForCompute(initIn);
   std::vector<bool> reduced(operand.rank(), false);
   for (int64_t d : dimensions)
     reduced[d] = true;
@@ -146,7 +148,7 @@ Tensor reduce(ReduceKind kind, const Tensor &operandIn, const Tensor &initIn,
       return reduceTyped<T>([](T a, T b) { return Combiner<T>{ReduceKind::Or}(a, b); }, operand, reduced, result);
     }
   });
-  return isHalf(operandIn.dtype()) ? detail::narrowToHalf(result, operandIn.dtype())
+  return roundsAfterEachOp(operandIn.dtype()) ? detail::roundToDType(result, operandIn.dtype())
                                    : result;
 }
 
@@ -159,7 +161,7 @@ WindowIndexer::WindowIndexer(const Shape &operandShape,
 Tensor reduceWindow(ReduceKind kind, const Tensor &operandIn,
                     const Tensor &initIn, const WindowDimensions &window,
                     const Shape &resultShape) {
-  Tensor operand = detail::widenHalf(operandIn), init = detail::widenHalf(initIn);
+  Tensor operand = detail::widenForCompute(operandIn), init = detail::widenForCompute(initIn);
   Tensor result = broadcastInDim(init, resultShape, {});
   WindowIndexer indexer(operand.shape(), resultShape, window);
   detail::visitStorageType(operand.dtype(), [&](auto tag) {
@@ -173,15 +175,15 @@ Tensor reduceWindow(ReduceKind kind, const Tensor &operandIn,
           combine(out[resultIndex], source < 0 ? padding : in[source]);
     });
   });
-  return isHalf(operandIn.dtype()) ? detail::narrowToHalf(result, operandIn.dtype())
+  return roundsAfterEachOp(operandIn.dtype()) ? detail::roundToDType(result, operandIn.dtype())
                                    : result;
 }
 
 Tensor selectAndScatter(CompareKind select, ReduceKind scatter,
                         const Tensor &operandIn, const Tensor &sourceIn,
                         const Tensor &initIn, const WindowDimensions &window) {
-  Tensor operand = detail::widenHalf(operandIn);
-  Tensor source = detail::widenHalf(sourceIn), init = detail::widenHalf(initIn);
+  Tensor operand = detail::widenForCompute(operandIn);
+  Tensor source = detail::widenForCompute(sourceIn), init = detail::widenForCompute(initIn);
   Tensor result = broadcastInDim(init, operand.shape(), {});
   WindowIndexer indexer(operand.shape(), source.shape(), window);
   int64_t lastPosition = indexer.getWindowSize() - 1;
@@ -211,7 +213,7 @@ Tensor selectAndScatter(CompareKind select, ReduceKind scatter,
         out[chosen] = combine(out[chosen], from[sourceIndex]);
     });
   });
-  return isHalf(operandIn.dtype()) ? detail::narrowToHalf(result, operandIn.dtype())
+  return roundsAfterEachOp(operandIn.dtype()) ? detail::roundToDType(result, operandIn.dtype())
                                    : result;
 }
 

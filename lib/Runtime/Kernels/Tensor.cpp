@@ -17,12 +17,23 @@ namespace mlir::mpmd::runtime {
 
 size_t dtypeSize(DType dtype) {
   switch (dtype) {
-  case DType::F64: case DType::I64: case DType::UI64: return 8;
-  case DType::F32: case DType::I32: case DType::UI32: return 4;
+  case DType::C128: return 16;
+  case DType::F64: case DType::I64: case DType::UI64: case DType::C64: return 8;
+  case DType::F32: case DType::I32: case DType::UI32: case DType::TF32: return 4;
   case DType::F16: case DType::BF16: case DType::I16: case DType::UI16: return 2;
-  case DType::I1: case DType::I8: case DType::UI8: return 1;
+  default: return 1; // i1, 8 bits and narrower
   }
-  return 1;
+}
+
+int64_t dtypeBitWidth(DType dtype) {
+  switch (dtype) {
+  case DType::I1: return 1;
+  case DType::I2: case DType::UI2: return 2;
+  case DType::I4: case DType::UI4: case DType::F4E2M1FN: return 4;
+  case DType::F6E2M3FN: case DType::F6E3M2FN: return 6;
+  case DType::TF32: return 19;
+  default: return static_cast<int64_t>(dtypeSize(dtype)) * 8;
+  }
 }
 
 const char *dtypeName(DType dtype) {
@@ -40,21 +51,61 @@ const char *dtypeName(DType dtype) {
   case DType::UI16: return "ui16";
   case DType::UI32: return "ui32";
   case DType::UI64: return "ui64";
+  case DType::I2: return "i2";
+  case DType::I4: return "i4";
+  case DType::UI2: return "ui2";
+  case DType::UI4: return "ui4";
+  case DType::TF32: return "tf32";
+  case DType::F8E4M3FN: return "f8E4M3FN";
+  case DType::F8E5M2: return "f8E5M2";
+  case DType::F8E4M3FNUZ: return "f8E4M3FNUZ";
+  case DType::F8E5M2FNUZ: return "f8E5M2FNUZ";
+  case DType::F8E4M3B11FNUZ: return "f8E4M3B11FNUZ";
+  case DType::F8E3M4: return "f8E3M4";
+  case DType::F8E4M3: return "f8E4M3";
+  case DType::F8E8M0FNU: return "f8E8M0FNU";
+  case DType::F4E2M1FN: return "f4E2M1FN";
+  case DType::F6E2M3FN: return "f6E2M3FN";
+  case DType::F6E3M2FN: return "f6E3M2FN";
+  case DType::C64: return "complex<f32>";
+  case DType::C128: return "complex<f64>";
   }
   return "?";
 }
 
 bool isFloat(DType dtype) {
-  return dtype == DType::F64 || dtype == DType::F32 || isHalf(dtype);
+  return dtype == DType::F64 || dtype == DType::F32 || isNarrowFloat(dtype);
 }
-bool isHalf(DType dtype) { return dtype == DType::F16 || dtype == DType::BF16; }
+bool isComplex(DType dtype) {
+  return dtype == DType::C64 || dtype == DType::C128;
+}
+bool isNarrowFloat(DType dtype) {
+  switch (dtype) {
+  case DType::F16: case DType::BF16: case DType::TF32: case DType::F8E4M3FN:
+  case DType::F8E5M2: case DType::F8E4M3FNUZ: case DType::F8E5M2FNUZ:
+  case DType::F8E4M3B11FNUZ: case DType::F8E3M4: case DType::F8E4M3:
+  case DType::F8E8M0FNU: case DType::F4E2M1FN: case DType::F6E2M3FN:
+  case DType::F6E3M2FN:
+    return true;
+  default:
+    return false;
+  }
+}
+bool isSubByteInt(DType dtype) {
+  return dtype == DType::I2 || dtype == DType::I4 || dtype == DType::UI2 ||
+         dtype == DType::UI4;
+}
 bool isSignedInt(DType dtype) {
   return dtype == DType::I8 || dtype == DType::I16 || dtype == DType::I32 ||
-         dtype == DType::I64;
+         dtype == DType::I64 || dtype == DType::I2 || dtype == DType::I4;
 }
 bool isUnsignedInt(DType dtype) {
   return dtype == DType::I1 || dtype == DType::UI8 || dtype == DType::UI16 ||
-         dtype == DType::UI32 || dtype == DType::UI64;
+         dtype == DType::UI32 || dtype == DType::UI64 || dtype == DType::UI2 ||
+         dtype == DType::UI4;
+}
+DType complexPartType(DType dtype) {
+  return dtype == DType::C128 ? DType::F64 : DType::F32;
 }
 
 float halfToFloat(uint16_t bits) {
@@ -249,19 +300,33 @@ double Tensor::elementAsDouble(int64_t index) const {
   const std::byte *raw = bytes();
   switch (dtype_) {
   case DType::F64: return load<double>(raw, index);
-  case DType::F32: return load<float>(raw, index);
-  case DType::F16: return halfToFloat(load<uint16_t>(raw, index));
-  case DType::BF16: return bf16ToFloat(load<uint16_t>(raw, index));
+  case DType::F32: case DType::TF32: return load<float>(raw, index);
+  case DType::F16: case DType::BF16:
+    return narrowFloatToFloat(dtype_, load<uint16_t>(raw, index));
   case DType::UI64: return static_cast<double>(load<uint64_t>(raw, index));
-  default: return static_cast<double>(elementAsInt(index));
+  case DType::C64: return load<float>(raw, 2 * index);
+  case DType::C128: return load<double>(raw, 2 * index);
+  default:
+    if (isNarrowFloat(dtype_))
+      return narrowFloatToFloat(dtype_, load<uint8_t>(raw, index));
+    return static_cast<double>(elementAsInt(index));
   }
+}
+
+double Tensor::elementImagAsDouble(int64_t index) const {
+  if (dtype_ == DType::C64)
+    return load<float>(bytes(), 2 * index + 1);
+  if (dtype_ == DType::C128)
+    return load<double>(bytes(), 2 * index + 1);
+  return 0;
 }
 
 int64_t Tensor::elementAsInt(int64_t index) const {
   const std::byte *raw = bytes();
   switch (dtype_) {
-  case DType::I1: case DType::UI8: return load<uint8_t>(raw, index);
-  case DType::I8: return load<int8_t>(raw, index);
+  case DType::I1: case DType::UI8: case DType::UI2: case DType::UI4:
+    return load<uint8_t>(raw, index);
+  case DType::I8: case DType::I2: case DType::I4: return load<int8_t>(raw, index);
   case DType::I16: return load<int16_t>(raw, index);
   case DType::UI16: return load<uint16_t>(raw, index);
   case DType::I32: return load<int32_t>(raw, index);
@@ -291,17 +356,25 @@ std::string Tensor::valuesToString(int64_t limit) const {
   for (int64_t i = 0; i < count && i < limit; ++i) {
     if (i)
       text << ", ";
-    if (isFloat(dtype_)) {
-      // The shortest text that reads back as the same value of the dtype.
+    // The shortest text that reads back as the same value of the dtype
+    // (narrow floats print as the f32 of their value).
+    auto writeFloat = [&](double value, bool isDouble) {
       char digits[32];
-      double value = elementAsDouble(i);
       std::to_chars_result end =
-          dtype_ == DType::F64
-              ? std::to_chars(digits, digits + sizeof(digits), value)
-              : std::to_chars(digits, digits + sizeof(digits),
-                              static_cast<float>(value));
+          isDouble ? std::to_chars(digits, digits + sizeof(digits), value)
+                   : std::to_chars(digits, digits + sizeof(digits),
+                                   static_cast<float>(value));
       text.write(digits, end.ptr - digits);
+    };
+    if (isComplex(dtype_)) {
+      text << "(";
+      writeFloat(elementAsDouble(i), dtype_ == DType::C128);
+      text << ", ";
+      writeFloat(elementImagAsDouble(i), dtype_ == DType::C128);
+      text << ")";
     }
+    else if (isFloat(dtype_))
+      writeFloat(elementAsDouble(i), dtype_ == DType::F64);
     else if (dtype_ == DType::I1)
       text << (elementAsInt(i) ? "true" : "false");
     else if (dtype_ == DType::UI64)

@@ -11,7 +11,7 @@
 namespace mlir::mpmd::runtime {
 
 std::vector<Tensor> topK(const Tensor &operandIn, int64_t k) {
-  Tensor operand = detail::widenHalf(operandIn);
+  Tensor operand = detail::widenForCompute(operandIn);
   const Shape &shape = operand.shape();
   int64_t n = shape.back();
   Shape resultShape = shape;
@@ -48,8 +48,8 @@ std::vector<Tensor> topK(const Tensor &operandIn, int64_t k) {
       }
     }
   });
-  if (isHalf(operandIn.dtype()))
-    values = detail::narrowToHalf(values, operandIn.dtype());
+  if (roundsAfterEachOp(operandIn.dtype()))
+    values = detail::roundToDType(values, operandIn.dtype());
   return {values, indices};
 }
 

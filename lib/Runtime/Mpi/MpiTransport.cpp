@@ -70,8 +70,10 @@ MPI_Datatype getMpiType(DType dtype) {
   case DType::UI8: return MPI_UINT8_T;
   case DType::UI32: return MPI_UINT32_T;
   case DType::UI64: return MPI_UINT64_T;
+  case DType::C64: return MPI_C_FLOAT_COMPLEX;
+  case DType::C128: return MPI_C_DOUBLE_COMPLEX;
+  default: return MPI_BYTE; // narrow floats travel widened to f32
   }
-  return MPI_BYTE;
 }
 
 MpiReduction getMpiReduction(ReduceKind kind, DType dtype) {
@@ -653,12 +655,12 @@ void MpiTransport::failJob(const std::string &message, int exitCode) {
 
 namespace {
 
-/// Half floats travel widened to f32 (MPI has no f16 arithmetic).
+/// Narrow floats travel widened to f32 (MPI has no f16 arithmetic).
 Tensor widenForMpi(const Tensor &tensor) {
-  return isHalf(tensor.dtype()) ? convert(tensor, DType::F32) : tensor;
+  return isNarrowFloat(tensor.dtype()) ? convert(tensor, DType::F32) : tensor;
 }
 Tensor narrowFromMpi(const Tensor &tensor, DType dtype) {
-  return isHalf(dtype) ? convert(tensor, dtype) : tensor;
+  return isNarrowFloat(dtype) ? convert(tensor, dtype) : tensor;
 }
 
 /// `parts` chunks of `tensor` along `dimension`, packed one after the other

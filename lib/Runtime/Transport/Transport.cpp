@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 
 namespace mlir::mpmd::runtime {
@@ -117,6 +118,25 @@ void reduceHalf(ReduceKind kind, DType dtype, std::byte *accumulator,
   }
 }
 
+/// The other narrow types (f8/f6/f4, tf32, i2/i4/ui2/ui4) and complex:
+/// through the elementwise kernels (computed wide, rounded back). Complex
+/// supports the sum and product only, as StableHLO's reductions do.
+void reduceThroughWide(ReduceKind kind, DType dtype, std::byte *accumulator,
+                       const std::byte *source, int64_t count) {
+  BinaryKind binaryKind = kind == ReduceKind::Add        ? BinaryKind::Add
+                          : kind == ReduceKind::Multiply ? BinaryKind::Multiply
+                          : kind == ReduceKind::Maximum  ? BinaryKind::Maximum
+                          : kind == ReduceKind::Minimum  ? BinaryKind::Minimum
+                          : kind == ReduceKind::And      ? BinaryKind::And
+                                                         : BinaryKind::Or;
+  Tensor lhs = Tensor::empty(dtype, {count}), rhs = Tensor::empty(dtype, {count});
+  size_t bytes = count * dtypeSize(dtype);
+  std::memcpy(lhs.bytes(), accumulator, bytes);
+  std::memcpy(rhs.bytes(), source, bytes);
+  Tensor result = binary(binaryKind, lhs, rhs);
+  std::memcpy(accumulator, result.bytes(), bytes);
+}
+
 } // namespace
 
 void reduceInto(ReduceKind kind, DType dtype, std::byte *accumulator,
@@ -136,6 +156,8 @@ void reduceInto(ReduceKind kind, DType dtype, std::byte *accumulator,
   case DType::UI16: return reduceAs<uint16_t>(kind, accumulator, source, count);
   case DType::UI32: return reduceAs<uint32_t>(kind, accumulator, source, count);
   case DType::UI64: return reduceAs<uint64_t>(kind, accumulator, source, count);
+  default:
+    return reduceThroughWide(kind, dtype, accumulator, source, count);
   }
 }
 

@@ -213,10 +213,23 @@ LogicalResult BitcastConvertOp::verify() {
   auto resultType = getResult().getType();
   Type inElement = operandType.getElementType();
   Type outElement = resultType.getElementType();
-  if (isa<ComplexType>(inElement) || isa<ComplexType>(outElement))
-    return emitOpError() << "does not support complex element types";
-  unsigned inBits = inElement.getIntOrFloatBitWidth();
-  unsigned outBits = outElement.getIntOrFloatBitWidth();
+  // C2: complex only to or from complex; a complex type has the bits of its
+  // two parts.
+  if (isa<ComplexType>(inElement) != isa<ComplexType>(outElement))
+    return emitOpError() << "cannot bitcast between complex and non-complex "
+                            "element types ("
+                         << inElement << " to " << outElement << ")";
+  auto bitWidth = [](Type element) {
+    if (auto complex = dyn_cast<ComplexType>(element))
+      return 2 * complex.getElementType().getIntOrFloatBitWidth();
+    return element.getIntOrFloatBitWidth();
+  };
+  unsigned inBits = bitWidth(inElement);
+  unsigned outBits = bitWidth(outElement);
+  if (inBits != outBits && (inBits > outBits ? inBits % outBits : outBits % inBits))
+    return emitOpError() << "cannot bitcast " << inElement << " to "
+                         << outElement << ": " << inBits << " and " << outBits
+                         << " bits are not multiples of one another";
   ArrayRef<int64_t> inShape = operandType.getShape();
   ArrayRef<int64_t> outShape = resultType.getShape();
   if (inBits == outBits)

@@ -180,9 +180,14 @@ def HLO_InferUI32ScalarType : HLO_InferFixedType<[{
 //===----------------------------------------------------------------------===//
 
 def HLO_Pred : TypeAlias<I1, "pred (i1)">;
-def HLO_Int : AnyTypeOf<[I<4>, I8, I16, I32, I64, UI<4>, UI8, UI16, UI32, UI64],
+def HLO_Int : AnyTypeOf<[I<2>, I<4>, I8, I16, I32, I64, UI<2>, UI<4>, UI8, UI16,
+                          UI32, UI64],
                          "integer">;
-def HLO_Float : AnyTypeOf<[AnyFloat], "floating-point">;
+// The spec's float types (not f80 or f128).
+def HLO_Float : AnyTypeOf<[F4E2M1FN, F6E2M3FN, F6E3M2FN, F8E3M4, F8E4M3,
+                           F8E4M3FN, F8E4M3FNUZ, F8E4M3B11FNUZ, F8E5M2,
+                           F8E5M2FNUZ, F8E8M0FNU, BF16, F16, TF32, F32, F64],
+                          "floating-point">;
 def HLO_Complex : Complex<AnyTypeOf<[F32, F64]>>;
 
 def HLO_Tensor : RankedTensorOf<[HLO_Float, HLO_Pred, HLO_Int, HLO_Complex]>;
