@@ -90,6 +90,18 @@ func.func @fragment_mesh_not_in_topology(%arg0: !mpmd.mesh_tensor<"m9", !t>) att
 
 // -----
 
+// Mesh inference would turn this unassign into a transfer from a mesh the
+// topology lacks (found by the import-pipeline fuzzer).
+!t = tensor<4x8xf32>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>>
+func.func @unassign_mesh_not_in_topology(%arg0: !mpmd.mesh_tensor<"m9", !t>) -> !t attributes {topology = #topology} {
+  // expected-error @+1 {{'mpmd.unassign' op refers to mesh "m9", which is not in the topology}}
+  %0 = mpmd.unassign %arg0 : (!mpmd.mesh_tensor<"m9", !t>) -> !t
+  return %0 : !t
+}
+
+// -----
+
 !t = tensor<4x8xf32>
 #topology = #mpmd.topology<<"m1": <["x"=2]>>>
 func.func @sharding_unknown_axis(%arg0: !mpmd.mesh_tensor<"m1", !t, sharding=<@mesh, [{"y"}, {}]>>) attributes {topology = #topology} {

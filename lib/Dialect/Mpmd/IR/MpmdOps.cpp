@@ -607,6 +607,15 @@ LogicalResult AssignOp::verify() {
   return meshTensor.verifyForTopology(*this);
 }
 
+LogicalResult UnassignOp::verify() {
+  auto meshTensor = cast<MeshTensorType>(getTensor().getType());
+  TopologyAttr topology = getTopology(*this);
+  if (topology && !topology.getMesh(meshTensor.getMeshName()))
+    return emitOpError() << "refers to mesh \"" << meshTensor.getMeshName()
+                         << "\", which is not in the topology";
+  return success();
+}
+
 LogicalResult UnassignOp::inferReturnTypes(
     MLIRContext *, std::optional<Location> location, ValueRange operands,
     DictionaryAttr, OpaqueProperties, RegionRange,

@@ -164,6 +164,9 @@ def Mpmd_UnassignOp : Mpmd_Op<"unassign", [Pure,
   let arguments = (ins Mpmd_MeshTensorValue:$tensor, OptionalAttr<StrAttr>:$origin);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "attr-dict $tensor `:` functional-type($tensor, results)";
+  // The operand's mesh must be in the function's topology: mesh inference
+  // turns the unassign into a transfer from that mesh.
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
