@@ -49,6 +49,22 @@ class CallInlinePass : public impl::CallInlinePassBase<CallInlinePass> {
                            << ": it must have a body of exactly one block";
         return signalPassFailure();
       }
+      // A transfer must sit directly in a function (upstream's verifier), so
+      // it cannot move into an mpmd.for body.
+      if (!isa<func::FuncOp>(call->getParentOp()))
+        if (auto transfer = llvm::find_if(
+                callee.getBody().front(),
+                [](Operation &op) { return isa<TransferOp>(op); });
+            transfer != callee.getBody().front().end()) {
+          InFlightDiagnostic diag =
+              call.emitOpError()
+              << "cannot inline callee " << call.getCalleeAttr() << " into "
+              << call->getParentOp()->getName()
+              << ": it holds an mpmd.transfer, which must be directly in a "
+                 "function; unroll the loop first";
+          diag.attachNote(transfer->getLoc()) << "the transfer";
+          return signalPassFailure();
+        }
       callees.insert(callee);
 
       SmallVector<NamedAttribute> attrs =

@@ -149,3 +149,27 @@ func.func @caller(%arg0: !t) -> !t {
   return %0 : !t
 }
 func.func private @external(%arg0: !t) -> !t
+
+// -----
+
+// A transfer must stay directly in a function: a callee holding one is not
+// inlined into an mpmd.for body (found by the import-pipeline fuzzer).
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m2 = !mpmd.mesh_tensor<"m2", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+func.func @main(%arg0: !m1) -> !m1 attributes {topology = #topology} {
+  %0 = mpmd.for (%arg0) {iterations = 2 : ui32, unroll_factor = 1 : ui32} (%x: !m1, %index: tensor<ui32>) {
+    // expected-error @+1 {{cannot inline callee @body into mpmd.for: it holds an mpmd.transfer, which must be directly in a function; unroll the loop first}}
+    %1 = mpmd.call @body(%x) : (!m1) -> !m1
+    mpmd.return %1 : !m1
+  } : !m1
+  return %0 : !m1
+}
+func.func private @body(%arg0: !m1) -> !m1 attributes {topology = #topology} {
+  // expected-note @+1 {{the transfer}}
+  %0 = mpmd.transfer %arg0 : (!m1) -> !m2
+  %1 = mpmd.transfer %0 : (!m2) -> !m1
+  return %1 : !m1
+}
