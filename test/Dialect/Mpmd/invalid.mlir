@@ -263,6 +263,17 @@ func.func @transfer_bad_memory_kind(%arg0: !mpmd.mesh_tensor<"m1", !t>) {
 
 // -----
 
+// An assign becomes a transfer in mesh inference: same memory kinds (found by
+// the import-pipeline fuzzer).
+!t = tensor<4x8xf32>
+func.func @assign_bad_memory_kind(%arg0: !t) {
+  // expected-error @+1 {{'mpmd.assign' op has memory kind "qwerty"; valid memory kinds are "pinned_host" and "device"}}
+  %0 = mpmd.assign %arg0 : (!t) -> !mpmd.mesh_tensor<"m1", !t, memory_kind="qwerty">
+  return
+}
+
+// -----
+
 // Memory kinds given by attributes (G6): a transfer from a value the
 // attributes put in host memory, or one that says by attribute it goes to
 // host, must have the memory kind in the type instead.

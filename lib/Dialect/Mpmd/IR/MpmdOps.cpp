@@ -519,6 +519,19 @@ bool isInHostMemoryByAttributes(Value value) {
   return dictionary && isPinnedHostKind(dictionary.get(kMemoryKindAttrName));
 }
 
+/// Memory kinds are "pinned_host" and "device" (or none).
+LogicalResult verifyMemoryKind(Operation *op, MeshTensorType type) {
+  StringAttr kind = type.getMemoryKind();
+  if (!kind || kind.getValue() == MeshTensorType::kMemoryKindDevice ||
+      kind.getValue() == MeshTensorType::kMemoryKindPinnedHost)
+    return success();
+  return op->emitOpError() << "has memory kind \"" << kind.getValue()
+                           << "\"; valid memory kinds are \""
+                           << MeshTensorType::kMemoryKindPinnedHost
+                           << "\" and \"" << MeshTensorType::kMemoryKindDevice
+                           << "\"";
+}
+
 } // namespace
 
 LogicalResult TransferOp::verify() {
@@ -528,16 +541,9 @@ LogicalResult TransferOp::verify() {
     return emitOpError() << "must keep the global type, but transfers "
                          << source.getRankedTensorType() << " to "
                          << target.getRankedTensorType();
-  for (MeshTensorType type : {source, target}) {
-    StringAttr kind = type.getMemoryKind();
-    if (kind && kind.getValue() != MeshTensorType::kMemoryKindDevice &&
-        kind.getValue() != MeshTensorType::kMemoryKindPinnedHost)
-      return emitOpError() << "has memory kind \"" << kind.getValue()
-                           << "\"; valid memory kinds are \""
-                           << MeshTensorType::kMemoryKindPinnedHost
-                           << "\" and \"" << MeshTensorType::kMemoryKindDevice
-                           << "\"";
-  }
+  for (MeshTensorType type : {source, target})
+    if (failed(verifyMemoryKind(*this, type)))
+      return failure();
   // Host offloading is expressed in the mesh tensor types by the time
   // values move: a memory kind only known from attributes is rejected, as
   // upstream does.
@@ -604,6 +610,9 @@ LogicalResult AssignOp::verify() {
   if (!meshTensor.isFullyReplicated())
     return emitOpError() << "must produce a fully replicated mesh tensor, got "
                          << meshTensor;
+  // Mesh inference turns assigns into transfers, which check the same.
+  if (failed(verifyMemoryKind(*this, meshTensor)))
+    return failure();
   return meshTensor.verifyForTopology(*this);
 }
 
