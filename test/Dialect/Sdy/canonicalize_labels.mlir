@@ -119,7 +119,7 @@ func.func @all_to_alls_not_fused(%arg0: tensor<8x8x8xf32> {sdy.sharding = #sdy.s
   // ALL-NEXT: %[[A:.*]] = sdy.all_to_all [{"x"}: 0->2] %arg0
   // ALL-NEXT: %[[B:.*]] = sdy.all_to_all [{"y"}: 1->2] %[[A]]
   // ALL-NEXT: %[[C:.*]] = sdy.all_to_all [{"y"}: 1->0] %arg0
-  // ALL-NEXT: %[[D:.*]] = sdy.all_to_all [{"x"}: 0->2] %[[C]]
+  // ALL-NEXT: %[[D:.*]] = sdy.all_to_all [{"x", "y"}: 0->2] %[[C]]
   // ALL-NEXT: return %[[B]], %[[C]], %[[D]]
   %0 = sdy.all_to_all [{"x"}: 0->2] %arg0 out_sharding=<@m, [{}, {"y"}, {"x"}]> : tensor<8x8x8xf32>
   %1 = sdy.all_to_all [{"y"}: 1->2] %0 out_sharding=<@m, [{}, {}, {"x", "y"}]> : tensor<8x8x8xf32>

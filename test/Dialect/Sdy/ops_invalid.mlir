@@ -559,7 +559,7 @@ func.func @all_to_all_source_and_target(%arg0: tensor<8x8x8xf32>) -> tensor<8x8x
 
 sdy.mesh @mesh = <["a"=2, "b"=2]>
 func.func @all_to_all_duplicate_axis(%arg0: tensor<8x8x8x8xf32>) -> tensor<8x8x8x8xf32> {
-  // expected-error @+1 {{'sdy.all_to_all' op all-to-all axes are invalid: axis "a" is used more than once}}
+  // expected-error @+1 {{'sdy.all_to_all' op result has an invalid sharding #sdy.sharding<@mesh, [{}, {}, {"a"}, {"a"}]>: axis "a" is used more than once}}
   %0 = sdy.all_to_all [{"a"}: 0->2, {"a"}: 1->3] %arg0 out_sharding=<@mesh, [{}, {}, {"a"}, {"a"}]> : tensor<8x8x8x8xf32>
   return %0 : tensor<8x8x8x8xf32>
 }
