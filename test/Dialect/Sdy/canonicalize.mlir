@@ -20,12 +20,12 @@ func.func @reshard_of_reshard(%arg0: tensor<8xf32>) -> tensor<8xf32> {
   return %1 : tensor<8xf32>
 }
 
-// The inner reshard stays while something else uses it.
+// The chain stays while something else uses the inner reshard.
 // CHECK-LABEL: func.func @reshard_of_used_reshard
 func.func @reshard_of_used_reshard(%arg0: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
-  // CHECK-DAG: %[[A:.*]] = sdy.reshard %arg0 <@mesh, [{"a"}]> : tensor<8xf32>
-  // CHECK-DAG: %[[B:.*]] = sdy.reshard %arg0 <@mesh, [{"b"}]> : tensor<8xf32>
-  // CHECK: return %[[A]], %[[B]]
+  // CHECK-NEXT: %[[A:.*]] = sdy.reshard %arg0 <@mesh, [{"a"}]> : tensor<8xf32>
+  // CHECK-NEXT: %[[B:.*]] = sdy.reshard %[[A]] <@mesh, [{"b"}]> : tensor<8xf32>
+  // CHECK-NEXT: return %[[A]], %[[B]]
   %0 = sdy.reshard %arg0 <@mesh, [{"a"}]> : tensor<8xf32>
   %1 = sdy.reshard %0 <@mesh, [{"b"}]> : tensor<8xf32>
   return %0, %1 : tensor<8xf32>, tensor<8xf32>

@@ -139,12 +139,12 @@ func.func @collectives(%arg0: tensor<16x32x8xf32> {sdy.sharding = #sdy.sharding<
   // CHECK-NEXT: %[[RS:.*]] = sdy.reduce_scatter [{"e"}, {}, {"f"}] %[[R]] out_sharding=<@mesh, [{"a", "e"}, {"b", "c"}, {"d", "f"}]> : tensor<16x32x8xf32>
   // GENERIC: "sdy.reduce_scatter"
   %3 = sdy.reduce_scatter [{"e"}, {}, {"f"}] %2 out_sharding=<@mesh, [{"a", "e"}, {"b", "c"}, {"d", "f"}]> : tensor<16x32x8xf32>
-  // CHECK-NEXT: %[[A:.*]] = sdy.all_to_all [{"e"}: 0->2, {"c"}: 1->2] %[[RS]] out_sharding=<@mesh, [{"a"}, {"b"}, {"d", "f", "e", "c"}]> : tensor<16x32x8xf32>
-  // GENERIC: "sdy.all_to_all"({{.*}}) <{out_sharding = #sdy.sharding<@mesh, [{"a"}, {"b"}, {"d", "f", "e", "c"}]>, params = #sdy<all_to_all_param_list[{"e"}: 0->2, {"c"}: 1->2]>}>
-  %4 = sdy.all_to_all [{"e"}: 0->2, {"c"}: 1->2] %3 out_sharding=<@mesh, [{"a"}, {"b"}, {"d", "f", "e", "c"}]> : tensor<16x32x8xf32>
-  // CHECK-NEXT: %[[P:.*]] = sdy.collective_permute %[[A]] out_sharding=<@mesh, [{"b"}, {"a"}, {"c", "d", "e", "f"}]> : tensor<16x32x8xf32>
+  // CHECK-NEXT: %[[A:.*]] = sdy.all_to_all [{"e"}: 0->2] %[[RS]] out_sharding=<@mesh, [{"a"}, {"b", "c"}, {"d", "f", "e"}]> : tensor<16x32x8xf32>
+  // GENERIC: "sdy.all_to_all"({{.*}}) <{out_sharding = #sdy.sharding<@mesh, [{"a"}, {"b", "c"}, {"d", "f", "e"}]>, params = #sdy<all_to_all_param_list[{"e"}: 0->2]>}>
+  %4 = sdy.all_to_all [{"e"}: 0->2] %3 out_sharding=<@mesh, [{"a"}, {"b", "c"}, {"d", "f", "e"}]> : tensor<16x32x8xf32>
+  // CHECK-NEXT: %[[P:.*]] = sdy.collective_permute %[[A]] out_sharding=<@mesh, [{"b"}, {"c", "a"}, {"d", "e", "f"}]> : tensor<16x32x8xf32>
   // GENERIC: "sdy.collective_permute"
-  %5 = sdy.collective_permute %4 out_sharding=<@mesh, [{"b"}, {"a"}, {"c", "d", "e", "f"}]> : tensor<16x32x8xf32>
+  %5 = sdy.collective_permute %4 out_sharding=<@mesh, [{"b"}, {"c", "a"}, {"d", "e", "f"}]> : tensor<16x32x8xf32>
   // CHECK-NEXT: return %[[P]]
   return %5 : tensor<16x32x8xf32>
 }
@@ -198,4 +198,24 @@ func.func @to_unreduced(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@me
   // GENERIC: "sdy.sharded_to_unreduced"(%{{.*}}) <{axes = #sdy<list_of_axis_ref_lists[{"b":(2)2}, {}]>, out_sharding = #sdy.sharding<@mesh, [{"a"}, {}], unreduced={"b"}>}>
   %1 = sdy.sharded_to_unreduced [{"b":(2)2}, {}] %0 out_sharding=<@mesh, [{"a"}, {}], unreduced={"b"}> : tensor<8x8xf32>
   return %1 : tensor<8x8xf32>
+}
+
+// -----
+
+// Sub-axes: gathering or slicing part of an axis, and permuting onto a mesh
+// with another device order.
+sdy.mesh @mesh = <["x"=4, "y"=2]>
+sdy.mesh @reversed = <["x"=4, "y"=2], device_ids=[7, 6, 5, 4, 3, 2, 1, 0]>
+
+// CHECK-LABEL: func.func @sub_axis_collectives
+func.func @sub_axis_collectives(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<8x8xf32> {
+  // CHECK-NEXT: sdy.all_gather [{"x":(2)2}, {}] %arg0 out_sharding=<@mesh, [{"x":(1)2}, {}]>
+  %0 = sdy.all_gather [{"x":(2)2}, {}] %arg0 out_sharding=<@mesh, [{"x":(1)2}, {}]> : tensor<8x8xf32>
+  // CHECK-NEXT: sdy.all_slice [{"x":(2)2}, {}] %{{.*}} out_sharding=<@mesh, [{"x"}, {}]>
+  %1 = sdy.all_slice [{"x":(2)2}, {}] %0 out_sharding=<@mesh, [{"x"}, {}]> : tensor<8x8xf32>
+  // CHECK-NEXT: sdy.all_to_all [{"x":(2)2}: 0->1] %{{.*}} out_sharding=<@mesh, [{"x":(1)2}, {"x":(2)2}]>
+  %2 = sdy.all_to_all [{"x":(2)2}: 0->1] %1 out_sharding=<@mesh, [{"x":(1)2}, {"x":(2)2}]> : tensor<8x8xf32>
+  // CHECK-NEXT: sdy.collective_permute %{{.*}} out_sharding=<@reversed, [{"x":(2)2}, {"x":(1)2}]>
+  %3 = sdy.collective_permute %2 out_sharding=<@reversed, [{"x":(2)2}, {"x":(1)2}]> : tensor<8x8xf32>
+  return %3 : tensor<8x8xf32>
 }

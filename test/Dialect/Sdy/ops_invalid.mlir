@@ -297,9 +297,38 @@ func.func @collective_invalid_out_sharding(%arg0: tensor<8x8xf32>) -> tensor<8x8
 sdy.mesh @mesh = <["a"=2, "b"=2]>
 sdy.mesh @other = <["a"=4]>
 func.func @collective_different_meshes(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@other, [{"a"}, {}]>}) -> tensor<8x8xf32> {
-  // expected-error @+1 {{'sdy.collective_permute' op operand sharding and out_sharding must be on the same mesh}}
+  // expected-error @+1 {{'sdy.collective_permute' op operand sharding and out_sharding must be on meshes with the same axes (only the device order may change)}}
   %0 = sdy.collective_permute %arg0 out_sharding=<@mesh, [{"a"}, {}]> : tensor<8x8xf32>
   return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+sdy.mesh @reversed = <["a"=2, "b"=2], device_ids=[3, 2, 1, 0]>
+func.func @all_gather_to_other_device_order(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'sdy.all_gather' op operand sharding and out_sharding must be on the same mesh}}
+  %0 = sdy.all_gather [{"a"}, {}] %arg0 out_sharding=<@reversed, [{}, {}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=4, "b"=2]>
+func.func @all_gather_sub_axis_not_a_suffix(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'sdy.all_gather' op gathering axes {"a":(1)2} of dim 0 are not a suffix of the operand's dim sharding {"a"}}}
+  %0 = sdy.all_gather [{"a":(1)2}, {}] %arg0 out_sharding=<@mesh, [{"a":(2)2}, {}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @all_gather_through_barrier(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", "b"}, {}]>}) -> tensor<8x8xf32> {
+  %0 = sdy.propagation_barrier %arg0 allowed_direction=NONE : tensor<8x8xf32>
+  // expected-error @+1 {{'sdy.all_gather' op gathering axes {"a"} of dim 0 are not a suffix of the operand's dim sharding {"a", "b"}}}
+  %1 = sdy.all_gather [{"a"}, {}] %0 out_sharding=<@mesh, [{"b"}, {}]> : tensor<8x8xf32>
+  return %1 : tensor<8x8xf32>
 }
 
 // -----
@@ -420,8 +449,44 @@ func.func @all_reduce_unknown_axis(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
 
 sdy.mesh @mesh = <["a"=2, "b"=2]>
 func.func @all_reduce_axis_shards_result(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
-  // expected-error @+1 {{'sdy.all_reduce' op reduction axis "a" shards dim 0 of out_sharding}}
+  // expected-error @+1 {{'sdy.all_reduce' op reduction axis "a" overlaps "a" of dim 0 of out_sharding}}
   %0 = sdy.all_reduce {"a"} %arg0 out_sharding=<@mesh, [{"a"}, {}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=4, "b"=2]>
+func.func @all_reduce_sub_axis_overlaps_dim(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'sdy.all_reduce' op reduction axis "a":(2)2 overlaps "a" of dim 1 of out_sharding}}
+  %0 = sdy.all_reduce {"a":(2)2} %arg0 out_sharding=<@mesh, [{}, {"a"}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @all_reduce_unsorted(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'sdy.all_reduce' op reduction axes {"b", "a"} are not sorted in mesh order}}
+  %0 = sdy.all_reduce {"b", "a"} %arg0 out_sharding=<@mesh, [{}, {}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @all_reduce_of_replicated_axis(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}], replicated={"b"}>}) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'sdy.all_reduce' op reduction axis "b" overlaps "b" of the replicated axes of the operand sharding}}
+  %0 = sdy.all_reduce {"b"} %arg0 out_sharding=<@mesh, [{}, {}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @all_reduce_result_still_unreduced(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}], unreduced={"a"}>}) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'sdy.all_reduce' op reduction axis "a" overlaps "a" of the unreduced axes of out_sharding}}
+  %0 = sdy.all_reduce {"a"} %arg0 out_sharding=<@mesh, [{}, {}], unreduced={"a"}> : tensor<8x8xf32>
   return %0 : tensor<8x8xf32>
 }
 
@@ -476,7 +541,7 @@ func.func @all_to_all_no_axes(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
 
 sdy.mesh @mesh = <["a"=2, "b"=2]>
 func.func @all_to_all_source_twice(%arg0: tensor<8x8x8xf32>) -> tensor<8x8x8xf32> {
-  // expected-error @+1 {{'sdy.all_to_all' op dim 0 is the source of more than one param}}
+  // expected-error @+1 {{'sdy.all_to_all' op dim 0 appears in more than one param}}
   %0 = sdy.all_to_all [{"a"}: 0->1, {"b"}: 0->2] %arg0 out_sharding=<@mesh, [{}, {"a"}, {"b"}]> : tensor<8x8x8xf32>
   return %0 : tensor<8x8x8xf32>
 }
@@ -485,7 +550,7 @@ func.func @all_to_all_source_twice(%arg0: tensor<8x8x8xf32>) -> tensor<8x8x8xf32
 
 sdy.mesh @mesh = <["a"=2, "b"=2]>
 func.func @all_to_all_source_and_target(%arg0: tensor<8x8x8xf32>) -> tensor<8x8x8xf32> {
-  // expected-error @+1 {{'sdy.all_to_all' op dim 1 is both a source and a target}}
+  // expected-error @+1 {{'sdy.all_to_all' op dim 1 appears in more than one param}}
   %0 = sdy.all_to_all [{"a"}: 0->1, {"b"}: 1->2] %arg0 out_sharding=<@mesh, [{}, {"a"}, {"b"}]> : tensor<8x8x8xf32>
   return %0 : tensor<8x8x8xf32>
 }
@@ -493,10 +558,37 @@ func.func @all_to_all_source_and_target(%arg0: tensor<8x8x8xf32>) -> tensor<8x8x
 // -----
 
 sdy.mesh @mesh = <["a"=2, "b"=2]>
-func.func @all_to_all_duplicate_axis(%arg0: tensor<8x8x8xf32>) -> tensor<8x8x8xf32> {
-  // expected-error @+1 {{'sdy.all_to_all' op all-to-all axes are invalid: axis "a" is used more than once}}
-  %0 = sdy.all_to_all [{"a"}: 0->2, {"a"}: 1->2] %arg0 out_sharding=<@mesh, [{}, {}, {"a"}]> : tensor<8x8x8xf32>
+func.func @all_to_all_duplicate_axis(%arg0: tensor<8x8x8x8xf32>) -> tensor<8x8x8x8xf32> {
+  // expected-error @+1 {{'sdy.all_to_all' op result has an invalid sharding #sdy.sharding<@mesh, [{}, {}, {"a"}, {"a"}]>: axis "a" is used more than once}}
+  %0 = sdy.all_to_all [{"a"}: 0->2, {"a"}: 1->3] %arg0 out_sharding=<@mesh, [{}, {}, {"a"}, {"a"}]> : tensor<8x8x8x8xf32>
+  return %0 : tensor<8x8x8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @all_to_all_target_twice(%arg0: tensor<8x8x8xf32>) -> tensor<8x8x8xf32> {
+  // expected-error @+1 {{'sdy.all_to_all' op dim 2 appears in more than one param}}
+  %0 = sdy.all_to_all [{"a"}: 0->2, {"b"}: 1->2] %arg0 out_sharding=<@mesh, [{}, {}, {"a", "b"}]> : tensor<8x8x8xf32>
   return %0 : tensor<8x8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @all_to_all_unsorted(%arg0: tensor<8x8x8x8xf32>) -> tensor<8x8x8x8xf32> {
+  // expected-error @+1 {{'sdy.all_to_all' op params must be sorted by source dim, but 0 follows 1}}
+  %0 = sdy.all_to_all [{"b"}: 1->3, {"a"}: 0->2] %arg0 out_sharding=<@mesh, [{}, {}, {"a"}, {"b"}]> : tensor<8x8x8x8xf32>
+  return %0 : tensor<8x8x8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=4, "b"=2]>
+func.func @all_to_all_sub_axis_not_a_suffix(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'sdy.all_to_all' op axes {"a":(1)2} moved from dim 0 are not a suffix of the operand's dim sharding {"a"}}}
+  %0 = sdy.all_to_all [{"a":(1)2}: 0->1] %arg0 out_sharding=<@mesh, [{"a":(2)2}, {"a":(1)2}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
 }
 
 // -----

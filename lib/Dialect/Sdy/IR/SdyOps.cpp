@@ -2,6 +2,8 @@
 
 #include "mpmd/Dialect/Sdy/IR/SdyOps.h"
 
+#include "mpmd/Dialect/Sdy/IR/AxisRefUtils.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
@@ -90,34 +92,33 @@ TensorShardingAttr mlir::sdy::getSharding(Value value) {
       });
 }
 
+TensorShardingAttr mlir::sdy::getShardingThroughBarriers(Value value) {
+  while (true) {
+    if (TensorShardingAttr sharding = getSharding(value))
+      return sharding;
+    auto barrier = value.getDefiningOp<PropagationBarrierOp>();
+    if (!barrier)
+      return {};
+    value = barrier.getInput();
+  }
+}
+
 namespace {
-
-/// `"a"` or `"b":(1)2` for diagnostics.
-std::string formatAxis(AxisRefAttr axis) {
-  std::string text = "\"" + axis.getName().str() + "\"";
-  if (SubAxisInfoAttr sub = axis.getSubAxisInfo())
-    text += ":(" + std::to_string(sub.getPreSize()) + ")" +
-            std::to_string(sub.getSize());
-  return text;
-}
-
-/// `{"a", "b":(1)2}` for diagnostics.
-std::string formatAxes(ArrayRef<AxisRefAttr> axes) {
-  std::string text = "{";
-  llvm::raw_string_ostream os(text);
-  llvm::interleaveComma(axes, os,
-                        [&](AxisRefAttr axis) { os << formatAxis(axis); });
-  os << "}";
-  return text;
-}
 
 /// Checks that `axes` name axes of `mesh`, are well formed and are distinct.
 LogicalResult verifyAxes(Operation *op, MeshAttr mesh,
                          ArrayRef<AxisRefAttr> axes, StringRef what) {
-  // A rank-0 sharding replicated over `axes` gets exactly the axis checks.
-  auto probe = TensorShardingAttr::get(op->getContext(), mesh, {}, axes, {});
+  // A sharding with one axis per dimension gets exactly the axis checks
+  // (names, sub-axis bounds, no overlap); axes of different lists need not
+  // be merged with each other.
+  SmallVector<DimensionShardingAttr> dims;
+  for (AxisRefAttr axis : axes)
+    dims.push_back(DimensionShardingAttr::get(op->getContext(), axis,
+                                              /*isClosed=*/true, std::nullopt));
+  auto probe = TensorShardingAttr::get(op->getContext(), mesh, dims, {}, {});
   return probe.verifyForMesh(
-      mesh, NoneType::get(op->getContext()),
+      mesh, RankedTensorType::get(SmallVector<int64_t>(axes.size(), 1),
+                            IntegerType::get(op->getContext(), 1)),
       [&] { return op->emitOpError() << what << " are invalid: "; },
       /*checkDivisibility=*/false);
 }
@@ -156,30 +157,32 @@ SmallVector<SmallVector<AxisRefAttr>> getDimAxes(TensorShardingAttr sharding) {
   return dims;
 }
 
-bool endsWith(ArrayRef<AxisRefAttr> axes, ArrayRef<AxisRefAttr> suffix) {
-  return axes.size() >= suffix.size() &&
-         axes.take_back(suffix.size()) == suffix;
-}
-
 /// Checks the out_sharding of a collective and returns the operand's
-/// sharding when it is known and comparable (same mesh, right rank), else
-/// null. Fails when out_sharding is invalid or the meshes differ.
-FailureOr<TensorShardingAttr> verifyCollectiveShardings(Operation *op,
-                                                        Value tensor,
-                                                        TensorShardingAttr out,
-                                                        MeshAttr &mesh) {
+/// sharding (seen through propagation barriers) when it is known and
+/// comparable (right rank), else null. Fails when out_sharding is invalid
+/// or the meshes differ; with `allowDeviceOrderChange` they may differ in
+/// their device ids (collective_permute). `mesh` is the mesh of out_sharding.
+FailureOr<TensorShardingAttr>
+verifyCollectiveShardings(Operation *op, Value tensor, TensorShardingAttr out,
+                          MeshAttr &mesh, bool allowDeviceOrderChange = false) {
   if (failed(verifyShardingOfValue(op, out, tensor.getType(), "result")))
     return failure();
   mesh = out.getMesh(op);
-  TensorShardingAttr in = getSharding(tensor);
+  TensorShardingAttr in = getShardingThroughBarriers(tensor);
   if (!in)
     return TensorShardingAttr();
   MeshAttr inMesh = in.getMesh(op);
   if (!inMesh)
     return TensorShardingAttr();
-  if (inMesh != mesh)
-    return op->emitOpError()
-           << "operand sharding and out_sharding must be on the same mesh";
+  if (inMesh != mesh) {
+    if (!allowDeviceOrderChange)
+      return op->emitOpError()
+             << "operand sharding and out_sharding must be on the same mesh";
+    if (inMesh.getAxes() != mesh.getAxes())
+      return op->emitOpError()
+             << "operand sharding and out_sharding must be on meshes with "
+                "the same axes (only the device order may change)";
+  }
   if (in.getDimShardings().size() != out.getDimShardings().size())
     return TensorShardingAttr();
   return in;
@@ -220,7 +223,7 @@ LogicalResult verifyAppendAxes(Operation *op, Value tensor,
   if (!*in) {
     for (auto [index, dim, list] :
          llvm::enumerate(out.getDimShardings(), perDim.getValue()))
-      if (!endsWith(dim.getAxes(), list.getValue()))
+      if (!removeAxesSuffix(dim.getAxes(), list.getValue(), mesh))
         return op->emitOpError()
                << "out_sharding dim " << index << " "
                << formatAxes(dim.getAxes()) << " does not end with the " << what
@@ -228,8 +231,10 @@ LogicalResult verifyAppendAxes(Operation *op, Value tensor,
     return success();
   }
   SmallVector<SmallVector<AxisRefAttr>> expected = getDimAxes(*in);
-  for (auto [dim, list] : llvm::zip(expected, perDim.getValue()))
+  for (auto [dim, list] : llvm::zip(expected, perDim.getValue())) {
     llvm::append_range(dim, list.getValue());
+    dim = mergeNeighbours(dim, mesh);
+  }
   return verifyExpectedDims(op, out, expected,
                             "appending the " + what.str() +
                                 " to the operand sharding");
@@ -277,15 +282,31 @@ OpFoldResult ReshardOp::fold(FoldAdaptor) {
   return {};
 }
 
-LogicalResult ReshardOp::canonicalize(ReshardOp op, PatternRewriter &rewriter) {
-  // reshard(reshard(x, a), b) -> reshard(x, b): the middle sharding is
-  // never observed by the outer reshard.
-  auto producer = op.getInput().getDefiningOp<ReshardOp>();
-  if (!producer || producer.getSharding() == op.getSharding())
-    return failure();
-  rewriter.modifyOpInPlace(
-      op, [&] { op.getInputMutable().assign(producer.getInput()); });
-  return success();
+namespace {
+
+/// reshard(reshard(x, a), b) -> reshard(x, b) when nothing else uses the
+/// inner reshard: the middle sharding is never observed.
+struct ReshardOfSingleUseReshard : OpRewritePattern<ReshardOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ReshardOp op,
+                                PatternRewriter &rewriter) const override {
+    auto producer = op.getInput().getDefiningOp<ReshardOp>();
+    if (!producer || !producer->hasOneUse())
+      return failure();
+    rewriter.modifyOpInPlace(
+        op, [&] { op.getInputMutable().assign(producer.getInput()); });
+    rewriter.eraseOp(producer);
+    return success();
+  }
+};
+
+} // namespace
+
+void ReshardOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                            MLIRContext *context) {
+  results.addWithLabel<ReshardOfSingleUseReshard>({SdyDialect::kReshardPatternLabel},
+                                                  context);
 }
 
 LogicalResult DataFlowEdgeOp::verify() {
@@ -467,20 +488,23 @@ LogicalResult AllGatherOp::verify() {
   // A gathered axis no longer shards the result.
   for (auto [index, dim] : llvm::enumerate(getOutSharding().getDimShardings()))
     for (AxisRefAttr axis : dim.getAxes())
-      if (llvm::is_contained(all, axis))
-        return emitOpError()
-               << "gathered axis " << formatAxis(axis) << " still shards dim "
-               << index << " of out_sharding";
+      for (AxisRefAttr gathered : all)
+        if (overlaps(axis, gathered, mesh))
+          return emitOpError()
+                 << "gathered axis " << formatAxis(gathered)
+                 << " still shards dim " << index << " of out_sharding";
   if (!*in)
     return success();
   SmallVector<SmallVector<AxisRefAttr>> expected = getDimAxes(*in);
   for (auto [index, dim, list] : llvm::enumerate(expected, perDim)) {
-    if (!endsWith(dim, list.getValue()))
+    std::optional<SmallVector<AxisRefAttr>> rest =
+        removeAxesSuffix(dim, list.getValue(), mesh);
+    if (!rest)
       return emitOpError() << "gathering axes " << formatAxes(list.getValue())
                            << " of dim " << index
                            << " are not a suffix of the operand's dim sharding "
                            << formatAxes(dim);
-    dim.resize(dim.size() - list.getValue().size());
+    dim = std::move(*rest);
   }
   return verifyExpectedDims(*this, getOutSharding(), expected,
                             "gathering the operand sharding");
@@ -505,13 +529,36 @@ LogicalResult AllReduceOp::verify() {
   ArrayRef<AxisRefAttr> reduction = getReductionAxes().getValue();
   if (failed(verifyAxes(*this, mesh, reduction, "reduction axes")))
     return failure();
+  auto meshOrder = [&](AxisRefAttr axis) {
+    return std::make_pair(mesh.getAxisIndex(axis.getName()).value_or(0),
+                          getPreSize(axis));
+  };
+  for (size_t i = 1; i < reduction.size(); ++i)
+    if (meshOrder(reduction[i]) <= meshOrder(reduction[i - 1]))
+      return emitOpError() << "reduction axes " << formatAxes(reduction)
+                           << " are not sorted in mesh order";
+  auto checkDisjoint = [&](ArrayRef<AxisRefAttr> axes,
+                           const Twine &where) -> LogicalResult {
+    for (AxisRefAttr axis : axes)
+      for (AxisRefAttr reduced : reduction)
+        if (overlaps(axis, reduced, mesh))
+          return emitOpError() << "reduction axis " << formatAxis(reduced)
+                               << " overlaps " << formatAxis(axis) << " of "
+                               << where;
+    return success();
+  };
   for (auto [index, dim] : llvm::enumerate(getOutSharding().getDimShardings()))
-    for (AxisRefAttr axis : dim.getAxes())
-      if (llvm::is_contained(reduction, axis))
-        return emitOpError() << "reduction axis " << formatAxis(axis)
-                             << " shards dim " << index << " of out_sharding";
+    if (failed(checkDisjoint(dim.getAxes(),
+                             "dim " + Twine(index) + " of out_sharding")))
+      return failure();
+  if (failed(checkDisjoint(getOutSharding().getUnreducedAxes(),
+                           "the unreduced axes of out_sharding")))
+    return failure();
   if (!*in)
     return success();
+  if (failed(checkDisjoint((*in).getReplicatedAxes(),
+                           "the replicated axes of the operand sharding")))
+    return failure();
   return verifyExpectedDims(*this, getOutSharding(), getDimAxes(*in),
                             "all_reduce (which keeps the operand sharding)");
 }
@@ -526,8 +573,9 @@ LogicalResult AllToAllOp::verify() {
   if (params.empty())
     return emitOpError() << "expected at least one all-to-all param";
   int64_t rank = getType().getRank();
-  llvm::SmallSet<int64_t, 4> srcDims, tgtDims;
+  llvm::SmallSet<int64_t, 4> usedDims;
   SmallVector<AxisRefAttr> all;
+  std::optional<int64_t> previousSrc;
   for (AllToAllParamAttr param : params) {
     int64_t src = param.getSrcDim(), tgt = param.getTgtDim();
     if (src < 0 || src >= rank || tgt < 0 || tgt >= rank)
@@ -539,15 +587,16 @@ LogicalResult AllToAllOp::verify() {
     if (param.getAxes().empty())
       return emitOpError() << "all-to-all param " << src << "->" << tgt
                            << " moves no axes";
-    if (!srcDims.insert(src).second)
-      return emitOpError() << "dim " << src
-                           << " is the source of more than one param";
-    tgtDims.insert(tgt);
+    for (int64_t dim : {src, tgt})
+      if (!usedDims.insert(dim).second)
+        return emitOpError() << "dim " << dim
+                             << " appears in more than one param";
+    if (previousSrc && *previousSrc > src)
+      return emitOpError() << "params must be sorted by source dim, but "
+                           << src << " follows " << *previousSrc;
+    previousSrc = src;
     llvm::append_range(all, param.getAxes());
   }
-  for (int64_t dim : srcDims)
-    if (tgtDims.contains(dim))
-      return emitOpError() << "dim " << dim << " is both a source and a target";
   if (failed(verifyAxes(*this, mesh, all, "all-to-all axes")))
     return failure();
 
@@ -558,7 +607,7 @@ LogicalResult AllToAllOp::verify() {
   if (!*in) {
     for (auto [index, dim] :
          llvm::enumerate(getOutSharding().getDimShardings()))
-      if (!endsWith(dim.getAxes(), appended[index]))
+      if (!removeAxesSuffix(dim.getAxes(), appended[index], mesh))
         return emitOpError() << "out_sharding dim " << index << " "
                              << formatAxes(dim.getAxes())
                              << " does not end with the axes moved to it "
@@ -568,16 +617,20 @@ LogicalResult AllToAllOp::verify() {
   SmallVector<SmallVector<AxisRefAttr>> expected = getDimAxes(*in);
   for (AllToAllParamAttr param : params) {
     SmallVector<AxisRefAttr> &src = expected[param.getSrcDim()];
-    if (!endsWith(src, param.getAxes()))
+    std::optional<SmallVector<AxisRefAttr>> rest =
+        removeAxesSuffix(src, param.getAxes(), mesh);
+    if (!rest)
       return emitOpError() << "axes " << formatAxes(param.getAxes())
                            << " moved from dim " << param.getSrcDim()
                            << " are not a suffix of the operand's dim "
                               "sharding "
                            << formatAxes(src);
-    src.resize(src.size() - param.getAxes().size());
+    src = std::move(*rest);
   }
-  for (auto [dim, extra] : llvm::zip(expected, appended))
+  for (auto [dim, extra] : llvm::zip(expected, appended)) {
     llvm::append_range(dim, extra);
+    dim = mergeNeighbours(dim, mesh);
+  }
   return verifyExpectedDims(*this, getOutSharding(), expected,
                             "moving the axes of the operand sharding");
 }
@@ -585,7 +638,8 @@ LogicalResult AllToAllOp::verify() {
 LogicalResult CollectivePermuteOp::verify() {
   MeshAttr mesh;
   FailureOr<TensorShardingAttr> in =
-      verifyCollectiveShardings(*this, getTensor(), getOutSharding(), mesh);
+      verifyCollectiveShardings(*this, getTensor(), getOutSharding(), mesh,
+                                /*allowDeviceOrderChange=*/true);
   if (failed(in) || !*in)
     return failure(failed(in));
   for (auto [index, before, after] : llvm::enumerate(
@@ -600,19 +654,6 @@ LogicalResult CollectivePermuteOp::verify() {
 
 namespace {
 
-/// Whether the devices of the (sub-)axis `inner` are among those of
-/// `outer` (both of `mesh`).
-bool containsAxis(AxisRefAttr outer, AxisRefAttr inner, MeshAttr mesh) {
-  auto preSize = [](AxisRefAttr axis) -> int64_t {
-    SubAxisInfoAttr sub = axis.getSubAxisInfo();
-    return sub ? sub.getPreSize() : 1;
-  };
-  return outer.getName() == inner.getName() &&
-         preSize(outer) <= preSize(inner) &&
-         preSize(inner) * inner.getSize(mesh) <=
-             preSize(outer) * outer.getSize(mesh);
-}
-
 /// Checks that the unreduced axes of `out` are exactly those of `in` plus
 /// `added`: every one of them is covered by an axis of `out`, and the
 /// device counts agree (so `out` holds nothing else).
@@ -626,7 +667,7 @@ LogicalResult verifyAddedUnreducedAxes(Operation *op, TensorShardingAttr in,
   for (AxisRefAttr axis : expected) {
     expectedSize *= axis.getSize(mesh);
     if (llvm::none_of(out.getUnreducedAxes(), [&](AxisRefAttr outAxis) {
-          return containsAxis(outAxis, axis, mesh);
+          return contains(outAxis, axis, mesh);
         }))
       return op->emitOpError()
              << "axis " << formatAxis(axis)
@@ -658,12 +699,12 @@ LogicalResult ReplicatedToUnreducedOp::verify() {
   for (AxisRefAttr axis : axes) {
     for (auto [index, dim] : llvm::enumerate((*in).getDimShardings()))
       for (AxisRefAttr used : dim.getAxes())
-        if (containsAxis(used, axis, mesh) || containsAxis(axis, used, mesh))
+        if (contains(used, axis, mesh) || contains(axis, used, mesh))
           return emitOpError()
                  << "axis " << formatAxis(axis) << " shards dim " << index
                  << " of the operand, so it is not replicated";
     for (AxisRefAttr used : (*in).getUnreducedAxes())
-      if (containsAxis(used, axis, mesh) || containsAxis(axis, used, mesh))
+      if (contains(used, axis, mesh) || contains(axis, used, mesh))
         return emitOpError() << "axis " << formatAxis(axis)
                              << " is already unreduced in the operand";
   }
@@ -695,15 +736,238 @@ LogicalResult ShardedToUnreducedOp::verify() {
     return success();
   SmallVector<SmallVector<AxisRefAttr>> expected = getDimAxes(*in);
   for (auto [index, dim, list] : llvm::enumerate(expected, perDim)) {
-    if (!endsWith(dim, list.getValue()))
+    std::optional<SmallVector<AxisRefAttr>> rest =
+        removeAxesSuffix(dim, list.getValue(), mesh);
+    if (!rest)
       return emitOpError() << "axes " << formatAxes(list.getValue())
                            << " of dim " << index
                            << " are not a suffix of the operand's dim sharding "
                            << formatAxes(dim);
-    dim.resize(dim.size() - list.getValue().size());
+    dim = std::move(*rest);
   }
   if (failed(verifyExpectedDims(*this, getOutSharding(), expected,
                                 "removing the axes from the operand sharding")))
     return failure();
   return verifyAddedUnreducedAxes(*this, *in, getOutSharding(), all, mesh);
+}
+
+//===----------------------------------------------------------------------===//
+// Collective canonicalization patterns (label `sdy-collective`)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+bool allListsEmpty(ListOfAxisRefListsAttr perDim) {
+  return llvm::all_of(perDim.getValue(),
+                      [](AxisRefListAttr list) { return list.getValue().empty(); });
+}
+
+/// Replaces a collective that leaves its operand's sharding as it is (no
+/// axes to gather, slice or reduce; a permute onto the same sharding) by
+/// its operand.
+template <typename OpTy>
+struct EraseNoOpCollective : OpRewritePattern<OpTy> {
+  EraseNoOpCollective(MLIRContext *context, bool (*isNoOp)(OpTy))
+      : OpRewritePattern<OpTy>(context), isNoOp(isNoOp) {}
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    if (!isNoOp(op))
+      return failure();
+    rewriter.replaceOp(op, op.getTensor());
+    return success();
+  }
+
+  bool (*isNoOp)(OpTy);
+};
+
+bool isNoOpAllGather(AllGatherOp op) {
+  return allListsEmpty(op.getGatheringAxes());
+}
+bool isNoOpAllSlice(AllSliceOp op) { return allListsEmpty(op.getSlicingAxes()); }
+bool isNoOpReduceScatter(ReduceScatterOp op) {
+  return allListsEmpty(op.getReduceScatterAxes());
+}
+bool isNoOpAllReduce(AllReduceOp op) { return op.getReductionAxes().getValue().empty(); }
+
+/// The operand is already sharded (same mesh, same axes per dimension) the
+/// way the permute would shard it.
+bool isNoOpCollectivePermute(CollectivePermuteOp op) {
+  TensorShardingAttr in = getShardingThroughBarriers(op.getTensor());
+  TensorShardingAttr out = op.getOutSharding();
+  if (!in || in.getMesh(op) != out.getMesh(op) ||
+      in.getDimShardings().size() != out.getDimShardings().size())
+    return false;
+  return llvm::all_of(
+      llvm::zip(in.getDimShardings(), out.getDimShardings()),
+      [](auto pair) {
+        return std::get<0>(pair).getAxes() == std::get<1>(pair).getAxes();
+      });
+}
+
+/// all_slice(all_gather(x)) over the same axes is x.
+struct AllSliceOfAllGather : OpRewritePattern<AllSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AllSliceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto gather = op.getTensor().getDefiningOp<AllGatherOp>();
+    if (!gather || gather.getGatheringAxes() != op.getSlicingAxes())
+      return failure();
+    rewriter.replaceOp(op, gather.getTensor());
+    return success();
+  }
+};
+
+/// all_to_all(all_to_all(x)) whose params touch disjoint dims is one
+/// all_to_all with both lists of params, sorted by source dim, when the
+/// inner one has no other use.
+struct FuseAllToAlls : OpRewritePattern<AllToAllOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AllToAllOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getTensor().getDefiningOp<AllToAllOp>();
+    if (!inner || !inner->hasOneUse())
+      return failure();
+    llvm::SmallSet<int64_t, 8> innerDims;
+    for (AllToAllParamAttr param : inner.getParams().getValue())
+      for (int64_t dim : {param.getSrcDim(), param.getTgtDim()})
+        innerDims.insert(dim);
+    SmallVector<AllToAllParamAttr> params(inner.getParams().getValue());
+    for (AllToAllParamAttr param : op.getParams().getValue()) {
+      if (innerDims.contains(param.getSrcDim()) ||
+          innerDims.contains(param.getTgtDim()))
+        return failure();
+      params.push_back(param);
+    }
+    llvm::sort(params, [](AllToAllParamAttr a, AllToAllParamAttr b) {
+      return a.getSrcDim() < b.getSrcDim();
+    });
+    rewriter.replaceOpWithNewOp<AllToAllOp>(
+        op, op.getType(), inner.getTensor(),
+        AllToAllParamListAttr::get(op.getContext(), params),
+        op.getOutSharding());
+    rewriter.eraseOp(inner);
+    return success();
+  }
+};
+
+/// all_reduce followed only by identical all_slices becomes a
+/// reduce_scatter over the slicing axes that are reduction axes, and an
+/// all_slice over the rest: every reduction axis must lead the slicing axes
+/// of some dimension (a prefix of reduction axes per dimension).
+struct AllReduceThenAllSliceToReduceScatter : OpRewritePattern<AllReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AllReduceOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op->use_empty() || op.getReductionAxes().getValue().empty())
+      return failure();
+    AllSliceOp first;
+    for (Operation *user : op->getUsers()) {
+      auto slice = dyn_cast<AllSliceOp>(user);
+      if (!slice || (first && (slice.getSlicingAxes() !=
+                                   first.getSlicingAxes() ||
+                               slice.getOutSharding() !=
+                                   first.getOutSharding())))
+        return failure();
+      first = first ? first : slice;
+    }
+    ArrayRef<AxisRefAttr> reduction = op.getReductionAxes().getValue();
+    MLIRContext *context = op.getContext();
+    SmallVector<AxisRefListAttr> scattered, residual;
+    size_t covered = 0;
+    for (AxisRefListAttr list : first.getSlicingAxes().getValue()) {
+      ArrayRef<AxisRefAttr> axes = list.getValue();
+      size_t prefix = 0;
+      while (prefix < axes.size() &&
+             llvm::is_contained(reduction, axes[prefix]))
+        ++prefix;
+      covered += prefix;
+      scattered.push_back(AxisRefListAttr::get(context, axes.take_front(prefix)));
+      residual.push_back(AxisRefListAttr::get(context, axes.drop_front(prefix)));
+    }
+    if (covered != reduction.size())
+      return failure();
+
+    TensorShardingAttr reduced = op.getOutSharding();
+    MeshAttr mesh = reduced.getMesh(op);
+    SmallVector<DimensionShardingAttr> dims;
+    for (auto [dim, list] : llvm::zip(reduced.getDimShardings(), scattered)) {
+      SmallVector<AxisRefAttr> axes(dim.getAxes());
+      llvm::append_range(axes, list.getValue());
+      dims.push_back(DimensionShardingAttr::get(
+          context, mergeNeighbours(axes, mesh), /*isClosed=*/true,
+          std::nullopt));
+    }
+    auto scatteredSharding = TensorShardingAttr::get(
+        context, reduced.getMeshOrRef(), dims, reduced.getReplicatedAxes(),
+        reduced.getUnreducedAxes());
+    rewriter.setInsertionPoint(op);
+    Value result = ReduceScatterOp::create(rewriter, 
+        op.getLoc(), op.getType(), op.getTensor(),
+        ListOfAxisRefListsAttr::get(context, scattered), scatteredSharding);
+    auto residualAxes = ListOfAxisRefListsAttr::get(context, residual);
+    if (!allListsEmpty(residualAxes))
+      result = AllSliceOp::create(rewriter, op.getLoc(), op.getType(), result,
+                                           residualAxes,
+                                           first.getOutSharding());
+    for (Operation *user : llvm::make_early_inc_range(op->getUsers()))
+      rewriter.replaceOp(user, result);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+template <typename OpTy>
+void addNoOpPattern(RewritePatternSet &results, MLIRContext *context,
+                    bool (*isNoOp)(OpTy)) {
+  results.addWithLabel<EraseNoOpCollective<OpTy>>(
+      {SdyDialect::kCollectivePatternLabel}, context, isNoOp);
+}
+
+} // namespace
+
+void AllGatherOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                              MLIRContext *context) {
+  addNoOpPattern<AllGatherOp>(results, context, isNoOpAllGather);
+}
+
+void AllSliceOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                             MLIRContext *context) {
+  addNoOpPattern<AllSliceOp>(results, context, isNoOpAllSlice);
+  results.addWithLabel<AllSliceOfAllGather>({SdyDialect::kCollectivePatternLabel},
+                                            context);
+}
+
+void ReduceScatterOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                                  MLIRContext *context) {
+  addNoOpPattern<ReduceScatterOp>(results, context, isNoOpReduceScatter);
+}
+
+void AllReduceOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                              MLIRContext *context) {
+  addNoOpPattern<AllReduceOp>(results, context, isNoOpAllReduce);
+  results.addWithLabel<AllReduceThenAllSliceToReduceScatter>(
+      {SdyDialect::kCollectivePatternLabel}, context);
+}
+
+void AllToAllOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                             MLIRContext *context) {
+  results.addWithLabel<FuseAllToAlls>({SdyDialect::kCollectivePatternLabel}, context);
+}
+
+// Turning axes unreduced has no simplification of its own; the collective
+// op class declares a canonicalizer for all of them.
+void ReplicatedToUnreducedOp::getCanonicalizationPatterns(
+    RewritePatternSet &results, MLIRContext *context) {}
+
+void ShardedToUnreducedOp::getCanonicalizationPatterns(
+    RewritePatternSet &results, MLIRContext *context) {}
+
+void CollectivePermuteOp::getCanonicalizationPatterns(
+    RewritePatternSet &results, MLIRContext *context) {
+  addNoOpPattern<CollectivePermuteOp>(results, context,
+                                      isNoOpCollectivePermute);
 }

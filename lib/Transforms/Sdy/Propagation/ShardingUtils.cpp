@@ -148,17 +148,7 @@ SmallVector<AxisRefAttr> sortAndMergeAxes(ArrayRef<AxisRefAttr> axes,
       return lhsIndex < rhsIndex;
     return getPreSize(lhs) < getPreSize(rhs);
   });
-  SmallVector<AxisRefAttr> merged;
-  for (AxisRefAttr axis : sorted) {
-    if (!merged.empty())
-      if (std::optional<AxisRefAttr> joined =
-              mergeContiguous(merged.back(), axis, mesh)) {
-        merged.back() = *joined;
-        continue;
-      }
-    merged.push_back(axis);
-  }
-  return merged;
+  return mergeNeighbours(sorted, mesh);
 }
 
 TensorShardingAttr withDimShardings(TensorShardingAttr sharding,

@@ -1,6 +1,7 @@
 //===- VerifyUnreducedAxes.cpp - -sdy-verify-unreduced-axes
 //----------------===//
 
+#include "mpmd/Dialect/Sdy/IR/AxisRefUtils.h"
 #include "mpmd/Dialect/Sdy/IR/SdyOps.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
 #include "mpmd/Transforms/Sdy/Propagation/Passes.h"
@@ -21,27 +22,6 @@ ArrayRef<AxisRefAttr> getUnreduced(TensorShardingAttr sharding) {
   return sharding ? sharding.getUnreducedAxes() : ArrayRef<AxisRefAttr>();
 }
 
-// TODO(lead): the same two helpers live in lib/Dialect/Sdy/IR/SdyOps.cpp;
-// expose them from a Sdy header once rebuilding all its includers is
-// affordable.
-/// `"a"` or `"b":(1)2` for diagnostics.
-std::string formatAxis(AxisRefAttr axis) {
-  std::string text = "\"" + axis.getName().str() + "\"";
-  if (SubAxisInfoAttr sub = axis.getSubAxisInfo())
-    text += ":(" + std::to_string(sub.getPreSize()) + ")" +
-            std::to_string(sub.getSize());
-  return text;
-}
-
-/// `{"a", "b":(1)2}` for diagnostics.
-std::string formatAxes(ArrayRef<AxisRefAttr> axes) {
-  std::string text = "{";
-  llvm::raw_string_ostream os(text);
-  llvm::interleaveComma(axes, os,
-                        [&](AxisRefAttr axis) { os << formatAxis(axis); });
-  os << "}";
-  return text;
-}
 
 /// Whether a reshard or sharding constraint produced `value`: its sharding
 /// is a decision already checked at that op.

@@ -29,6 +29,14 @@ def Sdy_Dialect : Dialect {
     /// `#sdy.op_sharding_rule`.
     static constexpr ::llvm::StringLiteral kShardingRuleAttrName =
         "sdy.sharding_rule";
+    /// Debug labels of the canonicalization patterns, so that
+    /// `-canonicalize="enable-patterns=sdy-collective"` (or a canonicalizer
+    /// built with these as enabled labels) runs only that set; folders
+    /// still run. `sdy-reshard`: reshard chains; `sdy-collective`: no-op and
+    /// fusable collectives.
+    static constexpr ::llvm::StringLiteral kReshardPatternLabel = "sdy-reshard";
+    static constexpr ::llvm::StringLiteral kCollectivePatternLabel =
+        "sdy-collective";
 
   private:
     // Defined next to the attribute storage classes, which only that file sees.

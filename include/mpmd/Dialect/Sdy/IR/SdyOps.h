@@ -24,6 +24,11 @@ namespace mlir::sdy {
 /// `sdy.sharding` entry for this result.
 TensorShardingAttr getSharding(Value value);
 
+/// `getSharding(value)`, or, when that is null and `value` is produced by an
+/// `sdy.propagation_barrier`, the sharding of the barrier's input (a barrier
+/// only steers propagation; the data it passes on is sharded as its input).
+TensorShardingAttr getShardingThroughBarriers(Value value);
+
 } // namespace mlir::sdy
 
 #endif // MPMD_DIALECT_SDY_IR_SDYOPS_H

@@ -52,7 +52,8 @@ def Sdy_ReshardOp : Sdy_Op<"reshard", [Pure, SameOperandsAndResultType]> {
   let assemblyFormat = "$input $sharding attr-dict `:` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
-  let hasCanonicalizeMethod = 1;
+  // Patterns labelled `sdy-reshard` (-canonicalize=enable-patterns=...).
+  let hasCanonicalizer = 1;
 }
 
 def Sdy_PropagationBarrierOp : Sdy_Op<"propagation_barrier",
@@ -208,6 +209,8 @@ class Sdy_CollectiveOp<string mnemonic, list<Trait> traits = []>
                                   Sdy_CollectiveOpInterface]> {
   let results = (outs AnyRankedTensor:$result);
   let hasVerifier = 1;
+  // Patterns labelled `sdy-collective` (-canonicalize=enable-patterns=...).
+  let hasCanonicalizer = 1;
 }
 
 def Sdy_AllGatherOp : Sdy_CollectiveOp<"all_gather"> {

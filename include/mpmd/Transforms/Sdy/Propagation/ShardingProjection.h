@@ -3,14 +3,14 @@
 // Propagation reasons about the factors of an op's sharding rule, not about
 // tensor dimensions: a projection turns the dimension shardings of every
 // operand and result into factor shardings and back (sdy-notes 1.4). The
-// axis arithmetic on (sub-)axes that both directions and the propagation
-// strategies need lives here too.
+// (sub-)axis arithmetic it uses is in mpmd/Dialect/Sdy/IR/AxisRefUtils.h.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef MPMD_TRANSFORMS_SDY_PROPAGATION_SHARDINGPROJECTION_H
 #define MPMD_TRANSFORMS_SDY_PROPAGATION_SHARDINGPROJECTION_H
 
+#include "mpmd/Dialect/Sdy/IR/AxisRefUtils.h"
 #include "mpmd/Dialect/Sdy/IR/SdyDialect.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -19,52 +19,6 @@
 #include <vector>
 
 namespace mlir::sdy {
-
-//===----------------------------------------------------------------------===//
-// (Sub-)axis arithmetic. A sub-axis "x":(m)k covers the devices of axis "x"
-// whose index, in the mixed radix [m, k, n/(m*k)], has middle digit varying:
-// the interval [m, m*k) of "pre-sizes". Full axes cover [1, n).
-//===----------------------------------------------------------------------===//
-
-/// The pre-size of `axis`: 1 for a full axis.
-int64_t getPreSize(AxisRefAttr axis);
-
-/// The (sub-)axis of `name` covering [preSize, preSize*size); the full axis
-/// when that is all of it.
-AxisRefAttr getAxisRef(MeshAttr mesh, StringRef name, int64_t preSize,
-                       int64_t size);
-
-/// Whether `a` and `b` share devices of one mesh axis.
-bool overlaps(AxisRefAttr a, AxisRefAttr b, MeshAttr mesh);
-
-/// Whether every device index of `inner` is one of `outer`.
-bool contains(AxisRefAttr outer, AxisRefAttr inner, MeshAttr mesh);
-
-/// Whether `prefix` is the major part of `axis` and smaller than it:
-/// "x":(1)2 of "x" (size 4), "x":(2)2 of "x":(2)4.
-bool isStrictPrefix(AxisRefAttr prefix, AxisRefAttr axis, MeshAttr mesh);
-
-/// The major part of `axis` of `size` devices.
-AxisRefAttr getPrefix(AxisRefAttr axis, int64_t size, MeshAttr mesh);
-
-/// `major` and `minor` as one (sub-)axis when they are contiguous pieces of
-/// the same axis, e.g. "y":(1)2 and "y":(2)2 of "y" (size 4) give "y".
-std::optional<AxisRefAttr> mergeContiguous(AxisRefAttr major,
-                                           AxisRefAttr minor, MeshAttr mesh);
-
-/// The largest major part of `axis` that overlaps none of `others`, or
-/// nullopt when even its first devices are taken.
-std::optional<AxisRefAttr>
-getPrefixNotOverlapping(AxisRefAttr axis, ArrayRef<AxisRefAttr> others,
-                        MeshAttr mesh);
-
-/// Product of the sizes of `axes`.
-int64_t getTotalSize(ArrayRef<AxisRefAttr> axes, MeshAttr mesh);
-
-/// Whether `axes` is a proper prefix of `longer`, where the last axis of
-/// `axes` may itself be a strict prefix of the matching axis of `longer`.
-bool isStrictPrefix(ArrayRef<AxisRefAttr> axes, ArrayRef<AxisRefAttr> longer,
-                    MeshAttr mesh);
 
 //===----------------------------------------------------------------------===//
 // Projection
