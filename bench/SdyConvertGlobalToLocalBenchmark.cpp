@@ -17,8 +17,6 @@
 
 #include "mpmd/Transforms/Sdy/Partitioning/Passes.h"
 
-#include "mlir/IR/Verifier.h"
-#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -83,59 +81,19 @@ void BM_ParseVerifyPrint(benchmark::State &state) {
 }
 
 void BM_ConvertGlobalToLocal(benchmark::State &state) {
-  std::string text = generateProgram(state.range(0));
-  auto context = mpmd::bench::makeBenchmarkContext();
-  for (auto _ : state) {
-    state.PauseTiming();
-    OwningOpRef<ModuleOp> module =
-        parseSourceString<ModuleOp>(text, context.get());
-    PassManager pm(context.get());
-    pm.enableVerifier(false);
-    pm.addPass(sdy::createConvertGlobalToLocalPass());
-    state.ResumeTiming();
-    if (!module || failed(pm.run(*module)) || failed(verify(*module))) {
-      state.SkipWithError("-sdy-convert-global-to-local failed");
-      return;
-    }
-    state.PauseTiming();
-    module = OwningOpRef<ModuleOp>();
-    state.ResumeTiming();
-  }
-  state.counters["ops"] = static_cast<double>(countOps(state.range(0)));
+  mpmd::bench::timePasses(state, generateProgram(state.range(0)),
+                          countOps(state.range(0)),
+                          "-sdy-convert-global-to-local", [](PassManager &pm) {
+                            pm.addPass(sdy::createConvertGlobalToLocalPass());
+                          });
 }
 
 } // namespace
 
-BENCHMARK(BM_ParseVerifyPrint)
-    ->Arg(1000)
-    ->Arg(10000)
-    ->Arg(100000)
-    ->Unit(benchmark::kMillisecond)
-    ->MeasureProcessCPUTime();
-BENCHMARK(BM_ConvertGlobalToLocal)
-    ->Arg(1000)
-    ->Arg(10000)
-    ->Arg(100000)
-    ->Unit(benchmark::kMillisecond)
-    ->MeasureProcessCPUTime();
+
+BENCHMARK(BM_ParseVerifyPrint)->Apply(mpmd::bench::addOpCountArgs);
+BENCHMARK(BM_ConvertGlobalToLocal)->Apply(mpmd::bench::addOpCountArgs);
 
 int main(int argc, char **argv) {
-  if (argc == 2) {
-    llvm::StringRef arg(argv[1]);
-    int64_t targetOps = 0;
-    if (arg.consume_front("--print-module=")) {
-      if (arg.getAsInteger(10, targetOps) || targetOps <= 0) {
-        llvm::errs() << "--print-module needs a positive op count\n";
-        return 2;
-      }
-      llvm::outs() << generateProgram(targetOps);
-      return 0;
-    }
-  }
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv))
-    return 2;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return mpmd::bench::runPassBenchmarkMain(argc, argv, generateProgram);
 }

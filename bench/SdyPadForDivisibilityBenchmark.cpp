@@ -77,58 +77,20 @@ void BM_ParseVerifyPrint(benchmark::State &state) {
 
 void BM_PadForDivisibility(benchmark::State &state) {
   PaddingProgram program = generate(state.range(0));
-  auto context = mpmd::bench::makeBenchmarkContext();
-  for (auto _ : state) {
-    state.PauseTiming();
-    OwningOpRef<ModuleOp> module =
-        parseSourceString<ModuleOp>(program.text, context.get());
-    PassManager pm(context.get());
-    pm.enableVerifier(false);
-    pm.addNestedPass<func::FuncOp>(sdy::createPadForDivisibilityPass());
-    state.ResumeTiming();
-    if (!module || failed(pm.run(*module)) || failed(verify(*module))) {
-      state.SkipWithError("-sdy-pad-for-divisibility failed");
-      return;
-    }
-    state.PauseTiming();
-    module = OwningOpRef<ModuleOp>();
-    state.ResumeTiming();
-  }
-  state.counters["ops"] = static_cast<double>(program.numOps);
+  mpmd::bench::timePasses(state, program.text, program.numOps,
+                          "-sdy-pad-for-divisibility", [](PassManager &pm) {
+                            pm.addNestedPass<func::FuncOp>(
+                                sdy::createPadForDivisibilityPass());
+                          });
 }
 
 } // namespace
 
-BENCHMARK(BM_ParseVerifyPrint)
-    ->Arg(1000)
-    ->Arg(10000)
-    ->Arg(100000)
-    ->Unit(benchmark::kMillisecond)
-    ->MeasureProcessCPUTime();
-BENCHMARK(BM_PadForDivisibility)
-    ->Arg(1000)
-    ->Arg(10000)
-    ->Arg(100000)
-    ->Unit(benchmark::kMillisecond)
-    ->MeasureProcessCPUTime();
+
+BENCHMARK(BM_ParseVerifyPrint)->Apply(mpmd::bench::addOpCountArgs);
+BENCHMARK(BM_PadForDivisibility)->Apply(mpmd::bench::addOpCountArgs);
 
 int main(int argc, char **argv) {
-  if (argc == 2) {
-    llvm::StringRef arg(argv[1]);
-    int64_t targetOps = 0;
-    if (arg.consume_front("--print-module=")) {
-      if (arg.getAsInteger(10, targetOps) || targetOps <= 0) {
-        llvm::errs() << "--print-module needs a positive op count\n";
-        return 2;
-      }
-      llvm::outs() << generate(targetOps).text;
-      return 0;
-    }
-  }
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv))
-    return 2;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return mpmd::bench::runPassBenchmarkMain(
+      argc, argv, [](int64_t targetOps) { return generate(targetOps).text; });
 }

@@ -61,43 +61,21 @@ void BM_ExplicitReshards(benchmark::State &state) {
     state.SkipWithError("propagating the generated program failed");
     return;
   }
-  auto context = mpmd::bench::makeBenchmarkContext();
-  for (auto _ : state) {
-    state.PauseTiming();
-    OwningOpRef<ModuleOp> module =
-        parseSourceString<ModuleOp>(text, context.get());
-    PassManager pm(context.get());
-    pm.enableVerifier(false);
-    sdy::InsertExplicitReshardsPassOptions options;
-    options.enableFullVersion = true;
-    pm.addNestedPass<func::FuncOp>(
-        sdy::createInsertExplicitReshardsPass(options));
-    pm.addNestedPass<func::FuncOp>(sdy::createResolvePermutationFactorsPass());
-    state.ResumeTiming();
-    if (!module || failed(pm.run(*module)) || failed(verify(*module))) {
-      state.SkipWithError("the partitioner passes failed");
-      return;
-    }
-    state.PauseTiming();
-    module = OwningOpRef<ModuleOp>();
-    state.ResumeTiming();
-  }
-  state.counters["ops"] = static_cast<double>(numOps);
+  mpmd::bench::timePasses(
+      state, text, numOps, "the partitioner passes", [](PassManager &pm) {
+        sdy::InsertExplicitReshardsPassOptions options;
+        options.enableFullVersion = true;
+        pm.addNestedPass<func::FuncOp>(
+            sdy::createInsertExplicitReshardsPass(options));
+        pm.addNestedPass<func::FuncOp>(
+            sdy::createResolvePermutationFactorsPass());
+      });
 }
 
 } // namespace
 
-BENCHMARK(BM_ParseVerifyPrint)
-    ->Arg(1000)
-    ->Arg(10000)
-    ->Arg(100000)
-    ->Unit(benchmark::kMillisecond)
-    ->MeasureProcessCPUTime();
-BENCHMARK(BM_ExplicitReshards)
-    ->Arg(1000)
-    ->Arg(10000)
-    ->Arg(100000)
-    ->Unit(benchmark::kMillisecond)
-    ->MeasureProcessCPUTime();
+
+BENCHMARK(BM_ParseVerifyPrint)->Apply(mpmd::bench::addOpCountArgs);
+BENCHMARK(BM_ExplicitReshards)->Apply(mpmd::bench::addOpCountArgs);
 
 BENCHMARK_MAIN();

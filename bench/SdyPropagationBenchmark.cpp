@@ -51,59 +51,21 @@ void BM_ParseVerifyPrint(benchmark::State &state) {
 void BM_SdyPropagationPipeline(benchmark::State &state) {
   mpmd::bench::TransformerStep step =
       mpmd::bench::generateTransformerStep(shapeForOps(state.range(0)));
-  auto context = mpmd::bench::makeBenchmarkContext();
-  for (auto _ : state) {
-    state.PauseTiming();
-    OwningOpRef<ModuleOp> module =
-        parseSourceString<ModuleOp>(step.text, context.get());
-    PassManager pm(context.get());
-    pm.enableVerifier(false);
-    sdy::addPropagationPipeline(pm, sdy::PropagationPipelineOptions());
-    state.ResumeTiming();
-    if (!module || failed(pm.run(*module)) || failed(verify(*module))) {
-      state.SkipWithError("the propagation pipeline failed");
-      return;
-    }
-    state.PauseTiming();
-    module = OwningOpRef<ModuleOp>();
-    state.ResumeTiming();
-  }
-  state.counters["ops"] = static_cast<double>(step.numOps);
+  mpmd::bench::timePasses(state, step.text, step.numOps,
+                          "the propagation pipeline", [](PassManager &pm) {
+                            sdy::addPropagationPipeline(
+                                pm, sdy::PropagationPipelineOptions());
+                          });
 }
 
 } // namespace
 
-BENCHMARK(BM_ParseVerifyPrint)
-    ->Arg(1000)
-    ->Arg(10000)
-    ->Arg(100000)
-    ->Unit(benchmark::kMillisecond)
-    ->MeasureProcessCPUTime();
-BENCHMARK(BM_SdyPropagationPipeline)
-    ->Arg(1000)
-    ->Arg(10000)
-    ->Arg(100000)
-    ->Unit(benchmark::kMillisecond)
-    ->MeasureProcessCPUTime();
+
+BENCHMARK(BM_ParseVerifyPrint)->Apply(mpmd::bench::addOpCountArgs);
+BENCHMARK(BM_SdyPropagationPipeline)->Apply(mpmd::bench::addOpCountArgs);
 
 int main(int argc, char **argv) {
-  if (argc == 2) {
-    llvm::StringRef arg(argv[1]);
-    int64_t targetOps = 0;
-    if (arg.consume_front("--print-module=")) {
-      if (arg.getAsInteger(10, targetOps) || targetOps <= 0) {
-        llvm::errs() << "--print-module needs a positive op count\n";
-        return 2;
-      }
-      llvm::outs()
-          << mpmd::bench::generateTransformerStep(shapeForOps(targetOps)).text;
-      return 0;
-    }
-  }
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv))
-    return 2;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return mpmd::bench::runPassBenchmarkMain(argc, argv, [](int64_t targetOps) {
+    return mpmd::bench::generateTransformerStep(shapeForOps(targetOps)).text;
+  });
 }
