@@ -94,7 +94,7 @@ private:
   bool canAliasResult(unsigned resultIndex) {
     return !isOnHost(fragment->getResult(resultIndex).getType()) &&
            !isHostMemoryKind(
-               getFragmentResAttr(fragment, resultIndex, kMemoryKindAttrName));
+               getFragmentResAttr(fragment, resultIndex, MpmdDialect::kMemoryKindAttrName));
   }
 
   bool isCompatible(unsigned operandIndex, unsigned resultIndex) {
@@ -148,7 +148,7 @@ class MarkAliasingAndDonationPass
         if (lastUses.lookup(value) != &operand ||
             !isa<MeshTensorType>(value.getType()) || isOnHost(value.getType()) ||
             isHostMemoryKind(
-                getFragmentArgAttr(fragment, index, kMemoryKindAttrName)) ||
+                getFragmentArgAttr(fragment, index, MpmdDialect::kMemoryKindAttrName)) ||
             timesPassed[value] > 1 ||
             llvm::any_of(value.getUsers(),
                          [](Operation *user) { return isa<TransferOp>(user); }))

@@ -32,7 +32,7 @@ class MarkFragmentReservedMemoryPass
     for (BlockArgument arg : body.getArguments()) {
       unsigned index = arg.getArgNumber();
       if ((isDonated(function, index) && arg.use_empty()) ||
-          isHostMemoryKind(function.getArgAttr(index, kMemoryKindAttrName)))
+          isHostMemoryKind(function.getArgAttr(index, MpmdDialect::kMemoryKindAttrName)))
         continue;
       if (failed(addLive(arg, function)))
         return signalPassFailure();
@@ -55,7 +55,7 @@ class MarkFragmentReservedMemoryPass
         auto fragment = dyn_cast<FragmentOp>(op);
         if (!fragment ||
             !isHostMemoryKind(getFragmentArgAttr(
-                fragment, operand.getOperandNumber(), kMemoryKindAttrName)))
+                fragment, operand.getOperandNumber(), MpmdDialect::kMemoryKindAttrName)))
           operands.insert(operand.get());
       }
       if (auto fragment = dyn_cast<FragmentOp>(op)) {
@@ -101,8 +101,8 @@ class MarkFragmentReservedMemoryPass
     Operation *op = result.getOwner();
     if (auto fragment = dyn_cast<FragmentOp>(op))
       return isHostMemoryKind(getFragmentResAttr(
-          fragment, result.getResultNumber(), kMemoryKindAttrName));
-    return isHostMemoryKind(op->getAttr(kMemoryKindAttrName));
+          fragment, result.getResultNumber(), MpmdDialect::kMemoryKindAttrName));
+    return isHostMemoryKind(op->getAttr(MpmdDialect::kMemoryKindAttrName));
   }
 
   /// Per-device size of `value` in bits; 0 for host values and tokens; none

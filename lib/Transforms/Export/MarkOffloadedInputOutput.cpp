@@ -92,10 +92,10 @@ LogicalResult validateMemoryKindAttributes(func::FuncOp function) {
       Attribute kind;
       if (auto fragment = dyn_cast<FragmentOp>(use.getOwner()))
         kind = getFragmentArgAttr(fragment, use.getOperandNumber(),
-                                  kMemoryKindAttrName);
+                                  MpmdDialect::kMemoryKindAttrName);
       else if (use.getOwner() == ret)
         kind = function.getResultAttr(use.getOperandNumber(),
-                                      kMemoryKindAttrName);
+                                      MpmdDialect::kMemoryKindAttrName);
       else
         continue;
       if (expected && *expected != kind) {
@@ -108,7 +108,7 @@ LogicalResult validateMemoryKindAttributes(func::FuncOp function) {
       }
       expected = kind;
     }
-    Attribute own = function.getArgAttr(arg.getArgNumber(), kMemoryKindAttrName);
+    Attribute own = function.getArgAttr(arg.getArgNumber(), MpmdDialect::kMemoryKindAttrName);
     if (agree && expected &&
         isHostMemoryKind(own) != isHostMemoryKind(*expected)) {
       emitError(arg.getLoc())
@@ -123,15 +123,15 @@ LogicalResult validateMemoryKindAttributes(func::FuncOp function) {
     Attribute producerKind;
     if (auto arg = dyn_cast<BlockArgument>(value))
       producerKind =
-          function.getArgAttr(arg.getArgNumber(), kMemoryKindAttrName);
+          function.getArgAttr(arg.getArgNumber(), MpmdDialect::kMemoryKindAttrName);
     else if (auto fragment = value.getDefiningOp<FragmentOp>())
       producerKind = getFragmentResAttr(
           fragment, cast<OpResult>(value).getResultNumber(),
-          kMemoryKindAttrName);
+          MpmdDialect::kMemoryKindAttrName);
     else
       continue;
     Attribute kind =
-        function.getResultAttr(output.getOperandNumber(), kMemoryKindAttrName);
+        function.getResultAttr(output.getOperandNumber(), MpmdDialect::kMemoryKindAttrName);
     if (isHostMemoryKind(kind) != isHostMemoryKind(producerKind)) {
       ret->emitError() << "output " << output.getOperandNumber()
                        << " has memory kind " << describeKind(kind)
@@ -162,7 +162,7 @@ class MarkOffloadedInputOutputPass
     };
 
     for (BlockArgument arg : function.getArguments())
-      check(arg, function.getArgAttr(arg.getArgNumber(), kMemoryKindAttrName),
+      check(arg, function.getArgAttr(arg.getArgNumber(), MpmdDialect::kMemoryKindAttrName),
             [&] {
               return function.emitError()
                      << "input " << arg.getArgNumber();
@@ -171,7 +171,7 @@ class MarkOffloadedInputOutputPass
     for (OpOperand &output : ret->getOpOperands())
       check(output.get(),
             function.getResultAttr(output.getOperandNumber(),
-                                   kMemoryKindAttrName),
+                                   MpmdDialect::kMemoryKindAttrName),
             [&] {
               return function.emitError()
                      << "output " << output.getOperandNumber();
@@ -199,24 +199,24 @@ class MarkOffloadedInputOutputPass
                              MeshTensorType::kMemoryKindPinnedHost);
     };
     for (auto fragment : function.getBody().front().getOps<FragmentOp>()) {
-      setFragmentArgAttrs(fragment, kMemoryKindAttrName, [&](unsigned index) {
+      setFragmentArgAttrs(fragment, MpmdDialect::kMemoryKindAttrName, [&](unsigned index) {
         return memoryKindIf(
             fragment->getOperand(index),
-            getFragmentArgAttr(fragment, index, kMemoryKindAttrName));
+            getFragmentArgAttr(fragment, index, MpmdDialect::kMemoryKindAttrName));
       }, EmptyAttrArrays::kKeep);
-      setFragmentResAttrs(fragment, kMemoryKindAttrName, [&](unsigned index) {
+      setFragmentResAttrs(fragment, MpmdDialect::kMemoryKindAttrName, [&](unsigned index) {
         return memoryKindIf(
             fragment->getResult(index),
-            getFragmentResAttr(fragment, index, kMemoryKindAttrName));
+            getFragmentResAttr(fragment, index, MpmdDialect::kMemoryKindAttrName));
       }, EmptyAttrArrays::kKeep);
     }
-    setArgAttrs(function, kMemoryKindAttrName, [&](unsigned index) {
+    setArgAttrs(function, MpmdDialect::kMemoryKindAttrName, [&](unsigned index) {
       return memoryKindIf(function.getArgument(index),
-                          function.getArgAttr(index, kMemoryKindAttrName));
+                          function.getArgAttr(index, MpmdDialect::kMemoryKindAttrName));
     });
-    setResultAttrs(function, kMemoryKindAttrName, [&](unsigned index) {
+    setResultAttrs(function, MpmdDialect::kMemoryKindAttrName, [&](unsigned index) {
       return memoryKindIf(ret->getOperand(index),
-                          function.getResultAttr(index, kMemoryKindAttrName));
+                          function.getResultAttr(index, MpmdDialect::kMemoryKindAttrName));
     });
     // What the marking could not reconcile (kinds written before this pass
     // that it keeps) is an error, as upstream validates after marking.

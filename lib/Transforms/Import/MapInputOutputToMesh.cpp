@@ -9,8 +9,6 @@ namespace mlir::mpmd {
 
 namespace {
 
-constexpr StringLiteral kMemoryKindAttrName = "mhlo.memory_kind";
-
 /// The mesh tensor type `assignment` gives to `type`, or null after
 /// reporting why there is none. `what` is "input 0" or "output 1".
 MeshTensorType getAssignedType(func::FuncOp function, TopologyAttr topology,
@@ -31,7 +29,7 @@ MeshTensorType getAssignedType(func::FuncOp function, TopologyAttr topology,
   }
   if (memoryKindAttr && assignment.memoryKind &&
       memoryKindAttr.getValue() != *assignment.memoryKind) {
-    function.emitError() << what << " has " << kMemoryKindAttrName << " = \""
+    function.emitError() << what << " has " << MpmdDialect::kMemoryKindAttrName << " = \""
                          << memoryKindAttr.getValue()
                          << "\" but is assigned to memory kind \""
                          << *assignment.memoryKind << "\"";
@@ -72,7 +70,7 @@ LogicalResult mapInputsAndOutputs(func::FuncOp function,
 
   for (const auto &[index, assignment] : inputs.entries) {
     auto memoryKindAttr =
-        function.getArgAttrOfType<StringAttr>(index, kMemoryKindAttrName);
+        function.getArgAttrOfType<StringAttr>(index, MpmdDialect::kMemoryKindAttrName);
     MeshTensorType type =
         getAssignedType(function, topology, argTypes[index], assignment,
                         memoryKindAttr, "input " + Twine(index));
@@ -85,12 +83,12 @@ LogicalResult mapInputsAndOutputs(func::FuncOp function,
     arg.replaceAllUsesExcept(unassign.getResult(), unassign);
     if (memoryKindAttr && assignment.memoryKind)
       function.removeArgAttr(index,
-                             StringAttr::get(context, kMemoryKindAttrName));
+                             StringAttr::get(context, MpmdDialect::kMemoryKindAttrName));
   }
 
   for (const auto &[index, assignment] : outputs.entries) {
     auto memoryKindAttr =
-        function.getResultAttrOfType<StringAttr>(index, kMemoryKindAttrName);
+        function.getResultAttrOfType<StringAttr>(index, MpmdDialect::kMemoryKindAttrName);
     MeshTensorType type =
         getAssignedType(function, topology, resultTypes[index], assignment,
                         memoryKindAttr, "output " + Twine(index));
@@ -99,7 +97,7 @@ LogicalResult mapInputsAndOutputs(func::FuncOp function,
     resultTypes[index] = type;
     if (memoryKindAttr && assignment.memoryKind)
       function.removeResultAttr(index,
-                                StringAttr::get(context, kMemoryKindAttrName));
+                                StringAttr::get(context, MpmdDialect::kMemoryKindAttrName));
   }
   if (!outputs.empty()) {
     for (Block &block : function.getBody()) {

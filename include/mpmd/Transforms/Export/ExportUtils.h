@@ -25,8 +25,6 @@ namespace mlir::mpmd {
 inline constexpr StringLiteral kAliasingOutputAttrName = "tf.aliasing_output";
 /// The input buffer may be freed/reused by the callee (bool).
 inline constexpr StringLiteral kBufferDonorAttrName = "jax.buffer_donor";
-/// `"pinned_host"` or `"device"`.
-inline constexpr StringLiteral kMemoryKindAttrName = "mhlo.memory_kind";
 /// `"default"`, `"auto"` or an explicit layout such as `"{0,1}"`.
 inline constexpr StringLiteral kLayoutModeAttrName = "mhlo.layout_mode";
 inline constexpr StringLiteral kLayoutModeDefault = "default";

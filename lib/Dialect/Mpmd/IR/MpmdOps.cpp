@@ -489,9 +489,6 @@ bool TransferOp::isIntraMesh() {
 
 namespace {
 
-/// Where JAX and the marking passes put memory kinds as attributes (function
-/// arguments, `arg_attrs`/`res_attrs` entries, transfers).
-constexpr StringLiteral kMemoryKindAttrName = "mhlo.memory_kind";
 
 bool isPinnedHostKind(Attribute kind) {
   auto name = dyn_cast_or_null<StringAttr>(kind);
@@ -506,7 +503,7 @@ bool isInHostMemoryByAttributes(Value value) {
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     auto function = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
     return function && isPinnedHostKind(function.getArgAttr(
-                           arg.getArgNumber(), kMemoryKindAttrName));
+                           arg.getArgNumber(), MpmdDialect::kMemoryKindAttrName));
   }
   Operation *producer = value.getDefiningOp();
   if (!isa<FragmentOp, CallOp, FragmentCallOp, ForOp>(producer))
@@ -516,7 +513,7 @@ bool isInHostMemoryByAttributes(Value value) {
   if (!resultAttrs || index >= resultAttrs.size())
     return false;
   auto dictionary = dyn_cast<DictionaryAttr>(resultAttrs[index]);
-  return dictionary && isPinnedHostKind(dictionary.get(kMemoryKindAttrName));
+  return dictionary && isPinnedHostKind(dictionary.get(MpmdDialect::kMemoryKindAttrName));
 }
 
 /// Memory kinds are "pinned_host" and "device" (or none).
@@ -550,13 +547,13 @@ LogicalResult TransferOp::verify() {
   if (isInHostMemoryByAttributes(getTensor()))
     return emitOpError()
            << "transfers a value whose attributes put it in host memory ("
-           << kMemoryKindAttrName << " = \""
+           << MpmdDialect::kMemoryKindAttrName << " = \""
            << MeshTensorType::kMemoryKindPinnedHost
            << "\"); a transfer from host needs the memory kind in the "
               "operand's type";
-  if (isPinnedHostKind((*this)->getAttr(kMemoryKindAttrName)))
+  if (isPinnedHostKind((*this)->getAttr(MpmdDialect::kMemoryKindAttrName)))
     return emitOpError()
-           << "has attribute " << kMemoryKindAttrName << " = \""
+           << "has attribute " << MpmdDialect::kMemoryKindAttrName << " = \""
            << MeshTensorType::kMemoryKindPinnedHost
            << "\"; a transfer to host needs the memory kind in the result "
               "type";

@@ -25,6 +25,10 @@ def Mpmd_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kTopologyAttrName = "topology";
     /// Function attribute holding the `#sdy.mesh` of an SPMD function.
     static constexpr ::llvm::StringLiteral kMeshShapeAttrName = "mesh_shape";
+    /// Argument/result attribute naming where a value lives: "device" or
+    /// "pinned_host" (host offloading).
+    static constexpr ::llvm::StringLiteral kMemoryKindAttrName =
+        "mhlo.memory_kind";
     /// Discardable microbatch index on calls, fragments and fragment calls.
     static constexpr ::llvm::StringLiteral kCallCounterAttrName = "call_counter";
     /// Discardable attributes of the mesh-inference analysis.
