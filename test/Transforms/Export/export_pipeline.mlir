@@ -73,3 +73,19 @@ func.func @backward(%arg0: !m1) -> !m1 attributes {topology = #topology} {
   } : (!m1) -> !m1
   return %4 : !m1
 }
+
+// -----
+
+// A `topology` that is not an #mpmd.topology (here a unit attribute) is the
+// user's own attribute: the function is not an MPMD program and the export
+// passes leave it alone (found by the export-pipeline fuzzer, which made the
+// reserved-memory pass read meshes from it).
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+
+// CHECK-LABEL: func.func @not_mpmd_topology
+// CHECK-SAME: attributes {topology}
+// CHECK-NEXT: return %arg0
+// CHECK-NOT: xla_tpu_user_reserved_hbm_bytes
+func.func @not_mpmd_topology(%arg0: !m1) -> !m1 attributes {topology} {
+  return %arg0 : !m1
+}

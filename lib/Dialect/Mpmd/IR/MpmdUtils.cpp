@@ -8,12 +8,16 @@
 using namespace mlir;
 using namespace mlir::mpmd;
 
+// A `topology` or `mesh_shape` of another attribute kind is a user's own
+// attribute, not an MPMD program: passes that read it would find no mesh.
 bool mlir::mpmd::isMpmdFunction(func::FuncOp function) {
-  return function->hasAttr(MpmdDialect::kTopologyAttrName);
+  return isa_and_present<TopologyAttr>(
+      function->getAttr(MpmdDialect::kTopologyAttrName));
 }
 
 bool mlir::mpmd::isSpmdFunction(func::FuncOp function) {
-  return function->hasAttr(MpmdDialect::kMeshShapeAttrName);
+  return isa_and_present<sdy::MeshAttr>(
+      function->getAttr(MpmdDialect::kMeshShapeAttrName));
 }
 
 bool mlir::mpmd::isDistributedFunction(func::FuncOp function) {
