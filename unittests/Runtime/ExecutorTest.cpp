@@ -679,6 +679,31 @@ TEST_F(ExecutorTest, ShardedWeightsShowTheirShareInTheMemoryCheck) {
   EXPECT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
 }
 
+TEST_F(ExecutorTest, ADeviceFailingOnShardsAbortsItsMeshsCollective) {
+  // Devices 0, 1 and 3 enter the all_reduce of the row-parallel matmul and
+  // wait for device 2, which fails: every device stops with its error.
+  MatmulCase c{"[\"x\"=4]", "", "\"x\"", 1, 4, "[[0, 1, 2, 3]]",
+               "1x4xi64"};
+  std::unique_ptr<Executable> executable = create(matmulProgram(c, true));
+  ASSERT_TRUE(executable) << diagnostics;
+  ExecutorOptions options;
+  options.faultForTesting = [](int64_t, int64_t, int64_t device) -> llvm::Error {
+    if (device == 2) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      return llvm::createStringError("injected fault");
+    }
+    return llvm::Error::success();
+  };
+  llvm::Expected<RunResult> result = executable->run(
+      {integers({4, 8}, 7, 3), integers({8, 6}, 5, 2)}, options);
+  ASSERT_FALSE(static_cast<bool>(result));
+  EXPECT_THAT(llvm::toString(result.takeError()),
+              HasSubstr("fragment 'matmul' failed on device m:2: injected "
+                        "fault"));
+  EXPECT_THAT(diagnostics, HasSubstr("'stablehlo.all_reduce' op could not "
+                                     "complete"));
+}
+
 TEST_F(ExecutorTest, RejectsLayoutsItCannotRun) {
   // Unreduced axes at a fragment boundary.
   EXPECT_FALSE(create(R"mlir(
