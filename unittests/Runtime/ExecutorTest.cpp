@@ -682,12 +682,12 @@ TEST_F(ExecutorTest, ShardedWeightsShowTheirShareInTheMemoryCheck) {
 TEST_F(ExecutorTest, ADeviceFailingOnShardsAbortsItsMeshsCollective) {
   // Devices 0, 1 and 3 enter the all_reduce of the row-parallel matmul and
   // wait for device 2, which fails: every device stops with its error.
-  MatmulCase c{"[\"x\"=4]", "", "\"x\"", 1, 4, "[[0, 1, 2, 3]]",
-               "1x4xi64"};
+  MatmulCase c{"[\"x\"=4]", "", "\"x\"", 1, 4, "[[0, 1, 2, 3]]", "1x4xi64"};
   std::unique_ptr<Executable> executable = create(matmulProgram(c, true));
   ASSERT_TRUE(executable) << diagnostics;
   ExecutorOptions options;
-  options.faultForTesting = [](int64_t, int64_t, int64_t device) -> llvm::Error {
+  options.faultForTesting = [](int64_t, int64_t,
+                               int64_t device) -> llvm::Error {
     if (device == 2) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
       return llvm::createStringError("injected fault");
