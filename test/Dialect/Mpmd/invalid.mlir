@@ -232,6 +232,23 @@ func.func @callee(%arg0: tensor<4x4xf32>) -> !t attributes {mesh_shape = #sdy.me
 
 // -----
 
+// A callee takes all global types or all shards, not a mix.
+!t = tensor<4x8xf32>
+!sharded = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>, sharding=<@mesh, [{"x"}, {}]>>
+sdy.mesh @mesh = <["x"=2]>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>>
+func.func @main(%arg0: !sharded) attributes {topology = #topology} {
+  // expected-error @+1 {{'mpmd.fragment_call' op callee @callee has type '(tensor<2x8xf32>) -> tensor<4x8xf32>', which does not match the global types of the call's operands and results, nor their shards}}
+  %0 = mpmd.fragment_call<mesh="m1", origin=["f"]> @callee(%arg0) : (!sharded) -> !sharded
+  return
+}
+func.func @callee(%arg0: tensor<2x8xf32>) -> !t attributes {mesh_shape = #sdy.mesh<["x"=2]>} {
+  %c = arith.constant dense<1.0> : !t
+  return %c : !t
+}
+
+// -----
+
 !t = tensor<4x8xf32>
 #topology = #mpmd.topology<<"m1": <["x"=2]>>>
 func.func @main(%arg0: !mpmd.mesh_tensor<"m1", !t>) attributes {topology = #topology} {
