@@ -70,6 +70,10 @@ def main(root, out):
                     if options is not None or pipeline.capitalize() in path.parts:
                         write(out / ("mpmd-%s-pipeline-fuzzer" % pipeline),
                               (options or "") + "\n" + module)
+            # Modules with GSPMD shardings seed the GSPMD import (no options).
+            for module in modules(text) if name.endswith((".mlir", ".test")) else []:
+                if "mhlo.sharding" in module or "@SPMDFullToShardShape" in module:
+                    write(out / "mpmd-gspmd-import-pipeline-fuzzer", "\n" + module)
             for line in text.splitlines():
                 match = re.search(r"mpmd schedule (--[^|%]*?)\s*(?:2>&1|\||$)", line)
                 if match:

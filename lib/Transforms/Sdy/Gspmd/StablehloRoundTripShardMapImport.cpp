@@ -68,10 +68,20 @@ LogicalResult checkLocalType(Operation *op, TensorShardingAttr sharding,
                              << sharding;
   for (auto [dim, dimSharding] : llvm::enumerate(sharding.getDimShardings())) {
     int64_t manualSize = 1;
-    for (AxisRefAttr axis : dimSharding.getAxes())
-      if (llvm::is_contained(manualAxes.getValue(),
-                             StringAttr::get(op->getContext(), axis.getName())))
+    bool seenFree = false;
+    for (AxisRefAttr axis : dimSharding.getAxes()) {
+      bool isManual = llvm::is_contained(
+          manualAxes.getValue(), StringAttr::get(op->getContext(), axis.getName()));
+      // sdy lays manual axes out before free ones in a dimension.
+      if (isManual && seenFree)
+        return op->emitError()
+               << what << ": dimension " << dim << " of " << sharding
+               << " has manual axis \"" << axis.getName()
+               << "\" after a free one";
+      seenFree |= !isManual;
+      if (isManual)
         manualSize *= axis.getSize(mesh);
+    }
     if (global.getDimSize(dim) % manualSize != 0 ||
         global.getDimSize(dim) / manualSize != local.getDimSize(dim))
       return op->emitError()

@@ -89,3 +89,20 @@ module attributes {mhlo.num_partitions = 4 : i32} {
     return %arg0 : tensor<8x4xf32>
   }
 }
+
+// -----
+
+module attributes {mhlo.num_partitions = 4 : i32} {
+  func.func @manual_after_free(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+    %0 = stablehlo.custom_call @Sharding(%arg0) {mhlo.sharding = "{devices=[4,1]<=[4]}"} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    %1 = stablehlo.custom_call @SPMDFullToShardShape(%0) {mhlo.sharding = "{devices=[1,1,2,2]<=[4] last_tile_dims={replicated, manual}}"} : (tensor<8x8xf32>) -> tensor<4x8xf32>
+    // expected-error @+1 {{operand 0: dimension 0 of #sdy.sharding<@mesh, [{"axis_0", "axis_1"}, {}]> has manual axis "axis_1" after a free one}}
+    %2 = call @body(%1) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    %3 = stablehlo.custom_call @Sharding(%2) {mhlo.sharding = "{devices=[1,1,2,2]<=[4] last_tile_dims={replicated, manual}}"} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    %4 = stablehlo.custom_call @SPMDShardToFullShape(%3) {mhlo.sharding = "{devices=[4,1]<=[4]}"} : (tensor<4x8xf32>) -> tensor<8x8xf32>
+    return %4 : tensor<8x8xf32>
+  }
+  func.func private @body(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> {
+    return %arg0 : tensor<4x8xf32>
+  }
+}
