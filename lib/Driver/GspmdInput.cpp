@@ -36,7 +36,8 @@ std::optional<llvm::StringMap<SmallVector<sdy::AxisRefAttr>>>
 mapAxes(sdy::MeshAttr from, sdy::MeshAttr to) {
   llvm::StringMap<SmallVector<sdy::AxisRefAttr>> mapping;
   auto toRanges = getAxisRanges(to);
-  for (auto [axis, range] : llvm::zip_equal(from.getAxes(), getAxisRanges(from))) {
+  for (auto [axis, range] :
+       llvm::zip_equal(from.getAxes(), getAxisRanges(from))) {
     SmallVector<sdy::AxisRefAttr> &refs = mapping[axis.getName()];
     for (auto [target, targetRange] : llvm::zip_equal(to.getAxes(), toRanges)) {
       int64_t low = std::max(range.first, targetRange.first);
@@ -98,8 +99,8 @@ LogicalResult importGspmdShardings(ModuleOp module, const Config &config) {
   sdy::MeshAttr source = mesh.getMesh();
   if (!source.getDeviceIds().empty())
     return mesh.emitError("the GSPMD device order ")
-           << source << " is not iota order, which mesh '"
-           << topologyMesh.name << "' " << target << " has";
+           << source << " is not iota order, which mesh '" << topologyMesh.name
+           << "' " << target << " has";
   if (source.getTotalSize() != target.getTotalSize() &&
       !source.getAxes().empty())
     return mesh.emitError("the GSPMD shardings are over ")
@@ -123,19 +124,18 @@ LogicalResult importGspmdShardings(ModuleOp module, const Config &config) {
   };
   std::string manualError;
   AttrTypeReplacer replacer;
-  replacer.addReplacement(
-      [&](sdy::TensorShardingAttr sharding) -> std::optional<Attribute> {
-        if (sharding.getMeshName() != sourceName)
-          return std::nullopt;
-        SmallVector<sdy::DimensionShardingAttr> dims;
-        for (sdy::DimensionShardingAttr dim : sharding.getDimShardings())
-          dims.push_back(sdy::DimensionShardingAttr::get(
-              ctx, mapList(dim.getAxes()), dim.getIsClosed(),
-              dim.getPriority()));
-        return sdy::TensorShardingAttr::get(
-            ctx, targetRef, dims, mapList(sharding.getReplicatedAxes()),
-            mapList(sharding.getUnreducedAxes()));
-      });
+  replacer.addReplacement([&](sdy::TensorShardingAttr sharding)
+                              -> std::optional<Attribute> {
+    if (sharding.getMeshName() != sourceName)
+      return std::nullopt;
+    SmallVector<sdy::DimensionShardingAttr> dims;
+    for (sdy::DimensionShardingAttr dim : sharding.getDimShardings())
+      dims.push_back(sdy::DimensionShardingAttr::get(
+          ctx, mapList(dim.getAxes()), dim.getIsClosed(), dim.getPriority()));
+    return sdy::TensorShardingAttr::get(ctx, targetRef, dims,
+                                        mapList(sharding.getReplicatedAxes()),
+                                        mapList(sharding.getUnreducedAxes()));
+  });
   replacer.addReplacement(
       [&](sdy::ManualAxesAttr manualAxes) -> std::optional<Attribute> {
         SmallVector<sdy::AxisRefAttr> refs;

@@ -74,8 +74,8 @@ TEST(HloShardingTest, ExplicitDevicesAndSubgroups) {
   EXPECT_EQ(sharding.getDataRank(), 2);
   EXPECT_FALSE(sharding.isPartiallyManual());
 
-  HloSharding manual = parseOk(
-      "{devices=[2,2,2]<=[8] last_tile_dims={manual, replicated}}");
+  HloSharding manual =
+      parseOk("{devices=[2,2,2]<=[8] last_tile_dims={manual, replicated}}");
   ASSERT_EQ(manual.subgroups.size(), 2u);
   EXPECT_EQ(manual.subgroups[0], SubgroupKind::kManual);
   EXPECT_EQ(manual.subgroups[1], SubgroupKind::kReplicated);
@@ -84,9 +84,9 @@ TEST(HloShardingTest, ExplicitDevicesAndSubgroups) {
 }
 
 TEST(HloShardingTest, TuplesMetadataAndGroups) {
-  HloSharding tuple = parseOk(
-      "{{replicated}, {devices=[2]<=[2] metadata={op_name=\"a{b}\" "
-      "source_file=\"x.py\" source_line=3}}, {maximal device=0}}");
+  HloSharding tuple =
+      parseOk("{{replicated}, {devices=[2]<=[2] metadata={op_name=\"a{b}\" "
+              "source_file=\"x.py\" source_line=3}}, {maximal device=0}}");
   ASSERT_EQ(tuple.kind, HloSharding::Kind::kTuple);
   ASSERT_EQ(tuple.elements.size(), 3u);
   EXPECT_EQ(tuple.elements[1].kind, HloSharding::Kind::kTiled);
@@ -179,8 +179,7 @@ TEST(HloShardingTest, IotaLayouts) {
 
 TEST(HloShardingTest, ExplicitListsRecognisedAsTransposedIota) {
   // 0,2,1,3 is iota [2,2] transposed.
-  DeviceLayout layout =
-      computeDeviceLayout(parseOk("{devices=[2,2]0,2,1,3}"));
+  DeviceLayout layout = computeDeviceLayout(parseOk("{devices=[2,2]0,2,1,3}"));
   EXPECT_TRUE(layout.deviceOrder.empty());
   EXPECT_EQ(getPieces(layout), (Pieces{{{1, 2}}, {{2, 2}}}));
   // Plain iota order.
@@ -194,15 +193,13 @@ TEST(HloShardingTest, ExplicitListsRecognisedAsTransposedIota) {
 }
 
 TEST(HloShardingTest, OtherDeviceOrdersKeepTheirList) {
-  DeviceLayout layout =
-      computeDeviceLayout(parseOk("{devices=[2,2]3,1,0,2}"));
+  DeviceLayout layout = computeDeviceLayout(parseOk("{devices=[2,2]3,1,0,2}"));
   EXPECT_EQ(layout.deviceOrder, (llvm::SmallVector<int64_t>{3, 1, 0, 2}));
   EXPECT_EQ(getPieces(layout), (Pieces{{{2, 2}}, {{1, 2}}}));
   // A tile dimension across iota digits that do not divide it: the iota
   // is materialised.
   layout = computeDeviceLayout(parseOk("{devices=[3,2]<=[3,2]T(1,0)}"));
-  EXPECT_EQ(layout.deviceOrder,
-            (llvm::SmallVector<int64_t>{0, 2, 4, 1, 3, 5}));
+  EXPECT_EQ(layout.deviceOrder, (llvm::SmallVector<int64_t>{0, 2, 4, 1, 3, 5}));
 }
 
 TEST(HloShardingTest, CommonAxisSizes) {

@@ -15,8 +15,8 @@ namespace {
 
 /// The dimensions `backend_config = "unspecified_dims=[0,2]"` names (JAX's
 /// unconstrained dimensions of a sharding constraint); none without it.
-FailureOr<SmallVector<int64_t>>
-getUnspecifiedDims(stablehlo::CustomCallOp call, int64_t rank) {
+FailureOr<SmallVector<int64_t>> getUnspecifiedDims(stablehlo::CustomCallOp call,
+                                                   int64_t rank) {
   SmallVector<int64_t> dims;
   auto config = dyn_cast_or_null<StringAttr>(call.getBackendConfigAttr());
   if (!config || config.getValue().trim().empty())

@@ -91,8 +91,8 @@ class StablehloImportShardingsPass
 
   /// The sdy sharding of `sharding` (not a tuple) for a value of `type`,
   /// and the manual axes it names; a null sharding when it gives none.
-  LogicalResult convert(const HloSharding &sharding, Type type,
-                        Location loc, TensorShardingAttr &result,
+  LogicalResult convert(const HloSharding &sharding, Type type, Location loc,
+                        TensorShardingAttr &result,
                         SmallVectorImpl<StringAttr> &manualAxes);
   LogicalResult apply(const Site &site);
 };
@@ -107,22 +107,22 @@ void forEachLeaf(const HloSharding &sharding,
   fn(sharding);
 }
 
-LogicalResult StablehloImportShardingsPass::collect(
-    ModuleOp module, SmallVectorImpl<Site> &sites) {
+LogicalResult
+StablehloImportShardingsPass::collect(ModuleOp module,
+                                      SmallVectorImpl<Site> &sites) {
   bool failed = false;
   auto add = [&](Site site, Attribute attr) {
     auto text = dyn_cast<StringAttr>(attr);
     if (!text) {
-      emitError(site.getLoc()) << kHloShardingAttrName
-                               << " must be a string, got " << attr;
+      emitError(site.getLoc())
+          << kHloShardingAttrName << " must be a string, got " << attr;
       failed = true;
       return;
     }
     site.text = text.getValue();
     auto [it, inserted] = parsed.try_emplace(site.text);
     if (inserted) {
-      llvm::Expected<HloSharding> sharding =
-          gspmd::parseHloSharding(site.text);
+      llvm::Expected<HloSharding> sharding = gspmd::parseHloSharding(site.text);
       if (!sharding) {
         emitError(site.getLoc())
             << "invalid " << kHloShardingAttrName << " \"" << site.text
@@ -171,8 +171,8 @@ StablehloImportShardingsPass::checkDeviceCounts(ModuleOp module,
       } else if (leaf.kind == HloSharding::Kind::kMaximal &&
                  leaf.device >= count) {
         emitError(site.getLoc())
-            << kHloShardingAttrName << " \"" << site.text
-            << "\" names device " << leaf.device
+            << kHloShardingAttrName << " \"" << site.text << "\" names device "
+            << leaf.device
             << ", but the module has mhlo.num_partitions = " << count;
         failed = true;
       }
@@ -268,9 +268,10 @@ void StablehloImportShardingsPass::createMeshes(
                         MeshAttr::get(ctx, {}, {device}));
 }
 
-LogicalResult StablehloImportShardingsPass::convert(
-    const HloSharding &sharding, Type type, Location loc,
-    TensorShardingAttr &result, SmallVectorImpl<StringAttr> &manualAxes) {
+LogicalResult
+StablehloImportShardingsPass::convert(const HloSharding &sharding, Type type,
+                                      Location loc, TensorShardingAttr &result,
+                                      SmallVectorImpl<StringAttr> &manualAxes) {
   MLIRContext *ctx = type.getContext();
   result = nullptr;
   auto tensorType = dyn_cast<RankedTensorType>(type);
@@ -287,8 +288,8 @@ LogicalResult StablehloImportShardingsPass::convert(
     allAxes(primary);
     return success();
   case HloSharding::Kind::kMaximal:
-    result = TensorShardingAttr::get(ctx, maximalMeshes.at(sharding.device),
-                                     {}, {}, {});
+    result = TensorShardingAttr::get(ctx, maximalMeshes.at(sharding.device), {},
+                                     {}, {});
     return success();
   case HloSharding::Kind::kReplicated: {
     // Tokens and other non-tensors carry no sharding.
@@ -319,8 +320,8 @@ LogicalResult StablehloImportShardingsPass::convert(
     for (const DevicePiece &piece : layout.dimPieces[dim])
       for (StringRef axis : mesh.getAxes(piece))
         axes.push_back(AxisRefAttr::get(ctx, axis, nullptr));
-    dims.push_back(DimensionShardingAttr::get(ctx, axes, /*isClosed=*/true,
-                                              std::nullopt));
+    dims.push_back(
+        DimensionShardingAttr::get(ctx, axes, /*isClosed=*/true, std::nullopt));
   }
   for (auto [subgroup, kind] : llvm::enumerate(sharding.subgroups)) {
     if (kind != SubgroupKind::kManual)
@@ -359,10 +360,9 @@ LogicalResult StablehloImportShardingsPass::apply(const Site &site) {
     Type type = isArgument ? func.getArgumentTypes()[site.index]
                            : func.getResultTypes()[site.index];
     if (sharding.kind == HloSharding::Kind::kTuple)
-      return emitError(loc) << "a tuple " << kHloShardingAttrName
-                            << " on a function "
-                            << (isArgument ? "argument" : "result")
-                            << " of type " << type;
+      return emitError(loc)
+             << "a tuple " << kHloShardingAttrName << " on a function "
+             << (isArgument ? "argument" : "result") << " of type " << type;
     TensorShardingAttr converted;
     SmallVector<StringAttr> manualAxes;
     if (failed(convert(sharding, type, loc, converted, manualAxes)))
@@ -417,8 +417,8 @@ LogicalResult StablehloImportShardingsPass::apply(const Site &site) {
       return emitError(loc) << "a nested tuple " << kHloShardingAttrName
                             << " for a result of type " << result.getType();
     TensorShardingAttr resultSharding;
-    if (failed(convert(*leaf, result.getType(), loc, resultSharding,
-                       manualAxes)))
+    if (failed(
+            convert(*leaf, result.getType(), loc, resultSharding, manualAxes)))
       return failure();
     if (resultSharding && !anyMesh)
       anyMesh = resultSharding.getMeshOrRef();
@@ -440,8 +440,7 @@ LogicalResult StablehloImportShardingsPass::apply(const Site &site) {
       return a.getValue() < b.getValue();
     });
     manualAxes.erase(llvm::unique(manualAxes), manualAxes.end());
-    op->setAttr(kGspmdManualAxesAttrName,
-                ManualAxesAttr::get(ctx, manualAxes));
+    op->setAttr(kGspmdManualAxesAttrName, ManualAxesAttr::get(ctx, manualAxes));
   }
   OpBuilder builder(ctx);
   builder.setInsertionPointAfter(op);

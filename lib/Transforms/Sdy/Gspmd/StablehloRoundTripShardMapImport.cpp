@@ -29,8 +29,8 @@ stablehlo::CustomCallOp getCustomCall(Value value, StringRef target) {
 }
 
 TensorShardingAttr getSingleSharding(Operation *op) {
-  auto shardings =
-      op->getAttrOfType<TensorShardingPerValueAttr>(SdyDialect::kShardingAttrName);
+  auto shardings = op->getAttrOfType<TensorShardingPerValueAttr>(
+      SdyDialect::kShardingAttrName);
   if (!shardings || shardings.getShardings().size() != 1)
     return nullptr;
   return shardings.getShardings().front();
@@ -56,28 +56,27 @@ LogicalResult checkLocalType(Operation *op, TensorShardingAttr sharding,
       global.getElementType() != local.getElementType() ||
       int64_t(sharding.getDimShardings().size()) != global.getRank())
     return op->emitError() << what << ": the local type " << localType
-                           << " does not match the global type "
-                           << globalType << " under " << sharding;
+                           << " does not match the global type " << globalType
+                           << " under " << sharding;
   MeshAttr mesh = sharding.getMesh(op);
   if (!mesh)
     return op->emitError() << what << ": unknown mesh in " << sharding;
   for (StringAttr axis : manualAxes.getValue())
     if (!mesh.getAxisSize(axis.getValue()))
       return op->emitError() << what << ": manual axis \"" << axis.getValue()
-                             << "\" is not an axis of the mesh of "
-                             << sharding;
+                             << "\" is not an axis of the mesh of " << sharding;
   for (auto [dim, dimSharding] : llvm::enumerate(sharding.getDimShardings())) {
     int64_t manualSize = 1;
     bool seenFree = false;
     for (AxisRefAttr axis : dimSharding.getAxes()) {
-      bool isManual = llvm::is_contained(
-          manualAxes.getValue(), StringAttr::get(op->getContext(), axis.getName()));
+      bool isManual =
+          llvm::is_contained(manualAxes.getValue(),
+                             StringAttr::get(op->getContext(), axis.getName()));
       // sdy lays manual axes out before free ones in a dimension.
       if (isManual && seenFree)
-        return op->emitError()
-               << what << ": dimension " << dim << " of " << sharding
-               << " has manual axis \"" << axis.getName()
-               << "\" after a free one";
+        return op->emitError() << what << ": dimension " << dim << " of "
+                               << sharding << " has manual axis \""
+                               << axis.getName() << "\" after a free one";
       seenFree |= !isManual;
       if (isManual)
         manualSize *= axis.getSize(mesh);
@@ -106,16 +105,16 @@ FailureOr<ShardMapPattern> matchPattern(func::CallOp call) {
     if (!fullToShard)
       return fail("takes operand " + Twine(index) + " not made by @" +
                   kFullToShardCustomCallTarget);
-    stablehlo::CustomCallOp sharding = getCustomCall(
-        fullToShard->getOperand(0), kShardingCustomCallTarget);
+    stablehlo::CustomCallOp sharding =
+        getCustomCall(fullToShard->getOperand(0), kShardingCustomCallTarget);
     TensorShardingAttr inSharding =
         sharding ? getSingleSharding(sharding) : nullptr;
     if (!inSharding)
       return fail("takes operand " + Twine(index) + " whose @" +
                   kFullToShardCustomCallTarget +
                   " does not read a @Sharding with the global sharding");
-    auto manualAxes = fullToShard->getAttrOfType<ManualAxesAttr>(
-        kGspmdManualAxesAttrName);
+    auto manualAxes =
+        fullToShard->getAttrOfType<ManualAxesAttr>(kGspmdManualAxesAttrName);
     if (!manualAxes)
       return fail("takes operand " + Twine(index) + " whose @" +
                   kFullToShardCustomCallTarget + " has no manual sharding");
@@ -137,13 +136,12 @@ FailureOr<ShardMapPattern> matchPattern(func::CallOp call) {
                   " not used once by a manual @Sharding");
     auto shardToFull =
         dyn_cast<stablehlo::CustomCallOp>(*manual->getUsers().begin());
-    TensorShardingAttr outSharding =
-        shardToFull &&
-                shardToFull.getCallTargetName() ==
-                    kShardToFullCustomCallTarget &&
-                shardToFull->getNumResults() == 1
-            ? getSingleSharding(shardToFull)
-            : nullptr;
+    TensorShardingAttr outSharding = shardToFull &&
+                                             shardToFull.getCallTargetName() ==
+                                                 kShardToFullCustomCallTarget &&
+                                             shardToFull->getNumResults() == 1
+                                         ? getSingleSharding(shardToFull)
+                                         : nullptr;
     if (!outSharding)
       return fail("has result " + Twine(index) + " that does not reach an @" +
                   kShardToFullCustomCallTarget + " with the global sharding");
@@ -247,7 +245,8 @@ class StablehloRoundTripShardMapImportPass
       callees.insert(callee);
     }
     for (func::FuncOp callee : callees)
-      if (callee.isPrivate() && SymbolTable::symbolKnownUseEmpty(callee, module))
+      if (callee.isPrivate() &&
+          SymbolTable::symbolKnownUseEmpty(callee, module))
         callee.erase();
     // Custom calls of a call that did not match were reported with it.
     if (failed)
@@ -257,11 +256,10 @@ class StablehloRoundTripShardMapImportPass
       if (target != kFullToShardCustomCallTarget &&
           target != kShardToFullCustomCallTarget)
         return;
-      call.emitError("@")
-          << target << " is not part of a shard_map call (@"
-          << kFullToShardCustomCallTarget << " operands, @"
-          << kShardingCustomCallTarget << " + @" << kShardToFullCustomCallTarget
-          << " results)";
+      call.emitError("@") << target << " is not part of a shard_map call (@"
+                          << kFullToShardCustomCallTarget << " operands, @"
+                          << kShardingCustomCallTarget << " + @"
+                          << kShardToFullCustomCallTarget << " results)";
       failed = true;
     });
     if (failed)

@@ -16,12 +16,13 @@ namespace {
 
 /// Whether the (single) result sharding of `op` has unreduced axes.
 bool hasUnreducedResult(Operation *op) {
-  auto shardings =
-      op->getAttrOfType<TensorShardingPerValueAttr>(SdyDialect::kShardingAttrName);
-  return shardings && llvm::any_of(shardings.getShardings(),
-                                   [](TensorShardingAttr sharding) {
-                                     return !sharding.getUnreducedAxes().empty();
-                                   });
+  auto shardings = op->getAttrOfType<TensorShardingPerValueAttr>(
+      SdyDialect::kShardingAttrName);
+  return shardings &&
+         llvm::any_of(shardings.getShardings(),
+                      [](TensorShardingAttr sharding) {
+                        return !sharding.getUnreducedAxes().empty();
+                      });
 }
 
 void removeAroundDot(Operation *dot) {

@@ -8,8 +8,8 @@
 #include "mpmd/Transforms/Sdy/Propagation/Passes.h"
 
 #include "mlir/IR/Builders.h"
-#include "llvm/ADT/SetVector.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::sdy {
 #define GEN_PASS_DEF_EXPLICITGATHERSCATTERBATCHINGPASS
@@ -122,10 +122,12 @@ SmallVector<int64_t> without(ArrayRef<int64_t> values, int64_t value) {
 /// equal sizes, no explicit batching yet, dim 0 of the indices not the index
 /// vector, whose size is above 1, and operand dim 0 indexed by one component
 /// and collapsed / inserted. Returns that component.
-std::optional<int64_t> getBatchComponent(
-    RankedTensorType operandType, RankedTensorType indicesType,
-    ArrayRef<int64_t> operandBatchingDims, ArrayRef<int64_t> collapsedDims,
-    ArrayRef<int64_t> indexMap, int64_t indexVectorDim) {
+std::optional<int64_t> getBatchComponent(RankedTensorType operandType,
+                                         RankedTensorType indicesType,
+                                         ArrayRef<int64_t> operandBatchingDims,
+                                         ArrayRef<int64_t> collapsedDims,
+                                         ArrayRef<int64_t> indexMap,
+                                         int64_t indexVectorDim) {
   if (!operandType || !indicesType || !operandType.hasStaticShape() ||
       !indicesType.hasStaticShape() || !operandBatchingDims.empty() ||
       operandType.getRank() == 0 || indicesType.getRank() == 0 ||
