@@ -77,6 +77,10 @@ def main(root, out):
                     options = (match.group(1) or match.group(2) or "") if match else ""
                     write(out / "mpmd-sdy-propagation-pipeline-fuzzer", options + "\n" + module)
                     write(out / "mpmd-sdy-partitioner-fuzzer", "\n" + module)
+                # Modules with GSPMD shardings seed the GSPMD import (no
+                # options).
+                if "mhlo.sharding" in module or "@SPMDFullToShardShape" in module:
+                    write(out / "mpmd-gspmd-import-pipeline-fuzzer", "\n" + module)
             for line in text.splitlines():
                 match = re.search(r"mpmd schedule (--[^|%]*?)\s*(?:2>&1|\||$)", line)
                 if match:
