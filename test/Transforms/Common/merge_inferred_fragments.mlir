@@ -249,3 +249,59 @@ func.func @token_user_on_another_mesh(%arg0: !m2) -> !m2 attributes {topology = 
   } : (!m2, !stablehlo.token) -> !m2
   return %2 : !m2
 }
+
+// -----
+
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>>
+
+// A trivial producer (one operand, one result used once) merged into its
+// consumer: the consumer keeps its operand list, with the producer's operand
+// in place of the producer's result -- through a chain of two here.
+// CHECK-LABEL: func.func @trivial_producers_keep_operand_order
+// CHECK-NEXT:    mpmd.fragment<mesh="m1", origin=["f"]> (%arg0, %arg2, %arg1) (%[[A:.*]]: tensor<4xf32>, %[[B:.*]]: tensor<4xf32>, %[[C:.*]]: tensor<4xf32>) {
+// CHECK-NEXT:      %[[ABS:.*]] = stablehlo.abs %[[B]]
+// CHECK-NEXT:      %[[NEG:.*]] = stablehlo.negate %[[ABS]]
+// CHECK-NEXT:      %[[S:.*]] = stablehlo.add %[[A]], %[[NEG]]
+// CHECK-NEXT:      %[[U:.*]] = stablehlo.add %[[S]], %[[C]]
+// CHECK-NEXT:      mpmd.return %[[U]]
+func.func @trivial_producers_keep_operand_order(%arg0: !m1, %arg1: !m1, %arg2: !m1) -> !m1 attributes {topology = #topology} {
+  %p = mpmd.fragment<mesh="m1", origin=[]> (%arg2) (%x: !t) {
+    %y = stablehlo.abs %x : !t
+    mpmd.return %y : !t
+  } : (!m1) -> !m1
+  %q = mpmd.fragment<mesh="m1", origin=[]> (%p) (%x: !t) {
+    %y = stablehlo.negate %x : !t
+    mpmd.return %y : !t
+  } : (!m1) -> !m1
+  %c = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0, %q, %arg1) (%x: !t, %y: !t, %z: !t) {
+    %s = stablehlo.add %x, %y : !t
+    %u = stablehlo.add %s, %z : !t
+    mpmd.return %u : !t
+  } : (!m1, !m1, !m1) -> !m1
+  return %c : !m1
+}
+
+// -----
+
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>>
+
+// A producer whose result has two uses is not trivial: its operand comes
+// first, in program order.
+// CHECK-LABEL: func.func @used_twice_is_not_trivial
+// CHECK-NEXT:    mpmd.fragment<mesh="m1", origin=["f"]> (%arg1, %arg0)
+func.func @used_twice_is_not_trivial(%arg0: !m1, %arg1: !m1) -> !m1 attributes {topology = #topology} {
+  %p = mpmd.fragment<mesh="m1", origin=[]> (%arg1) (%x: !t) {
+    %y = stablehlo.abs %x : !t
+    mpmd.return %y : !t
+  } : (!m1) -> !m1
+  %c = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0, %p, %p) (%x: !t, %y: !t, %z: !t) {
+    %s = stablehlo.add %x, %y : !t
+    %u = stablehlo.add %s, %z : !t
+    mpmd.return %u : !t
+  } : (!m1, !m1, !m1) -> !m1
+  return %c : !m1
+}
