@@ -183,34 +183,13 @@ FragmentOp mlir::mpmd::mergeFragmentSequence(
     return def && members.contains(def);
   };
 
-  // A trivial producer -- one data operand, one result used once, by a later
-  // member -- adds no operand of its own: its operand takes the place of its
-  // result in the user's operand list, as upstream merges it.
-  auto isTrivialProducer = [&](FragmentOp fragment) {
-    if (fragment->getNumOperands() != 1 || getNumDataOperands(fragment) != 1 ||
-        fragment->getNumResults() != 1 || !fragment->getResult(0).hasOneUse())
-      return false;
-    return members.contains(fragment->getResult(0).use_begin()->getOwner());
-  };
   // Operands: data operands, then control operands, from outside the group.
   llvm::SetVector<Value> data;
-  for (FragmentOp fragment : fragments) {
-    if (isTrivialProducer(fragment))
-      continue;
+  for (FragmentOp fragment : fragments)
     for (Value operand :
-         fragment->getOperands().take_front(getNumDataOperands(fragment))) {
-      // Through chains of trivial producers; each is walked once, from its
-      // only use.
-      while (isMemberResult(operand)) {
-        auto producer = cast<FragmentOp>(operand.getDefiningOp());
-        if (!isTrivialProducer(producer))
-          break;
-        operand = producer->getOperand(0);
-      }
+         fragment->getOperands().take_front(getNumDataOperands(fragment)))
       if (!isMemberResult(operand))
         data.insert(operand);
-    }
-  }
   llvm::SetVector<Value> control;
   for (FragmentOp fragment : fragments)
     for (Value operand :
