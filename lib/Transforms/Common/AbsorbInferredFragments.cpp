@@ -132,10 +132,15 @@ FragmentOp absorb(FragmentOp root, FragmentOp absorbed, bool absorbedFirst,
 FragmentOp absorbSweep(FragmentOp root, RewriterBase &rewriter,
                        llvm::DenseSet<Operation *> &pending, bool &merged) {
   Block *block = root->getBlock();
+  // Only a token connects fragments of different meshes; those never merge.
+  auto onRootMesh = [&](FragmentOp fragment) {
+    return fragment.getMeshName() == root.getMeshName();
+  };
   llvm::SetVector<FragmentOp> producers;
   for (Value operand : root->getOperands())
     if (auto producer = operand.getDefiningOp<FragmentOp>();
-        producer && producer->getBlock() == block && !producer.isUserFragment())
+        producer && producer->getBlock() == block &&
+        !producer.isUserFragment() && onRootMesh(producer))
       producers.insert(producer);
   for (FragmentOp producer : producers) {
     moveTransfersOfResultsToUsers(producer, rewriter);
@@ -147,7 +152,7 @@ FragmentOp absorbSweep(FragmentOp root, RewriterBase &rewriter,
   }
   // In block order, for a natural order of the merged bodies.
   for (FragmentOp consumer : getFragmentConsumers(root)) {
-    if (consumer.isUserFragment())
+    if (consumer.isUserFragment() || !onRootMesh(consumer))
       continue;
     moveTransfersOfOperandsToProducers(consumer, rewriter);
     if (getLastDefiningOpInBlock(consumer) != root.getOperation())

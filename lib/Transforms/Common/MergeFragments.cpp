@@ -696,8 +696,12 @@ private:
 
   std::optional<unsigned> selectConsumer(unsigned producer) {
     const FragmentSummary &summary = groups[producer].summary;
+    // A token result may be used by a fragment of another mesh, which no
+    // merge may join.
     auto allowed = [&](unsigned consumer) {
-      return options.allowMerging(summary, groups[consumer].summary);
+      const FragmentSummary &other = groups[consumer].summary;
+      return other.getMeshName() == summary.getMeshName() &&
+             options.allowMerging(summary, other);
     };
     switch (options.selection) {
     case ConsumerSelection::kClosestConsumer: {

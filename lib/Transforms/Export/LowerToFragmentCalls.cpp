@@ -171,6 +171,62 @@ func::FuncOp outlineGroup(ArrayRef<FragmentOp> fragments, StringRef name,
   return function;
 }
 
+/// `shardings` with every mesh symbol other than `meshRef` replaced by it
+/// (inlined meshes stay). Sets `referencesMesh` when any sharding names
+/// `meshRef` afterwards.
+sdy::TensorShardingPerValueAttr
+pointShardingsAtMesh(sdy::TensorShardingPerValueAttr shardings,
+                     FlatSymbolRefAttr meshRef, bool &referencesMesh) {
+  SmallVector<sdy::TensorShardingAttr> pointed;
+  for (sdy::TensorShardingAttr sharding : shardings.getShardings()) {
+    if (!sharding.getMeshName().empty()) {
+      referencesMesh = true;
+      if (sharding.getMeshName() != meshRef.getValue())
+        sharding = sdy::TensorShardingAttr::get(
+            sharding.getContext(), meshRef, sharding.getDimShardings(),
+            sharding.getReplicatedAxes(), sharding.getUnreducedAxes());
+    }
+    pointed.push_back(sharding);
+  }
+  return sdy::TensorShardingPerValueAttr::get(shardings.getContext(), pointed);
+}
+
+/// The manual computations of an outlined fragment body run on the
+/// fragment's mesh: their shardings name it (`@<mesh name>`, an `sdy.mesh`
+/// created at the top of the module when missing, with the topology's
+/// shape). The function's own signature shardings are left as they are.
+/// O(ops of the body).
+LogicalResult pointManualComputationsAtMesh(func::FuncOp function,
+                                            StringRef meshName,
+                                            sdy::MeshAttr meshShape,
+                                            SymbolTable &symbolTable) {
+  MLIRContext *ctx = function.getContext();
+  auto meshRef = FlatSymbolRefAttr::get(ctx, meshName);
+  bool referencesMesh = false;
+  function.walk([&](sdy::ManualComputationOp manual) {
+    manual.setInShardingsAttr(pointShardingsAtMesh(manual.getInShardingsAttr(),
+                                                   meshRef, referencesMesh));
+    manual.setOutShardingsAttr(pointShardingsAtMesh(
+        manual.getOutShardingsAttr(), meshRef, referencesMesh));
+  });
+  if (!referencesMesh)
+    return success();
+  Operation *existing = symbolTable.lookup(meshName);
+  if (isa_and_nonnull<sdy::MeshOp>(existing))
+    return success();
+  if (existing)
+    return function.emitError()
+           << "the manual computations of this outlined fragment run on mesh \""
+           << meshName << "\", but the module's symbol @" << meshName
+           << " is not an sdy.mesh";
+  ModuleOp module = function->getParentOfType<ModuleOp>();
+  OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+  symbolTable.insert(
+      sdy::MeshOp::create(builder, function.getLoc(), meshName, meshShape),
+      module.getBody()->begin());
+  return success();
+}
+
 void replaceWithCall(FragmentOp fragment, func::FuncOp callee) {
   OpBuilder builder(fragment);
   auto call = FragmentCallOp::create(
@@ -234,6 +290,9 @@ class LowerToFragmentCallsPass
       func::FuncOp callee = outlineGroup(
           group, getFunctionName(groupId, group, forwardOnly, moduleName),
           meshShape, symbolTable);
+      if (failed(pointManualComputationsAtMesh(callee, first.getMeshName(),
+                                               meshShape, symbolTable)))
+        return signalPassFailure();
       if (verboseLogging)
         callee.emitRemark() << "outlined " << group.size()
                             << " fragment(s) on mesh \"" << first.getMeshName()

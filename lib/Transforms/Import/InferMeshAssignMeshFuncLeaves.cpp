@@ -235,9 +235,7 @@ class InferMeshAssignMeshFuncLeavesPass
       StringRef name = meshes.name(mesh);
       SmallVector<Value> operands;
       for (Value input : inputs)
-        operands.push_back(AssignOp::create(builder, input.getLoc(),
-                                            getMeshType(input.getType(), name),
-                                            input, StringAttr()));
+        operands.push_back(assignToMesh(builder, input, name));
       FragmentOp fragment = createFragment(
           builder, op->getLoc(), name, builder.getArrayAttr({}), operands,
           op->getResultTypes(), [&](OpBuilder &b, ValueRange args) {

@@ -67,6 +67,7 @@ public:
         lowerBroadcastsAndReduces(*block);
         lowerCrossMeshAssigns(*block);
         eraseDeadOps(*block);
+        placeArgumentTransfers();
       }
       Block &body = f.getBody().front();
       f.setType(FunctionType::get(f.getContext(), body.getArgumentTypes(),
@@ -161,10 +162,37 @@ private:
         builder.setInsertionPointToStart(cast<BlockArgument>(previous).getOwner());
       auto transfer =
           TransferOp::create(builder, previous.getLoc(), type, previous);
+      if (isa<BlockArgument>(source))
+        argumentTransfers.push_back(transfer);
       result[type] = transfer.getResult();
       previous = transfer.getResult();
     }
     return result;
+  }
+
+  /// The transfers made from a block argument (directly or down a chain)
+  /// go just before their first user, as upstream places them, rather than
+  /// at the top of the block. Later links of a chain move first, so each
+  /// link then finds its first user in place; transfers sharing a first
+  /// user keep the order they were made in. O(uses) per transfer, with the
+  /// block's cached op order.
+  void placeArgumentTransfers() {
+    // The frontmost transfer moved before each user.
+    DenseMap<Operation *, Operation *> frontOf;
+    for (TransferOp transfer : llvm::reverse(argumentTransfers)) {
+      Block *block = transfer->getBlock();
+      Operation *first = nullptr;
+      for (Operation *user : transfer->getUsers())
+        if (Operation *ancestor = block->findAncestorOpInBlock(*user);
+            ancestor && (!first || ancestor->isBeforeInBlock(first)))
+          first = ancestor;
+      if (!first || !transfer->isBeforeInBlock(first))
+        continue;
+      Operation *&front = frontOf[first];
+      transfer->moveBefore(front ? front : first);
+      front = transfer;
+    }
+    argumentTransfers.clear();
   }
 
   /// Assign users of `value`, grouped by type.
@@ -408,6 +436,8 @@ private:
 
   Program &program;
   bool inferTransfers;
+  /// Transfers made from block arguments in the current block.
+  SmallVector<TransferOp> argumentTransfers;
 };
 
 class InferMeshFinalizePass

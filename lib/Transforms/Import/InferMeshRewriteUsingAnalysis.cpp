@@ -316,20 +316,22 @@ private:
     IRMapping mapping;
     for (Value input : getInputs(op)) {
       Type meshType = getMeshType(input.getType(), mesh);
-      // Reuse an existing operand that assigns the same value.
+      bool isTensor = isa<RankedTensorType>(input.getType());
+      // Reuse an existing operand that assigns the same value (or is the
+      // same token).
       BlockArgument arg;
       for (OpOperand &operand : fragment->getOpOperands()) {
         auto assign = operand.get().getDefiningOp<AssignOp>();
-        if (assign && assign.getTensor() == input &&
-            assign.getType() == meshType) {
+        if (isTensor ? assign && assign.getTensor() == input &&
+                           assign.getType() == meshType
+                     : operand.get() == input) {
           arg = body.getArgument(operand.getOperandNumber());
           break;
         }
       }
       if (!arg) {
-        Value assign = AssignOp::create(builder, input.getLoc(), meshType,
-                                        input, StringAttr());
-        fragment->insertOperands(fragment->getNumOperands(), assign);
+        fragment->insertOperands(fragment->getNumOperands(),
+                                 assignToMesh(builder, input, mesh));
         arg = body.addArgument(input.getType(), input.getLoc());
       }
       mapping.map(input, arg);
@@ -356,7 +358,15 @@ private:
     SmallVector<AssignOp> assigns;
     llvm::SetVector<Operation *> consumers;
     bool hasNonFragmentConsumer = false;
-    for (Operation *user : op->getUsers()) {
+    // Token results are never assigned: their users take them from the
+    // fragment that computes the op's tensor results.
+    bool hasUsedToken = false;
+    for (OpOperand &use : op->getUses()) {
+      Operation *user = use.getOwner();
+      if (!isa<RankedTensorType>(use.get().getType())) {
+        hasUsedToken = true;
+        continue;
+      }
       auto assign = dyn_cast<AssignOp>(user);
       if (!assign) {
         // Left for finalize to report.
@@ -375,7 +385,7 @@ private:
         op->erase();
       return;
     }
-    if (!hasNonFragmentConsumer && !consumers.empty()) {
+    if (!hasNonFragmentConsumer && !hasUsedToken && !consumers.empty()) {
       bool clone = consumers.size() == 1 ||
                    static_cast<int>(consumers.size()) <= maxClones ||
                    op->getNumOperands() == 0 || isTrivial(op);
@@ -414,17 +424,22 @@ private:
     OpBuilder builder(op);
     for (unsigned mesh : targets) {
       StringRef name = meshes.name(mesh);
+      // The tensor results assigned to this mesh; the used tokens come out
+      // of the first fragment.
       SmallVector<unsigned> needed;
       for (OpResult result : op->getResults())
-        if (llvm::any_of(result.getUsers(), [&](Operation *user) {
-              return getMeshName(cast<AssignOp>(user).getType()) == name;
-            }))
+        if (isa<RankedTensorType>(result.getType())
+                ? llvm::any_of(result.getUsers(),
+                               [&](Operation *user) {
+                                 return getMeshName(
+                                            cast<AssignOp>(user).getType()) ==
+                                        name;
+                               })
+                : mesh == targets.front() && !result.use_empty())
           needed.push_back(result.getResultNumber());
       SmallVector<Value> operands;
       for (Value input : inputs)
-        operands.push_back(AssignOp::create(builder, input.getLoc(),
-                                            getMeshType(input.getType(), name),
-                                            input, StringAttr()));
+        operands.push_back(assignToMesh(builder, input, name));
       SmallVector<Type> resultTypes = llvm::map_to_vector(needed, [&](unsigned r) {
         return getMeshType(op->getResult(r).getType(), name);
       });
@@ -441,6 +456,10 @@ private:
           });
       addInferredBy(fragment, kWrapMeshlessOps);
       for (auto [k, r] : llvm::enumerate(needed)) {
+        if (!isa<RankedTensorType>(op->getResult(r).getType())) {
+          op->getResult(r).replaceAllUsesWith(fragment->getResult(k));
+          continue;
+        }
         for (Operation *user :
              llvm::make_early_inc_range(op->getResult(r).getUsers())) {
           auto assign = cast<AssignOp>(user);

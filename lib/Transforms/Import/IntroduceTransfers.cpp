@@ -21,48 +21,45 @@ namespace {
 constexpr StringLiteral kInferredByIntroduceTransfers = "introduce_transfers";
 
 //===----------------------------------------------------------------------===//
-// 1. Unassigns of call operands move into the callee.
+// 1. Cross-mesh assigns of callee arguments become transfers.
 //===----------------------------------------------------------------------===//
 
-void pushUnassignsIntoCallees(ModuleOp module) {
+/// A callee argument that every call site passes as an unassign of one mesh
+/// tensor type T stays unassigned (mesh inference types it later); each
+/// assign of it to another mesh becomes an assign to T followed by a
+/// transfer, so the transfer happens inside the callee, from the mesh the
+/// callers provide. O(arguments × call sites + assigns).
+void transferCalleeArgumentsFromCallerMesh(ModuleOp module) {
   for (auto &[callee, calls] : getFunctionsCalledOnlyByMpmdCalls(module)) {
     if (calls.empty() || callee.isExternal())
       continue;
     Block &entry = callee.getBody().front();
-    SmallVector<Type> argTypes(callee.getArgumentTypes());
-    llvm::SetVector<Operation *> callerUnassigns;
     for (BlockArgument arg : entry.getArguments()) {
       unsigned index = arg.getArgNumber();
-      if (llvm::none_of(arg.getUsers(),
-                        [](Operation *user) { return isa<AssignOp>(user); }))
-        continue;
       auto first = calls.front().getOperand(index).getDefiningOp<UnassignOp>();
       if (!first)
         continue;
-      Type meshType = first.getTensor().getType();
+      auto callerType = cast<MeshTensorType>(first.getTensor().getType());
       if (!llvm::all_of(calls, [&](CallOp call) {
             auto unassign = call.getOperand(index).getDefiningOp<UnassignOp>();
-            return unassign && unassign.getTensor().getType() == meshType;
+            return unassign && unassign.getTensor().getType() == callerType;
           }))
         continue;
-      arg.setType(meshType);
-      argTypes[index] = meshType;
-      OpBuilder builder = OpBuilder::atBlockBegin(&entry);
-      auto unassign =
-          UnassignOp::create(builder, arg.getLoc(), arg, first.getOriginAttr());
-      arg.replaceAllUsesExcept(unassign.getResult(), unassign);
-      for (CallOp call : calls) {
-        auto callerUnassign =
-            call.getOperand(index).getDefiningOp<UnassignOp>();
-        call->setOperand(index, callerUnassign.getTensor());
-        callerUnassigns.insert(callerUnassign);
+      for (Operation *user : llvm::make_early_inc_range(arg.getUsers())) {
+        auto assign = dyn_cast<AssignOp>(user);
+        if (!assign || cast<MeshTensorType>(assign.getType()).getMeshName() ==
+                           callerType.getMeshName())
+          continue;
+        OpBuilder builder(assign);
+        auto onCallerMesh = AssignOp::create(builder, assign.getLoc(),
+                                             callerType, arg,
+                                             assign.getOriginAttr());
+        auto transfer = TransferOp::create(builder, assign.getLoc(),
+                                           assign.getType(), onCallerMesh);
+        assign.replaceAllUsesWith(transfer.getResult());
+        assign.erase();
       }
     }
-    callee.setType(FunctionType::get(module.getContext(), argTypes,
-                                     callee.getResultTypes()));
-    for (Operation *unassign : callerUnassigns)
-      if (unassign->use_empty())
-        unassign->erase();
   }
 }
 
@@ -233,7 +230,7 @@ class IntroduceTransfersPass
     : public impl::IntroduceTransfersPassBase<IntroduceTransfersPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    pushUnassignsIntoCallees(module);
+    transferCalleeArgumentsFromCallerMesh(module);
 
     SmallVector<AssignOp> assigns;
     module.walk([&](AssignOp assign) { assigns.push_back(assign); });

@@ -1128,6 +1128,14 @@ Type getMeshType(Type type, StringRef mesh) {
   return type;
 }
 
+Value assignToMesh(OpBuilder &builder, Value input, StringRef mesh) {
+  if (!isa<RankedTensorType>(input.getType()))
+    return input;
+  return AssignOp::create(builder, input.getLoc(),
+                          getMeshType(input.getType(), mesh), input,
+                          StringAttr());
+}
+
 StringRef getMeshName(Type type) {
   if (auto meshTensor = dyn_cast<MeshTensorType>(type))
     return meshTensor.getMeshName();

@@ -232,6 +232,9 @@ std::optional<unsigned> pickMesh(const SrcSet &src, const MeshSet &preferred,
 /// `!mpmd.mesh_tensor<mesh, type>` (type ranked tensor), or `type` itself
 /// for tokens.
 Type getMeshType(Type type, StringRef mesh);
+/// `input` as an operand of a fragment on `mesh`: an `mpmd.assign` of a
+/// tensor (with no origin), a token itself -- tokens are never assigned.
+Value assignToMesh(OpBuilder &builder, Value input, StringRef mesh);
 /// The mesh name of a mesh tensor type, or empty.
 StringRef getMeshName(Type type);
 /// The local type of a mesh tensor (its global tensor type), or `type`.

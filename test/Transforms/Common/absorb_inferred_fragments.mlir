@@ -351,3 +351,35 @@ func.func private @inferred_by_user_root(%arg0: !m1) -> !m1 attributes {topology
   } : (!m1) -> !m1
   return %2 : !m1
 }
+
+// -----
+
+!t = tensor<4x8xf32>
+!m2 = !mpmd.mesh_tensor<"m2", tensor<4x8xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// A token links the user fragment on m2 to inferred fragments on m1 (its
+// producer and another consumer of the token): neither is absorbed into the
+// root on m2. The two on m1 merge with each other, at the producer's place.
+// ENTRY-LABEL: func.func @token_neighbours_on_another_mesh
+// ENTRY-NEXT:    %[[TOK:.*]]:2 = mpmd.fragment<mesh="m1", origin=[]> () () {
+// ENTRY-NEXT:      %[[C:.*]] = stablehlo.create_token
+// ENTRY-NEXT:      mpmd.return %[[C]], %[[C]]
+// ENTRY-NEXT:    } : () -> (!stablehlo.token, !stablehlo.token)
+// ENTRY-NEXT:    %[[F:.*]] = mpmd.fragment<mesh="m2", origin=["x"]> (%arg0, %[[TOK]]#0)
+// ENTRY-NEXT:      mpmd.return
+// ENTRY-NEXT:    }
+// ENTRY-NEXT:    return %[[F]]
+func.func @token_neighbours_on_another_mesh(%arg0: !m2) -> !m2 attributes {topology = #topology} {
+  %0 = mpmd.fragment<mesh="m1", origin=[]> () () {
+    %1 = stablehlo.create_token : !stablehlo.token
+    mpmd.return %1 : !stablehlo.token
+  } : () -> !stablehlo.token
+  %2 = mpmd.fragment<mesh="m2", origin=["x"]> (%arg0, %0) (%a: !t, %tok: !stablehlo.token) {
+    mpmd.return %a : !t
+  } : (!m2, !stablehlo.token) -> !m2
+  %3 = mpmd.fragment<mesh="m1", origin=[]> (%0) (%tok: !stablehlo.token) {
+    mpmd.return %tok : !stablehlo.token
+  } : (!stablehlo.token) -> !stablehlo.token
+  return %2 : !m2
+}

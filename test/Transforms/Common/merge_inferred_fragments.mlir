@@ -219,3 +219,33 @@ func.func @no_placement(%arg0: !m1) -> !m1 attributes {topology = #topology} {
   } : (!m1, !m1) -> !m1
   return %4 : !m1
 }
+
+// -----
+
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+!m2 = !mpmd.mesh_tensor<"m2", tensor<4x8xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// A token is the one value a fragment on another mesh can use directly (as
+// mesh inference leaves a token op's result). Its user is never a merge
+// candidate: each fragment stays on its mesh, with every merge mode.
+// CHECK-LABEL: func.func @token_user_on_another_mesh
+// CHECK:         mpmd.fragment<mesh="m1", origin=[]>
+// CHECK:         mpmd.fragment<mesh="m2", origin=["x"]>
+// ANY-LABEL:   func.func @token_user_on_another_mesh
+// ANY:           mpmd.fragment<mesh="m1", origin=[]>
+// ANY:           mpmd.fragment<mesh="m2", origin=["x"]>
+// SIDE-LABEL:  func.func @token_user_on_another_mesh
+// SIDE:          mpmd.fragment<mesh="m1", origin=[]>
+// SIDE:          mpmd.fragment<mesh="m2", origin=["x"]>
+func.func @token_user_on_another_mesh(%arg0: !m2) -> !m2 attributes {topology = #topology} {
+  %0 = mpmd.fragment<mesh="m1", origin=[]> () () {
+    %1 = stablehlo.create_token : !stablehlo.token
+    mpmd.return %1 : !stablehlo.token
+  } : () -> !stablehlo.token
+  %2 = mpmd.fragment<mesh="m2", origin=["x"]> (%arg0, %0) (%a: !t, %tok: !stablehlo.token) {
+    mpmd.return %a : !t
+  } : (!m2, !stablehlo.token) -> !m2
+  return %2 : !m2
+}

@@ -3,12 +3,14 @@
 // Entry inputs take the mesh of their assigns (the first mesh when several;
 // the others get a transfer); assign(unassign(x)) on one mesh is x; a
 // cross-mesh one of an entry input becomes a transfer even without
-// infer-transfers.
+// infer-transfers. Transfers of inputs go just before their first user (here
+// the return, in the order they were made), as upstream places them.
 // CHECK-LABEL: func.func @main(%arg0: !mpmd.mesh_tensor<"m1", tensor<4xf32>>, %arg1: !mpmd.mesh_tensor<"m1", tensor<4xf32>>) -> (!mpmd.mesh_tensor<"m1", tensor<4xf32>>, !mpmd.mesh_tensor<"m2", tensor<4xf32>>, !mpmd.mesh_tensor<"m2", tensor<4xf32>>)
-// CHECK-NEXT:    %[[T1:.*]] = mpmd.transfer %arg1 : (!mpmd.mesh_tensor<"m1", tensor<4xf32>>) -> !mpmd.mesh_tensor<"m2", tensor<4xf32>>
-// CHECK-NEXT:    %[[T0:.*]] = mpmd.transfer %arg0 : (!mpmd.mesh_tensor<"m1", tensor<4xf32>>) -> !mpmd.mesh_tensor<"m2", tensor<4xf32>>
 // CHECK-NEXT:    %[[F:.*]] = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0, %arg1)
-// CHECK:         return %[[F]], %[[T0]], %[[T1]]
+// CHECK:         } : (!mpmd.mesh_tensor<"m1", tensor<4xf32>>, !mpmd.mesh_tensor<"m1", tensor<4xf32>>) -> !mpmd.mesh_tensor<"m1", tensor<4xf32>>
+// CHECK-NEXT:    %[[T0:.*]] = mpmd.transfer %arg0 : (!mpmd.mesh_tensor<"m1", tensor<4xf32>>) -> !mpmd.mesh_tensor<"m2", tensor<4xf32>>
+// CHECK-NEXT:    %[[T1:.*]] = mpmd.transfer %arg1 : (!mpmd.mesh_tensor<"m1", tensor<4xf32>>) -> !mpmd.mesh_tensor<"m2", tensor<4xf32>>
+// CHECK-NEXT:    return %[[F]], %[[T0]], %[[T1]]
 // CHECK-NOT:     mpmd.assign
 // CHECK-NOT:     mpmd.unassign
 !t = tensor<4xf32>
@@ -158,4 +160,38 @@ func.func @main(%arg0: !t) -> (!m1, !m1_device) attributes {topology = #topology
   %0 = mpmd.assign %arg0 : (!t) -> !m1
   %1 = mpmd.assign %arg0 : (!t) -> !m1_device
   return %0, %1 : !m1, !m1_device
+}
+
+// -----
+
+// A chain of transfers from an input (m1 -> m2 -> m3): each link goes just
+// before its first user -- the m2 link before the m2 fragment, the m3 link
+// after it, before the m3 fragment.
+// CHECK-LABEL: func.func @chain_from_input
+// CHECK-NEXT:    %[[F1:.*]] = mpmd.fragment<mesh="m1", origin=["a"]> (%arg0)
+// CHECK:         %[[T2:.*]] = mpmd.transfer %arg0 : (!mpmd.mesh_tensor<"m1", tensor<4xf32>>) -> !mpmd.mesh_tensor<"m2", tensor<4xf32>>
+// CHECK-NEXT:    %[[F2:.*]] = mpmd.fragment<mesh="m2", origin=["b"]> (%[[T2]])
+// CHECK:         %[[T3:.*]] = mpmd.transfer %[[T2]] : (!mpmd.mesh_tensor<"m2", tensor<4xf32>>) -> !mpmd.mesh_tensor<"m3", tensor<4xf32>>
+// CHECK-NEXT:    %[[F3:.*]] = mpmd.fragment<mesh="m3", origin=["c"]> (%[[T3]])
+// CHECK:         return %[[F1]], %[[F2]], %[[F3]]
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m2 = !mpmd.mesh_tensor<"m2", !t>
+!m3 = !mpmd.mesh_tensor<"m3", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>, <"m3": <["x"=2]>>>
+
+func.func @chain_from_input(%arg0: !m1) -> (!m1, !m2, !m3) attributes {topology = #topology} {
+  %f1 = mpmd.fragment<mesh="m1", origin=["a"]> (%arg0) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m1) -> !m1
+  %u = mpmd.unassign %arg0 : (!m1) -> !t
+  %a2 = mpmd.assign %u : (!t) -> !m2
+  %f2 = mpmd.fragment<mesh="m2", origin=["b"]> (%a2) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m2) -> !m2
+  %a3 = mpmd.assign %u : (!t) -> !m3
+  %f3 = mpmd.fragment<mesh="m3", origin=["c"]> (%a3) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m3) -> !m3
+  return %f1, %f2, %f3 : !m1, !m2, !m3
 }

@@ -107,17 +107,19 @@ func.func @add_tree(%arg0: !m1, %arg1: !m2, %arg2: !m1) -> (!m1, !m1, !t) attrib
 #topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
 
 // Every call passes an unassign of an m1 value as argument 0 and the
-// callee assigns it: the unassign moves into the callee, whose argument
-// becomes an m1 mesh tensor, and the assign to m2 becomes a transfer
-// inside the callee. Argument 1 has a non-unassign at one call site and
-// argument 2 has no assign user: both stay.
+// callee assigns it to m2: the argument stays unassigned (mesh inference
+// types it), the callers keep their unassigns, and the assign to m2 becomes
+// an assign to the callers' mesh m1 followed by a transfer inside the
+// callee. Argument 1 has a non-unassign at one call site and argument 2 has
+// no assign user: both stay as they are.
 // CHECK-LABEL: func.func @main
-// CHECK-NEXT:  %[[U2:.*]] = mpmd.unassign %arg0
+// CHECK-NEXT:  %[[U0:.*]] = mpmd.unassign %arg0
 // CHECK-NEXT:  %[[U1:.*]] = mpmd.unassign %arg1
-// CHECK-NEXT:  %[[C0:.*]] = mpmd.call @f(%arg0, %[[U1]], %[[U2]]) {call_counter = 0 : ui32} : (!mpmd.mesh_tensor<"m1", tensor<4x8xf32>>, tensor<4x8xf32>, tensor<4x8xf32>) -> !mpmd.mesh_tensor<"m2", tensor<4x8xf32>>
-// CHECK-NEXT:  %[[C1:.*]] = mpmd.call @f(%arg1, %arg2, %[[U2]]) {call_counter = 1 : ui32}
-// CHECK:       func.func private @f(%arg0: !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>, %arg1: tensor<4x8xf32>, %arg2: tensor<4x8xf32>)
-// CHECK-NEXT:  %[[T:.*]] = mpmd.transfer %arg0 : (!mpmd.mesh_tensor<"m1", tensor<4x8xf32>>) -> !mpmd.mesh_tensor<"m2", tensor<4x8xf32>>
+// CHECK-NEXT:  %[[C0:.*]] = mpmd.call @f(%[[U0]], %[[U1]], %[[U0]]) {call_counter = 0 : ui32} : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) -> !mpmd.mesh_tensor<"m2", tensor<4x8xf32>>
+// CHECK-NEXT:  %[[C1:.*]] = mpmd.call @f(%[[U1]], %arg2, %[[U0]]) {call_counter = 1 : ui32}
+// CHECK:       func.func private @f(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xf32>, %arg2: tensor<4x8xf32>)
+// CHECK-NEXT:  %[[A0:.*]] = mpmd.assign {origin = "g"} %arg0 : (tensor<4x8xf32>) -> !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+// CHECK-NEXT:  %[[T:.*]] = mpmd.transfer %[[A0]] : (!mpmd.mesh_tensor<"m1", tensor<4x8xf32>>) -> !mpmd.mesh_tensor<"m2", tensor<4x8xf32>>
 // CHECK-NEXT:  %[[A1:.*]] = mpmd.assign {origin = "g"} %arg1
 // CHECK-NEXT:  mpmd.fragment<mesh="m2", origin=["g"]> (%[[T]], %[[A1]])
 func.func @main(%arg0: !m1, %arg1: !m1, %arg2: !t) -> (!m2, !m2) attributes {topology = #topology} {
