@@ -441,12 +441,25 @@ FragmentCallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   auto globalTypes = [](TypeRange types) {
     return llvm::map_to_vector(types, getGlobalType);
   };
-  if (TypeRange(globalTypes(getOperandTypes())) != calleeType.getInputs() ||
-      TypeRange(globalTypes(getResultTypes())) != calleeType.getResults())
+  // A callee SPMD-partitioned for its mesh (-mpmd-partition-fragment-bodies)
+  // takes and returns one device's shard of each value.
+  auto localTypes = [&](TypeRange types) {
+    return llvm::map_to_vector(types, [&](Type type) -> Type {
+      if (auto meshTensor = dyn_cast<MeshTensorType>(type))
+        return meshTensor.getLocalTensorType(getOperation());
+      return type;
+    });
+  };
+  auto matches = [&](auto typesOf) {
+    return TypeRange(typesOf(getOperandTypes())) == calleeType.getInputs() &&
+           TypeRange(typesOf(getResultTypes())) == calleeType.getResults();
+  };
+  if (!matches(globalTypes) && !matches(localTypes))
     return emitOpError() << "callee " << getCalleeAttr() << " has type "
                          << calleeType
                          << ", which does not match the global types of the "
-                            "call's operands and results";
+                            "call's operands and results, nor their local "
+                            "(per-device) types";
   TopologyAttr topology = getTopology(*this);
   if (!topology)
     return success();
