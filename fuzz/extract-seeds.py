@@ -70,6 +70,17 @@ def main(root, out):
                     if options is not None or pipeline.capitalize() in path.parts:
                         write(out / ("mpmd-%s-pipeline-fuzzer" % pipeline),
                               (options or "") + "\n" + module)
+                # The sdy fuzzers take every module of the sdy tests (the
+                # propagation outputs are the partitioner's inputs).
+                if "Sdy" in path.parts:
+                    match = re.search(r"-sdy-propagation-pipeline(?:='([^']*)'|=(\S+))?", text)
+                    options = (match.group(1) or match.group(2) or "") if match else ""
+                    write(out / "mpmd-sdy-propagation-pipeline-fuzzer", options + "\n" + module)
+                    write(out / "mpmd-sdy-partitioner-fuzzer", "\n" + module)
+                # Modules with GSPMD shardings seed the GSPMD import (no
+                # options).
+                if "mhlo.sharding" in module or "@SPMDFullToShardShape" in module:
+                    write(out / "mpmd-gspmd-import-pipeline-fuzzer", "\n" + module)
             for line in text.splitlines():
                 match = re.search(r"mpmd schedule (--[^|%]*?)\s*(?:2>&1|\||$)", line)
                 if match:

@@ -14,6 +14,8 @@ fuzzers=("$@")
 if [ ${#fuzzers[@]} -eq 0 ]; then
   fuzzers=(mpmd-ir-fuzzer mpmd-import-pipeline-fuzzer
            mpmd-optimize-pipeline-fuzzer mpmd-export-pipeline-fuzzer
+           mpmd-sdy-propagation-pipeline-fuzzer mpmd-sdy-partitioner-fuzzer
+           mpmd-gspmd-import-pipeline-fuzzer
            mpmd-config-fuzzer mpmd-npy-fuzzer mpmd-schedule-fuzzer)
 fi
 

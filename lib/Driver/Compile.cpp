@@ -3,6 +3,7 @@
 #include "mpmd/Driver/Compile.h"
 
 #include "mpmd/Driver/ConfigShardings.h"
+#include "mpmd/Driver/GspmdInput.h"
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
@@ -238,6 +239,9 @@ FailureOr<Lowered> lower(ModuleOp module, const Config &config,
   // A module without mpmd or sdy ops has not loaded their dialects, whose
   // attributes the topology is built of.
   context->loadDialect<MpmdDialect, sdy::SdyDialect>();
+  // GSPMD-era shardings become sdy ones on the topology's mesh first.
+  if (failed(importGspmdShardings(copy, config)))
+    return failure();
   TopologyAttr topology = buildTopology(context, config);
   Attribute existing = main->getAttr(MpmdDialect::kTopologyAttrName);
   if (existing && existing != topology)

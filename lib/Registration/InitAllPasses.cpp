@@ -9,6 +9,7 @@
 #include "mpmd/Transforms/Import/Pipelines.h"
 #include "mpmd/Transforms/Optimize/Passes.h"
 #include "mpmd/Transforms/Optimize/Pipelines.h"
+#include "mpmd/Transforms/Sdy/Gspmd/Passes.h"
 #include "mpmd/Transforms/Sdy/Partitioning/Passes.h"
 #include "mpmd/Transforms/Sdy/Propagation/Passes.h"
 #include "mpmd/Transforms/Sdy/Propagation/Pipelines.h"
@@ -31,6 +32,8 @@ void mlir::mpmd::registerAllPasses() {
   mlir::sdy::registerSdyPropagationPasses();
   mlir::sdy::registerSdyPartitioningPasses();
   mlir::sdy::registerSdyPipelines();
+  mlir::sdy::registerSdyGspmdPasses();
+  mlir::sdy::registerStablehloImportPipeline();
   registerInferMeshPipeline();
   registerImportPipeline();
   registerMpmdExportPasses();

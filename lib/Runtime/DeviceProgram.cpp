@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <tuple>
 
 namespace mlir::mpmd::runtime {
 
@@ -32,6 +33,62 @@ int64_t DeviceProgram::getNumDevices() const {
 
 std::string DeviceProgram::describeDevice(int64_t mesh, int64_t device) const {
   return meshes[mesh].name + ":" + std::to_string(device);
+}
+
+llvm::SmallVector<int64_t, 4>
+DeviceProgram::getSourceDevices(const Step &step, int64_t device) const {
+  if (step.pieces.empty())
+    return {device % meshes[getSourceMesh(step)].numDevices};
+  llvm::SmallVector<int64_t, 4> sources;
+  auto first =
+      llvm::partition_point(step.pieces, [&](const TransferPiece &piece) {
+        return piece.device < device;
+      });
+  for (auto at = first; at != step.pieces.end() && at->device == device; ++at)
+    sources.push_back(at->sourceDevice);
+  llvm::sort(sources);
+  return sources;
+}
+
+int64_t DeviceProgram::getReceivedBytes(const Step &step,
+                                        int64_t device) const {
+  if (step.pieces.empty())
+    return values[step.results.front()].bytes;
+  int64_t bytes = 0;
+  for (const TransferPiece &piece : step.pieces)
+    if (piece.device == device)
+      bytes += piece.bytes;
+  return bytes;
+}
+
+/// Pieces of `step` (a transfer) on devices of its meshes, sorted by
+/// receiving device, each pair of devices once, every receiver served.
+static llvm::Error verifyPieces(const DeviceProgram &program,
+                                const DeviceProgram::Step &step) {
+  if (step.pieces.empty())
+    return llvm::Error::success();
+  int64_t sources = program.meshes[program.getSourceMesh(step)].numDevices;
+  int64_t receivers = program.meshes[step.mesh].numDevices;
+  std::string where = "transfer '" + step.name + "'";
+  int64_t served = 0;
+  for (auto [i, piece] : llvm::enumerate(step.pieces)) {
+    if (piece.sourceDevice < 0 || piece.sourceDevice >= sources ||
+        piece.device < 0 || piece.device >= receivers || piece.bytes < 0)
+      return makeProgramError(where + " has a piece between devices its "
+                                      "meshes lack");
+    if (i > 0) {
+      const DeviceProgram::TransferPiece &before = step.pieces[i - 1];
+      if (std::tie(before.device, before.sourceDevice) >=
+          std::tie(piece.device, piece.sourceDevice))
+        return makeProgramError(where + " has pieces out of order or twice");
+      if (before.device == piece.device)
+        continue;
+    }
+    ++served;
+  }
+  if (served != receivers)
+    return makeProgramError(where + " has no piece for some receiving device");
+  return llvm::Error::success();
 }
 
 llvm::Error verifyStructure(const DeviceProgram &program) {
@@ -89,6 +146,11 @@ llvm::Error verifyStructure(const DeviceProgram &program) {
                                 program.values[operand].name +
                                 ", which lives on another mesh");
     }
+    if (!isTransfer && !step.pieces.empty())
+      return makeProgramError(where + " is a fragment with transfer pieces");
+    if (isTransfer)
+      if (llvm::Error error = verifyPieces(program, step))
+        return error;
     for (int64_t result : step.results)
       if (llvm::Error error = produce(result, step.mesh, where))
         return error;
@@ -186,11 +248,11 @@ private:
         if (step.kind == DeviceProgram::StepKind::kTransfer) {
           int64_t arrival = arrivalNode(index, device);
           preds[arrival].push_back(runNode(index, device));
-          int64_t source =
-              producerNode(step.operands.front(),
-                           program.getSourceDevice(step, device));
-          if (source != kNone)
-            preds[arrival].push_back(source);
+          for (int64_t sourceDevice : program.getSourceDevices(step, device))
+            if (int64_t source =
+                    producerNode(step.operands.front(), sourceDevice);
+                source != kNone)
+              preds[arrival].push_back(source);
           continue;
         }
         for (int64_t operand : step.operands)
@@ -252,9 +314,17 @@ std::string describeDeadlock(const StepGraph &graph,
       if (made.kind == DeviceProgram::StepKind::kTransfer &&
           done[graph.runNode(producerStep, device)]) {
         // The receive is issued: the wait is for the step that makes the
-        // source on the sending device.
+        // source on a sending device that has not made it.
         madeMesh = program.getSourceMesh(made);
-        madeDevice = program.getSourceDevice(made, device);
+        llvm::SmallVector<int64_t, 4> senders =
+            program.getSourceDevices(made, device);
+        madeDevice = senders.front();
+        for (int64_t sender : senders)
+          if (int64_t node = graph.producerNode(made.operands.front(), sender);
+              node != kNone && !done[node]) {
+            madeDevice = sender;
+            break;
+          }
         if (int64_t source = graph.producer[made.operands.front()];
             source != kNone)
           madeBy = program.steps[source].name;
@@ -358,10 +428,17 @@ namespace {
 class LaneClocks {
 public:
   explicit LaneClocks(const DeviceProgram &program) : program(program) {
-    uniform = llvm::all_equal(
-        llvm::map_range(program.meshes, [](const DeviceProgram::Mesh &mesh) {
-          return mesh.numDevices;
-        }));
+    // Lanes exist when device d of every mesh only hears from device d.
+    uniform =
+        llvm::all_equal(llvm::map_range(
+            program.meshes,
+            [](const DeviceProgram::Mesh &mesh) { return mesh.numDevices; })) &&
+        llvm::all_of(program.steps, [](const DeviceProgram::Step &step) {
+          return llvm::all_of(step.pieces,
+                              [](const DeviceProgram::TransferPiece &piece) {
+                                return piece.sourceDevice == piece.device;
+                              });
+        });
     if (!uniform)
       return;
     const size_t numMeshes = program.meshes.size();

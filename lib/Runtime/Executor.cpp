@@ -81,6 +81,49 @@ std::string describeFragment(ArrayAttr origins, Operation *op,
   return name;
 }
 
+/// The shards of a value of `type` (global `shape`) over `mesh`, the
+/// topology's mesh of the type: each dimension split by its (sub-)axes,
+/// major to minor. Errors name the value `name`, its sharding and the mesh.
+FailureOr<ShardLayout> getShardLayout(MeshTensorType type, sdy::MeshAttr mesh,
+                                      const Shape &shape, Location loc,
+                                      llvm::StringRef name) {
+  sdy::TensorShardingAttr sharding = type.getSharding();
+  if (!sharding)
+    return ShardLayout::replicated(shape, mesh.getTotalSize());
+  auto fail = [&] {
+    return emitError(loc) << "value " << name << " with sharding " << sharding
+                          << " on mesh \"" << type.getMeshName() << "\" ";
+  };
+  if (!sharding.getUnreducedAxes().empty())
+    return fail() << "has unreduced axes: values between fragments must be "
+                     "reduced (the MPMD executor moves no partial sums)";
+  std::vector<int64_t> axisSizes;
+  for (sdy::MeshAxisAttr axis : mesh.getAxes())
+    axisSizes.push_back(axis.getSize());
+  std::vector<std::vector<MeshAxisPart>> parts;
+  for (sdy::DimensionShardingAttr dimension : sharding.getDimShardings()) {
+    std::vector<MeshAxisPart> &list = parts.emplace_back();
+    for (sdy::AxisRefAttr axis : dimension.getAxes()) {
+      std::optional<unsigned> index = mesh.getAxisIndex(axis.getName());
+      if (!index)
+        return fail() << "names axis \"" << axis.getName()
+                      << "\", which the mesh lacks";
+      MeshAxisPart part{*index, 1, axisSizes[*index]};
+      if (sdy::SubAxisInfoAttr subAxis = axis.getSubAxisInfo()) {
+        part.preSize = subAxis.getPreSize();
+        part.size = subAxis.getSize();
+      }
+      list.push_back(part);
+    }
+  }
+  llvm::Expected<ShardLayout> layout =
+      ShardLayout::create(shape, axisSizes, parts);
+  if (!layout)
+    return fail() << "cannot be split into shards: "
+                  << llvm::toString(layout.takeError());
+  return std::move(*layout);
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -110,7 +153,9 @@ FailureOr<std::unique_ptr<Executable>> Executable::create(ModuleOp module) {
   executable->module = module;
   DeviceProgram &program = executable->program;
   int64_t numDevices = 0;
+  std::vector<sdy::MeshAttr> meshAttrs;
   for (NamedMeshAttr mesh : topology.getMeshes()) {
+    meshAttrs.push_back(mesh.getMesh());
     int64_t meshDevices = mesh.getMesh().getTotalSize();
     numDevices = checkedAdd(numDevices, meshDevices)
                      .value_or(std::numeric_limits<int64_t>::max());
@@ -124,6 +169,9 @@ FailureOr<std::unique_ptr<Executable>> Executable::create(ModuleOp module) {
            << " (two threads each, within the process's thread limit)";
 
   llvm::DenseMap<Value, int64_t> valueIds;
+  // Per value: the shards its sharding gives (the layout it has unless a
+  // fragment with global types reads or writes it).
+  std::vector<ShardLayout> typedLayouts;
   // Registers `value` (a mesh tensor) and returns its id.
   auto addValue = [&](Value value, Location loc, std::string name,
                       std::vector<TensorSpec> *specs) -> FailureOr<int64_t> {
@@ -136,11 +184,15 @@ FailureOr<std::unique_ptr<Executable>> Executable::create(ModuleOp module) {
     if (failed(spec))
       return failure();
     int64_t mesh = *topology.getMeshIndex(type.getMeshName());
+    FailureOr<ShardLayout> layout =
+        getShardLayout(type, meshAttrs[mesh], spec->shape, loc, name);
+    if (failed(layout))
+      return failure();
     int64_t id = program.values.size();
-    program.values.push_back(
-        {mesh, *checkedProduct(spec->shape, dtypeSize(spec->dtype)),
-         std::move(name)});
+    // The bytes a device holds are known once the layouts are (below).
+    program.values.push_back({mesh, 0, std::move(name)});
     valueIds[value] = id;
+    typedLayouts.push_back(std::move(*layout));
     executable->valueSpecs.push_back(*spec);
     if (specs)
       specs->push_back(std::move(*spec));
@@ -163,9 +215,12 @@ FailureOr<std::unique_ptr<Executable>> Executable::create(ModuleOp module) {
     program.inputs.push_back(*id);
   }
 
+  // Per step: the types of the fragment body's arguments, then results.
+  std::vector<SmallVector<Type>> bodyTypes;
   for (Operation &op : main.getBody().front()) {
     DeviceProgram::Step step;
     Region *body = nullptr;
+    SmallVector<Type> types;
     if (auto ret = dyn_cast<func::ReturnOp>(op)) {
       program.outputs = idsOf(ret.getOperands());
       for (Value output : ret.getOperands()) {
@@ -183,6 +238,8 @@ FailureOr<std::unique_ptr<Executable>> Executable::create(ModuleOp module) {
         return call.emitError("the MPMD executor cannot find the body of @")
                << call.getCallee();
       body = &callee.getBody();
+      llvm::append_range(types, callee.getFunctionType().getInputs());
+      llvm::append_range(types, callee.getFunctionType().getResults());
       step.mesh = *topology.getMeshIndex(call.getMeshName());
       step.name = describeFragment(call.getOrigin(), call, call.getCallee());
       step.letter = getFragmentLetter(call.getOrigin());
@@ -192,6 +249,9 @@ FailureOr<std::unique_ptr<Executable>> Executable::create(ModuleOp module) {
             callee.getArgAttr(i, kAliasingOutputAttrName));
     } else if (auto fragment = dyn_cast<FragmentOp>(op)) {
       body = &fragment.getRegion();
+      llvm::append_range(types, body->front().getArgumentTypes());
+      llvm::append_range(types,
+                         body->front().getTerminator()->getOperandTypes());
       step.mesh = *topology.getMeshIndex(fragment.getMeshName());
       step.name = describeFragment(fragment.getOrigin(), fragment, "inferred");
       step.letter = getFragmentLetter(fragment.getOrigin());
@@ -231,8 +291,11 @@ FailureOr<std::unique_ptr<Executable>> Executable::create(ModuleOp module) {
     program.steps.push_back(std::move(step));
     executable->stepBodies.push_back(body);
     executable->stepOps.push_back(&op);
+    bodyTypes.push_back(std::move(types));
   }
   program.meshOrder.resize(program.meshes.size());
+  if (failed(executable->layOutValues(std::move(typedLayouts), bodyTypes)))
+    return failure();
   // The groups the fragment bodies' collectives meet in (nested regions
   // included), each body on its mesh's 1 x N grid: O(ops + processes per
   // collective).
@@ -276,6 +339,89 @@ FailureOr<std::unique_ptr<Executable>> Executable::create(ModuleOp module) {
   return executable;
 }
 
+LogicalResult
+Executable::layOutValues(std::vector<ShardLayout> typedLayouts,
+                         llvm::ArrayRef<SmallVector<Type>> bodyTypes) {
+  const int64_t numValues = program.values.size();
+  // A fragment runs on shards when its body has the local types, replicated
+  // when it has the global ones (all equal when nothing is split).
+  stepOnShards.assign(program.steps.size(), false);
+  std::vector<bool> readWhole(numValues, false);
+  for (auto [index, step] : llvm::enumerate(program.steps)) {
+    if (step.kind == DeviceProgram::StepKind::kTransfer)
+      continue;
+    std::vector<int64_t> ids = step.operands;
+    llvm::append_range(ids, step.results);
+    llvm::ArrayRef<Type> types = bodyTypes[index];
+    auto shapeOf = [&](size_t i) {
+      return cast<RankedTensorType>(types[i]).getShape();
+    };
+    bool global = types.size() == ids.size(), local = global;
+    for (size_t i = 0; i < types.size() && (global || local); ++i) {
+      if (!isa<RankedTensorType>(types[i])) {
+        global = local = false;
+        break;
+      }
+      global &= shapeOf(i) == llvm::ArrayRef(valueSpecs[ids[i]].shape);
+      local &=
+          shapeOf(i) == llvm::ArrayRef(typedLayouts[ids[i]].getLocalShape());
+    }
+    if (global) {
+      for (int64_t id : ids)
+        readWhole[id] = true;
+      continue;
+    }
+    if (local) {
+      stepOnShards[index] = true;
+      continue;
+    }
+    // The verifier of fragment calls and fragments allows nothing else.
+    return stepOps[index]->emitError("fragment '")
+           << step.name
+           << "': its body has neither the global types of its "
+              "operands and results nor their shards";
+  }
+
+  // A value a replicated fragment touches is held whole by every device.
+  operandShards.assign(numValues, std::nullopt);
+  for (int64_t value = 0; value < numValues; ++value) {
+    ShardLayout &typed = typedLayouts[value];
+    if (readWhole[value] && !typed.isReplicated()) {
+      layouts.push_back(ShardLayout::replicated(typed.getGlobalShape(),
+                                                typed.getNumDevices()));
+      operandShards[value] = std::move(typed);
+    } else {
+      layouts.push_back(std::move(typed));
+    }
+    // The shard is no larger than the global tensor, whose size fits.
+    program.values[value].bytes = *checkedProduct(
+        layouts[value].getLocalShape(), dtypeSize(valueSpecs[value].dtype));
+  }
+  for (auto [index, step] : llvm::enumerate(program.steps))
+    if (stepOnShards[index])
+      for (int64_t result : step.results)
+        if (operandShards[result])
+          return stepOps[index]->emitError("fragment '")
+                 << step.name << "' writes shards of "
+                 << program.values[result].name
+                 << ", which a fragment with global types reads whole: run "
+                    "both on shards or both replicated";
+
+  stepPieces.resize(program.steps.size());
+  for (auto [index, step] : llvm::enumerate(program.steps)) {
+    if (step.kind != DeviceProgram::StepKind::kTransfer)
+      continue;
+    int64_t source = step.operands.front(), result = step.results.front();
+    stepPieces[index] = planRelayout(layouts[source], layouts[result]);
+    for (const RelayoutPiece &piece : stepPieces[index])
+      step.pieces.push_back(
+          {piece.sourceDevice, piece.device,
+           *checkedProduct(piece.sourceBox.shape,
+                           dtypeSize(valueSpecs[result].dtype))});
+  }
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Running
 //===----------------------------------------------------------------------===//
@@ -300,6 +446,7 @@ public:
     slots.resize(numSlots);
     devices = std::make_unique<DeviceState[]>(numDevices);
     isOutput.assign(program.values.size(), false);
+    gatheredOutputs.resize(program.outputs.size());
     for (int64_t output : program.outputs)
       isOutput[output] = true;
     readers.resize(program.values.size());
@@ -308,8 +455,8 @@ public:
       if (step.kind == DeviceProgram::StepKind::kTransfer) {
         int64_t source = step.operands.front();
         readers[source].push_back(index);
-        for (int64_t device = 0; device < meshDevices; ++device)
-          ++slot(source, program.getSourceDevice(step, device)).usesLeft;
+        for (const RelayoutPiece &piece : executable.stepPieces[index])
+          ++slot(source, piece.sourceDevice).usesLeft;
         continue;
       }
       for (int64_t operand : step.operands)
@@ -325,8 +472,10 @@ private:
     Tensor tensor;
     bool ready = false;
     bool live = false;
-    /// A transfer result: when its bytes started landing.
+    /// A transfer result: when its first piece started landing, and how
+    /// many pieces are still to land.
     double receiveStartUs = 0;
+    int64_t piecesLeft = 0;
     int64_t usesLeft = 0;
   };
   struct DeviceState {
@@ -387,6 +536,14 @@ private:
       devices[device].operandsArrived.notify_all();
     progressed.notify_all();
   }
+  /// After the steps: the shards of each output held (by their first
+  /// holder) in another process than its mesh's device 0 go there, through
+  /// the transport.
+  void gatherOutputShards();
+  /// Output `index` (value `value`), the global tensor from its shards (a
+  /// single shard as is): an empty tensor when device 0 of its mesh runs in
+  /// another process. O(bytes).
+  Tensor assembleOutput(int64_t index, int64_t value);
   /// "m0:0 at 'layer_1 mb 2'; m1:0 at ..." for the devices still running.
   std::string describeWaitingDevices();
 
@@ -409,6 +566,9 @@ private:
   std::vector<bool> isOutput;
   /// Per value: the transfers that read it.
   std::vector<std::vector<int64_t>> readers;
+  /// Per output: the buffer other processes' shards land in (empty when
+  /// none do).
+  std::vector<Tensor> gatheredOutputs;
   int64_t transferredBytes = 0;
 
   std::mutex mutex;
@@ -464,15 +624,14 @@ void Executable::Run::onReady(int64_t value, int64_t device) {
   int64_t fromMesh = program.values[value].mesh;
   for (int64_t transfer : readers[value]) {
     const DeviceProgram::Step &step = program.steps[transfer];
-    for (int64_t receiver = 0;
-         receiver < program.meshes[step.mesh].numDevices; ++receiver) {
-      if (program.getSourceDevice(step, receiver) != device)
+    for (const RelayoutPiece &piece : executable.stepPieces[transfer]) {
+      if (piece.sourceDevice != device)
         continue;
       ++pendingTransfers;
-      transport.postSend(
-          deviceIndex(fromMesh, device), deviceIndex(step.mesh, receiver),
-          transferTag(transfer, receiver), slot(value, device).tensor,
-          [this, value, device](llvm::Error error) {
+      transport.postSendPiece(
+          deviceIndex(fromMesh, device), deviceIndex(step.mesh, piece.device),
+          transferTag(transfer, piece.device), slot(value, device).tensor,
+          piece.sourceBox, [this, value, device](llvm::Error error) {
             std::lock_guard<std::mutex> lock(mutex);
             if (error)
               fail(std::move(error));
@@ -487,57 +646,81 @@ void Executable::Run::onReady(int64_t value, int64_t device) {
 void Executable::Run::postReceive(int64_t index, int64_t device) {
   const DeviceProgram::Step &step = program.steps[index];
   int64_t fromMesh = program.getSourceMesh(step);
-  int64_t fromDevice = program.getSourceDevice(step, device);
   int64_t result = step.results.front();
-  ReceiveCallbacks callbacks;
-  callbacks.onStart = [this, index, device, result] {
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      if (aborted)
-        return false;
-      if (llvm::Error error =
-              allocate(result, device,
-                       "at '" + llvm::Twine(program.steps[index].name) + "'")) {
-        fail(std::move(error));
-        return false;
+  const TensorSpec &spec = executable.valueSpecs[result];
+  auto isMine = [device](const RelayoutPiece &piece) {
+    return piece.device == device;
+  };
+  auto pieces = llvm::make_filter_range(executable.stepPieces[index], isMine);
+  slot(result, device).piecesLeft =
+      llvm::count_if(executable.stepPieces[index], isMine);
+  int64_t firstSource = (*pieces.begin()).sourceDevice;
+  for (const RelayoutPiece &piece : pieces) {
+    PieceReceiveCallbacks callbacks;
+    // The first piece to land allocates the device's shard; the others
+    // land in it.
+    callbacks.onStart = [this, index, device,
+                         result]() -> std::optional<Tensor> {
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (aborted)
+          return std::nullopt;
+        Slot &made = slot(result, device);
+        if (made.live)
+          return made.tensor;
+        // The first piece: the shard is allocated and starts landing.
+        if (llvm::Error error = allocate(
+                result, device,
+                "at '" + llvm::Twine(program.steps[index].name) + "'")) {
+          fail(std::move(error));
+          return std::nullopt;
+        }
+        made.tensor = Tensor::empty(executable.valueSpecs[result].dtype,
+                                    executable.layouts[result].getLocalShape());
       }
-    }
-    if (options.beforeStepForTesting)
-      options.beforeStepForTesting(index);
-    double start = now();
-    std::lock_guard<std::mutex> lock(mutex);
-    slot(result, device).receiveStartUs = start;
-    return true;
-  };
-  callbacks.onDone = [this, index, device, result, fromMesh,
-                      fromDevice](llvm::Expected<Tensor> tensor) {
-    double end = now();
-    std::lock_guard<std::mutex> lock(mutex);
-    transferFinished();
-    if (!tensor) {
-      fail(tensor.takeError());
-      return;
-    }
-    const DeviceProgram::Step &step = program.steps[index];
-    DeviceState &state = devices[deviceIndex(step.mesh, device)];
-    Slot &made = slot(result, device);
-    transferredBytes += program.values[result].bytes;
-    state.executed.push_back({index, step.mesh, device, fromMesh, fromDevice,
-                              made.receiveStartUs, end});
-    made.tensor = std::move(*tensor);
-    made.ready = true;
-    if (made.usesLeft == 0) {
-      release(result, device);
-    } else {
-      onReady(result, device);
-      state.operandsArrived.notify_one();
-    }
-  };
-  ++pendingTransfers;
-  transport.postReceive(deviceIndex(fromMesh, fromDevice),
-                        deviceIndex(step.mesh, device),
-                        transferTag(index, device),
-                        executable.valueSpecs[result], std::move(callbacks));
+      if (options.beforeStepForTesting)
+        options.beforeStepForTesting(index);
+      double start = now();
+      std::lock_guard<std::mutex> lock(mutex);
+      Slot &made = slot(result, device);
+      made.receiveStartUs = start;
+      return made.tensor;
+    };
+    int64_t bytes =
+        checkedProduct(piece.destinationBox.shape, dtypeSize(spec.dtype))
+            .value_or(0);
+    callbacks.onDone = [this, index, device, result, fromMesh, firstSource,
+                        bytes](llvm::Error error) {
+      double end = now();
+      std::lock_guard<std::mutex> lock(mutex);
+      transferFinished();
+      if (error) {
+        fail(std::move(error));
+        return;
+      }
+      transferredBytes += bytes;
+      Slot &made = slot(result, device);
+      if (--made.piecesLeft > 0)
+        return;
+      const DeviceProgram::Step &step = program.steps[index];
+      DeviceState &state = devices[deviceIndex(step.mesh, device)];
+      state.executed.push_back({index, step.mesh, device, fromMesh, firstSource,
+                                made.receiveStartUs, end,
+                                program.values[result].bytes});
+      made.ready = true;
+      if (made.usesLeft == 0) {
+        release(result, device);
+      } else {
+        onReady(result, device);
+        state.operandsArrived.notify_one();
+      }
+    };
+    ++pendingTransfers;
+    transport.postReceivePiece(deviceIndex(fromMesh, piece.sourceDevice),
+                               deviceIndex(step.mesh, device),
+                               transferTag(index, device), spec.dtype,
+                               piece.destinationBox, std::move(callbacks));
+  }
 }
 
 void Executable::Run::runDevice(int64_t mesh, int64_t device) {
@@ -593,6 +776,11 @@ void Executable::Run::runSteps(int64_t mesh, int64_t device,
         used.usesLeft = 0;
         release(operand, device);
         moved[i] = true;
+      } else if (const std::optional<ShardLayout> &shards =
+                     executable.operandShards[operand];
+                 shards && executable.stepOnShards[index]) {
+        // Held whole for a replicated fragment; this one reads its shard.
+        arguments.push_back(extractBox(used.tensor, shards->getBox(device)));
       } else {
         arguments.push_back(used.tensor);
       }
@@ -643,6 +831,78 @@ void Executable::Run::runSteps(int64_t mesh, int64_t device,
   }
 }
 
+void Executable::Run::gatherOutputShards() {
+  for (auto [index, value] : llvm::enumerate(program.outputs)) {
+    int64_t mesh = program.values[value].mesh;
+    int64_t owner = deviceIndex(mesh, 0);
+    const ShardLayout &layout = executable.layouts[value];
+    const TensorSpec &spec = executable.valueSpecs[value];
+    for (int64_t shard = 0; shard < layout.getNumShards(); ++shard) {
+      int64_t holder = layout.getHolders(shard).front();
+      int64_t from = deviceIndex(mesh, holder);
+      if (transport.getProcessOf(from) == transport.getProcessOf(owner))
+        continue;
+      int64_t tag =
+          (int64_t(program.steps.size()) + int64_t(index)) * maxMeshDevices;
+      if (transport.isLocal(owner)) {
+        if (!gatheredOutputs[index].bytes())
+          gatheredOutputs[index] = Tensor::empty(spec.dtype, spec.shape);
+        PieceReceiveCallbacks callbacks;
+        callbacks.onStart = [this, index]() -> std::optional<Tensor> {
+          std::lock_guard<std::mutex> lock(mutex);
+          if (aborted)
+            return std::nullopt;
+          return gatheredOutputs[index];
+        };
+        callbacks.onDone = [this](llvm::Error error) {
+          std::lock_guard<std::mutex> lock(mutex);
+          if (error)
+            fail(std::move(error));
+          transferFinished();
+        };
+        ++pendingTransfers;
+        transport.postReceivePiece(from, owner, tag, spec.dtype,
+                                   layout.getBox(holder), std::move(callbacks));
+      } else if (transport.isLocal(from)) {
+        ++pendingTransfers;
+        const Tensor &held = slot(value, holder).tensor;
+        transport.postSendPiece(
+            from, owner, tag, held,
+            {std::vector<int64_t>(held.rank(), 0), held.shape()},
+            [this](llvm::Error error) {
+              std::lock_guard<std::mutex> lock(mutex);
+              if (error)
+                fail(std::move(error));
+              transferFinished();
+            });
+      }
+    }
+  }
+}
+
+Tensor Executable::Run::assembleOutput(int64_t index, int64_t value) {
+  int64_t mesh = program.values[value].mesh;
+  if (!transport.isLocal(deviceIndex(mesh, 0)))
+    return Tensor();
+  const ShardLayout &layout = executable.layouts[value];
+  if (layout.getNumShards() == 1 && !gatheredOutputs[index].bytes())
+    return slot(value, 0).tensor;
+  const TensorSpec &spec = executable.valueSpecs[value];
+  Tensor whole = gatheredOutputs[index].bytes()
+                     ? gatheredOutputs[index]
+                     : Tensor::empty(spec.dtype, spec.shape);
+  // The shards held in this process (the others were received into it).
+  for (int64_t shard = 0; shard < layout.getNumShards(); ++shard) {
+    int64_t holder = layout.getHolders(shard).front();
+    if (!transport.isLocal(deviceIndex(mesh, holder)))
+      continue;
+    copyBox(slot(value, holder).tensor,
+            std::vector<int64_t>(spec.shape.size(), 0), whole,
+            layout.getBegin(holder).vec(), layout.getLocalShape());
+  }
+  return whole;
+}
+
 std::string Executable::Run::describeWaitingDevices() {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -661,12 +921,12 @@ std::string Executable::Run::describeWaitingDevices() {
 
 llvm::Expected<RunResult>
 Executable::Run::execute(std::vector<Tensor> inputs) {
-  if (std::optional<int64_t> tags =
-          checkedMul(int64_t(program.steps.size()), maxMeshDevices);
+  // Transfers, then the gathering of the outputs' shards.
+  const int64_t tagBlocks = program.steps.size() + program.outputs.size();
+  if (std::optional<int64_t> tags = checkedMul(tagBlocks, maxMeshDevices);
       !tags || *tags - 1 > transport.getMaxTag())
-    return makeRunError("the program needs " +
-                        std::to_string(program.steps.size()) + " x " +
-                        std::to_string(maxMeshDevices) +
+    return makeRunError("the program needs " + std::to_string(tagBlocks) +
+                        " x " + std::to_string(maxMeshDevices) +
                         " message tags; the transport allows " +
                         std::to_string(transport.getMaxTag() + 1));
   std::vector<std::pair<int64_t, int64_t>> readyInputs;
@@ -677,7 +937,8 @@ Executable::Run::execute(std::vector<Tensor> inputs) {
       if (!transport.isLocal(deviceIndex(mesh, device)))
         continue;
       Slot &input = slot(value, device);
-      input.tensor = inputs[index];
+      input.tensor =
+          extractBox(inputs[index], executable.layouts[value].getBox(device));
       input.ready = true;
       if (llvm::Error error = allocate(value, device, "with the inputs"))
         return makeRunError("the inputs do not fit: " +
@@ -710,28 +971,35 @@ Executable::Run::execute(std::vector<Tensor> inputs) {
     for (auto [value, device] : readyInputs)
       onReady(value, device);
     started.notify_all();
-    auto finished = [&] {
-      return aborted || (runningDevices == 0 && pendingTransfers == 0);
-    };
-    if (options.timeoutSeconds) {
+    // Waits until `done` (or the run's timeout, which fails the run).
+    auto waitFor = [&](auto done) {
+      if (!options.timeoutSeconds) {
+        progressed.wait(lock, done);
+        return;
+      }
       auto deadline =
           startTime + std::chrono::duration_cast<std::chrono::nanoseconds>(
                           std::chrono::duration<double>(*options.timeoutSeconds));
-      if (!progressed.wait_until(lock, deadline, finished)) {
-        std::string message =
-            "the step did not finish within the timeout of " +
-            std::string(llvm::formatv(
-                "{0}", llvm::format("%g", *options.timeoutSeconds))) +
-            " s; still running: " + describeWaitingDevices();
-        fail(makeRunError(message));
-        if (options.onTimeout) {
-          lock.unlock();
-          options.onTimeout(message);
-          lock.lock();
-        }
+      if (progressed.wait_until(lock, deadline, done))
+        return;
+      std::string message =
+          "the step did not finish within the timeout of " +
+          std::string(llvm::formatv(
+              "{0}", llvm::format("%g", *options.timeoutSeconds))) +
+          " s; still running: " + describeWaitingDevices();
+      fail(makeRunError(message));
+      if (options.onTimeout) {
+        lock.unlock();
+        options.onTimeout(message);
+        lock.lock();
       }
-    } else {
-      progressed.wait(lock, finished);
+    };
+    waitFor([&] {
+      return aborted || (runningDevices == 0 && pendingTransfers == 0);
+    });
+    if (!aborted) {
+      gatherOutputShards();
+      waitFor([&] { return aborted || pendingTransfers == 0; });
     }
   }
   for (std::thread &thread : threads)
@@ -741,12 +1009,8 @@ Executable::Run::execute(std::vector<Tensor> inputs) {
   if (aborted)
     return makeRunError(firstError);
 
-  for (auto [index, output] : llvm::enumerate(program.outputs)) {
-    int64_t mesh = program.values[output].mesh;
-    result.outputs.push_back(transport.isLocal(deviceIndex(mesh, 0))
-                                 ? slot(output, 0).tensor
-                                 : Tensor());
-  }
+  for (auto [index, output] : llvm::enumerate(program.outputs))
+    result.outputs.push_back(assembleOutput(index, output));
   for (auto [mesh, info] : llvm::enumerate(program.meshes))
     for (int64_t device = 0; device < info.numDevices; ++device) {
       if (!transport.isLocal(deviceIndex(mesh, device)))

@@ -89,8 +89,7 @@ void writeChromeTrace(const DeviceProgram &program, const RunResult &result,
           json.attributeObject("args", [&] {
             json.attribute("step", executed.step);
             if (isTransfer)
-              json.attribute("bytes",
-                             program.values[step.results.front()].bytes);
+              json.attribute("bytes", executed.bytes);
             else
               json.attribute("kind", llvm::StringRef(&step.letter, 1));
           });
@@ -180,15 +179,22 @@ void printRunSummary(const DeviceProgram &program, const RunResult &result,
        << " cores; the replay gives each device a core of its own\n";
   os << "steps: " << fragments << " fragment runs, " << transfers
      << " copies moving " << formatBytes(result.transferredBytes) << "\n";
-  os << llvm::format("%-14s %12s %8s %12s\n", "device", "busy", "bubble",
-                     "peak memory");
+  // Per device: the bytes its incoming transfers moved (its shards' pieces).
+  std::map<std::pair<int64_t, int64_t>, int64_t> received;
+  for (const ExecutedStep &executed : result.executed)
+    if (program.steps[executed.step].kind == DeviceProgram::StepKind::kTransfer)
+      received[{executed.mesh, executed.device}] += executed.bytes;
+  os << llvm::format("%-14s %12s %8s %12s %12s\n", "device", "busy", "bubble",
+                     "peak memory", "received");
   for (const DeviceUsage &usage : result.devices) {
     double bubble =
         result.stepUs > 0 ? 100.0 * (1 - usage.busyUs / result.stepUs) : 0;
-    os << llvm::format("%-14s %12s %7.1f%% %12s\n",
-                       program.describeDevice(usage.mesh, usage.device).c_str(),
-                       formatMicros(usage.busyUs).c_str(), bubble,
-                       formatBytes(usage.peakBytes).c_str());
+    os << llvm::format(
+        "%-14s %12s %7.1f%% %12s %12s\n",
+        program.describeDevice(usage.mesh, usage.device).c_str(),
+        formatMicros(usage.busyUs).c_str(), bubble,
+        formatBytes(usage.peakBytes).c_str(),
+        formatBytes(received[{usage.mesh, usage.device}]).c_str());
   }
   if (!replay || width < 1)
     return;

@@ -40,26 +40,32 @@ std::string perRankPath(llvm::StringRef path, int64_t rank) {
 
 /// Executed steps as an f64 table (one row each), and back, shifted by
 /// `shiftUs` onto rank 0's clock.
+constexpr int64_t kExecutedColumns = 8;
 runtime::Tensor packExecuted(llvm::ArrayRef<runtime::ExecutedStep> steps) {
   runtime::Tensor table = runtime::Tensor::empty(
-      runtime::DType::F64, {int64_t(steps.size()), 7});
+      runtime::DType::F64, {int64_t(steps.size()), kExecutedColumns});
   double *row = table.data<double>();
   for (const runtime::ExecutedStep &step : steps) {
-    double values[7] = {double(step.step),       double(step.mesh),
-                        double(step.device),     double(step.sourceMesh),
-                        double(step.sourceDevice), step.startUs, step.endUs};
-    std::copy(values, values + 7, row);
-    row += 7;
+    double values[kExecutedColumns] = {double(step.step),
+                                       double(step.mesh),
+                                       double(step.device),
+                                       double(step.sourceMesh),
+                                       double(step.sourceDevice),
+                                       step.startUs,
+                                       step.endUs,
+                                       double(step.bytes)};
+    std::copy(values, values + kExecutedColumns, row);
+    row += kExecutedColumns;
   }
   return table;
 }
 void unpackExecuted(const runtime::Tensor &table, double shiftUs,
                     std::vector<runtime::ExecutedStep> &steps) {
   const double *row = table.data<double>();
-  for (int64_t i = 0; i < table.shape()[0]; ++i, row += 7)
+  for (int64_t i = 0; i < table.shape()[0]; ++i, row += kExecutedColumns)
     steps.push_back({int64_t(row[0]), int64_t(row[1]), int64_t(row[2]),
                      int64_t(row[3]), int64_t(row[4]), row[5] + shiftUs,
-                     row[6] + shiftUs});
+                     row[6] + shiftUs, int64_t(row[7])});
 }
 runtime::Tensor packDevices(llvm::ArrayRef<runtime::DeviceUsage> devices) {
   runtime::Tensor table = runtime::Tensor::empty(
@@ -295,7 +301,7 @@ int runOnMpi(const runtime::Executable &executable, ModuleOp reference,
           double(int64_t((*starts)[other]) - int64_t((*starts)[0]));
       llvm::Expected<runtime::Tensor> executed = mpi.receiveTensor(
           other, executedTag,
-          {runtime::DType::F64, {int64_t((*counts)[other]), 7}});
+          {runtime::DType::F64, {int64_t((*counts)[other]), kExecutedColumns}});
       if (!executed)
         return failRank(executed.takeError());
       unpackExecuted(*executed, shiftUs, result->executed);

@@ -155,6 +155,58 @@ TEST(DeviceProgramTest, MultiDeviceMeshesReceiveFromTheMatchingDevice) {
           << "device " << timing.device;
 }
 
+TEST(DeviceProgramTest, AReceiverWaitsForEveryPieceOfItsShard) {
+  // A relayout between two 2-device meshes: each device of m1 gets a piece
+  // from both devices of m0, so both wait for m0's slow device 1.
+  ProgramBuilder b;
+  b.program.meshes = {{"m0", 2}, {"m1", 2}};
+  int64_t x = b.input(0, "x");
+  int64_t a = b.value(0, "a"), r = b.value(1, "r"), y = b.value(1, "y");
+  b.fragment(0, "F", {x}, {a});
+  int64_t transfer = b.transfer(1, "T", a, r);
+  b.program.steps[transfer].pieces = {{0, 0, 25}, {1, 0, 25}, {0, 1, 25},
+                                      {1, 1, 25}};
+  b.fragment(1, "G", {r}, {y});
+  b.program.outputs = {y};
+  b.orderByProgram();
+  ASSERT_FALSE(static_cast<bool>(verifyStructure(b.program)));
+  EXPECT_EQ(b.program.getSourceDevices(b.program.steps[transfer], 1),
+            (llvm::SmallVector<int64_t, 4>{0, 1}));
+  EXPECT_EQ(b.program.getReceivedBytes(b.program.steps[transfer], 1), 50);
+  auto duration = [&](int64_t step, int64_t, int64_t device) {
+    return step == 0 && device == 1 ? 10.0 : 1.0;
+  };
+  llvm::Expected<SimulatedRun> run = simulate(b.program, duration);
+  ASSERT_TRUE(static_cast<bool>(run)) << llvm::toString(run.takeError());
+  for (const StepTiming &timing : run->timings)
+    if (timing.step == 2)
+      EXPECT_DOUBLE_EQ(timing.end, 12.0) << "device " << timing.device;
+
+}
+
+TEST(DeviceProgramTest, TransferPiecesMustServeEveryReceiverOnce) {
+  ProgramBuilder b;
+  b.program.meshes = {{"m0", 2}, {"m1", 2}};
+  int64_t x = b.input(0, "x");
+  int64_t r = b.value(1, "r");
+  int64_t transfer = b.transfer(1, "T", x, r);
+  b.program.outputs = {r};
+  b.orderByProgram();
+  auto errorWith = [&](std::vector<DeviceProgram::TransferPiece> pieces) {
+    b.program.steps[transfer].pieces = std::move(pieces);
+    llvm::Error error = verifyStructure(b.program);
+    return error ? llvm::toString(std::move(error)) : "no error";
+  };
+  EXPECT_EQ(errorWith({{0, 0, 100}, {1, 1, 100}}), "no error");
+  EXPECT_THAT(errorWith({{0, 0, 100}}),
+              HasSubstr("transfer 'T' has no piece for some receiving device"));
+  EXPECT_THAT(errorWith({{1, 1, 100}, {0, 0, 100}}),
+              HasSubstr("transfer 'T' has pieces out of order or twice"));
+  EXPECT_THAT(errorWith({{0, 0, 100}, {2, 1, 100}}),
+              HasSubstr("transfer 'T' has a piece between devices its meshes "
+                        "lack"));
+}
+
 TEST(DeviceProgramTest, StructureErrorsAreNamed) {
   ProgramBuilder b = makeTwoStagePipeline();
   b.program.meshOrder[1].pop_back();
@@ -244,6 +296,16 @@ TEST(DeviceProgramTest, MemoryBoundHoldsWhateverTheCopiesTiming) {
   ASSERT_TRUE(static_cast<bool>(peak)) << llvm::toString(peak.takeError());
   // x + a0 + z at T1's issue; x + h + a1 at F1.
   EXPECT_EQ((*peak)[0], 201);
+
+  // The same on meshes of 2 devices, where each device of m1 receives a
+  // piece of a0 from both devices of m0: a device of m0 then hears back
+  // from one receiver only, never knows the other's piece landed, and the
+  // bound keeps a0 to the end (x + a0 + h + a1 at F1).
+  b.program.meshes = {{"m0", 2}, {"m1", 2}};
+  b.program.steps[1].pieces = {{0, 0, 50}, {1, 0, 50}, {0, 1, 50}, {1, 1, 50}};
+  peak = checkMemory(b.program, {});
+  ASSERT_TRUE(static_cast<bool>(peak)) << llvm::toString(peak.takeError());
+  EXPECT_EQ((*peak)[0], 301);
 }
 
 } // namespace

@@ -429,6 +429,297 @@ int64_t getResidentBytes() {
   return residentPages * 4096;
 }
 
+//===----------------------------------------------------------------------===//
+// SPMD meshes: shards, partitioned fragments, relayouts
+//===----------------------------------------------------------------------===//
+
+/// Replaces each `key` of `text` by its value.
+std::string substitute(
+    std::string text,
+    llvm::ArrayRef<std::pair<llvm::StringRef, std::string>> replacements) {
+  for (auto [key, value] : replacements)
+    for (size_t at; (at = text.find(key.str())) != std::string::npos;)
+      text.replace(at, key.size(), value);
+  return text;
+}
+
+/// Small integers (exact in f32 sums) in a tensor of `shape`.
+Tensor integers(Shape shape, int modulus, int offset) {
+  Tensor tensor = Tensor::empty(DType::F32, shape);
+  for (int64_t i = 0; i < tensor.numElements(); ++i)
+    tensor.data<float>()[i] = float(i % modulus - offset);
+  return tensor;
+}
+
+/// a (4x8) @ w (8x6) on one mesh. Partitioned: the contraction dimension
+/// is split by SPLIT, each device multiplies its slices and the partial
+/// products are summed by an all_reduce over GROUPS; rows of `a` and of the
+/// result may be split by ROWS. Unpartitioned: the same shardings on the
+/// types, a body on global shapes without a collective.
+constexpr llvm::StringLiteral kMatmulProgram = R"mlir(
+    sdy.mesh @mesh = <MESH>
+    !a = !mpmd.mesh_tensor<"m", tensor<4x8xf32>, sharding=<@mesh, [{ROWS}, {SPLIT}]>>
+    !w = !mpmd.mesh_tensor<"m", tensor<8x6xf32>, sharding=<@mesh, [{SPLIT}, {}]>>
+    !r = !mpmd.mesh_tensor<"m", tensor<4x6xf32>, sharding=<@mesh, [{ROWS}, {}]>>
+    func.func @main(%a: !a, %w: !w) -> !r
+        attributes {topology = #mpmd.topology<<"m" : <MESH>>>} {
+      %0 = mpmd.fragment_call<mesh="m", origin=["matmul"]> @matmul(%a, %w) : (!a, !w) -> !r
+      return %0 : !r
+    }
+    func.func @matmul(%a: tensor<LOCAL_A>, %w: tensor<LOCAL_W>) -> tensor<LOCAL_R>
+        attributes {mesh_shape = #sdy.mesh<MESH>} {
+      %p = stablehlo.dot_general %a, %w, contracting_dims = [1] x [0] : (tensor<LOCAL_A>, tensor<LOCAL_W>) -> tensor<LOCAL_R>
+      REDUCE
+      return %r : tensor<LOCAL_R>
+    }
+  )mlir";
+
+constexpr llvm::StringLiteral kAllReduce = R"mlir(
+      %r = "stablehlo.all_reduce"(%p) ({
+      ^bb0(%l: tensor<f32>, %m: tensor<f32>):
+        %sum = stablehlo.add %l, %m : tensor<f32>
+        stablehlo.return %sum : tensor<f32>
+      }) {replica_groups = dense<GROUPS> : tensor<GROUP_TYPE>,
+          channel_handle = #stablehlo.channel_handle<handle = 1, type = 0>,
+          use_global_device_ids} : (tensor<LOCAL_R>) -> tensor<LOCAL_R>)mlir";
+
+struct MatmulCase {
+  std::string mesh, rows, split;
+  int64_t rowShards, splitShards;
+  std::string groups, groupType;
+};
+
+std::string matmulProgram(const MatmulCase &c, bool partitioned) {
+  int64_t rows = partitioned ? 4 / c.rowShards : 4;
+  int64_t inner = partitioned ? 8 / c.splitShards : 8;
+  std::string localA = std::to_string(rows) + "x" + std::to_string(inner);
+  std::string localW = std::to_string(inner) + "x6";
+  std::string localR = std::to_string(rows) + "x6";
+  std::string reduce =
+      partitioned ? substitute(kAllReduce.str(), {{"GROUPS", c.groups},
+                                                  {"GROUP_TYPE", c.groupType}})
+                  : "%r = stablehlo.negate %p : tensor<LOCAL_R>\n"
+                    "      %r2 = stablehlo.negate %r : tensor<LOCAL_R>";
+  std::string text = substitute(kMatmulProgram.str(), {{"REDUCE", reduce}});
+  if (!partitioned)
+    text = substitute(text, {{"return %r : tensor<LOCAL_R>",
+                              "return %r2 : tensor<LOCAL_R>"}});
+  return substitute(text, {{"MESH", c.mesh},
+                           {"ROWS", c.rows},
+                           {"SPLIT", c.split},
+                           {"LOCAL_A", localA + "xf32"},
+                           {"LOCAL_W", localW + "xf32"},
+                           {"LOCAL_R", localR + "xf32"}});
+}
+
+TEST_F(ExecutorTest, PartitionedFragmentsRunOnShardsWithCollectives) {
+  std::vector<MatmulCase> cases = {
+      // Row-parallel over 2 and 4 devices of one axis.
+      {"[\"x\"=2]", "", "\"x\"", 1, 2, "[[0, 1]]", "1x2xi64"},
+      {"[\"x\"=4]", "", "\"x\"", 1, 4, "[[0, 1, 2, 3]]", "1x4xi64"},
+      // Rows of a and of the result by x, the contraction by y: the
+      // all_reduce runs within each row of the 2x2 mesh.
+      {"[\"x\"=2, \"y\"=2]", "\"x\"", "\"y\"", 2, 2, "[[0, 1], [2, 3]]",
+       "2x2xi64"},
+  };
+  Tensor a = integers({4, 8}, 7, 3), w = integers({8, 6}, 5, 2);
+  for (const MatmulCase &c : cases) {
+    SCOPED_TRACE(c.mesh);
+    std::unique_ptr<Executable> reference = create(matmulProgram(c, false));
+    ASSERT_TRUE(reference) << diagnostics;
+    EXPECT_FALSE(reference->runsOnShards(0));
+    llvm::Expected<RunResult> expected = reference->run({a, w}, {});
+    ASSERT_TRUE(static_cast<bool>(expected))
+        << llvm::toString(expected.takeError());
+
+    std::unique_ptr<Executable> executable = create(matmulProgram(c, true));
+    ASSERT_TRUE(executable) << diagnostics;
+    EXPECT_TRUE(executable->runsOnShards(0));
+    // Each device holds 1/N of w (8x6 f32, 192 B); replicated, all of it.
+    int64_t devices = c.rowShards * c.splitShards;
+    EXPECT_EQ(executable->getProgram().values[1].bytes, 192 / c.splitShards);
+    EXPECT_EQ(reference->getProgram().values[1].bytes, 192);
+    llvm::Expected<RunResult> result = executable->run({a, w}, {});
+    ASSERT_TRUE(static_cast<bool>(result))
+        << llvm::toString(result.takeError());
+    EXPECT_EQ(values(result->outputs[0]), values(expected->outputs[0]));
+    // a (128 B), w (192 B) and the result (96 B) cut in shards.
+    ASSERT_EQ(result->devices.size(), size_t(devices));
+    for (const DeviceUsage &usage : result->devices)
+      EXPECT_EQ(usage.peakBytes,
+                128 / devices + 192 / c.splitShards + 96 / c.rowShards);
+  }
+}
+
+/// x (4x8 f32) on m0 with sharding SOURCE, transferred to m1 with sharding
+/// TARGET; on m1 each device adds 100 x its partition id to its shard
+/// (local shape LOCAL), so that the output tells which device held what.
+constexpr llvm::StringLiteral kRelayoutProgram = R"mlir(
+    sdy.mesh @mesh0 = <M0>
+    sdy.mesh @mesh1 = <M1>
+    !t0 = !mpmd.mesh_tensor<"m0", tensor<4x8xf32>SOURCE>
+    !t1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>TARGET>
+    func.func @main(%x: !t0) -> !t1
+        attributes {topology = #mpmd.topology<<"m0" : <M0>>, <"m1" : <M1>>>} {
+      %1 = mpmd.transfer %x : (!t0) -> !t1
+      %2 = mpmd.fragment_call<mesh="m1", origin=["mark"]> @mark(%1) : (!t1) -> !t1
+      return %2 : !t1
+    }
+    func.func @mark(%a: tensor<LOCALxf32>) -> tensor<LOCALxf32>
+        attributes {mesh_shape = #sdy.mesh<M1>} {
+      %p = stablehlo.partition_id : tensor<ui32>
+      %pf = stablehlo.convert %p : (tensor<ui32>) -> tensor<f32>
+      %c = stablehlo.constant dense<100.0> : tensor<f32>
+      %m = stablehlo.multiply %pf, %c : tensor<f32>
+      %pb = stablehlo.broadcast_in_dim %m, dims = [] : (tensor<f32>) -> tensor<LOCALxf32>
+      %s = stablehlo.add %a, %pb : tensor<LOCALxf32>
+      return %s : tensor<LOCALxf32>
+    }
+  )mlir";
+
+struct RelayoutCase {
+  std::string name, m0, m1, source, target, local;
+  /// The device of m1 that holds element (row, column) of the output (the
+  /// first holder when replicated).
+  std::function<int64_t(int64_t, int64_t)> owner;
+  /// Per device of m1: the bytes it receives, and from how many devices.
+  int64_t bytesPerDevice, piecesPerDevice;
+};
+
+TEST_F(ExecutorTest, TransfersMoveOnlyThePiecesEachDeviceNeeds) {
+  std::vector<RelayoutCase> cases = {
+      {"rows to columns", "[\"x\"=2]", "[\"y\"=2]",
+       ", sharding=<@mesh0, [{\"x\"}, {}]>",
+       ", sharding=<@mesh1, [{}, {\"y\"}]>", "4x4",
+       [](int64_t, int64_t column) { return column / 4; }, 64, 2},
+      {"sharded to replicated", "[\"x\"=2]", "[\"y\"=2]",
+       ", sharding=<@mesh0, [{\"x\"}, {}]>", "", "4x8",
+       [](int64_t, int64_t) { return 0; }, 128, 2},
+      {"replicated to sharded", "[\"x\"=2]", "[\"y\"=2]", "",
+       ", sharding=<@mesh1, [{}, {\"y\"}]>", "4x4",
+       [](int64_t, int64_t column) { return column / 4; }, 64, 1},
+      {"2 devices to 4", "[\"x\"=2]", "[\"y\"=4]",
+       ", sharding=<@mesh0, [{\"x\"}, {}]>",
+       ", sharding=<@mesh1, [{}, {\"y\"}]>", "4x2",
+       [](int64_t, int64_t column) { return column / 2; }, 32, 2},
+      {"2x2 mesh, both dimensions to rows only", "[\"x\"=2, \"y\"=2]",
+       "[\"a\"=2, \"b\"=2]", ", sharding=<@mesh0, [{\"x\"}, {\"y\"}]>",
+       ", sharding=<@mesh1, [{\"b\"}, {}]>", "2x8",
+       // b is the minor axis: devices 0 and 2 hold rows 0-1.
+       [](int64_t row, int64_t) { return row / 2; }, 64, 2},
+  };
+  Tensor x = integers({4, 8}, 32, 0);
+  for (const RelayoutCase &c : cases) {
+    SCOPED_TRACE(c.name);
+    std::unique_ptr<Executable> executable =
+        create(substitute(kRelayoutProgram.str(), {{"M0", c.m0},
+                                                   {"M1", c.m1},
+                                                   {"SOURCE", c.source},
+                                                   {"TARGET", c.target},
+                                                   {"LOCAL", c.local}}));
+    ASSERT_TRUE(executable) << diagnostics;
+    llvm::Expected<RunResult> result = executable->run({x}, {});
+    ASSERT_TRUE(static_cast<bool>(result))
+        << llvm::toString(result.takeError());
+    std::vector<float> expected;
+    for (int64_t row = 0; row < 4; ++row)
+      for (int64_t column = 0; column < 8; ++column)
+        expected.push_back(float(row * 8 + column) +
+                           100.0f * float(c.owner(row, column)));
+    EXPECT_EQ(values(result->outputs[0]), expected);
+
+    const DeviceProgram &program = executable->getProgram();
+    const DeviceProgram::Step &transfer = program.steps[0];
+    int64_t receivers = program.meshes[1].numDevices;
+    EXPECT_EQ(result->transferredBytes, c.bytesPerDevice * receivers);
+    for (int64_t device = 0; device < receivers; ++device) {
+      EXPECT_EQ(program.getReceivedBytes(transfer, device), c.bytesPerDevice);
+      EXPECT_EQ(int64_t(program.getSourceDevices(transfer, device).size()),
+                c.piecesPerDevice);
+    }
+    int64_t transfers = 0;
+    for (const ExecutedStep &executed : result->executed)
+      if (executed.step == 0) {
+        ++transfers;
+        EXPECT_EQ(executed.bytes, c.bytesPerDevice);
+      }
+    EXPECT_EQ(transfers, receivers);
+  }
+}
+
+TEST_F(ExecutorTest, ReplicatedSourcesSpreadTheirSends) {
+  std::unique_ptr<Executable> executable = create(substitute(
+      kRelayoutProgram.str(), {{"M0", "[\"x\"=2]"},
+                               {"M1", "[\"y\"=2]"},
+                               {"SOURCE", ""},
+                               {"TARGET", ", sharding=<@mesh1, [{}, {\"y\"}]>"},
+                               {"LOCAL", "4x4"}}));
+  ASSERT_TRUE(executable) << diagnostics;
+  const DeviceProgram &program = executable->getProgram();
+  // Both devices of m0 hold x: device d of m1 takes its shard from d.
+  for (int64_t device = 0; device < 2; ++device)
+    EXPECT_EQ(program.getSourceDevices(program.steps[0], device),
+              (llvm::SmallVector<int64_t, 4>{device}));
+}
+
+TEST_F(ExecutorTest, ShardedWeightsShowTheirShareInTheMemoryCheck) {
+  MatmulCase c{"[\"x\"=4]", "", "\"x\"", 1, 4, "[[0, 1, 2, 3]]", "1x4xi64"};
+  std::unique_ptr<Executable> executable = create(matmulProgram(c, true));
+  ASSERT_TRUE(executable) << diagnostics;
+  llvm::Expected<std::vector<int64_t>> peak =
+      checkMemory(executable->getProgram(), std::nullopt);
+  ASSERT_TRUE(static_cast<bool>(peak)) << llvm::toString(peak.takeError());
+  // a and w in quarters, the 4x6 result whole on each device.
+  EXPECT_EQ(*peak, (std::vector<int64_t>{128 / 4 + 192 / 4 + 96}));
+  // A cap between the sharded and the replicated footprint passes.
+  ExecutorOptions options;
+  options.deviceMemoryBytes = 200;
+  llvm::Expected<RunResult> result = executable->run(
+      {integers({4, 8}, 7, 3), integers({8, 6}, 5, 2)}, options);
+  EXPECT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
+}
+
+TEST_F(ExecutorTest, ADeviceFailingOnShardsAbortsItsMeshsCollective) {
+  // Devices 0, 1 and 3 enter the all_reduce of the row-parallel matmul and
+  // wait for device 2, which fails: every device stops with its error.
+  MatmulCase c{"[\"x\"=4]", "", "\"x\"", 1, 4, "[[0, 1, 2, 3]]", "1x4xi64"};
+  std::unique_ptr<Executable> executable = create(matmulProgram(c, true));
+  ASSERT_TRUE(executable) << diagnostics;
+  ExecutorOptions options;
+  options.faultForTesting = [](int64_t, int64_t,
+                               int64_t device) -> llvm::Error {
+    if (device == 2) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      return llvm::createStringError("injected fault");
+    }
+    return llvm::Error::success();
+  };
+  llvm::Expected<RunResult> result = executable->run(
+      {integers({4, 8}, 7, 3), integers({8, 6}, 5, 2)}, options);
+  ASSERT_FALSE(static_cast<bool>(result));
+  EXPECT_THAT(llvm::toString(result.takeError()),
+              HasSubstr("fragment 'matmul' failed on device m:2: injected "
+                        "fault"));
+  EXPECT_THAT(diagnostics, HasSubstr("'stablehlo.all_reduce' op could not "
+                                     "complete"));
+}
+
+TEST_F(ExecutorTest, RejectsLayoutsItCannotRun) {
+  // Unreduced axes at a fragment boundary.
+  EXPECT_FALSE(create(R"mlir(
+    sdy.mesh @mesh = <["x"=2]>
+    !t = !mpmd.mesh_tensor<"m", tensor<4xf32>, sharding=<@mesh, [{}], unreduced={"x"}>>
+    func.func @main(%x: !t) -> !t
+        attributes {topology = #mpmd.topology<<"m" : <["x"=2]>>>} {
+      return %x : !t
+    }
+  )mlir"));
+  EXPECT_THAT(diagnostics,
+              HasSubstr("value input 0 with sharding #sdy.sharding<@mesh, "
+                        "[{}], unreduced={\"x\"}> on mesh \"m\" has unreduced "
+                        "axes"));
+}
+
 TEST_F(ExecutorTest, RandomDelaysChangeNeitherResultsNorMemory) {
   constexpr int kMeshes = 4, kMicrobatches = 6, kRuns = 1000;
   std::unique_ptr<Executable> executable =

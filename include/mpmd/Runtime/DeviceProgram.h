@@ -3,16 +3,22 @@
 // What the MPMD executor runs, without MLIR: values living on meshes, steps
 // (a fragment on a mesh, or a transfer between meshes) and, per mesh, the
 // order in which its devices run their steps. Every device of a mesh runs the
-// mesh's list (fragments are replicated over a mesh's devices for now).
+// mesh's list: SPMD, each device on its own shard of every value (a value's
+// bytes here are those one device holds; a replicated value's are its global
+// size). Which box of the value a device holds is the executor's business
+// (ShardLayout.h); this model only needs sizes and who sends to whom.
 //
 // Execution model (the executor implements it; `simulate` replays it):
 // * a device runs its fragments one at a time in its mesh's order, each once
 //   all its operands are on the device;
 // * a transfer is asynchronous: the destination device *issues* the receive
 //   when it reaches the transfer in its order (never waiting), and a copy
-//   engine of the destination device copies the value once the receive is
-//   issued and the source value exists. Device `d` of the destination mesh
-//   receives from device `d mod n` of the source mesh (n devices);
+//   engine of the destination device copies each piece of its shard once the
+//   receive is issued and the piece's source device holds the value. The
+//   transfer's pieces say which source device sends what to which
+//   destination device (by default, device `d` receives the whole value from
+//   device `d mod n` of the source mesh of n devices); the value is on the
+//   destination device once every piece landed;
 // * a value on a device is freed after its last use there (fragment operand
 //   or transfer source); program outputs stay.
 //
@@ -25,6 +31,7 @@
 #ifndef MPMD_RUNTIME_DEVICEPROGRAM_H
 #define MPMD_RUNTIME_DEVICEPROGRAM_H
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
@@ -43,12 +50,20 @@ struct DeviceProgram {
   struct Value {
     /// The mesh it lives on.
     int64_t mesh = 0;
-    /// Bytes one device holds (the global size: meshes run replicated).
+    /// Bytes one device holds: its shard's (all devices of a mesh hold
+    /// shards of the same shape).
     int64_t bytes = 0;
     /// For messages, e.g. "%3" or "input 1".
     std::string name;
   };
   enum class StepKind { kFragment, kTransfer };
+  /// `bytes` of a transfer's value that `sourceDevice` of the source mesh
+  /// sends to `device` of the destination mesh.
+  struct TransferPiece {
+    int64_t sourceDevice = 0;
+    int64_t device = 0;
+    int64_t bytes = 0;
+  };
   struct Step {
     StepKind kind = StepKind::kFragment;
     /// A fragment's mesh; a transfer's destination mesh.
@@ -61,6 +76,10 @@ struct DeviceProgram {
     std::vector<bool> donatable;
     /// For traces and messages, e.g. "layer_1(1) mb 3".
     std::string name;
+    /// A transfer's pieces, by receiving device (increasing), each pair of
+    /// devices at most once. Empty: device d of the destination mesh
+    /// receives the whole value from device d mod n of the source mesh.
+    std::vector<TransferPiece> pieces;
     /// One letter for text timelines: 'F' forward, 'B' backward, 'o' other
     /// fragments (inferred, optimizer), 'T' transfers.
     char letter = 'o';
@@ -75,7 +94,7 @@ struct DeviceProgram {
   std::vector<std::vector<int64_t>> meshOrder;
   /// Values present on their mesh's devices before the first step.
   std::vector<int64_t> inputs;
-  /// Values read back after the last step (from device 0 of their mesh).
+  /// Values read back after the last step (assembled from their shards).
   std::vector<int64_t> outputs;
 
   int64_t getNumDevices() const;
@@ -85,17 +104,19 @@ struct DeviceProgram {
   int64_t getSourceMesh(const Step &step) const {
     return values[step.operands.front()].mesh;
   }
-  /// The device of a transfer's source mesh that sends to `device` of its
-  /// destination mesh.
-  int64_t getSourceDevice(const Step &step, int64_t device) const {
-    return device % meshes[getSourceMesh(step)].numDevices;
-  }
+  /// The devices of a transfer's source mesh that send to `device` of its
+  /// destination mesh, increasing. O(log pieces + result).
+  llvm::SmallVector<int64_t, 4> getSourceDevices(const Step &step,
+                                                 int64_t device) const;
+  /// The bytes a transfer moves into `device` of its destination mesh.
+  int64_t getReceivedBytes(const Step &step, int64_t device) const;
 };
 
 /// Checks the program's structure: ids in range, every value produced once
 /// (or an input) on its own mesh, operands of a step on the step's mesh (a
-/// transfer's on any mesh), every step in its mesh's order exactly once.
-/// O(steps + operands + values).
+/// transfer's on any mesh), every step in its mesh's order exactly once,
+/// transfer pieces on existing devices, sorted, each pair once, covering
+/// every receiving device. O(steps + operands + values + pieces).
 llvm::Error verifyStructure(const DeviceProgram &program);
 
 /// Start and end of a step on one device, in the simulation's or a run's
@@ -139,7 +160,8 @@ llvm::Error verifyProgress(const DeviceProgram &program);
 /// sender knows it only through a chain of waits from a fragment reading
 /// the copy back to itself (happens-before: vector clocks over meshes; with
 /// meshes of different device counts the sender is never sure, and keeps
-/// what it sends). The peak is thus a bound for every timing of a run, not
+/// what it sends; so does a sender whose pieces go to other lanes than its
+/// own). The peak is thus a bound for every timing of a run, not
 /// only for program order. With `deviceMemoryBytes`, fails at the first step
 /// (in program order) that would exceed it, naming the step, the device and
 /// its largest live buffers. Returns the peak per mesh (all devices of a

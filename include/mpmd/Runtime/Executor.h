@@ -4,19 +4,26 @@
 // devices, one worker thread each, plus one copy-engine thread per device
 // for incoming transfers. Each device runs its mesh's fragment calls (and
 // fragments) in program order on its own interpreter; transfers copy a value
-// from the source device to the destination device asynchronously, so that
-// neither side stops for them (see DeviceProgram.h for the exact model).
-// Each device accounts for the bytes it holds; a buffer is dropped right
-// after its last use on the device, and a donated operand (`jax.buffer_donor`
-// or `tf.aliasing_output` on the callee argument) at its last use is handed
-// to the fragment, which drops it as soon as its body no longer needs it.
+// from the source devices to the destination devices asynchronously, so
+// that neither side stops for them (see DeviceProgram.h for the exact
+// model). Each device accounts for the bytes it holds; a buffer is dropped
+// right after its last use on the device, and a donated operand
+// (`jax.buffer_donor` or `tf.aliasing_output` on the callee argument) at its
+// last use is handed to the fragment, which drops it as soon as its body no
+// longer needs it.
 //
-// Meshes with several devices run every fragment on each device, on global
-// shapes (values are not split into shards yet), so each device's memory
-// holds the global tensors. Device d of a mesh of N runs its fragment
-// bodies as partition d of a 1 x N grid: partition_id is d and the bodies'
-// StableHLO collectives go over the mesh's devices through the Transport
-// (CollectiveBackend.h).
+// Meshes run SPMD: each device holds only its shard of a value, the box of
+// the global tensor that the value's sharding (its mesh tensor type) gives
+// it (ShardLayout.h), and runs its fragment bodies as partition d of the
+// mesh's 1 x N grid: partition_id is d and the bodies' StableHLO
+// collectives go over the mesh's devices through the Transport
+// (CollectiveBackend.h). A fragment whose body has local types (each
+// argument and result the shape of one device's shard) runs on the shards;
+// one whose body has the global types runs replicated, and the values it
+// reads or writes are then held whole by every device. `run` cuts the
+// global inputs into shards and assembles the outputs from them; a transfer
+// moves to each destination device only the pieces of its shard, each from
+// one source device holding it.
 //
 // Every tensor that moves between devices goes through a Transport
 // (Transport.h): by default a ThreadsTransport of the run's own (every
@@ -33,6 +40,7 @@
 #define MPMD_RUNTIME_EXECUTOR_H
 
 #include "mpmd/Runtime/DeviceProgram.h"
+#include "mpmd/Runtime/ShardLayout.h"
 #include "mpmd/Runtime/Tensor.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -84,13 +92,16 @@ struct ExecutorOptions {
 };
 
 /// One executed step on one device, in microseconds since the run started.
-/// For a transfer, `mesh`/`device` receive and `sourceMesh`/`sourceDevice`
-/// send.
+/// For a transfer, `mesh`/`device` receive (from the first piece landing to
+/// the last) and `sourceMesh`/`sourceDevice` send (the first of the source
+/// devices of its pieces).
 struct ExecutedStep {
   int64_t step = 0;
   int64_t mesh = 0, device = 0;
   int64_t sourceMesh = 0, sourceDevice = 0;
   double startUs = 0, endUs = 0;
+  /// A transfer: the bytes it moved into the device.
+  int64_t bytes = 0;
 };
 
 struct DeviceUsage {
@@ -104,14 +115,16 @@ struct DeviceUsage {
 
 /// With a transport whose devices are not all local: outputs of meshes
 /// whose device 0 runs elsewhere are empty tensors, and `executed` and
-/// `devices` list the local devices only.
+/// `devices` list the local devices only (the process of a mesh's device 0
+/// receives the shards of its outputs that other processes hold).
 struct RunResult {
   std::vector<Tensor> outputs;
   /// From the start of the first step to the end of the last.
   double stepUs = 0;
   std::vector<ExecutedStep> executed;
   std::vector<DeviceUsage> devices;
-  /// Bytes copied by transfers, over all receiving devices.
+  /// Bytes copied by transfers, over all receiving devices (each its
+  /// pieces).
   int64_t transferredBytes = 0;
   /// When the run started, in microseconds since the Unix epoch: what lines
   /// up the traces of several processes.
@@ -123,9 +136,11 @@ struct RunResult {
 class Executable {
 public:
   /// Reads `module`'s @main (an MPMD function with a topology whose body
-  /// holds fragment calls, fragments, transfers and the return) and checks
-  /// it can make progress; failure after an error diagnostic. The module
-  /// must outlive the executable.
+  /// holds fragment calls, fragments, transfers and the return), lays out
+  /// every value over its mesh and checks it can make progress; failure
+  /// after an error diagnostic (also for a sharding that does not divide a
+  /// dimension, unreduced axes, or a fragment body whose types are neither
+  /// all global nor all local). The module must outlive the executable.
   static FailureOr<std::unique_ptr<Executable>> create(ModuleOp module);
 
   const DeviceProgram &getProgram() const { return program; }
@@ -133,6 +148,10 @@ public:
   /// The op that runs `step`: a fragment call, a fragment or a transfer.
   Operation *getStepOp(int64_t step) const { return stepOps[step]; }
   const std::vector<TensorSpec> &getInputSpecs() const { return inputSpecs; }
+  /// How the devices of its mesh hold value `value` of the program.
+  const ShardLayout &getLayout(int64_t value) const { return layouts[value]; }
+  /// Whether fragment `step` runs on shards (its body has local types).
+  bool runsOnShards(int64_t step) const { return stepOnShards[step]; }
   const std::vector<TensorSpec> &getOutputSpecs() const { return outputSpecs; }
   /// The groups of global devices (Transport.h numbering, in the
   /// collective's member order) that the collectives of the fragment bodies
@@ -159,6 +178,13 @@ public:
 private:
   Executable() = default;
   class Run;
+  /// Decides which fragments run on shards, the layout of every value, the
+  /// bytes a device holds of it and the pieces of every transfer, from the
+  /// layouts the values' shardings give and the types of each fragment
+  /// step's body (arguments, then results). O(values x devices x rank +
+  /// transfers x devices x shards x rank).
+  LogicalResult layOutValues(std::vector<ShardLayout> typedLayouts,
+                             llvm::ArrayRef<SmallVector<Type>> bodyTypes);
 
   ModuleOp module;
   DeviceProgram program;
@@ -169,6 +195,16 @@ private:
   std::vector<TensorSpec> inputSpecs, outputSpecs;
   /// Per value of the program: its dtype and global shape.
   std::vector<TensorSpec> valueSpecs;
+  /// Per value: the shards its mesh's devices hold.
+  std::vector<ShardLayout> layouts;
+  /// Per value held whole (read or written by a fragment with global types)
+  /// whose sharding splits it: the shards fragments on shards read, cut out
+  /// of the whole value at the fragment.
+  std::vector<std::optional<ShardLayout>> operandShards;
+  /// Per step: a fragment on shards.
+  std::vector<bool> stepOnShards;
+  /// Per step: a transfer's pieces, by receiving device.
+  std::vector<std::vector<RelayoutPiece>> stepPieces;
   std::vector<std::vector<int64_t>> collectiveGroups;
 };
 

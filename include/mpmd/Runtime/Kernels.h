@@ -123,6 +123,13 @@ Tensor dynamicSlice(const Tensor &operand, std::vector<int64_t> start,
 Tensor dynamicUpdateSlice(const Tensor &operand, const Tensor &update,
                           std::vector<int64_t> start);
 Tensor concatenate(const std::vector<Tensor> &inputs, int64_t dimension);
+/// Copies the box of `shape` elements at `sourceBegin` of `source` into the
+/// box at `destinationBegin` of `destination` (same dtype), in place. Trailing
+/// dimensions that both boxes span whole are copied as one run.
+/// O(elements of the box).
+void copyBox(const Tensor &source, const std::vector<int64_t> &sourceBegin,
+             Tensor &destination, const std::vector<int64_t> &destinationBegin,
+             const Shape &shape);
 /// Edge padding may be negative (crops); interior padding is >= 0.
 Tensor pad(const Tensor &operand, const Tensor &paddingValue,
            const std::vector<int64_t> &low, const std::vector<int64_t> &high,

@@ -42,6 +42,13 @@ public:
                 SendCallback done) override;
   void postReceive(int64_t from, int64_t to, int64_t tag, TensorSpec spec,
                    ReceiveCallbacks callbacks) override;
+  /// The copy engine copies the box straight into the receiver's buffer:
+  /// one copy per piece, no staging.
+  void postSendPiece(int64_t from, int64_t to, int64_t tag, Tensor tensor,
+                     TensorBox box, SendCallback done) override;
+  void postReceivePiece(int64_t from, int64_t to, int64_t tag, DType dtype,
+                        TensorBox box,
+                        PieceReceiveCallbacks callbacks) override;
 
   llvm::Expected<Tensor> allReduce(llvm::ArrayRef<int64_t> group,
                                    int64_t device, const Tensor &operand,
@@ -67,12 +74,21 @@ public:
   void endRun() override;
 
 private:
+  /// A whole tensor is a piece whose box is all of it; a receive is either
+  /// whole (`received`) or into a box of the receiver's buffer
+  /// (`pieceReceived`).
   struct Message {
-    bool hasSend = false, hasReceive = false;
+    bool hasSend = false, hasReceive = false, isPieceReceive = false;
     Tensor tensor;
+    TensorBox sourceBox;
+    std::vector<int64_t> destinationBegin;
     SendCallback sent;
     ReceiveCallbacks received;
+    PieceReceiveCallbacks pieceReceived;
   };
+  /// Matches the send or receive just recorded in `message` (key `key`).
+  void matchLocked(const std::tuple<int64_t, int64_t, int64_t> &key,
+                   Message &message);
   struct CopyEngine {
     std::deque<Message> queue;
     std::condition_variable queued;

@@ -31,6 +31,7 @@
 #define MPMD_RUNTIME_TRANSPORT_H
 
 #include "mpmd/Runtime/Kernels.h"
+#include "mpmd/Runtime/ShardLayout.h"
 #include "mpmd/Runtime/Tensor.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -54,6 +55,18 @@ struct ReceiveCallbacks {
   /// The received tensor (owned by the receiving device), or why the
   /// receive failed.
   std::function<void(llvm::Expected<Tensor>)> onDone;
+};
+
+/// What a piece-wise receive tells its owner: pieces of one value land in
+/// one buffer of the receiving device.
+struct PieceReceiveCallbacks {
+  /// Called once the piece is about to land: the receiving device's buffer
+  /// the piece goes into (its owner allocates it for the first piece of a
+  /// value and hands the same one out for the others), or none to cancel
+  /// the receive (the owner has failed and aborts the transport).
+  std::function<std::optional<Tensor>()> onStart;
+  /// The piece is in the buffer, or why the receive failed.
+  std::function<void(llvm::Error)> onDone;
 };
 
 /// Called once the transport no longer reads the sent tensor (the sending
@@ -84,6 +97,19 @@ public:
   /// tensor of `spec`.
   virtual void postReceive(int64_t from, int64_t to, int64_t tag,
                            TensorSpec spec, ReceiveCallbacks callbacks) = 0;
+
+  /// Sends the part `box` of `tensor` (a piece of a relayout, see
+  /// ShardLayout.h) from `from` to `to`, matched like `postSend`. The
+  /// default cuts the box out on the calling thread and posts it whole; the
+  /// in-process transport copies it straight into the receiver's buffer.
+  virtual void postSendPiece(int64_t from, int64_t to, int64_t tag,
+                             Tensor tensor, TensorBox box, SendCallback done);
+  /// Receives a piece of `dtype` into the part `box` of the buffer
+  /// `callbacks.onStart` returns. The default receives it whole, then
+  /// copies it into the box.
+  virtual void postReceivePiece(int64_t from, int64_t to, int64_t tag,
+                                DType dtype, TensorBox box,
+                                PieceReceiveCallbacks callbacks);
 
   // Collectives over `group` (global devices, in rank order within the
   // group), called by the thread of each member `device` with its operand.

@@ -222,6 +222,37 @@ Tensor dynamicUpdateSlice(const Tensor &operand, const Tensor &update,
   return result;
 }
 
+void copyBox(const Tensor &source, const std::vector<int64_t> &sourceBegin,
+             Tensor &destination, const std::vector<int64_t> &destinationBegin,
+             const Shape &shape) {
+  int64_t rank = static_cast<int64_t>(shape.size());
+  std::vector<int64_t> srcStrides = source.strides(),
+                       dstStrides = destination.strides();
+  int64_t srcOffset = 0, dstOffset = 0;
+  for (int64_t d = 0; d < rank; ++d) {
+    srcOffset += sourceBegin[d] * srcStrides[d];
+    dstOffset += destinationBegin[d] * dstStrides[d];
+  }
+  // Fold trailing dimensions spanned whole by both boxes into the one
+  // before them, so that the innermost run is as long as possible.
+  Shape runShape = shape;
+  int64_t inner = rank - 1;
+  while (inner > 0 && shape[inner] == source.shape()[inner] &&
+         shape[inner] == destination.shape()[inner]) {
+    runShape[inner - 1] *= runShape[inner];
+    --inner;
+  }
+  runShape.resize(std::max<int64_t>(inner + 1, 0));
+  srcStrides.resize(runShape.size());
+  dstStrides.resize(runShape.size());
+  if (!runShape.empty()) {
+    srcStrides.back() = 1;
+    dstStrides.back() = 1;
+  }
+  stridedCopy(runShape, source, srcOffset, srcStrides, destination, dstOffset,
+              dstStrides);
+}
+
 Tensor concatenate(const std::vector<Tensor> &inputs, int64_t dimension) {
   Shape resultShape = inputs.front().shape();
   resultShape[dimension] = 0;

@@ -56,17 +56,31 @@ void ThreadsTransport::dispatch(int64_t to, Message message) {
   engine.queued.notify_one();
 }
 
+void ThreadsTransport::matchLocked(
+    const std::tuple<int64_t, int64_t, int64_t> &key, Message &message) {
+  if (!message.hasSend || !message.hasReceive)
+    return;
+  auto node = unmatched.extract(key);
+  dispatch(std::get<1>(key), std::move(node.mapped()));
+}
+
 void ThreadsTransport::postSend(int64_t from, int64_t to, int64_t tag,
                                 Tensor tensor, SendCallback done) {
+  TensorBox whole{std::vector<int64_t>(tensor.rank(), 0), tensor.shape()};
+  postSendPiece(from, to, tag, std::move(tensor), std::move(whole),
+                std::move(done));
+}
+
+void ThreadsTransport::postSendPiece(int64_t from, int64_t to, int64_t tag,
+                                     Tensor tensor, TensorBox box,
+                                     SendCallback done) {
   std::lock_guard<std::mutex> lock(mutex);
   Message &message = unmatched[{from, to, tag}];
   message.hasSend = true;
   message.tensor = std::move(tensor);
+  message.sourceBox = std::move(box);
   message.sent = std::move(done);
-  if (message.hasReceive) {
-    auto node = unmatched.extract({from, to, tag});
-    dispatch(to, std::move(node.mapped()));
-  }
+  matchLocked({from, to, tag}, message);
 }
 
 void ThreadsTransport::postReceive(int64_t from, int64_t to, int64_t tag,
@@ -75,10 +89,19 @@ void ThreadsTransport::postReceive(int64_t from, int64_t to, int64_t tag,
   Message &message = unmatched[{from, to, tag}];
   message.hasReceive = true;
   message.received = std::move(callbacks);
-  if (message.hasSend) {
-    auto node = unmatched.extract({from, to, tag});
-    dispatch(to, std::move(node.mapped()));
-  }
+  matchLocked({from, to, tag}, message);
+}
+
+void ThreadsTransport::postReceivePiece(int64_t from, int64_t to, int64_t tag,
+                                        DType, TensorBox box,
+                                        PieceReceiveCallbacks callbacks) {
+  std::lock_guard<std::mutex> lock(mutex);
+  Message &message = unmatched[{from, to, tag}];
+  message.hasReceive = true;
+  message.isPieceReceive = true;
+  message.destinationBegin = std::move(box.begin);
+  message.pieceReceived = std::move(callbacks);
+  matchLocked({from, to, tag}, message);
 }
 
 void ThreadsTransport::runCopyEngine(CopyEngine &engine) {
@@ -91,8 +114,19 @@ void ThreadsTransport::runCopyEngine(CopyEngine &engine) {
     Message message = std::move(engine.queue.front());
     engine.queue.pop_front();
     lock.unlock();
-    if (message.received.onStart()) {
-      Tensor copy = message.tensor.clone();
+    const TensorBox &box = message.sourceBox;
+    if (message.isPieceReceive) {
+      if (std::optional<Tensor> buffer = message.pieceReceived.onStart()) {
+        copyBox(message.tensor, box.begin, *buffer, message.destinationBegin,
+                box.shape);
+        message.tensor = Tensor();
+        message.pieceReceived.onDone(llvm::Error::success());
+        message.sent(llvm::Error::success());
+      }
+    } else if (message.received.onStart()) {
+      Tensor copy = Tensor::empty(message.tensor.dtype(), box.shape);
+      copyBox(message.tensor, box.begin, copy,
+              std::vector<int64_t>(box.shape.size(), 0), box.shape);
       message.tensor = Tensor();
       message.received.onDone(std::move(copy));
       message.sent(llvm::Error::success());

@@ -161,6 +161,34 @@ void reduceInto(ReduceKind kind, DType dtype, std::byte *accumulator,
   }
 }
 
+void Transport::postSendPiece(int64_t from, int64_t to, int64_t tag,
+                              Tensor tensor, TensorBox box, SendCallback done) {
+  postSend(from, to, tag, extractBox(tensor, box), std::move(done));
+}
+
+void Transport::postReceivePiece(int64_t from, int64_t to, int64_t tag,
+                                 DType dtype, TensorBox box,
+                                 PieceReceiveCallbacks callbacks) {
+  // The buffer onStart hands out, kept until the piece is copied into it.
+  auto buffer = std::make_shared<std::optional<Tensor>>();
+  auto pieceCallbacks =
+      std::make_shared<PieceReceiveCallbacks>(std::move(callbacks));
+  ReceiveCallbacks whole;
+  whole.onStart = [buffer, pieceCallbacks] {
+    *buffer = pieceCallbacks->onStart();
+    return buffer->has_value();
+  };
+  whole.onDone = [buffer, pieceCallbacks,
+                  begin = box.begin](llvm::Expected<Tensor> piece) {
+    if (!piece)
+      return pieceCallbacks->onDone(piece.takeError());
+    copyBox(*piece, std::vector<int64_t>(begin.size(), 0), **buffer, begin,
+            piece->shape());
+    pieceCallbacks->onDone(llvm::Error::success());
+  };
+  postReceive(from, to, tag, {dtype, box.shape}, std::move(whole));
+}
+
 llvm::Expected<int64_t> checkCollective(llvm::ArrayRef<int64_t> group,
                                         int64_t device, const Tensor &operand,
                                         const char *name,

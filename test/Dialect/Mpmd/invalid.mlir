@@ -232,23 +232,19 @@ func.func @callee(%arg0: tensor<4x4xf32>) -> !t attributes {mesh_shape = #sdy.me
 
 // -----
 
-// A callee may take the call's values whole (global types) or one device's
-// shard of each (local types, after SPMD partitioning), not a mix.
-!g = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>, sharding=<@mesh, [{"x"}, {}]>>
-#topology = #mpmd.topology<<"m1": <["x"=2]>>>
+// A callee takes all global types or all shards, not a mix.
+!t = tensor<4x8xf32>
+!sharded = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>, sharding=<@mesh, [{"x"}, {}]>>
 sdy.mesh @mesh = <["x"=2]>
-func.func @main(%arg0: !g) attributes {topology = #topology} {
-  %0 = mpmd.fragment_call<mesh="m1", origin=["f"]> @local(%arg0) : (!g) -> !g
-  // expected-error @+1 {{'mpmd.fragment_call' op callee @mixed has type '(tensor<2x8xf32>) -> tensor<4x8xf32>', which does not match the global types of the call's operands and results, nor their local (per-device) types}}
-  %1 = mpmd.fragment_call<mesh="m1", origin=["f"]> @mixed(%arg0) : (!g) -> !g
+#topology = #mpmd.topology<<"m1": <["x"=2]>>>
+func.func @main(%arg0: !sharded) attributes {topology = #topology} {
+  // expected-error @+1 {{'mpmd.fragment_call' op callee @callee has type '(tensor<2x8xf32>) -> tensor<4x8xf32>', which does not match the global types of the call's operands and results, nor their shards}}
+  %0 = mpmd.fragment_call<mesh="m1", origin=["f"]> @callee(%arg0) : (!sharded) -> !sharded
   return
 }
-func.func @local(%arg0: tensor<2x8xf32>) -> tensor<2x8xf32> attributes {mesh_shape = #sdy.mesh<["x"=2]>} {
-  return %arg0 : tensor<2x8xf32>
-}
-func.func @mixed(%arg0: tensor<2x8xf32>) -> tensor<4x8xf32> attributes {mesh_shape = #sdy.mesh<["x"=2]>} {
-  %c = arith.constant dense<1.0> : tensor<4x8xf32>
-  return %c : tensor<4x8xf32>
+func.func @callee(%arg0: tensor<2x8xf32>) -> !t attributes {mesh_shape = #sdy.mesh<["x"=2]>} {
+  %c = arith.constant dense<1.0> : !t
+  return %c : !t
 }
 
 // -----

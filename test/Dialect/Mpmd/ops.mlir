@@ -94,6 +94,29 @@ module {
 
 // -----
 
+// A callee partitioned for its mesh takes and returns each value's shard
+// (the executor runs it on every device's shards).
+!m1t_batch = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>, sharding=<@mesh, [{"x"}, {}]>>
+!m1t = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+
+module {
+  sdy.mesh @mesh = <["x"=2]>
+  // CHECK-LABEL: func.func @main
+  func.func @main(%arg0: !m1t_batch) -> !m1t
+      attributes {topology = #mpmd.topology<<"m1": <["x"=2]>>>} {
+    // CHECK: mpmd.fragment_call<mesh="m1", origin=["f"]> @on_shards(%arg0)
+    %0 = mpmd.fragment_call<mesh="m1", origin=["f"]> @on_shards(%arg0) : (!m1t_batch) -> !m1t
+    return %0 : !m1t
+  }
+  // CHECK: func.func @on_shards(%arg0: tensor<2x8xf32>) -> tensor<4x8xf32>
+  func.func @on_shards(%arg0: tensor<2x8xf32>) -> tensor<4x8xf32> attributes {mesh_shape = #sdy.mesh<["x"=2]>} {
+    %0 = "stablehlo.all_gather"(%arg0) {all_gather_dim = 0 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, channel_handle = #stablehlo.channel_handle<handle = 1, type = 0>, use_global_device_ids} : (tensor<2x8xf32>) -> tensor<4x8xf32>
+    return %0 : tensor<4x8xf32>
+  }
+}
+
+// -----
+
 !t = tensor<4x8xf32>
 !m1t = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
 

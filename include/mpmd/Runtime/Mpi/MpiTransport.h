@@ -78,6 +78,8 @@ public:
                 SendCallback done) override;
   void postReceive(int64_t from, int64_t to, int64_t tag, TensorSpec spec,
                    ReceiveCallbacks callbacks) override;
+  // Pieces (postSendPiece/postReceivePiece) use Transport's defaults: a
+  // piece goes as a tensor of its own, copied into the receiver's shard.
 
   llvm::Expected<Tensor> allReduce(llvm::ArrayRef<int64_t> group,
                                    int64_t device, const Tensor &operand,

@@ -438,29 +438,32 @@ FragmentCallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     return emitOpError() << "callee " << getCalleeAttr()
                          << " is not a func.func in this module";
   FunctionType calleeType = callee.getFunctionType();
+  TopologyAttr topology = getTopology(*this);
   auto globalTypes = [](TypeRange types) {
     return llvm::map_to_vector(types, getGlobalType);
   };
-  // A callee SPMD-partitioned for its mesh (-mpmd-partition-fragment-bodies)
-  // takes and returns one device's shard of each value.
+  // A callee partitioned for the mesh (SPMD) takes and returns one device's
+  // shard of each value instead: the executor runs it on the shards.
   auto localTypes = [&](TypeRange types) {
     return llvm::map_to_vector(types, [&](Type type) -> Type {
-      if (auto meshTensor = dyn_cast<MeshTensorType>(type))
-        return meshTensor.getLocalTensorType(getOperation());
-      return type;
+      auto meshTensor = dyn_cast<MeshTensorType>(type);
+      if (!meshTensor || !topology ||
+          !topology.getMesh(meshTensor.getMeshName()))
+        return getGlobalType(type);
+      return meshTensor.getLocalTensorType(
+          topology.getMesh(meshTensor.getMeshName()));
     });
   };
-  auto matches = [&](auto typesOf) {
-    return TypeRange(typesOf(getOperandTypes())) == calleeType.getInputs() &&
-           TypeRange(typesOf(getResultTypes())) == calleeType.getResults();
+  auto matches = [&](auto toBodyTypes) {
+    return TypeRange(toBodyTypes(getOperandTypes())) ==
+               calleeType.getInputs() &&
+           TypeRange(toBodyTypes(getResultTypes())) == calleeType.getResults();
   };
   if (!matches(globalTypes) && !matches(localTypes))
     return emitOpError() << "callee " << getCalleeAttr() << " has type "
                          << calleeType
                          << ", which does not match the global types of the "
-                            "call's operands and results, nor their local "
-                            "(per-device) types";
-  TopologyAttr topology = getTopology(*this);
+                            "call's operands and results, nor their shards";
   if (!topology)
     return success();
   auto meshShape =

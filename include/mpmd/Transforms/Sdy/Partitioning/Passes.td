@@ -295,4 +295,20 @@ def ReshardToCollectivesPass
   ];
 }
 
+def RemoveAllGatherReduceScatterForCmv1Pass
+    : Pass<"sdy-remove-all-gather-reduce-scatter-for-cmv1",
+           "::mlir::func::FuncOp"> {
+  let summary = "Drops the all-gathers feeding a dot and the reduce-scatter fed by one.";
+  let description = [{
+    For a backend that implements a collective matmul itself (XLA's
+    "cmv1"): every operand of a `stablehlo.dot` / `stablehlo.dot_general`
+    made by an `sdy.all_gather` used only there reads the gather's input
+    instead, and the gather goes. A dot that had no such operand, has no
+    unreduced axes in its result sharding, and whose only user is an
+    `sdy.reduce_scatter` takes the reduce-scatter's `out_sharding` as its
+    own, and the reduce-scatter goes.
+    Complexity: O(ops).
+  }];
+}
+
 #endif // MPMD_TRANSFORMS_SDY_PARTITIONING_PASSES_TD

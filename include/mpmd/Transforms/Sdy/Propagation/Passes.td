@@ -578,4 +578,29 @@ def InlineMeshesPass : Pass<"sdy-inline-meshes", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::sdy::SdyDialect"];
 }
 
+def ExplicitGatherScatterBatchingPass
+    : Pass<"sdy-explicit-gather-scatter-batching", "::mlir::func::FuncOp"> {
+  let summary = "Turns iota-indexed implicit batch dimensions of gather/scatter into batching dimensions.";
+  let description = [{
+    A `stablehlo.gather` (`stablehlo.scatter`) without batching dimensions
+    whose operand dimension 0 and indices dimension 0 have the same size,
+    whose index vector (not dimension 0 of the indices, more than one
+    component) indexes operand dimension 0 with a component that is an iota
+    along indices dimension 0, and whose operand dimension 0 is collapsed
+    (inserted), reads element i of dimension 0 for batch i: that is an
+    explicit batching dimension. The pass makes it one
+    (`operand_batching_dims = [0]`, `start_indices_batching_dims = [0]`;
+    `input_batching_dims` / `scatter_indices_batching_dims` for scatter),
+    drops the component from the start index map and from the indices, and
+    takes operand dimension 0 out of the collapsed (inserted) dimensions, so
+    that propagation sees a batch factor shared by operand, indices and
+    result. The indices must be a `stablehlo.concatenate` along the index
+    vector dimension with the iota as one input of size 1 (the input is
+    dropped); the iota is seen through `broadcast_in_dim`, `reshape`s that
+    only add or drop size-1 dimensions, and integer `convert`s. Indices the
+    rewrite leaves unused are erased.
+    Complexity: O(ops x rank).
+  }];
+}
+
 #endif // MPMD_TRANSFORMS_SDY_PROPAGATION_PASSES_TD
