@@ -86,6 +86,9 @@ ExportOptions getExportOptions(const Config &config) {
       config.options.copyConstantCreationFromProducerToConsumer;
   exportOptions.failOnBackwardDeps = config.options.failOnBackwardDeps;
   exportOptions.applyMergeTransfers = config.options.applyMergeTransfers;
+  // The pass leaves single-device meshes and unsharded fragments alone.
+  exportOptions.partitionFragmentBodies =
+      config.options.partitionFragmentBodies;
   return exportOptions;
 }
 
@@ -155,6 +158,8 @@ int64_t getGlobalBytes(Type type) {
 struct MeshSummary {
   int64_t fragmentCalls = 0;
   llvm::SetVector<StringRef> functions;
+  /// The functions -mpmd-partition-fragment-bodies made per-device programs.
+  llvm::SetVector<StringRef> partitioned;
   int64_t transfersIn = 0, transfersOut = 0;
   int64_t bytesIn = 0, bytesOut = 0;
   int64_t reservedBytes = 0;
@@ -307,10 +312,13 @@ void Lowered::printSummary(llvm::raw_ostream &os) const {
       MeshSummary &mesh = meshes[call.getMeshName()];
       ++mesh.fragmentCalls;
       mesh.functions.insert(call.getCallee());
-      if (auto callee = symbols.lookup<func::FuncOp>(call.getCallee()))
+      if (auto callee = symbols.lookup<func::FuncOp>(call.getCallee())) {
         if (auto reserved =
                 callee->getAttrOfType<IntegerAttr>(kReservedHbmBytesAttrName))
           mesh.reservedBytes = std::max(mesh.reservedBytes, reserved.getInt());
+        if (callee->hasAttr(kSpmdPartitionedAttrName))
+          mesh.partitioned.insert(call.getCallee());
+      }
     } else if (auto transfer = dyn_cast<TransferOp>(op)) {
       auto source = cast<MeshTensorType>(transfer.getTensor().getType());
       auto target = cast<MeshTensorType>(transfer.getResult().getType());
@@ -333,6 +341,29 @@ void Lowered::printSummary(llvm::raw_ostream &os) const {
                         name, mesh.fragmentCalls, mesh.functions.size(),
                         mesh.transfersIn, mesh.bytesIn, mesh.transfersOut,
                         mesh.bytesOut, mesh.reservedBytes);
+  // Which fragments run SPMD: one line per mesh of several devices.
+  bool anyMultiDevice = llvm::any_of(topology.getMeshes(), [](NamedMeshAttr mesh) {
+    return mesh.getMesh().getTotalSize() > 1;
+  });
+  if (anyMultiDevice) {
+    os << "spmd partitioning:\n";
+    for (NamedMeshAttr mesh : topology.getMeshes()) {
+      int64_t devices = mesh.getMesh().getTotalSize();
+      if (devices <= 1)
+        continue;
+      const MeshSummary &summary = meshes[mesh.getName()];
+      os << llvm::formatv("  {0}: {1} of {2} functions partitioned over {3} "
+                          "devices",
+                          mesh.getName(), summary.partitioned.size(),
+                          summary.functions.size(), devices);
+      if (!summary.partitioned.empty())
+        os << ":";
+      llvm::interleave(
+          summary.partitioned, [&](StringRef name) { os << " @" << name; },
+          [&] { os << ","; });
+      os << "\n";
+    }
+  }
   FunctionNamedShardings shardings = functionNamedShardings();
   for (auto [label, list] : {std::pair{"inputs", &shardings.inputs},
                              std::pair{"outputs", &shardings.outputs}}) {

@@ -694,6 +694,8 @@ constexpr BoolOption kBoolOptions[] = {
     {"mpmd_fail_on_backward_deps", &PartitioningOptions::failOnBackwardDeps},
     {"mpmd_apply_merge_transfers_pass",
      &PartitioningOptions::applyMergeTransfers},
+    {"mpmd_partition_fragment_bodies",
+     &PartitioningOptions::partitionFragmentBodies},
 };
 constexpr StringRef kPipelineScheduleOption = "mpmd_pipeline_schedule";
 

@@ -95,19 +95,89 @@ llvm::Expected<Placement> getPlacement(const PipelineSizes &sizes,
                    llvm::json::Object{{"generated", name}}};
 }
 
-std::string writeConfig(const PipelineSizes &sizes,
-                        const Placement &placement) {
+llvm::Expected<llvm::json::Array>
+getShardingRules(const ExampleParallelism &parallelism,
+                 const ShardableModel &model) {
+  using llvm::json::Array;
+  using llvm::json::Object;
+  for (const auto &[name, size] : parallelism.meshShape)
+    if (size < 1)
+      return makeExampleError("mesh axis \"" + name +
+                              "\" must have a size of at least 1 (got " +
+                              llvm::Twine(size) + ")");
+  auto requireAxis = [&](llvm::StringRef axis,
+                         llvm::StringRef sharding) -> llvm::Error {
+    if (llvm::any_of(parallelism.meshShape,
+                     [&](const auto &entry) { return entry.first == axis; }))
+      return llvm::Error::success();
+    return makeExampleError(sharding + " sharding needs a mesh axis \"" +
+                            axis + "\" (e.g. --mesh-shape " + axis + "=2)");
+  };
+  // A list with `axis` at dimension `dim` of a tensor of `rank`.
+  auto shardedAt = [](int64_t rank, int64_t dim, llvm::StringRef axis) {
+    Array dims;
+    for (int64_t d = 0; d < rank; ++d)
+      dims.push_back(d == dim ? llvm::json::Value(axis) : nullptr);
+    return dims;
+  };
+  Array rules;
+  auto addBatchRule = [&] {
+    rules.push_back(Object{{"match", "^[xy]$"},
+                           {"sharding", shardedAt(model.inputRank, 0, "data")}});
+  };
+  auto addTensorRules = [&] {
+    rules.push_back(Object{{"match", model.columnParallel},
+                           {"sharding", shardedAt(2, 1, "model")}});
+    rules.push_back(Object{{"match", model.rowParallel},
+                           {"sharding", shardedAt(2, 0, "model")}});
+  };
+  switch (parallelism.sharding) {
+  case ExampleSharding::kNone:
+    break;
+  case ExampleSharding::kData:
+    if (llvm::Error error = requireAxis("data", "dp"))
+      return std::move(error);
+    addBatchRule();
+    break;
+  case ExampleSharding::kTensor:
+    if (llvm::Error error = requireAxis("model", "tp"))
+      return std::move(error);
+    addTensorRules();
+    break;
+  case ExampleSharding::kFsdp:
+    if (llvm::Error error = requireAxis("data", "fsdp"))
+      return std::move(error);
+    // The batch first, so that the fsdp rule only takes the weights.
+    addBatchRule();
+    rules.push_back(Object{{"fsdp", "data"}});
+    break;
+  case ExampleSharding::kTensorAndData:
+    if (llvm::Error error = requireAxis("data", "tp+dp"))
+      return std::move(error);
+    if (llvm::Error error = requireAxis("model", "tp+dp"))
+      return std::move(error);
+    addBatchRule();
+    addTensorRules();
+    break;
+  }
+  return rules;
+}
+
+std::string writeConfig(const PipelineSizes &sizes, const Placement &placement,
+                        const ExampleParallelism &parallelism,
+                        const llvm::json::Array &shardingRules) {
   const int64_t stages = placement.stageMeshes.size();
   std::vector<ConfigMesh> topology;
   for (int64_t m = 0; m < sizes.meshes; ++m)
-    topology.push_back({formatv("m{0}", m).str(), {{"x", 1}}});
+    topology.push_back({formatv("m{0}", m).str(), parallelism.meshShape});
   std::vector<ConfigPlacement> assignment;
   for (int64_t i = 0; i < sizes.layers; ++i) {
     int64_t stage = i * stages / sizes.layers;
     assignment.push_back(
         {formatv("layer_{0}", i).str(), placement.stageMeshes[stage], stage});
   }
-  return writeCompileConfig(topology, assignment, placement.schedule);
+  return writeCompileConfig(topology, assignment, placement.schedule,
+                            shardingRules);
 }
 
 llvm::StringRef getElementTypeName(ElementType type) {

@@ -62,9 +62,29 @@ struct Placement {
 llvm::Expected<Placement> getPlacement(const PipelineSizes &sizes,
                                        const ExampleSchedule &schedule);
 
-/// The config: meshes m0..m{P-1}, layer i in stage floor(i * stages / L),
-/// one line per mesh list and per layer like the configs in docs/config.md.
-std::string writeConfig(const PipelineSizes &sizes, const Placement &placement);
+/// The weights tensor parallelism splits, by the regexes of their names:
+/// the column-parallel ones (output dimension, the last, sharded) and the
+/// row-parallel ones (input dimension, the first, sharded); and the rank of
+/// the inputs x and y, whose first dimension is the batch.
+struct ShardableModel {
+  llvm::StringRef columnParallel;
+  llvm::StringRef rowParallel;
+  int64_t inputRank;
+};
+
+/// The config's sharding rules for `parallelism` (ExampleSharding), or an
+/// error when the mesh shape lacks the axis it shards over ("data" for dp
+/// and fsdp, "model" for tp) or an axis is not positive.
+llvm::Expected<llvm::json::Array>
+getShardingRules(const ExampleParallelism &parallelism,
+                 const ShardableModel &model);
+
+/// The config: meshes m0..m{P-1} with `meshShape`'s axes, layer i in stage
+/// floor(i * stages / L), the sharding rules, one line per mesh list, per
+/// layer and per rule like the configs in docs/config.md.
+std::string writeConfig(const PipelineSizes &sizes, const Placement &placement,
+                        const ExampleParallelism &parallelism,
+                        const llvm::json::Array &shardingRules);
 
 /// "f32" or "f64".
 llvm::StringRef getElementTypeName(ElementType type);

@@ -9,7 +9,8 @@ namespace mlir::mpmd::examples {
 
 std::string writeCompileConfig(llvm::ArrayRef<ConfigMesh> topology,
                                llvm::ArrayRef<ConfigPlacement> assignment,
-                               const llvm::json::Value &schedule) {
+                               const llvm::json::Value &schedule,
+                               const llvm::json::Array &shardingRules) {
   using llvm::json::Value;
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -27,7 +28,14 @@ std::string writeCompileConfig(llvm::ArrayRef<ConfigMesh> topology,
        << llvm::formatv(": {{\"mesh\": {0}, \"stage\": {1}}",
                         Value(topology[placement.mesh].name), placement.stage);
   os << "\n  },\n  \"schedule\": " << schedule
-     << ",\n  \"partitioning_options\": {\"mpmd_infer_transfers\": true}\n}\n";
+     << ",\n  \"partitioning_options\": {\"mpmd_infer_transfers\": true}";
+  if (!shardingRules.empty()) {
+    os << ",\n  \"sharding_rules\": [";
+    for (auto [index, rule] : llvm::enumerate(shardingRules))
+      os << (index ? "," : "") << "\n    " << rule;
+    os << "\n  ]";
+  }
+  os << "\n}\n";
   return text;
 }
 

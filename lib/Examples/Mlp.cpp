@@ -129,9 +129,11 @@ std::string writeModule(const MlpOptions &options) {
   os << formatv(" : {0}{1}\n}\n\n", scalar, weightTypes);
 
   // @main: microbatches, gradient accumulation, SGD.
-  os << formatv("func.func @main(%x: {0}, %y: {0}", full);
+  // Arguments named with locations, as JAX names them, for the config's
+  // sharding rules.
+  os << formatv("func.func @main(%x: {0} loc(\"x\"), %y: {0} loc(\"y\")", full);
   for (int64_t i = 0; i < layers; ++i)
-    os << formatv(", %w{0}: {1}", i, weight);
+    os << formatv(", %w{0}: {1} loc(\"w_{0}\")", i, weight);
   os << formatv(") -> ({0}{1}) {{\n", scalar, weightTypes);
   for (int64_t k = 0; k < microbatches; ++k) {
     for (const char *name : {"x", "y"})
@@ -174,7 +176,14 @@ llvm::Expected<ExampleModel> generateMlp(const MlpOptions &options) {
   llvm::Expected<Placement> placement = getPlacement(sizes, options.schedule);
   if (!placement)
     return placement.takeError();
-  return ExampleModel{writeModule(options), writeConfig(sizes, *placement)};
+  // Megatron pairs: even layers column-parallel, odd ones row-parallel.
+  llvm::Expected<llvm::json::Array> rules = getShardingRules(
+      options.parallelism, {"^w_[0-9]*[02468]$", "^w_[0-9]*[13579]$", 2});
+  if (!rules)
+    return rules.takeError();
+  return ExampleModel{
+      writeModule(options),
+      writeConfig(sizes, *placement, options.parallelism, *rules)};
 }
 
 } // namespace mlir::mpmd::examples

@@ -491,7 +491,16 @@ generateTransformer(const TransformerOptions &options) {
   llvm::Expected<Placement> placement = getPlacement(sizes, options.schedule);
   if (!placement)
     return placement.takeError();
-  return ExampleModel{writeModule(options), writeConfig(sizes, *placement)};
+  // Megatron: Q/K/V and the first MLP weight column-parallel, the output
+  // projection and the second MLP weight row-parallel.
+  llvm::Expected<llvm::json::Array> rules =
+      getShardingRules(options.parallelism, {"^(wq|wk|wv|w1)_[0-9]+$",
+                                             "^(wo|w2)_[0-9]+$", 3});
+  if (!rules)
+    return rules.takeError();
+  return ExampleModel{
+      writeModule(options),
+      writeConfig(sizes, *placement, options.parallelism, *rules)};
 }
 
 } // namespace mlir::mpmd::examples

@@ -5,7 +5,8 @@ Lit substitution: `%partition-and-run FILE PASS...` (test/lit.cfg.py).
 
 FILE holds `@parallel_NAME` functions with global types, `sdy.mesh`es,
 shardings and sdy collectives. They are partitioned with `mpmd-opt PASS...`;
-the sequential reference `@sequential_NAME` is the same function after
+the sequential reference `@sequential_NAME` is the same function with sdy collectives, reshards and
+sharding constraints replaced by their operand, after
 `mpmd-opt -sdy-drop-sharding-and-mesh` (unless FILE defines it). Then:
 
 * if FILE has `//--- part1.mlir` and `//--- part2.mlir` sections (the layout
@@ -166,13 +167,13 @@ def parse_functions(text):
     return functions
 
 
-# An sdy collective in generic form. On global values every one of them is
-# the identity: it changes where the shards live, not the value (and an
-# sdy.constant is a constant).
+# An sdy collective, reshard or sharding constraint in generic form. On
+# global values every one of them is the identity: it changes where the
+# shards live, not the value (and an sdy.constant is a constant).
 COLLECTIVE = re.compile(
     r'"sdy\.(?:all_gather|all_slice|all_reduce|reduce_scatter|all_to_all|'
-    r'collective_permute)"\((%[\w#]+)\) <\{.*?\}> : \((tensor<[^>]*>)\) -> '
-    r'(tensor<[^>]*>)')
+    r'collective_permute|reshard|sharding_constraint)"\((%[\w#]+)\) '
+    r'<\{.*?\}> : \((tensor<[^>]*>)\) -> (tensor<[^>]*>)')
 
 
 def sequential_version(mpmd_opt, part1):

@@ -19,6 +19,7 @@
 #include "mpmd/Examples/Transformer.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
@@ -49,15 +50,17 @@ void printMlpHelp(llvm::raw_ostream &os) {
         "--microbatches M\n"
         "                        --meshes P [--dtype f32|f64] "
         "[--learning-rate LR]\n"
-        "                        [--schedule NAME] -o MODEL.mlir "
-        "--config-out CONFIG.json\n\n"
+        "                        [--schedule NAME] [--mesh-shape AXES] "
+        "[--sharding S]\n"
+        "                        -o MODEL.mlir --config-out CONFIG.json\n\n"
         "A training step of an L-layer MLP (h = tanh(h w_i), the last "
         "layer linear,\nloss 0.5 * sum((h_L - y)^2) / B) with inputs "
         "x[B,W], y[B,W] and weights\nw_i[W,W]: @main slices the batch into "
         "M microbatches, calls @microbatch\n(forward \"layer_i\", backward "
         "\"layer_i\"(1)) for each, sums the gradients and\nreturns the loss "
         "and the updated weights. The configuration puts the layers on\n"
-        "P meshes m0..m{P-1} of one device each, in contiguous stages.\n\n"
+        "P meshes m0..m{P-1} (one device each unless --mesh-shape) in "
+        "contiguous stages.\n\n"
         "  --layers L           layers (at least one per stage)\n"
         "  --width W            features of every layer\n"
         "  --batch B            rows of x and y (a multiple of M)\n"
@@ -71,6 +74,18 @@ void printMlpHelp(llvm::raw_ostream &os) {
         "Interleaved1F1B,\n"
         "                       ZB-V and DualPipeV put two stages on each "
         "mesh\n"
+        "  --mesh-shape AXES    the axes of every mesh, e.g. data=2,model=2 "
+        "(default x=1)\n"
+        "  --sharding S         sharding rules of the config (SPMD inside "
+        "each mesh):\n"
+        "                       dp: the batch (x, y) over \"data\"; tp: "
+        "Megatron tensor\n"
+        "                       parallelism over \"model\" (w_0, w_2, ... "
+        "column-parallel,\n"
+        "                       w_1, w_3, ... row-parallel); fsdp: the batch "
+        "and every\n"
+        "                       weight over \"data\"; tp+dp: tp and dp; "
+        "none (default)\n"
         "  -o FILE              the model ('-': standard output)\n"
         "  --config-out FILE    the JSON configuration\n";
 }
@@ -82,6 +97,7 @@ void printTransformerHelp(llvm::raw_ostream &os) {
         "[--dtype f32|f64]\n"
         "                                [--learning-rate LR] [--schedule "
         "NAME]\n"
+        "                                [--mesh-shape AXES] [--sharding S]\n"
         "                                -o MODEL.mlir --config-out "
         "CONFIG.json\n\n"
         "A training step of L pre-norm decoder blocks on inputs x[B,S,D] "
@@ -102,8 +118,12 @@ void printTransformerHelp(llvm::raw_ostream &os) {
         "  --batch B            sequences (a multiple of M)\n"
         "  --microbatches M     microbatches per step\n"
         "  --meshes P           pipeline meshes\n"
-        "  --dtype, --learning-rate, --schedule, -o, --config-out: as for "
-        "mlp\n";
+        "  --sharding S         as for mlp; tp shards wq, wk, wv and w1 "
+        "column-parallel,\n"
+        "                       wo and w2 row-parallel\n"
+        "  --dtype, --learning-rate, --schedule, --mesh-shape, -o, "
+        "--config-out:\n"
+        "                       as for mlp\n";
 }
 
 /// A size option and where its value goes; with `perLayer`, the option also
@@ -140,6 +160,45 @@ llvm::Error parseSize(const SizeOption &size, StringRef text) {
   return llvm::Error::success();
 }
 
+/// Parses "data=2,model=2" into ordered (axis, size) pairs.
+llvm::Error parseMeshShape(StringRef text,
+                           std::vector<std::pair<std::string, int64_t>> &axes) {
+  llvm::SmallVector<StringRef> items;
+  text.split(items, ',');
+  axes.clear();
+  for (StringRef item : items) {
+    auto [name, sizeText] = item.trim().split('=');
+    int64_t size;
+    if (name.empty() || sizeText.trim().getAsInteger(10, size) || size < 1)
+      return makeUsageError("--mesh-shape expects AXIS=SIZE,... with positive "
+                            "sizes, e.g. data=2,model=2 (got '" +
+                            text + "')");
+    if (llvm::any_of(axes,
+                     [&](const auto &axis) { return axis.first == name; }))
+      return makeUsageError("--mesh-shape names axis '" + name + "' twice");
+    axes.emplace_back(name.str(), size);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error parseSharding(StringRef text, examples::ExampleSharding &sharding) {
+  using examples::ExampleSharding;
+  std::optional<ExampleSharding> parsed =
+      llvm::StringSwitch<std::optional<ExampleSharding>>(text)
+          .Case("none", ExampleSharding::kNone)
+          .Case("dp", ExampleSharding::kData)
+          .Case("tp", ExampleSharding::kTensor)
+          .Case("fsdp", ExampleSharding::kFsdp)
+          .Case("tp+dp", ExampleSharding::kTensorAndData)
+          .Default(std::nullopt);
+  if (!parsed)
+    return makeUsageError("--sharding expects none, dp, tp, fsdp or tp+dp "
+                          "(got '" +
+                          text + "')");
+  sharding = *parsed;
+  return llvm::Error::success();
+}
+
 /// What differs between models: the help, the sizes, where the shared
 /// options go, and the generator (reading the options filled in).
 struct ModelCommand {
@@ -149,6 +208,7 @@ struct ModelCommand {
   examples::ElementType *elementType;
   double *learningRate;
   examples::ExampleSchedule *schedule;
+  examples::ExampleParallelism *parallelism;
   llvm::function_ref<llvm::Expected<examples::ExampleModel>()> generate;
 };
 
@@ -159,8 +219,8 @@ llvm::Error runModel(const ModelCommand &model,
                           model.name + " --help'");
   };
   std::vector<std::optional<std::string>> sizeTexts(model.sizes.size());
-  std::optional<std::string> dtype, learningRate, scheduleName, output,
-      configOutput, positional;
+  std::optional<std::string> dtype, learningRate, scheduleName, meshShape,
+      sharding, output, configOutput, positional;
   bool help = false;
   std::vector<ValuedOption> options;
   for (auto [size, text] : llvm::zip(model.sizes, sizeTexts))
@@ -168,6 +228,8 @@ llvm::Error runModel(const ModelCommand &model,
   options.insert(options.end(), {{"--dtype", &dtype},
                                  {"--learning-rate", &learningRate},
                                  {"--schedule", &scheduleName},
+                                 {"--mesh-shape", &meshShape},
+                                 {"--sharding", &sharding},
                                  {"-o", &output},
                                  {"--config-out", &configOutput}});
   if (llvm::Error error =
@@ -204,6 +266,14 @@ llvm::Error runModel(const ModelCommand &model,
       return makeUsageError(schedule.error().message);
     *model.schedule = std::move(schedule.value());
   }
+  if (meshShape)
+    if (llvm::Error error =
+            parseMeshShape(*meshShape, model.parallelism->meshShape))
+      return error;
+  if (sharding)
+    if (llvm::Error error =
+            parseSharding(*sharding, model.parallelism->sharding))
+      return error;
   for (auto [name, path] :
        {std::pair{"-o", &output}, std::pair{"--config-out", &configOutput}}) {
     if (!*path)
@@ -233,6 +303,7 @@ llvm::Error runNamedModel(StringRef name, llvm::ArrayRef<StringRef> args) {
                      &mlp.elementType,
                      &mlp.learningRate,
                      &mlp.schedule,
+                     &mlp.parallelism,
                      [&] { return examples::generateMlp(mlp); }},
                     args);
   }
@@ -249,6 +320,7 @@ llvm::Error runNamedModel(StringRef name, llvm::ArrayRef<StringRef> args) {
                    &transformer.elementType,
                    &transformer.learningRate,
                    &transformer.schedule,
+                   &transformer.parallelism,
                    [&] { return examples::generateTransformer(transformer); }},
                   args);
 }

@@ -102,6 +102,7 @@ TEST(ConfigTest, PartitioningOptionsUnderUpstreamNames) {
         "mpmd_merge_inferred_after_scheduling": true,
         "mpmd_copy_constant_creation_from_producer_to_consumer": true,
         "mpmd_apply_merge_transfers_pass": true,
+        "mpmd_partition_fragment_bodies": false,
         "mpmd_pipeline_schedule": "ZeroBubbleH1"})"));
   ASSERT_TRUE(static_cast<bool>(config)) << errorOf(std::move(config));
   PartitioningOptions expected;
@@ -111,6 +112,8 @@ TEST(ConfigTest, PartitioningOptionsUnderUpstreamNames) {
   expected.mergeInferredAfterScheduling = true;
   expected.copyConstantCreationFromProducerToConsumer = true;
   expected.applyMergeTransfers = true;
+  // Ours, on by default.
+  expected.partitionFragmentBodies = false;
   // Required by the zero-bubble schedule and not given: set.
   expected.splitBwdFragments = true;
   EXPECT_EQ(config->options, expected);

@@ -81,8 +81,10 @@ public:
   /// this object's module: it must not outlive it.
   FailureOr<std::unique_ptr<runtime::Executable>> compile() const;
   /// Per mesh: fragment calls, distinct functions, transfers in and out
-  /// with their bytes, reserved bytes; then the mesh and sharding of each
-  /// input and output (`mpmd compile --summary`, the Python `summary()`).
+  /// with their bytes, reserved bytes; per mesh of several devices, the
+  /// functions -mpmd-partition-fragment-bodies partitioned; then the mesh
+  /// and sharding of each input and output (`mpmd compile --summary`, the
+  /// Python `summary()`).
   /// O(ops of @main + outlined functions).
   void printSummary(llvm::raw_ostream &os) const;
 

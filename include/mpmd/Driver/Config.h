@@ -67,6 +67,9 @@ struct PartitioningOptions {
   bool mergeInferredAfterScheduling = false;
   bool failOnBackwardDeps = false;
   bool applyMergeTransfers = false;
+  /// SPMD-partition the fragments of meshes of several devices whose values
+  /// are sharded (-mpmd-partition-fragment-bodies); ours, not upstream's.
+  bool partitionFragmentBodies = true;
 
   bool operator==(const PartitioningOptions &other) const = default;
 };

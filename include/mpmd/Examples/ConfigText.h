@@ -33,10 +33,12 @@ struct ConfigPlacement {
   int64_t stage;
 };
 
-/// The config's JSON text; `schedule` is its "schedule" value.
+/// The config's JSON text; `schedule` is its "schedule" value, and
+/// `shardingRules`, when not empty, its "sharding_rules" (one line each).
 std::string writeCompileConfig(llvm::ArrayRef<ConfigMesh> topology,
                                llvm::ArrayRef<ConfigPlacement> assignment,
-                               const llvm::json::Value &schedule);
+                               const llvm::json::Value &schedule,
+                               const llvm::json::Array &shardingRules = {});
 
 } // namespace mlir::mpmd::examples
 

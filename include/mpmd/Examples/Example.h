@@ -11,6 +11,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace mlir::mpmd::examples {
 
@@ -23,15 +25,31 @@ struct ExampleSchedule {
   bool generated = false;
 };
 
+/// How the config shards the model over each mesh's axes (sharding rules,
+/// docs/config.md): none; dp, the batch (x, y) over "data"; tp, Megatron
+/// tensor parallelism over "model" (the first weight of a pair
+/// column-parallel, its output dimension sharded, the second row-parallel,
+/// its input dimension sharded); fsdp, the batch and every weight over
+/// "data" (parameters, gradients and the update sharded; the weights are
+/// gathered where a layer needs them); tp+dp, both of tp and dp.
+enum class ExampleSharding { kNone, kData, kTensor, kFsdp, kTensorAndData };
+
+/// The parallelism inside each mesh: its axes (every mesh of the topology
+/// gets them; default one axis "x" of size 1) and the sharding rules.
+struct ExampleParallelism {
+  std::vector<std::pair<std::string, int64_t>> meshShape = {{"x", 1}};
+  ExampleSharding sharding = ExampleSharding::kNone;
+};
+
 struct ExampleModel {
   /// The module: `@main(inputs, targets, weights...) -> (loss, new weights
   /// ...)`, one `"layer_i"` and one `"layer_i"(1)` computation per layer.
   std::string module;
-  /// The `mpmd compile` configuration (JSON): meshes m0..m{P-1} of one
-  /// device each, the layers cut into P*v contiguous stages (v = 2 stages
+  /// The `mpmd compile` configuration (JSON): meshes m0..m{P-1} with the
+  /// axes of ExampleParallelism (one device each by default), the layers cut into P*v contiguous stages (v = 2 stages
   /// per mesh for generated Interleaved1F1B, ZB-V and DualPipeV, in the
-  /// schedule's layout; else 1, stage s on mesh s), the schedule and
-  /// transfer inference.
+  /// schedule's layout; else 1, stage s on mesh s), the schedule, transfer
+  /// inference and the sharding rules.
   std::string config;
 };
 

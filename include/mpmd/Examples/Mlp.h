@@ -38,6 +38,7 @@ struct MlpOptions {
   ElementType elementType = ElementType::kF32;
   double learningRate = 0.01;
   ExampleSchedule schedule;
+  ExampleParallelism parallelism;
 };
 
 /// Generates the model and its configuration, or an error saying which

@@ -65,6 +65,7 @@ struct TransformerOptions {
   ElementType elementType = ElementType::kF32;
   double learningRate = 0.01;
   ExampleSchedule schedule;
+  ExampleParallelism parallelism;
 };
 
 /// The weights of each layer, in argument and result order.

@@ -49,6 +49,8 @@ void addExportPipeline(OpPassManager &pm, const ExportOptions &options) {
       LowerToFragmentCallsPassOptions{options.verboseLogging}));
   pm.addPass(createValidateNoReshardsPass(
       ValidateNoReshardsPassOptions{options.failOnReshardOnlyFragments}));
+  if (options.partitionFragmentBodies)
+    pm.addPass(createPartitionFragmentBodiesPass());
   pm.addNestedPass<func::FuncOp>(createValidateNoBackwardDepsPass(
       ValidateNoBackwardDepsPassOptions{options.failOnBackwardDeps}));
 }
@@ -81,6 +83,11 @@ struct ExportPipelineOptions
       *this, "fail-on-param-transfers",
       llvm::cl::desc("Transfers of parameters are errors, not warnings."),
       llvm::cl::init(false)};
+  Option<bool> partitionFragmentBodies{
+      *this, "partition-fragment-bodies",
+      llvm::cl::desc("SPMD-partition the fragment functions of meshes of "
+                     "several devices (-mpmd-partition-fragment-bodies)."),
+      llvm::cl::init(false)};
   Option<std::string> paramTransferPattern{
       *this, "param-transfer-pattern",
       llvm::cl::desc("Location substring of parameters."),
@@ -105,6 +112,8 @@ void registerExportPipeline() {
             pipelineOptions.failOnInferredFragments;
         options.failOnParamTransfers = pipelineOptions.failOnParamTransfers;
         options.paramTransferPattern = pipelineOptions.paramTransferPattern;
+        options.partitionFragmentBodies =
+            pipelineOptions.partitionFragmentBodies;
         addExportPipeline(pm, options);
       });
 }

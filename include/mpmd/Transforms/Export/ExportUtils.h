@@ -32,6 +32,10 @@ inline constexpr StringLiteral kLayoutModeAuto = "auto";
 /// Bytes of device memory held by other live values while a fragment runs
 /// (i64), on fragments and outlined functions.
 inline constexpr StringLiteral kReservedHbmBytesAttrName = "reserved_hbm_bytes";
+/// On a fragment function that -mpmd-partition-fragment-bodies turned into
+/// the program of one device of its mesh (unit).
+inline constexpr StringLiteral kSpmdPartitionedAttrName =
+    "mpmd.spmd_partitioned";
 
 /// Attribute `name` of operand (result) `index` in the fragment's `arg_attrs`
 /// (`res_attrs`), or null.

@@ -176,6 +176,55 @@ def ValidateNoReshardsPass
   let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
 }
 
+def PartitionFragmentBodiesPass
+    : Pass<"mpmd-partition-fragment-bodies", "ModuleOp"> {
+  let summary = "SPMD-partitions the fragment callees of meshes of several "
+                "devices into per-device programs.";
+  let description = [{
+    Runs after `-mpmd-lower-to-fragment-calls`. Each function called by
+    `mpmd.fragment_call`s on a mesh of more than one device (its
+    `mesh_shape`) whose signature or body shards something (a sharding with
+    axes, or an sdy op such as a collective or a reshard) is rewritten by
+    Shardy's partitioner, with `partition-count` = the mesh's device count:
+    `-sdy-remove-sharding-groups`, `-sdy-sharding-constraint-to-reshard`,
+    `-sdy-insert-explicit-reshards{enable-full-version=true}`,
+    `-sdy-resolve-permutation-factors`, `-sdy-reshard-to-collectives`,
+    `-sdy-pad-for-divisibility`, `-sdy-resolve-single-device-sharding`,
+    `-sdy-convert-global-to-local`, `-sdy-drop-sharding-and-mesh`.
+
+    The contract with the executor: the arguments and results of the callee
+    first take the shardings of the call's mesh tensor types as
+    `sdy.sharding` (the `@main` values' shardings; shardings inside the
+    body are kept and honoured), and after partitioning have the *local*
+    type of those values: one device's shard, each dimension divided by the
+    product of the sizes of the (sub-)axes sharding it. Device d of the mesh
+    is the one at row-major coordinates d over the topology mesh's axes;
+    `stablehlo.partition_id` returns d and the collectives' replica groups
+    list such indices. `@main` keeps its global mesh tensor types. A
+    partitioned callee is marked `mpmd.spmd_partitioned`; the
+    `mpmd.fragment_call` verifier accepts a callee typed either with the
+    global or with the local types of the call's values.
+
+    Calls of one callee whose values are sharded differently get one copy
+    of the callee per distinct set of shardings (the copy is named after
+    the callee, uniqued by the symbol table), in call order.
+
+    Errors, at the fragment call: a sharding whose mesh is not the call's
+    topology mesh (same axes, devices in row-major order; a single-device
+    mesh of one of its devices is allowed), and a callee the partitioner
+    cannot rewrite (after the partitioner's own error, which names the op,
+    the operand and the sharding).
+
+    Complexity: O(calls × signature) to group the calls, then the
+    partitioner's cost on each partitioned callee (linear in its ops), plus
+    O(sdy meshes) per callee for the scratch module it runs in.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::mpmd::MpmdDialect",
+                           "::mlir::sdy::SdyDialect",
+                           "::mlir::stablehlo::StablehloDialect"];
+}
+
 def ValidateNoBackwardDepsPass
     : Pass<"mpmd-validate-no-backward-deps", "::mlir::func::FuncOp"> {
   let summary = "In forward-only programs, reports data dependencies from a "

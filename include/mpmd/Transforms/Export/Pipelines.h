@@ -23,6 +23,9 @@ struct ExportOptions {
   /// Merge one-element transfers between the same fragments
   /// (-mpmd-merge-transfers, then fragment-dedup and cse).
   bool applyMergeTransfers = false;
+  /// SPMD-partition the outlined functions of meshes of several devices
+  /// (-mpmd-partition-fragment-bodies).
+  bool partitionFragmentBodies = false;
   /// Remark on each outlined fragment function.
   bool verboseLogging = false;
   /// Validations: errors rather than warnings.
@@ -42,7 +45,8 @@ struct ExportOptions {
 /// delay-transfers-from-cpu, sink-create-token-into-fragments,
 /// mark-aliasing-and-donation, mark-fragment-reserved-memory,
 /// validate-no-param-transfers, validate-no-inferred-fragments,
-/// lower-to-fragment-calls, validate-no-reshards, validate-no-backward-deps.
+/// lower-to-fragment-calls, validate-no-reshards, [partition-fragment-bodies],
+/// validate-no-backward-deps.
 void addExportPipeline(OpPassManager &pm, const ExportOptions &options);
 
 /// Registers `-mpmd-export-pipeline`.

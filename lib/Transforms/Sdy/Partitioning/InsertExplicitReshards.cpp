@@ -194,6 +194,11 @@ void reconcileWithTarget(OpOperand &use, TensorShardingAttr target,
       current = addUnreducedAxes(builder, loc, current, added, mesh);
     }
   }
+  // A value without a sharding is replicated: a sharded target slices it.
+  if (reshardToTarget && !current.sharding && target && sameAxes &&
+      !target.isFullyReplicated())
+    current.sharding =
+        getClosedReplicated(target.getMeshOrRef(), getRank(source.getType()));
   if (reshardToTarget && current.sharding &&
       !areEquivalent(current.sharding, target, scope)) {
     TensorShardingAttr sharding =

@@ -127,3 +127,15 @@ func.func @return(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]
   // CHECK-NEXT: return %[[R0]], %[[R1]]
   return %a, %a : tensor<8xf32>, tensor<8xf32>
 }
+
+// A returned value without a sharding is replicated: a sharded result
+// reshards it (a replicated one leaves it alone).
+// CHECK-LABEL: func.func @return_unsharded
+func.func @return_unsharded(%a: tensor<8xf32>)
+    -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", "y"}]>}, tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) {
+  // CHECK-NEXT: %[[N:.*]] = stablehlo.negate %arg0 : tensor<8xf32>
+  // CHECK-NEXT: %[[R:.*]] = sdy.reshard %[[N]] <@mesh, [{"x", "y"}]> : tensor<8xf32>
+  // CHECK-NEXT: return %[[R]], %[[N]]
+  %n = stablehlo.negate %a : tensor<8xf32>
+  return %n, %n : tensor<8xf32>, tensor<8xf32>
+}

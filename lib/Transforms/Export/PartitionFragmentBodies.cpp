@@ -1,0 +1,303 @@
+//===- PartitionFragmentBodies.cpp - -mpmd-partition-fragment-bodies ------===//
+//
+// Runs Shardy's partitioner on each fragment callee of a multi-device mesh.
+// The sdy passes work on modules of functions that name `sdy.mesh` symbols,
+// so each callee is partitioned inside a scratch module nested in the
+// program's module (holding copies of the meshes), with the pipeline run as a
+// dynamic pipeline of this pass, and moved back once it has local types.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
+#include "mpmd/Dialect/Sdy/IR/SdyOps.h"
+#include "mpmd/Transforms/Export/ExportUtils.h"
+#include "mpmd/Transforms/Export/Passes.h"
+#include "mpmd/Transforms/Sdy/Propagation/Passes.h"
+#include "mpmd/Transforms/Sdy/Partitioning/Passes.h"
+
+#include "llvm/ADT/MapVector.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Pass/PassManager.h"
+
+namespace mlir::mpmd {
+#define GEN_PASS_DEF_PARTITIONFRAGMENTBODIESPASS
+#include "mpmd/Transforms/Export/Passes.h.inc"
+
+namespace {
+
+/// The shardings a call gives its callee's signature: operands then results,
+/// a UnitAttr for a value without one or with one that shards nothing.
+/// Calls with equal keys share a partitioned callee.
+ArrayAttr getSignatureShardings(FragmentCallOp call) {
+  SmallVector<Attribute> shardings;
+  auto append = [&](TypeRange types) {
+    for (Type type : types) {
+      auto meshTensor = dyn_cast<MeshTensorType>(type);
+      sdy::TensorShardingAttr sharding =
+          meshTensor ? meshTensor.getSharding() : nullptr;
+      shardings.push_back(sharding && !sharding.isFullyReplicated()
+                              ? Attribute(sharding)
+                              : UnitAttr::get(call.getContext()));
+    }
+  };
+  append(call->getOperandTypes());
+  append(call->getResultTypes());
+  return ArrayAttr::get(call.getContext(), shardings);
+}
+
+/// Gives `callee`'s arguments and results the `sdy.sharding`s of `key`.
+void setSignatureShardings(func::FuncOp callee, ArrayAttr key) {
+  StringRef name = sdy::SdyDialect::kShardingAttrName;
+  unsigned numInputs = callee.getNumArguments();
+  for (auto [index, sharding] : llvm::enumerate(key.getValue())) {
+    auto tensorSharding = dyn_cast<sdy::TensorShardingAttr>(sharding);
+    if (index < numInputs) {
+      if (tensorSharding)
+        callee.setArgAttr(index, name, tensorSharding);
+      else
+        callee.removeArgAttr(index, name);
+    } else if (tensorSharding) {
+      callee.setResultAttr(index - numInputs, name, tensorSharding);
+    } else {
+      callee.removeResultAttr(index - numInputs,
+                              StringAttr::get(callee.getContext(), name));
+    }
+  }
+}
+
+/// Every sharding `callee` mentions: its signature's and those in the
+/// attributes of its ops (`sdy.sharding`, constraints, reshards, the
+/// `out_sharding` of sdy collectives). O(ops + attributes).
+SmallVector<sdy::TensorShardingAttr> collectShardings(func::FuncOp callee) {
+  SmallVector<sdy::TensorShardingAttr> shardings;
+  auto collect = [&](Attribute attr) {
+    if (attr)
+      attr.walk([&](sdy::TensorShardingAttr sharding) {
+        shardings.push_back(sharding);
+      });
+  };
+  collect(callee.getAllArgAttrs());
+  collect(callee.getAllResultAttrs());
+  callee.getBody().walk(
+      [&](Operation *op) { collect(op->getAttrDictionary()); });
+  return shardings;
+}
+
+/// True if partitioning `callee` changes it: a sharding shards something or
+/// an sdy op (a collective, a reshard) is in the body.
+bool needsPartitioning(func::FuncOp callee,
+                       ArrayRef<sdy::TensorShardingAttr> shardings) {
+  if (llvm::any_of(shardings, [](sdy::TensorShardingAttr sharding) {
+        return !sharding.isFullyReplicated();
+      }))
+    return true;
+  return callee.getBody()
+      .walk([](Operation *op) {
+        return isa<sdy::SdyDialect>(op->getDialect()) ? WalkResult::interrupt()
+                                                      : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// True if `mesh` has the devices `meshShape` numbers: the same axes in
+/// iota order, or one device of it (a maximal mesh).
+bool isMeshOf(sdy::MeshAttr mesh, sdy::MeshAttr meshShape) {
+  ArrayRef<int64_t> ids = mesh.getDeviceIds();
+  if (mesh.getAxes().empty())
+    return ids.size() == 1 && ids.front() >= 0 &&
+           ids.front() < meshShape.getTotalSize();
+  if (mesh.getAxes() != meshShape.getAxes())
+    return false;
+  for (auto [position, id] : llvm::enumerate(ids))
+    if (id != static_cast<int64_t>(position))
+      return false;
+  return true;
+}
+
+/// The sharding's mesh must number the devices of the callee's mesh as the
+/// executor does (row-major over the topology mesh's axes).
+LogicalResult verifyShardingMeshes(func::FuncOp callee, FragmentCallOp call,
+                                   sdy::MeshAttr meshShape,
+                                   ArrayRef<sdy::TensorShardingAttr> shardings) {
+  for (sdy::TensorShardingAttr sharding : shardings) {
+    sdy::MeshAttr mesh = sharding.getMesh(callee);
+    if (mesh && isMeshOf(mesh, meshShape))
+      continue;
+    InFlightDiagnostic error = call.emitError()
+                               << "cannot be SPMD-partitioned: callee "
+                               << call.getCalleeAttr() << " has sharding "
+                               << sharding << ", ";
+    if (!mesh)
+      return error << "whose mesh no sdy.mesh of the module defines";
+    return error << "whose mesh " << mesh << " is not mesh \""
+                 << call.getMeshName() << "\" " << meshShape
+                 << " of the topology (same axes, devices in row-major order)";
+  }
+  return success();
+}
+
+/// Values cross fragment boundaries reduced: a partitioned callee returning
+/// partial sums (unreduced axes) would hand the executor shards it cannot
+/// assemble, and one taking them would need them reduced first.
+LogicalResult verifyNoUnreducedBoundary(FragmentCallOp call) {
+  for (auto [kind, types] :
+       {std::pair{"operand", TypeRange(call->getOperandTypes())},
+        std::pair{"result", TypeRange(call->getResultTypes())}})
+    for (auto [index, type] : llvm::enumerate(types)) {
+      auto meshTensor = dyn_cast<MeshTensorType>(type);
+      sdy::TensorShardingAttr sharding =
+          meshTensor ? meshTensor.getSharding() : nullptr;
+      if (!sharding || sharding.getUnreducedAxes().empty())
+        continue;
+      return call.emitError()
+             << "cannot be SPMD-partitioned: " << kind << " " << index
+             << " has sharding " << sharding
+             << ", whose unreduced axes would make the fragment take or "
+                "return partial sums; values cross fragment boundaries "
+                "reduced (reduce it inside the fragment)";
+    }
+  return success();
+}
+
+/// The per-device types a call's values have on its mesh.
+SmallVector<Type> getLocalTypes(TypeRange types, Operation *anchor) {
+  return llvm::map_to_vector(types, [&](Type type) -> Type {
+    if (auto meshTensor = dyn_cast<MeshTensorType>(type))
+      return meshTensor.getLocalTensorType(anchor);
+    return type;
+  });
+}
+
+/// upstream's partitioner sequence (see the Sdy Partitioning Passes.td),
+/// preceded by the export steps that turn what propagation leaves in a
+/// body (sharding groups, constraints) into what the partitioner reads.
+void buildPartitionerPipeline(OpPassManager &pm, int64_t devices) {
+  pm.addPass(sdy::createRemoveShardingGroupsPass());
+  OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  funcPm.addPass(sdy::createShardingConstraintToReshardPass());
+  funcPm.addPass(sdy::createInsertExplicitReshardsPass(
+      sdy::InsertExplicitReshardsPassOptions{/*enableFullVersion=*/true}));
+  sdy::ResolvePermutationFactorsPassOptions permutation;
+  permutation.partitionCount = devices;
+  funcPm.addPass(sdy::createResolvePermutationFactorsPass(permutation));
+  funcPm.addPass(sdy::createReshardToCollectivesPass());
+  funcPm.addPass(sdy::createPadForDivisibilityPass());
+  sdy::ResolveSingleDeviceShardingPassOptions singleDevice;
+  singleDevice.partitionCount = devices;
+  funcPm.addPass(sdy::createResolveSingleDeviceShardingPass(singleDevice));
+  sdy::ConvertGlobalToLocalPassOptions globalToLocal;
+  globalToLocal.partitionCount = devices;
+  pm.addPass(sdy::createConvertGlobalToLocalPass(globalToLocal));
+  pm.addPass(sdy::createDropShardingAndMeshPass());
+}
+
+class PartitionFragmentBodiesPass
+    : public impl::PartitionFragmentBodiesPassBase<
+          PartitionFragmentBodiesPass> {
+  using PartitionFragmentBodiesPassBase::PartitionFragmentBodiesPassBase;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    PartitionFragmentBodiesPassBase::getDependentDialects(registry);
+    OpPassManager pm(ModuleOp::getOperationName());
+    buildPartitionerPipeline(pm, /*devices=*/2);
+    pm.getDependentDialects(registry);
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbolTable(module);
+
+    // Calls grouped by callee (first call first), then by the shardings
+    // they give its signature.
+    llvm::MapVector<func::FuncOp,
+                    llvm::MapVector<ArrayAttr, SmallVector<FragmentCallOp>>>
+        calls;
+    for (auto function : module.getOps<func::FuncOp>()) {
+      if (!isMpmdFunction(function))
+        continue;
+      function.walk([&](FragmentCallOp call) {
+        if (auto callee = symbolTable.lookup<func::FuncOp>(call.getCallee()))
+          calls[callee][getSignatureShardings(call)].push_back(call);
+      });
+    }
+
+    bool failed = false;
+    for (auto &[callee, byShardings] : calls) {
+      auto meshShape = callee->getAttrOfType<sdy::MeshAttr>(
+          MpmdDialect::kMeshShapeAttrName);
+      if (!meshShape || meshShape.getTotalSize() <= 1)
+        continue;
+      // Another layout of the same values is a program of its own: copies
+      // are made from the callee before it is partitioned.
+      SmallVector<func::FuncOp> groupCallees = {callee};
+      Block::iterator insertionPoint = std::next(callee->getIterator());
+      for (auto &[key, groupCalls] : llvm::drop_begin(byShardings)) {
+        func::FuncOp copy = callee.clone();
+        symbolTable.insert(copy, insertionPoint);
+        for (FragmentCallOp call : groupCalls)
+          call.setCalleeAttr(FlatSymbolRefAttr::get(copy));
+        groupCallees.push_back(copy);
+      }
+      for (auto [groupCallee, group] : llvm::zip(groupCallees, byShardings)) {
+        setSignatureShardings(groupCallee, group.first);
+        failed |=
+            ::mlir::failed(partition(groupCallee, group.second, meshShape));
+      }
+    }
+    if (failed)
+      signalPassFailure();
+  }
+
+  /// Partitions `callee` for the devices of `meshShape`, unless nothing in
+  /// it is sharded.
+  LogicalResult partition(func::FuncOp callee, ArrayRef<FragmentCallOp> calls,
+                          sdy::MeshAttr meshShape) {
+    FragmentCallOp call = calls.front();
+    SmallVector<sdy::TensorShardingAttr> shardings = collectShardings(callee);
+    if (!needsPartitioning(callee, shardings))
+      return success();
+    if (failed(verifyNoUnreducedBoundary(call)) ||
+        failed(verifyShardingMeshes(callee, call, meshShape, shardings)))
+      return failure();
+
+    ModuleOp module = getOperation();
+    OpBuilder builder(module.getContext());
+    builder.setInsertionPointToEnd(module.getBody());
+    auto scratch = ModuleOp::create(builder, callee.getLoc());
+    builder.setInsertionPointToEnd(scratch.getBody());
+    for (auto mesh : module.getOps<sdy::MeshOp>())
+      builder.clone(*mesh);
+    Block::iterator position = std::next(callee->getIterator());
+    callee->moveBefore(scratch.getBody(), scratch.getBody()->end());
+
+    OpPassManager pm(ModuleOp::getOperationName());
+    buildPartitionerPipeline(pm, meshShape.getTotalSize());
+    LogicalResult result = runPipeline(pm, scratch);
+    callee->moveBefore(module.getBody(), position);
+    scratch.erase();
+    if (failed(result))
+      return call.emitError()
+             << "cannot be SPMD-partitioned over the "
+             << meshShape.getTotalSize() << " devices of mesh \""
+             << call.getMeshName() << "\": the partitioner failed on callee "
+             << call.getCalleeAttr() << " (see the error above)";
+
+    // The executor's side of the contract: each argument and result has the
+    // type of one device's shard of the call's value.
+    FunctionType type = callee.getFunctionType();
+    if (TypeRange(getLocalTypes(call->getOperandTypes(), call)) !=
+            type.getInputs() ||
+        TypeRange(getLocalTypes(call->getResultTypes(), call)) !=
+            type.getResults())
+      return call.emitError()
+             << "internal error: the partitioned callee "
+             << call.getCalleeAttr() << " has type " << type
+             << ", not the per-device types of the call's values";
+    callee->setAttr(kSpmdPartitionedAttrName, UnitAttr::get(&getContext()));
+    return success();
+  }
+};
+
+} // namespace
+} // namespace mlir::mpmd
