@@ -475,4 +475,12 @@ generateTransformerExample(const examples::TransformerOptions &options) {
   return std::move(*model);
 }
 
+Outcome<examples::ExampleModel>
+generateCnnExample(const examples::CnnOptions &options) {
+  llvm::Expected<examples::ExampleModel> model = examples::generateCnn(options);
+  if (!model)
+    return makeError(ErrorKind::kConfig, model.takeError());
+  return std::move(*model);
+}
+
 } // namespace mlir::mpmd::session

@@ -14,6 +14,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
+#include <utility>
 
 namespace mlir::mpmd::examples::detail {
 
@@ -186,6 +187,68 @@ llvm::StringRef getElementTypeName(ElementType type) {
 
 std::string formatFloat(double value) {
   return formatv("{0}", llvm::format("%.17e", value)).str();
+}
+
+namespace {
+
+/// "[R-1]" (the reduced last axis) and "[0, ..., R-2]" (the broadcast
+/// dimensions back to the tensor).
+std::pair<std::string, std::string> getNormDimensions(int64_t rank) {
+  std::string kept;
+  for (int64_t d = 0; d + 1 < rank; ++d)
+    kept += (d ? ", " : "") + std::to_string(d);
+  return {formatv("[{0}]", rank - 1).str(), "[" + kept + "]"};
+}
+
+} // namespace
+
+void writeLastAxisNorm(llvm::raw_ostream &os, const NormTypes &types,
+                       llvm::StringRef input, llvm::StringRef name) {
+  auto [reduced, kept] = getNormDimensions(types.rank);
+  os << formatv(
+      "    %{0}_sum = stablehlo.reduce(%{1} init: %zero) applies stablehlo.add "
+      "across dimensions = {5} : ({2}, {3}) -> {4}\n"
+      "    %{0}_mean = stablehlo.divide %{0}_sum, %width : {4}\n"
+      "    %{0}_meanb = stablehlo.broadcast_in_dim %{0}_mean, dims = {6} : "
+      "({4}) -> {2}\n"
+      "    %{0}_c = stablehlo.subtract %{1}, %{0}_meanb : {2}\n"
+      "    %{0}_sq = stablehlo.multiply %{0}_c, %{0}_c : {2}\n"
+      "    %{0}_sqsum = stablehlo.reduce(%{0}_sq init: %zero) applies "
+      "stablehlo.add across dimensions = {5} : ({2}, {3}) -> {4}\n"
+      "    %{0}_var = stablehlo.divide %{0}_sqsum, %width : {4}\n"
+      "    %{0}_vareps = stablehlo.add %{0}_var, %eps : {4}\n"
+      "    %{0}_r = stablehlo.rsqrt %{0}_vareps : {4}\n"
+      "    %{0}_rb = stablehlo.broadcast_in_dim %{0}_r, dims = {6} : ({4}) "
+      "-> {2}\n"
+      "    %{0} = stablehlo.multiply %{0}_c, %{0}_rb : {2}\n",
+      name, input, types.tensor, types.scalar, types.perPosition, reduced,
+      kept);
+}
+
+void writeLastAxisNormBackward(llvm::raw_ostream &os, const NormTypes &types,
+                               llvm::StringRef grad, llvm::StringRef n,
+                               llvm::StringRef r, llvm::StringRef result) {
+  auto [reduced, kept] = getNormDimensions(types.rank);
+  os << formatv(
+      "    %{0}_sum = stablehlo.reduce(%{1} init: %zero) applies stablehlo.add "
+      "across dimensions = {7} : ({4}, {5}) -> {6}\n"
+      "    %{0}_mean = stablehlo.divide %{0}_sum, %width : {6}\n"
+      "    %{0}_meanb = stablehlo.broadcast_in_dim %{0}_mean, dims = {8} : "
+      "({6}) -> {4}\n"
+      "    %{0}_gn = stablehlo.multiply %{1}, %{2} : {4}\n"
+      "    %{0}_gnsum = stablehlo.reduce(%{0}_gn init: %zero) applies "
+      "stablehlo.add across dimensions = {7} : ({4}, {5}) -> {6}\n"
+      "    %{0}_gnmean = stablehlo.divide %{0}_gnsum, %width : {6}\n"
+      "    %{0}_gnmeanb = stablehlo.broadcast_in_dim %{0}_gnmean, dims = {8} "
+      ": ({6}) -> {4}\n"
+      "    %{0}_proj = stablehlo.multiply %{2}, %{0}_gnmeanb : {4}\n"
+      "    %{0}_centered = stablehlo.subtract %{1}, %{0}_meanb : {4}\n"
+      "    %{0}_diff = stablehlo.subtract %{0}_centered, %{0}_proj : {4}\n"
+      "    %{0}_rb = stablehlo.broadcast_in_dim %{3}, dims = {8} : ({6}) -> "
+      "{4}\n"
+      "    %{0} = stablehlo.multiply %{0}_diff, %{0}_rb : {4}\n",
+      result, grad, n, r, types.tensor, types.scalar, types.perPosition,
+      reduced, kept);
 }
 
 std::string writeMicrobatchSum(llvm::raw_ostream &os, llvm::StringRef name,

@@ -92,6 +92,30 @@ llvm::StringRef getElementTypeName(ElementType type);
 /// A float for a `dense<...>` constant, exact when read back.
 std::string formatFloat(double value);
 
+/// The types of a normalization over the last axis of a tensor of rank
+/// `rank`: the normalized tensor, the tensor without that axis (one value
+/// per position) and the reduction's scalar.
+struct NormTypes {
+  std::string tensor;
+  std::string perPosition;
+  std::string scalar;
+  int64_t rank;
+};
+
+/// %NAME = norm(%INPUT) = (x - mean(x)) * r over the last axis and
+/// %NAME_r = r = 1 / sqrt(var(x) + eps) per position. Uses the constants
+/// %zero (scalar), %width (per position: the axis' size) and %eps (per
+/// position).
+void writeLastAxisNorm(llvm::raw_ostream &os, const NormTypes &types,
+                       llvm::StringRef input, llvm::StringRef name);
+
+/// %RESULT = dloss/dx from %GRAD = dloss/dn for n = norm(x), given n and r:
+/// r * (dn - mean(dn) - n * mean(dn * n)) over the last axis. Uses %zero and
+/// %width.
+void writeLastAxisNormBackward(llvm::raw_ostream &os, const NormTypes &types,
+                               llvm::StringRef grad, llvm::StringRef n,
+                               llvm::StringRef r, llvm::StringRef result);
+
 /// Writes the sum over microbatches of result `index` of the calls
 /// `%r0..%r{M-1}` (as `%NAME_k` adds) and returns the SSA name holding it.
 std::string writeMicrobatchSum(llvm::raw_ostream &os, llvm::StringRef name,

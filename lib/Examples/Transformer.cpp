@@ -67,6 +67,9 @@ struct Types {
                            : "0xFF800000";
   }
 
+  /// The norms' types: over the last axis of an activation.
+  NormTypes norm() const { return {act, perQuery, scalar, 3}; }
+
   std::string full, act, hidden, scores, positions, mask, perQuery, scalar;
   std::array<std::string, kTransformerWeightsPerLayer> weights;
   const char *negativeInfinity;
@@ -104,60 +107,11 @@ void writeConstants(llvm::raw_ostream &os, const Types &t, int64_t dim,
                   formatFloat(kNormEpsilon), t.perQuery);
 }
 
-/// %NAME = norm(%INPUT) over the last axis and %NAME_r = 1 / sqrt(var + eps)
-/// per position.
-void writeNorm(llvm::raw_ostream &os, const Types &t, llvm::StringRef input,
-               llvm::StringRef name) {
-  os << formatv(
-      "    %{0}_sum = stablehlo.reduce(%{1} init: %zero) applies stablehlo.add "
-      "across dimensions = [2] : ({2}, {3}) -> {4}\n"
-      "    %{0}_mean = stablehlo.divide %{0}_sum, %width : {4}\n"
-      "    %{0}_meanb = stablehlo.broadcast_in_dim %{0}_mean, dims = [0, 1] : "
-      "({4}) -> {2}\n"
-      "    %{0}_c = stablehlo.subtract %{1}, %{0}_meanb : {2}\n"
-      "    %{0}_sq = stablehlo.multiply %{0}_c, %{0}_c : {2}\n"
-      "    %{0}_sqsum = stablehlo.reduce(%{0}_sq init: %zero) applies "
-      "stablehlo.add across dimensions = [2] : ({2}, {3}) -> {4}\n"
-      "    %{0}_var = stablehlo.divide %{0}_sqsum, %width : {4}\n"
-      "    %{0}_vareps = stablehlo.add %{0}_var, %eps : {4}\n"
-      "    %{0}_r = stablehlo.rsqrt %{0}_vareps : {4}\n"
-      "    %{0}_rb = stablehlo.broadcast_in_dim %{0}_r, dims = [0, 1] : ({4}) "
-      "-> {2}\n"
-      "    %{0} = stablehlo.multiply %{0}_c, %{0}_rb : {2}\n",
-      name, input, t.act, t.scalar, t.perQuery);
-}
-
-/// %RESULT = dloss/dx from %GRAD = dloss/dn for n = norm(x), given n and r:
-/// r * (dn - mean(dn) - n * mean(dn * n)).
-void writeNormBackward(llvm::raw_ostream &os, const Types &t,
-                       llvm::StringRef grad, llvm::StringRef n,
-                       llvm::StringRef r, llvm::StringRef result) {
-  os << formatv(
-      "    %{0}_sum = stablehlo.reduce(%{1} init: %zero) applies stablehlo.add "
-      "across dimensions = [2] : ({4}, {5}) -> {6}\n"
-      "    %{0}_mean = stablehlo.divide %{0}_sum, %width : {6}\n"
-      "    %{0}_meanb = stablehlo.broadcast_in_dim %{0}_mean, dims = [0, 1] : "
-      "({6}) -> {4}\n"
-      "    %{0}_gn = stablehlo.multiply %{1}, %{2} : {4}\n"
-      "    %{0}_gnsum = stablehlo.reduce(%{0}_gn init: %zero) applies "
-      "stablehlo.add across dimensions = [2] : ({4}, {5}) -> {6}\n"
-      "    %{0}_gnmean = stablehlo.divide %{0}_gnsum, %width : {6}\n"
-      "    %{0}_gnmeanb = stablehlo.broadcast_in_dim %{0}_gnmean, dims = [0, "
-      "1] : ({6}) -> {4}\n"
-      "    %{0}_proj = stablehlo.multiply %{2}, %{0}_gnmeanb : {4}\n"
-      "    %{0}_centered = stablehlo.subtract %{1}, %{0}_meanb : {4}\n"
-      "    %{0}_diff = stablehlo.subtract %{0}_centered, %{0}_proj : {4}\n"
-      "    %{0}_rb = stablehlo.broadcast_in_dim %{3}, dims = [0, 1] : ({6}) -> "
-      "{4}\n"
-      "    %{0} = stablehlo.multiply %{0}_diff, %{0}_rb : {4}\n",
-      result, grad, n, r, t.act, t.scalar, t.perQuery);
-}
-
 /// The forward of one layer from %in and the weights: %out, the residuals.
 void writeForwardBody(llvm::raw_ostream &os, const Types &t, int64_t dim,
                       double scale) {
   writeConstants(os, t, dim, /*epsilon=*/true);
-  writeNorm(os, t, "in", "n1");
+  writeLastAxisNorm(os, t.norm(), "in", "n1");
   for (const char *name : {"q", "k", "v"})
     os << formatv("    %{0} = stablehlo.dot_general %n1, %w{0}, "
                   "contracting_dims = [2] x [0] : ({1}, {2}) -> {1}\n",
@@ -192,7 +146,7 @@ void writeForwardBody(llvm::raw_ostream &os, const Types &t, int64_t dim,
       "    %g = stablehlo.add %in, %o : {0}\n",
       t.act, t.scores, formatFloat(scale), t.positions, t.mask,
       t.negativeInfinity, t.scalar, t.perQuery, t.weights[kWo]);
-  writeNorm(os, t, "g", "n2");
+  writeLastAxisNorm(os, t.norm(), "g", "n2");
   os << formatv(
       "    %z = stablehlo.dot_general %n2, %w1, contracting_dims = [2] x [0] : "
       "({0}, {1}) -> {2}\n"
@@ -222,7 +176,7 @@ void writeBackwardBody(llvm::raw_ostream &os, const Types &t, int64_t dim,
       "    %dn2 = stablehlo.dot_general %dz, %w1, contracting_dims = [2] x "
       "[1] : ({1}, {2}) -> {0}\n",
       t.act, t.hidden, t.weights[4], t.weights[5]);
-  writeNormBackward(os, t, "dn2", "n2", "r2", "dgn");
+  writeLastAxisNormBackward(os, t.norm(), "dn2", "n2", "r2", "dgn");
   os << formatv(
       "    %dg = stablehlo.add %dout, %dgn : {0}\n"
       "    %dwo = stablehlo.dot_general %c, %dg, contracting_dims = [0, 1] x "
@@ -261,7 +215,7 @@ void writeBackwardBody(llvm::raw_ostream &os, const Types &t, int64_t dim,
   os << formatv("    %dn1qk = stablehlo.add %dn1q, %dn1k : {0}\n"
                 "    %dn1 = stablehlo.add %dn1qk, %dn1v : {0}\n",
                 t.act);
-  writeNormBackward(os, t, "dn1", "n1", "r1", "dhn");
+  writeLastAxisNormBackward(os, t.norm(), "dn1", "n1", "r1", "dhn");
   os << formatv("    %dh = stablehlo.add %dg, %dhn : {0}\n", t.act);
 }
 

@@ -220,6 +220,16 @@ CompareKind toCompareKind(stablehlo::ComparisonDirection direction) {
   return CompareKind::EQ;
 }
 
+FftKind toFftKind(stablehlo::FftType type) {
+  switch (type) {
+  case stablehlo::FftType::FFT: return FftKind::FFT;
+  case stablehlo::FftType::IFFT: return FftKind::IFFT;
+  case stablehlo::FftType::RFFT: return FftKind::RFFT;
+  case stablehlo::FftType::IRFFT: return FftKind::IRFFT;
+  }
+  return FftKind::FFT;
+}
+
 std::vector<int64_t> toVector(ArrayRef<int64_t> values) {
   return std::vector<int64_t>(values.begin(), values.end());
 }
@@ -448,7 +458,8 @@ private:
         },
         [this](func::FuncOp function, std::vector<Tensor> arguments) {
           return interpreter.run(function, std::move(arguments));
-        }};
+        },
+        interpreter.rngRuns};
   }
   LogicalResult runChain(const FusedChain &chain);
   Tensor runConvolution(stablehlo::ConvolutionOp op);
@@ -678,12 +689,24 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
                                  shapeOf(bitcast.getResult()))});
         return success();
       })
+      .Case([&](stablehlo::ComplexOp complex) {
+        bind(op, {makeComplex(lookup(complex.getLhs()), lookup(complex.getRhs()))});
+        return success();
+      })
       .Case([&](stablehlo::RealOp real) {
         bind(op, {realPart(lookup(real.getOperand()))});
         return success();
       })
       .Case([&](stablehlo::ImagOp imag) {
         bind(op, {imagPart(lookup(imag.getOperand()))});
+        return success();
+      })
+      .Case([&](stablehlo::FftOp fftOp) {
+        DType resultType =
+            *getDType(getElementTypeOrSelf(fftOp.getType()), op.getLoc());
+        bind(op, {fft(lookup(fftOp.getOperand()), toFftKind(fftOp.getFftType()),
+                      toVector(fftOp.getFftLength()),
+                      shapeOf(fftOp.getResult()), resultType)});
         return success();
       })
       .Case([&](stablehlo::IotaOp iota) {
@@ -937,34 +960,10 @@ Interpreter::Frame::combineElementwise(Region &computation, const Tensor &lhs,
 }
 
 Tensor Interpreter::Frame::runConvolution(stablehlo::ConvolutionOp op) {
-  stablehlo::ConvDimensionNumbersAttr numbers = op.getDimensionNumbers();
-  ConvolutionDimensions dims;
-  dims.inputBatch = numbers.getInputBatchDimension();
-  dims.inputFeature = numbers.getInputFeatureDimension();
-  dims.inputSpatial = toVector(numbers.getInputSpatialDimensions());
-  dims.kernelInputFeature = numbers.getKernelInputFeatureDimension();
-  dims.kernelOutputFeature = numbers.getKernelOutputFeatureDimension();
-  dims.kernelSpatial = toVector(numbers.getKernelSpatialDimensions());
-  dims.outputBatch = numbers.getOutputBatchDimension();
-  dims.outputFeature = numbers.getOutputFeatureDimension();
-  dims.outputSpatial = toVector(numbers.getOutputSpatialDimensions());
-  size_t numSpatial = dims.inputSpatial.size();
-  auto orOnes = [&](std::optional<ArrayRef<int64_t>> values) {
-    return values ? toVector(*values) : std::vector<int64_t>(numSpatial, 1);
-  };
-  dims.strides = orOnes(op.getWindowStrides());
-  dims.lhsDilation = orOnes(op.getLhsDilation());
-  dims.rhsDilation = orOnes(op.getRhsDilation());
-  dims.paddingLow.assign(numSpatial, 0);
-  dims.paddingHigh.assign(numSpatial, 0);
+  ConvolutionDimensions dims = getConvolutionDimensions(op);
   if (std::optional<DenseIntElementsAttr> padding = op.getPadding())
     for (auto [i, value] : llvm::enumerate(padding->getValues<int64_t>()))
       (i % 2 ? dims.paddingHigh : dims.paddingLow)[i / 2] = value;
-  dims.reversal.assign(numSpatial, false);
-  if (std::optional<ArrayRef<bool>> reversal = op.getWindowReversal())
-    dims.reversal.assign(reversal->begin(), reversal->end());
-  dims.featureGroupCount = op.getFeatureGroupCount();
-  dims.batchGroupCount = op.getBatchGroupCount();
   // A wider result type (JAX's preferred_element_type): the operands are
   // converted to it first, so the products and sums are computed in it.
   Tensor lhs = lookup(op.getLhs()), rhs = lookup(op.getRhs());

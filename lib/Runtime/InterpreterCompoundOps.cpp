@@ -5,12 +5,14 @@
 #include "mpmd/Dialect/Chlo/IR/ChloOps.h"
 #include "mpmd/Runtime/CompoundKernels.h"
 #include "mpmd/Runtime/Interpreter.h"
+#include "mpmd/Runtime/Random.h"
 
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
+#include <numbers>
 
 namespace mlir::mpmd::runtime {
 
@@ -55,6 +57,95 @@ LogicalResult checkShapeOperand(Operation &op, const Tensor &shape,
     return op.emitError() << what << " is " << shape.valuesToString()
                           << " but the result type is " << result.getType();
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// stablehlo.rng
+//===----------------------------------------------------------------------===//
+
+/// Uniform in [0, 1) with 53 random bits.
+double unitUniform(SplitMix64 &generator) {
+  return static_cast<double>(generator.next() >> 11) * 0x1.0p-53;
+}
+
+/// O(elements) draws from `generator`.
+Tensor drawRng(stablehlo::RngDistribution distribution, const Tensor &a,
+               const Tensor &b, DType dtype, const Shape &shape,
+               SplitMix64 &generator) {
+  int64_t count = numElementsOf(shape);
+  if (isFloat(dtype)) {
+    double low = a.elementAsDouble(0), high = b.elementAsDouble(0);
+    Tensor draws = Tensor::empty(DType::F64, shape);
+    double *out = draws.data<double>();
+    for (int64_t i = 0; i < count; ++i) {
+      if (distribution == stablehlo::RngDistribution::UNIFORM) {
+        out[i] = low + (high - low) * unitUniform(generator);
+        continue;
+      }
+      // Box-Muller: mean `a`, standard deviation `b`; 1 - u is in (0, 1].
+      double radius = std::sqrt(-2.0 * std::log(1.0 - unitUniform(generator)));
+      double angle = 2.0 * std::numbers::pi * unitUniform(generator);
+      out[i] = low + high * radius * std::cos(angle);
+    }
+    Tensor result = convert(draws, dtype);
+    if (distribution == stablehlo::RngDistribution::UNIFORM && high > low) {
+      // A draw just below b may round to b in a narrower dtype: it becomes
+      // a, so that every value stays in [a, b) (a bias of about 2^-24 per
+      // draw in f32). `a` has the result's dtype (C1).
+      for (int64_t i = 0; i < count; ++i)
+        if (result.elementAsDouble(i) >= high)
+          result.setElement(i, a);
+    }
+    return result;
+  }
+  // Integers (and i1) uniform in [a, b); an empty range gives a.
+  int64_t low = a.elementAsInt(0), high = b.elementAsInt(0);
+  uint64_t range =
+      high > low ? static_cast<uint64_t>(high) - static_cast<uint64_t>(low) : 0;
+  Tensor draws = Tensor::empty(DType::I64, shape);
+  int64_t *out = draws.data<int64_t>();
+  for (int64_t i = 0; i < count; ++i) {
+    uint64_t offset = range ? generator.next() % range : 0;
+    out[i] = static_cast<int64_t>(static_cast<uint64_t>(low) + offset);
+  }
+  return convert(draws, dtype);
+}
+
+//===----------------------------------------------------------------------===//
+// stablehlo.dynamic_conv
+//===----------------------------------------------------------------------===//
+
+/// Runs dynamic_conv with the padding `padding` [N - 2, 2], after checking
+/// that it gives the result type's spatial sizes (the verifier could not
+/// when the padding is not a constant).
+Results runDynamicConv(stablehlo::DynamicConvOp op, const Tensor &lhs,
+                       const Tensor &rhs, const Tensor &padding) {
+  ConvolutionDimensions dims = getConvolutionDimensions(op);
+  std::vector<int64_t> pads = valuesOf(padding);
+  Shape resultShape = shapeOf(op.getResult());
+  for (size_t s = 0; s < dims.inputSpatial.size(); ++s) {
+    dims.paddingLow[s] = pads[2 * s];
+    dims.paddingHigh[s] = pads[2 * s + 1];
+    // (C25): the windows of the dilated, padded input.
+    auto dilated = [](int64_t size, int64_t dilation) {
+      return size == 0 ? 0 : (size - 1) * dilation + 1;
+    };
+    int64_t padded = dims.paddingLow[s] +
+                     dilated(lhs.shape()[dims.inputSpatial[s]],
+                             dims.lhsDilation[s]) +
+                     dims.paddingHigh[s];
+    int64_t window =
+        dilated(rhs.shape()[dims.kernelSpatial[s]], dims.rhsDilation[s]);
+    int64_t windows = padded <= 0 || window > padded
+                          ? 0
+                          : (padded - window) / dims.strides[s] + 1;
+    if (windows != resultShape[dims.outputSpatial[s]])
+      return op.emitError()
+             << "padding " << padding.valuesToString() << " gives " << windows
+             << " windows in spatial dimension " << s << " but the result type "
+             << op.getType() << " has " << resultShape[dims.outputSpatial[s]];
+  }
+  return std::vector<Tensor>{convolution(lhs, rhs, dims, resultShape)};
 }
 
 //===----------------------------------------------------------------------===//
@@ -160,10 +251,12 @@ bool isCompoundOp(Operation &op) {
     return !getCustomCallCheck(call);
   return isa<stablehlo::BatchNormTrainingOp, stablehlo::BatchNormInferenceOp,
              stablehlo::BatchNormGradOp, stablehlo::CholeskyOp,
-             stablehlo::MapOp, stablehlo::CompositeOp,
+             stablehlo::TriangularSolveOp, stablehlo::MapOp,
+             stablehlo::CompositeOp, stablehlo::RngOp,
              stablehlo::GetDimensionSizeOp, stablehlo::DynamicIotaOp,
              stablehlo::DynamicReshapeOp, stablehlo::DynamicBroadcastInDimOp,
-             stablehlo::DynamicPadOp, stablehlo::DynamicGatherOp, chlo::TopKOp,
+             stablehlo::DynamicPadOp, stablehlo::DynamicGatherOp,
+             stablehlo::DynamicConvOp, chlo::TopKOp,
              stablehlo::CreateTokenOp, stablehlo::AfterAllOp>(op);
 }
 
@@ -196,6 +289,33 @@ Results runCompoundOp(Operation &op, const std::vector<Tensor> &operands,
         if (failed(requireFloat(op, operands[0])))
           return failure();
         return Vector{runtime::cholesky(operands[0], cholesky.getLower())};
+      })
+      .Case([&](stablehlo::TriangularSolveOp solve) -> Results {
+        if (failed(requireFloat(op, operands[0])))
+          return failure();
+        // The adjoint of a real matrix is its transpose.
+        TransposeKind transpose =
+            solve.getTransposeA() == stablehlo::Transpose::NO_TRANSPOSE
+                ? TransposeKind::None
+                : TransposeKind::Transpose;
+        return Vector{triangularSolve(operands[0], operands[1],
+                                      solve.getLeftSide(), solve.getLower(),
+                                      solve.getUnitDiagonal(), transpose)};
+      })
+      .Case([&](stablehlo::RngOp rng) -> Results {
+        if (failed(
+                checkShapeOperand(op, operands[2], rng.getResult(), "shape")))
+          return failure();
+        // A fixed seed per run of an rng op: runs are reproducible, and two
+        // runs draw different numbers.
+        SplitMix64 generator(0x5eed0f5eedULL +
+                             0x9e3779b97f4a7c15ULL * context.rngRuns++);
+        return Vector{drawRng(rng.getRngDistribution(), operands[0],
+                              operands[1], dtypeOf(rng.getResult()),
+                              shapeOf(rng.getResult()), generator)};
+      })
+      .Case([&](stablehlo::DynamicConvOp conv) -> Results {
+        return runDynamicConv(conv, operands[0], operands[1], operands[2]);
       })
       .Case([&](stablehlo::MapOp map) -> Results {
         // One region run per element: correct, not fast.

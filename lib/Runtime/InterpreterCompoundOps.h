@@ -1,9 +1,10 @@
 //===- InterpreterCompoundOps.h - compound ops, custom calls ----*- C++ -*-===//
 //
 // Private to the interpreter: the ops of StablehloCompoundOps.td (batch
-// norm, cholesky, map, composite, tuples aside, the dynamic-shape ops), top_k,
-// tokens, and the stablehlo.custom_call targets JAX emits, run on tensors. Ops
-// with regions or callees run them through the frame's runners.
+// norm, cholesky, triangular_solve, map, composite, rng, tuples aside, the
+// dynamic-shape ops), top_k, tokens, and the stablehlo.custom_call targets
+// JAX emits, run on tensors. Ops with regions or callees run them through the
+// frame's runners.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,7 @@
 #define MPMD_LIB_RUNTIME_INTERPRETERCOMPOUNDOPS_H
 
 #include "mpmd/Dialect/StableHLO/IR/StablehloCompoundOps.h"
+#include "mpmd/Runtime/Kernels.h"
 #include "mpmd/Runtime/Tensor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -30,7 +32,47 @@ struct CompoundOpContext {
   std::function<FailureOr<std::vector<Tensor>>(func::FuncOp,
                                                std::vector<Tensor>)>
       runFunction;
+  /// Counts the stablehlo.rng runs of the interpreter: each run draws from
+  /// its own deterministic stream.
+  uint64_t &rngRuns;
 };
+
+/// The kernel's view of a `stablehlo.convolution` or `dynamic_conv`: its
+/// dimension numbers, window attributes (absent ones: 1, no reversal) and
+/// groups; the padding is left zero for the caller, which knows where it
+/// comes from.
+template <typename ConvolutionLikeOp>
+ConvolutionDimensions getConvolutionDimensions(ConvolutionLikeOp op) {
+  stablehlo::ConvDimensionNumbersAttr numbers = op.getDimensionNumbers();
+  auto toVector = [](ArrayRef<int64_t> values) {
+    return std::vector<int64_t>(values.begin(), values.end());
+  };
+  ConvolutionDimensions dims;
+  dims.inputBatch = numbers.getInputBatchDimension();
+  dims.inputFeature = numbers.getInputFeatureDimension();
+  dims.inputSpatial = toVector(numbers.getInputSpatialDimensions());
+  dims.kernelInputFeature = numbers.getKernelInputFeatureDimension();
+  dims.kernelOutputFeature = numbers.getKernelOutputFeatureDimension();
+  dims.kernelSpatial = toVector(numbers.getKernelSpatialDimensions());
+  dims.outputBatch = numbers.getOutputBatchDimension();
+  dims.outputFeature = numbers.getOutputFeatureDimension();
+  dims.outputSpatial = toVector(numbers.getOutputSpatialDimensions());
+  size_t numSpatial = dims.inputSpatial.size();
+  auto orOnes = [&](std::optional<ArrayRef<int64_t>> values) {
+    return values ? toVector(*values) : std::vector<int64_t>(numSpatial, 1);
+  };
+  dims.strides = orOnes(op.getWindowStrides());
+  dims.lhsDilation = orOnes(op.getLhsDilation());
+  dims.rhsDilation = orOnes(op.getRhsDilation());
+  dims.paddingLow.assign(numSpatial, 0);
+  dims.paddingHigh.assign(numSpatial, 0);
+  dims.reversal.assign(numSpatial, false);
+  if (std::optional<ArrayRef<bool>> reversal = op.getWindowReversal())
+    dims.reversal.assign(reversal->begin(), reversal->end());
+  dims.featureGroupCount = op.getFeatureGroupCount();
+  dims.batchGroupCount = op.getBatchGroupCount();
+  return dims;
+}
 
 /// Whether runCompoundOp runs `op`. Custom calls to `check.*` targets are
 /// not among them: the frame runs those with its check ops.

@@ -9,7 +9,7 @@ from typing import Sequence, Union
 from mpmd import _mpmd
 from mpmd.config import MpmdConfig
 
-__all__ = ["ExampleModel", "mlp", "transformer"]
+__all__ = ["ExampleModel", "cnn", "mlp", "transformer"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -45,4 +45,15 @@ def transformer(layers: int = 4, seq: int = 8, dim: int = 16,
         raise ValueError("ffn: give one width, or one per layer")
     program, config = _mpmd.example_transformer(layers, seq, dim, widths, batch, microbatches,
                                                 meshes, dtype, learning_rate, schedule)
+    return ExampleModel(program, MpmdConfig.from_json(config))
+
+
+def cnn(layers: int = 4, image: int = 8, channels: int = 8, classes: int = 4,
+        batch: int = 8, microbatches: int = 4, meshes: int = 2, *, dtype: str = "f32",
+        learning_rate: float = 0.01, schedule: str = "1F1B") -> ExampleModel:
+    """``mpmd example cnn``: a small ResNet on ``image`` x ``image`` RGB
+    images (NHWC): a convolutional stem with 2x2 max pooling, residual
+    convolution blocks, a dense head of ``classes`` outputs."""
+    program, config = _mpmd.example_cnn(layers, image, channels, classes, batch, microbatches,
+                                        meshes, dtype, learning_rate, schedule)
     return ExampleModel(program, MpmdConfig.from_json(config))

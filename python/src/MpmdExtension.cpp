@@ -554,4 +554,28 @@ PYBIND11_MODULE(_mpmd, m) {
       py::arg("layers"), py::arg("seq"), py::arg("dim"), py::arg("ffn"),
       py::arg("batch"), py::arg("microbatches"), py::arg("meshes"),
       py::arg("dtype"), py::arg("learning_rate"), py::arg("schedule"));
+
+  m.def(
+      "example_cnn",
+      [](int64_t layers, int64_t image, int64_t channels, int64_t classes,
+         int64_t batch, int64_t microbatches, int64_t meshes,
+         const std::string &dtype, double learningRate,
+         const std::string &schedule) {
+        examples::CnnOptions options;
+        options.layers = layers;
+        options.image = image;
+        options.channels = channels;
+        options.classes = classes;
+        options.batch = batch;
+        options.microbatches = microbatches;
+        options.meshes = meshes;
+        options.elementType = parseElementType(dtype);
+        options.learningRate = learningRate;
+        options.schedule = resolveSchedule(schedule);
+        return modelToTuple(unwrap(session::generateCnnExample(options)));
+      },
+      py::arg("layers"), py::arg("image"), py::arg("channels"),
+      py::arg("classes"), py::arg("batch"), py::arg("microbatches"),
+      py::arg("meshes"), py::arg("dtype"), py::arg("learning_rate"),
+      py::arg("schedule"));
 }

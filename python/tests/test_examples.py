@@ -48,3 +48,18 @@ def test_transformer_takes_one_ffn_width_per_layer(cli, tmp_path):
         mpmd.examples.transformer(layers=2, ffn=[])
     with pytest.raises(Exception, match="ffn lists 3 widths for 2 layers"):
         mpmd.examples.transformer(layers=2, ffn=[8, 8, 8])
+
+
+def test_cnn_is_the_cli_model(cli, tmp_path):
+    import mpmd.examples
+    import pytest
+
+    model = mpmd.examples.cnn(layers=2, image=4, channels=3, classes=2, batch=4,
+                              microbatches=2, meshes=2, dtype="f64")
+    cli("example", "cnn", "--layers", "2", "--image", "4", "--channels", "3", "--classes", "2",
+        "--batch", "4", "--microbatches", "2", "--meshes", "2", "--dtype", "f64",
+        "-o", tmp_path / "m.mlir", "--config-out", tmp_path / "c.json")
+    assert model.program == (tmp_path / "m.mlir").read_text()
+    assert "%conv_0: tensor<3x3x3x3xf64>" in model.program
+    with pytest.raises(Exception, match="must be even"):
+        mpmd.examples.cnn(image=5)

@@ -1,12 +1,16 @@
-// complex<f32> and complex<f64>: constants, parts, conversions and the
+// complex<f32> and complex<f64>: constants, stablehlo.complex, parts, conversions and the
 // elementwise ops the spec allows on complex, dot_general and reduce.
 // Expected values from NumPy's complex128 arithmetic.
 // RUN: mpmd interpret -split-input-file %s | FileCheck %s
 
 // CHECK: PASS: @complex_f32_ops
 func.func @complex_f32_ops() {
+  %re = stablehlo.constant dense<[1.0, -0.5, 3.0]> : tensor<3xf32>
+  %im = stablehlo.constant dense<[2.0, 0.25, -4.0]> : tensor<3xf32>
+  %built = stablehlo.complex %re, %im : tensor<3xcomplex<f32>>
   %z = stablehlo.constant dense<[(1.0, 2.0), (-0.5, 0.25), (3.0, -4.0)]> : tensor<3xcomplex<f32>>
   %w = stablehlo.constant dense<[(0.5, -1.0), (2.0, 0.0), (-1.0, 1.0)]> : tensor<3xcomplex<f32>>
+  check.expect_eq %built, %z : tensor<3xcomplex<f32>>
   %real = stablehlo.real %z : (tensor<3xcomplex<f32>>) -> tensor<3xf32>
   check.expect_eq_const %real, dense<[1.0, -0.5, 3.0]> : tensor<3xf32>
   %imag = stablehlo.imag %z : (tensor<3xcomplex<f32>>) -> tensor<3xf32>

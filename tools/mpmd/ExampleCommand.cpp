@@ -1,8 +1,8 @@
 //===- ExampleCommand.cpp - mpmd example ----------------------------------===//
 //
 // Argument parsing and files only: the models are the MPMDExamples
-// library's. `mpmd example <model> [options]` for `mlp` and `transformer`,
-// which share every option but their sizes.
+// library's. `mpmd example <model> [options]` for `mlp`, `transformer` and
+// `cnn`, which share every option but their sizes.
 // Schedule names are resolved by the driver (`resolveExampleSchedule`).
 // Exit codes (CommandError.h): 2 for bad options, 1 for files that cannot
 // be written.
@@ -15,6 +15,7 @@
 #include "OutputFile.h"
 
 #include "mpmd/Driver/Session.h"
+#include "mpmd/Examples/Cnn.h"
 #include "mpmd/Examples/Mlp.h"
 #include "mpmd/Examples/Transformer.h"
 
@@ -41,7 +42,10 @@ void printExampleHelp(llvm::raw_ostream &os) {
         "               accumulation over microbatches, SGD update\n"
         "  transformer  the same for decoder blocks: pre-norm causal "
         "self-attention\n"
-        "               (one head) and a tanh MLP, each with a residual\n\n"
+        "               (one head) and a tanh MLP, each with a residual\n"
+        "  cnn          the same for a small ResNet: a convolutional stem "
+        "with max\n"
+        "               pooling, residual convolution blocks, a dense head\n\n"
         "'mpmd example <model> --help' describes a model's options.\n";
 }
 
@@ -124,6 +128,37 @@ void printTransformerHelp(llvm::raw_ostream &os) {
         "  --dtype, --learning-rate, --schedule, --mesh-shape, -o, "
         "--config-out:\n"
         "                       as for mlp\n";
+}
+
+void printCnnHelp(llvm::raw_ostream &os) {
+  os << "usage: mpmd example cnn --layers L --image S --channels C --classes K "
+        "--batch B\n"
+        "                        --microbatches M --meshes P [--dtype "
+        "f32|f64]\n"
+        "                        [--learning-rate LR] [--schedule NAME]\n"
+        "                        -o MODEL.mlir --config-out CONFIG.json\n\n"
+        "A training step of a small ResNet on images x[B,S,S,3] (NHWC) and "
+        "targets\ny[B,K]. Layer 0, the stem, convolves (3x3, C channels, "
+        "padding 1),\nnormalizes over the channels of each position (no "
+        "learned scale), applies\nrelu and max-pools 2x2 windows "
+        "(reduce_window); every other layer adds\nrelu(norm(conv(h))) to h; "
+        "the last one then averages the positions and\napplies a dense head "
+        "[C,K]. The loss is 0.5 * sum((o - y)^2) / B. The\nbackward takes "
+        "the pool's gradient through select_and_scatter and each\n"
+        "convolution's through its filter and input gradients.\n"
+        "Microbatches, the \"layer_i\" and \"layer_i\"(1) computations, "
+        "the update and\nthe configuration are the MLP's ('mpmd example mlp "
+        "--help').\n\n"
+        "  --layers L           the stem and L-1 residual blocks (at least "
+        "one per stage)\n"
+        "  --image S            the side of the images (even)\n"
+        "  --channels C         channels of every convolution\n"
+        "  --classes K          outputs of the head\n"
+        "  --batch B            images (a multiple of M)\n"
+        "  --microbatches M     microbatches per step\n"
+        "  --meshes P           pipeline meshes\n"
+        "  --dtype, --learning-rate, --schedule, -o, --config-out: as for "
+        "mlp\n";
 }
 
 /// A size option and where its value goes; with `perLayer`, the option also
@@ -289,7 +324,7 @@ llvm::Error runModel(const ModelCommand &model,
       {{*output, example->module}, {*configOutput, example->config}});
 }
 
-/// Runs `mlp` or `transformer`.
+/// Runs `mlp`, `transformer` or `cnn`.
 llvm::Error runNamedModel(StringRef name, llvm::ArrayRef<StringRef> args) {
   if (name == "mlp") {
     examples::MlpOptions mlp;
@@ -305,6 +340,23 @@ llvm::Error runNamedModel(StringRef name, llvm::ArrayRef<StringRef> args) {
                      &mlp.schedule,
                      &mlp.parallelism,
                      [&] { return examples::generateMlp(mlp); }},
+                    args);
+  }
+  if (name == "cnn") {
+    examples::CnnOptions cnn;
+    return runModel({name,
+                     printCnnHelp,
+                     {{"--layers", &cnn.layers},
+                      {"--image", &cnn.image},
+                      {"--channels", &cnn.channels},
+                      {"--classes", &cnn.classes},
+                      {"--batch", &cnn.batch},
+                      {"--microbatches", &cnn.microbatches},
+                      {"--meshes", &cnn.meshes}},
+                     &cnn.elementType,
+                     &cnn.learningRate,
+                     &cnn.schedule,
+                     [&] { return examples::generateCnn(cnn); }},
                     args);
   }
   examples::TransformerOptions transformer;
@@ -335,10 +387,11 @@ int runExampleCommand(llvm::ArrayRef<StringRef> args) {
     printExampleHelp(llvm::outs());
     return kExitSuccess;
   }
-  if (args.front() != "mlp" && args.front() != "transformer")
+  if (args.front() != "mlp" && args.front() != "transformer" &&
+      args.front() != "cnn")
     return reportError("example",
                        makeUsageError("unknown model '" + args.front() +
-                                      "'; models: mlp, transformer"));
+                                      "'; models: mlp, transformer, cnn"));
   if (llvm::Error error = runNamedModel(args.front(), args.drop_front()))
     return reportError(("example " + args.front()).str(), std::move(error));
   return kExitSuccess;

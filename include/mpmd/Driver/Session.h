@@ -21,6 +21,7 @@
 #define MPMD_DRIVER_SESSION_H
 
 #include "mpmd/Driver/DiagnosticRecord.h"
+#include "mpmd/Examples/Cnn.h"
 #include "mpmd/Examples/Example.h"
 #include "mpmd/Examples/Mlp.h"
 #include "mpmd/Examples/Transformer.h"
@@ -260,12 +261,14 @@ simulateSchedule(const std::string &name, int64_t meshes, int64_t microbatches,
 Outcome<examples::ExampleSchedule>
 resolveExampleSchedule(const std::string &name);
 
-/// `examples::generateMlp` / `generateTransformer`: sizes that do not fit
-/// are kConfig errors.
+/// `examples::generateMlp` / `generateTransformer` / `generateCnn`: sizes
+/// that do not fit are kConfig errors.
 Outcome<examples::ExampleModel>
 generateMlpExample(const examples::MlpOptions &options);
 Outcome<examples::ExampleModel>
 generateTransformerExample(const examples::TransformerOptions &options);
+Outcome<examples::ExampleModel>
+generateCnnExample(const examples::CnnOptions &options);
 
 } // namespace mlir::mpmd::session
 

@@ -19,7 +19,7 @@
 namespace mlir::mpmd::runtime {
 
 //===----------------------------------------------------------------------===//
-// Batch normalization and Cholesky (computed in f64, rounded once to the
+// Batch normalization, Cholesky, triangular solve (computed in f64, rounded once to the
 // operand's dtype; float dtypes only)
 //===----------------------------------------------------------------------===//
 
@@ -47,6 +47,14 @@ std::vector<Tensor> batchNormGrad(const Tensor &operand, const Tensor &scale,
 /// that is not positive definite gives nan from the first failing pivot.
 /// O(batch * n^3 / 3).
 Tensor cholesky(const Tensor &a, bool lower);
+
+enum class TransposeKind { None, Transpose };
+/// `stablehlo.triangular_solve` for real matrices: x with op(a) x = b
+/// (`leftSide`) or x op(a) = b, reading only a's lower (`lower`) or upper
+/// triangle, with an implicit unit diagonal if `unitDiagonal`.
+/// O(batch * n^2 * m) for b of n x m (left side).
+Tensor triangularSolve(const Tensor &a, const Tensor &b, bool leftSide,
+                       bool lower, bool unitDiagonal, TransposeKind transpose);
 
 //===----------------------------------------------------------------------===//
 // top_k and the scatter walk

@@ -118,6 +118,8 @@ private:
   /// The tensor of each stablehlo.constant run so far.
   llvm::DenseMap<Operation *, Tensor> constants;
   ProcessContext process;
+  /// How many stablehlo.rng ops have run (each draws its own stream).
+  uint64_t rngRuns = 0;
   friend class Frame;
 };
 

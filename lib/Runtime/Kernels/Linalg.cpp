@@ -2,7 +2,8 @@
 //
 // Batches of small dense matrices, as optimizers and Gaussian processes
 // use them: plain loops in f64 (each result rounded once to the operand's
-// dtype), one matrix at a time. Cholesky is O(n^3 / 3) per matrix.
+// dtype), one matrix at a time. Cholesky is O(n^3 / 3) per matrix, the
+// triangular solve O(n^2 m) per n x n matrix and n x m right-hand side.
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,6 +63,66 @@ Tensor cholesky(const Tensor &aIn, bool lower) {
     }
   }
   return fromF64(result, aIn.dtype());
+}
+
+Tensor triangularSolve(const Tensor &aIn, const Tensor &bIn, bool leftSide,
+                       bool lower, bool unitDiagonal, TransposeKind transpose) {
+  Tensor a = toF64(aIn), x = toF64(bIn).clone();
+  const Shape &shape = x.shape();
+  int64_t n = a.shape().back();
+  int64_t rows = shape[shape.size() - 2], columns = shape.back();
+  bool transposed = transpose == TransposeKind::Transpose;
+  // op(a) is lower triangular iff a's triangle is lower and not transposed,
+  // or upper and transposed.
+  bool opLower = lower != transposed;
+  for (int64_t batch = 0, e = batchCount(shape); batch < e; ++batch) {
+    const double *matrix = a.data<double>() + batch * n * n;
+    double *out = x.data<double>() + batch * rows * columns;
+    // op(a)[i][j], reading only the given triangle.
+    auto opA = [&](int64_t i, int64_t j) {
+      if (transposed)
+        std::swap(i, j);
+      if (i == j)
+        return unitDiagonal ? 1.0 : matrix[i * n + j];
+      if (lower ? i < j : i > j)
+        return 0.0;
+      return matrix[i * n + j];
+    };
+    if (leftSide) {
+      // op(a) x = b, one row of x at a time (forward or back substitution).
+      for (int64_t step = 0; step < n; ++step) {
+        int64_t i = opLower ? step : n - 1 - step;
+        double *row = out + i * columns;
+        for (int64_t k = 0; k < n; ++k) {
+          if (opLower ? k >= i : k <= i)
+            continue;
+          double coefficient = opA(i, k);
+          const double *solved = out + k * columns;
+          for (int64_t c = 0; c < columns; ++c)
+            row[c] -= coefficient * solved[c];
+        }
+        double pivot = opA(i, i);
+        for (int64_t c = 0; c < columns; ++c)
+          row[c] /= pivot;
+      }
+      continue;
+    }
+    // x op(a) = b, one column of x at a time: column j depends on the
+    // columns k with op(a)[k][j] != 0, k != j.
+    for (int64_t step = 0; step < n; ++step) {
+      int64_t j = opLower ? n - 1 - step : step;
+      double pivot = opA(j, j);
+      for (int64_t r = 0; r < rows; ++r) {
+        double *row = out + r * columns;
+        double value = row[j];
+        for (int64_t k = 0; k < n; ++k)
+          if (opLower ? k > j : k < j)
+            value -= row[k] * opA(k, j);
+        row[j] = value / pivot;
+      }
+    }
+  }
+  return fromF64(x, bIn.dtype());
 }
 
 } // namespace mlir::mpmd::runtime

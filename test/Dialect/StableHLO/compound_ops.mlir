@@ -1,5 +1,5 @@
-// Batch norm, cholesky, map, composite, infeed/outfeed, tuples and the
-// dynamic-shape ops print as upstream StableHLO prints them (generic
+// Batch norm, cholesky, triangular_solve, map, composite, rng,
+// infeed/outfeed, tuples and the dynamic-shape ops print as upstream StableHLO prints them (generic
 // form where upstream has no pretty form) and read back from both forms.
 // RUN: mpmd-opt %s | mpmd-opt | FileCheck %s
 // RUN: mpmd-opt %s -mlir-print-op-generic | mpmd-opt | FileCheck %s
@@ -16,20 +16,22 @@ func.func @batch_norm(%x: tensor<2x3x4xf32>, %s: tensor<3xf32>, %g: tensor<2x3x4
 }
 
 // CHECK-LABEL: func.func @linalg(
-func.func @linalg(%a: tensor<2x3x3xf64>) -> tensor<2x3x3xf64> {
+func.func @linalg(%a: tensor<2x3x3xf64>, %b: tensor<2x3x5xf64>) -> tensor<2x3x5xf64> {
   // CHECK: %[[L:.*]] = stablehlo.cholesky %arg0, lower = true : tensor<2x3x3xf64>
   %l = "stablehlo.cholesky"(%a) {lower = true} : (tensor<2x3x3xf64>) -> tensor<2x3x3xf64>
   // CHECK: stablehlo.cholesky %[[L]] : tensor<2x3x3xf64>
   %u = stablehlo.cholesky %l : tensor<2x3x3xf64>
-  func.return %u : tensor<2x3x3xf64>
+  // CHECK: "stablehlo.triangular_solve"(%{{.*}}, %arg1) <{left_side = true, lower = true, transpose_a = #stablehlo<transpose ADJOINT>, unit_diagonal = false}> : (tensor<2x3x3xf64>, tensor<2x3x5xf64>) -> tensor<2x3x5xf64>
+  %x = "stablehlo.triangular_solve"(%u, %b) {left_side = true, lower = true, unit_diagonal = false, transpose_a = #stablehlo<transpose ADJOINT>} : (tensor<2x3x3xf64>, tensor<2x3x5xf64>) -> tensor<2x3x5xf64>
+  func.return %x : tensor<2x3x5xf64>
 }
 
 func.func private @decomposition(%a: tensor<f32>) -> tensor<f32> {
   func.return %a : tensor<f32>
 }
 
-// CHECK-LABEL: func.func @map_composite(
-func.func @map_composite(%x: tensor<4xf32>, %y: tensor<4xf32>, %lo: tensor<f32>) -> tensor<4xf32> {
+// CHECK-LABEL: func.func @map_composite_rng(
+func.func @map_composite_rng(%x: tensor<4xf32>, %y: tensor<4xf32>, %lo: tensor<f32>, %shape: tensor<2xi64>) -> tensor<4xf32> {
   // CHECK: "stablehlo.map"(%arg0, %arg1) <{dimensions = array<i64: 0>}> ({
   // CHECK-NEXT: ^bb0(%[[A:.*]]: tensor<f32>, %[[B:.*]]: tensor<f32>):
   // CHECK: }) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
@@ -42,6 +44,10 @@ func.func @map_composite(%x: tensor<4xf32>, %y: tensor<4xf32>, %lo: tensor<f32>)
   %c = stablehlo.composite "my.identity" %lo {composite_attributes = {k = 1 : i64}, decomposition = @decomposition, version = 2 : i32} : (tensor<f32>) -> tensor<f32>
   // CHECK: stablehlo.composite "my.plain" %arg2 {decomposition = @decomposition} : (tensor<f32>) -> tensor<f32>
   %d = stablehlo.composite "my.plain" %lo {decomposition = @decomposition} : (tensor<f32>) -> tensor<f32>
+  // CHECK: stablehlo.rng %arg2, %{{.*}}, %arg3, distribution = NORMAL : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<3x5xf32>
+  %r = stablehlo.rng %lo, %c, %shape, distribution = NORMAL : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<3x5xf32>
+  // CHECK: stablehlo.rng %arg2, %arg2, %arg3, distribution = UNIFORM : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<?x?xf32>
+  %u = "stablehlo.rng"(%lo, %lo, %shape) {rng_distribution = #stablehlo<rng_distribution UNIFORM>} : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<?x?xf32>
   func.return %m : tensor<4xf32>
 }
 
@@ -81,4 +87,11 @@ func.func @feeds(%t: !stablehlo.token, %x: tensor<2xf32>) -> !stablehlo.token {
   // CHECK: "stablehlo.outfeed"(%arg1, %[[IN]]#1) <{outfeed_config = ""}> : (tensor<2xf32>, !stablehlo.token) -> !stablehlo.token
   %out = "stablehlo.outfeed"(%x, %in#1) {outfeed_config = ""} : (tensor<2xf32>, !stablehlo.token) -> !stablehlo.token
   func.return %out : !stablehlo.token
+}
+
+// CHECK-LABEL: func.func @dynamic_conv(
+func.func @dynamic_conv(%x: tensor<1x4x4x1xf32>, %w: tensor<3x3x1x1xf32>, %pad: tensor<2x2xi64>) -> tensor<1x2x2x1xf32> {
+  // CHECK: "stablehlo.dynamic_conv"(%arg0, %arg1, %arg2) <{batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, feature_group_count = 1 : i64, window_strides = array<i64: 2, 2>}> : (tensor<1x4x4x1xf32>, tensor<3x3x1x1xf32>, tensor<2x2xi64>) -> tensor<1x2x2x1xf32>
+  %r = "stablehlo.dynamic_conv"(%x, %w, %pad) {window_strides = array<i64: 2, 2>, dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, feature_group_count = 1 : i64, batch_group_count = 1 : i64} : (tensor<1x4x4x1xf32>, tensor<3x3x1x1xf32>, tensor<2x2xi64>) -> tensor<1x2x2x1xf32>
+  func.return %r : tensor<1x2x2x1xf32>
 }

@@ -1,5 +1,6 @@
-// Verifier errors of batch norm, cholesky, map, composite, infeed, tuples
-// and the dynamic-shape ops: one case per message, labelled with the spec's
+// Verifier errors of batch norm, cholesky, triangular_solve, map,
+// composite, rng, infeed, tuples and the dynamic-shape ops: one case per
+// message, labelled with the spec's
 // constraint where it has one.
 // RUN: mpmd-opt %s -split-input-file -verify-diagnostics
 
@@ -59,6 +60,38 @@ func.func @f(%a: tensor<3x2xf32>) {
 
 // -----
 
+func.func @f(%a: tensor<3x3xf32>, %b: tensor<2x3x4xf32>) {
+  // expected-error @+1 {{'stablehlo.triangular_solve' op a and b must have the same rank, 2 or more; got 2 and 3 (C2)}}
+  %x = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, unit_diagonal = false, transpose_a = #stablehlo<transpose NO_TRANSPOSE>} : (tensor<3x3xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<3x3xf32>, %b: tensor<3x4xf32>) {
+  // expected-error @+1 {{'stablehlo.triangular_solve' op b has 4 columns but a is 3x3 (C4)}}
+  %x = "stablehlo.triangular_solve"(%a, %b) {left_side = false, lower = true, unit_diagonal = false, transpose_a = #stablehlo<transpose NO_TRANSPOSE>} : (tensor<3x3xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3x3xf32>, %b: tensor<4x3x4xf32>) {
+  // expected-error @+1 {{'stablehlo.triangular_solve' op batch dimension 0 of a has size 2 but b has 4 (C3)}}
+  %x = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, unit_diagonal = false, transpose_a = #stablehlo<transpose NO_TRANSPOSE>} : (tensor<2x3x3xf32>, tensor<4x3x4xf32>) -> tensor<4x3x4xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<3x3xf32>, %b: tensor<3x4xf32>) {
+  // expected-error @+1 {{'stablehlo.triangular_solve' op transpose_a must be NO_TRANSPOSE, TRANSPOSE or ADJOINT}}
+  %x = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, unit_diagonal = false, transpose_a = #stablehlo<transpose TRANSPOSE_INVALID>} : (tensor<3x3xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  func.return
+}
+
+// -----
+
 func.func @f(%x: tensor<2x2xf32>) {
   // expected-error @+1 {{'stablehlo.map' op dimensions must be [0, ..., 1] (C3)}}
   %r = "stablehlo.map"(%x) ({
@@ -88,6 +121,39 @@ func.func @f(%x: tensor<2xf32>) {
   ^bb0(%a: tensor<f32>):
     stablehlo.return %a : tensor<f32>
   }) {dimensions = array<i64: 0>} : (tensor<2xf32>) -> tensor<2xi32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<f32>, %b: tensor<i32>, %s: tensor<1xi64>) {
+  // expected-error @+1 {{'stablehlo.rng' op a, b and result must have one element type, got 'f32', 'i32' and 'f32' (C1)}}
+  %r = stablehlo.rng %a, %b, %s, distribution = UNIFORM : (tensor<f32>, tensor<i32>, tensor<1xi64>) -> tensor<4xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<i32>, %s: tensor<1xi64>) {
+  // expected-error @+1 {{'stablehlo.rng' op a NORMAL distribution needs a floating-point result, got 'i32' (C2)}}
+  %r = stablehlo.rng %a, %a, %s, distribution = NORMAL : (tensor<i32>, tensor<i32>, tensor<1xi64>) -> tensor<4xi32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<f32>) {
+  %s = stablehlo.constant dense<[3]> : tensor<1xi64>
+  // expected-error @+1 {{'stablehlo.rng' op result dimension 0 has size 4 but shape says 3 (C3)}}
+  %r = stablehlo.rng %a, %a, %s, distribution = UNIFORM : (tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<4xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%a: tensor<f32>) {
+  // expected-error @+1 {{expected UNIFORM or NORMAL, got 'GAUSS'}}
+  %r = stablehlo.rng %a, %a, %a, distribution = GAUSS : (tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<4xf32>
   func.return
 }
 
@@ -240,5 +306,38 @@ func.func @f(%x: tensor<3x4x2xi64>, %i: tensor<2x3x2xi64>) {
   %s = stablehlo.constant dense<[1, 3, 2]> : tensor<3xi64>
   // expected-error @+1 {{'stablehlo.dynamic_gather' op result dimension 2 has size 2 but expected 3 (expected shape [2, 3, 3, 2])}}
   %r = "stablehlo.dynamic_gather"(%x, %i, %s) {dimension_numbers = #stablehlo.gather<offset_dims = [2, 3], collapsed_slice_dims = [0], start_index_map = [1, 0], index_vector_dim = 2>} : (tensor<3x4x2xi64>, tensor<2x3x2xi64>, tensor<3xi64>) -> tensor<2x3x2x2xi64>
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x4x4x1xf32>, %w: tensor<3x3x1x1xf32>, %pad: tensor<2x3xi64>) {
+  // expected-error @+1 {{'stablehlo.dynamic_conv' op padding must have shape [2, 2], got 'tensor<2x3xi64>' (C4)}}
+  %r = "stablehlo.dynamic_conv"(%x, %w, %pad) {dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, feature_group_count = 1 : i64, batch_group_count = 1 : i64} : (tensor<1x4x4x1xf32>, tensor<3x3x1x1xf32>, tensor<2x3xi64>) -> tensor<1x4x4x1xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x4x4x1xf32>, %w: tensor<3x3x1x1xf32>) {
+  %pad = stablehlo.constant dense<[[1, 1], [0, 0]]> : tensor<2x2xi32>
+  // expected-error @+1 {{'stablehlo.dynamic_conv' op result dimension 2 has size 4 but expected 2 (expected shape [1, 4, 2, 1])}}
+  %r = "stablehlo.dynamic_conv"(%x, %w, %pad) {dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, feature_group_count = 1 : i64, batch_group_count = 1 : i64} : (tensor<1x4x4x1xf32>, tensor<3x3x1x1xf32>, tensor<2x2xi32>) -> tensor<1x4x4x1xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x4x4x1xf32>, %w: tensor<3x3x1x2xf32>, %pad: tensor<2x2xi64>) {
+  // expected-error @+1 {{'stablehlo.dynamic_conv' op result dimension 3 has size 1 but expected 2 (C25)}}
+  %r = "stablehlo.dynamic_conv"(%x, %w, %pad) {dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, feature_group_count = 1 : i64, batch_group_count = 1 : i64} : (tensor<1x4x4x1xf32>, tensor<3x3x1x2xf32>, tensor<2x2xi64>) -> tensor<1x4x4x1xf32>
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x4x4x1xf32>, %w: tensor<3x3x1x1xf32>, %pad: tensor<2x2xi64>) {
+  // expected-error @+1 {{'stablehlo.dynamic_conv' op result element type 'f64' does not match lhs element type 'f32'}}
+  %r = "stablehlo.dynamic_conv"(%x, %w, %pad) {dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, feature_group_count = 1 : i64, batch_group_count = 1 : i64} : (tensor<1x4x4x1xf32>, tensor<3x3x1x1xf32>, tensor<2x2xi64>) -> tensor<1x4x4x1xf64>
   func.return
 }

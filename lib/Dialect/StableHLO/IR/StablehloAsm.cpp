@@ -205,6 +205,59 @@ void printRngAlgorithm(OpAsmPrinter &p, Operation *, RngAlgorithmAttr attr) {
   p << stringifyRngAlgorithm(attr.getValue());
 }
 
+ParseResult parseFftType(OpAsmParser &parser, FftTypeAttr &attr) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<FftType> value = symbolizeFftType(keyword);
+  if (!value)
+    return parser.emitError(loc)
+           << "expected FFT, IFFT, RFFT or IRFFT, got '" << keyword << "'";
+  attr = FftTypeAttr::get(parser.getContext(), *value);
+  return success();
+}
+
+void printFftType(OpAsmPrinter &p, Operation *, FftTypeAttr attr) {
+  p << stringifyFftType(attr.getValue());
+}
+
+ParseResult parseComplexOpType(OpAsmParser &parser, Type &lhs, Type &rhs,
+                               Type &result) {
+  SMLoc loc = parser.getCurrentLocation();
+  Type type;
+  if (parser.parseType(type))
+    return failure();
+  if (auto function = dyn_cast<FunctionType>(type)) {
+    if (function.getNumInputs() != 2 || function.getNumResults() != 1)
+      return parser.emitError(loc)
+             << "expected a function type of two operands and one result";
+    lhs = function.getInput(0);
+    rhs = function.getInput(1);
+    result = function.getResult(0);
+    return success();
+  }
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  auto complex = tensor ? dyn_cast<ComplexType>(tensor.getElementType()) : nullptr;
+  if (!complex)
+    return parser.emitError(loc)
+           << "expected a tensor of complex type, got " << type;
+  lhs = rhs = tensor.clone(complex.getElementType());
+  result = type;
+  return success();
+}
+
+void printComplexOpType(OpAsmPrinter &p, Operation *, Type lhs, Type rhs,
+                        Type result) {
+  auto tensor = cast<RankedTensorType>(result);
+  auto complex = dyn_cast<ComplexType>(tensor.getElementType());
+  if (complex && lhs == rhs && lhs == tensor.clone(complex.getElementType())) {
+    p << result;
+    return;
+  }
+  p.printFunctionalType(TypeRange{lhs, rhs}, TypeRange{result});
+}
+
 //===----------------------------------------------------------------------===//
 // Integer lists
 //===----------------------------------------------------------------------===//

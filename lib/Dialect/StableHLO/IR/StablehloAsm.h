@@ -60,6 +60,14 @@ void printComparisonType(OpAsmPrinter &p, Operation *op,
                          ComparisonTypeAttr attr);
 ParseResult parseRngAlgorithm(OpAsmParser &parser, RngAlgorithmAttr &attr);
 void printRngAlgorithm(OpAsmPrinter &p, Operation *op, RngAlgorithmAttr attr);
+ParseResult parseFftType(OpAsmParser &parser, FftTypeAttr &attr);
+void printFftType(OpAsmPrinter &p, Operation *op, FftTypeAttr attr);
+/// `: tensor<2xcomplex<f32>>` (the parts are tensor<2xf32>) or a
+/// functional type `(parts, parts) -> result`.
+ParseResult parseComplexOpType(OpAsmParser &parser, Type &lhs, Type &rhs,
+                               Type &result);
+void printComplexOpType(OpAsmPrinter &p, Operation *op, Type lhs, Type rhs,
+                        Type result);
 
 // Region checks shared by the region ops: `region` (called `name` in
 // errors) returns exactly `expected`, takes arguments of types `expected`.

@@ -27,6 +27,25 @@ namespace {
 // Custom assembly directives
 //===----------------------------------------------------------------------===//
 
+ParseResult parseRngDistribution(OpAsmParser &parser,
+                                 RngDistributionAttr &attr) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<RngDistribution> value = symbolizeRngDistribution(keyword);
+  if (!value)
+    return parser.emitError(loc)
+           << "expected UNIFORM or NORMAL, got '" << keyword << "'";
+  attr = RngDistributionAttr::get(parser.getContext(), *value);
+  return success();
+}
+
+void printRngDistribution(OpAsmPrinter &p, Operation *,
+                          RngDistributionAttr attr) {
+  p << stringifyRngDistribution(attr.getValue());
+}
+
 /// `tuple<A, B>`: the operand types are the tuple's element types.
 ParseResult parseTupleOpType(OpAsmParser &parser,
                              SmallVectorImpl<Type> &operands, Type &result) {
@@ -177,7 +196,7 @@ LogicalResult BatchNormGradOp::inferReturnTypes(
 }
 
 //===----------------------------------------------------------------------===//
-// Cholesky
+// Linear algebra
 //===----------------------------------------------------------------------===//
 
 LogicalResult CholeskyOp::verify() {
@@ -194,8 +213,45 @@ LogicalResult CholeskyOp::verify() {
   return success();
 }
 
+LogicalResult TriangularSolveOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  OpErrorEmitter emitError(location, getOperationName());
+  auto a = cast<RankedTensorType>(adaptor.getA().getType());
+  auto b = cast<RankedTensorType>(adaptor.getB().getType());
+  if (failed(verifySameElementType(emitError, a, b, "a", "b")))
+    return failure();
+  // (C2): same rank, at least 2.
+  if (a.getRank() < 2 || a.getRank() != b.getRank())
+    return emitError() << "a and b must have the same rank, 2 or more; got "
+                       << a.getRank() << " and " << b.getRank() << " (C2)";
+  int64_t rank = a.getRank();
+  // (C3): the batch dimensions agree.
+  for (int64_t d = 0; d < rank - 2; ++d)
+    if (!isCompatibleDim(a.getDimSize(d), b.getDimSize(d)))
+      return emitError() << "batch dimension " << d << " of a has size "
+                         << a.getDimSize(d) << " but b has " << b.getDimSize(d)
+                         << " (C3)";
+  // (C4): a is square, and its size matches b's row count (left side) or
+  // column count (right side).
+  int64_t n = a.getDimSize(rank - 1);
+  if (!isCompatibleDim(a.getDimSize(rank - 2), n))
+    return emitError() << "a must be square, got " << a.getDimSize(rank - 2)
+                       << "x" << n << " (C4)";
+  int64_t bSide = b.getDimSize(adaptor.getLeftSide() ? rank - 2 : rank - 1);
+  if (!isCompatibleDim(bSide, n))
+    return emitError() << "b has " << bSide << " "
+                       << (adaptor.getLeftSide() ? "rows" : "columns")
+                       << " but a is " << n << "x" << n << " (C4)";
+  if (adaptor.getTransposeA() == Transpose::TRANSPOSE_INVALID)
+    return emitError() << "transpose_a must be NO_TRANSPOSE, TRANSPOSE or "
+                          "ADJOINT";
+  inferred.push_back(b);
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
-// map, composite
+// map, composite, rng
 //===----------------------------------------------------------------------===//
 
 LogicalResult MapOp::inferReturnTypes(MLIRContext *,
@@ -252,6 +308,39 @@ CompositeOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
                          << " has type " << type
                          << ", which does not match the composite's operand "
                             "and result types (C2)";
+  return success();
+}
+
+LogicalResult RngOp::verify() {
+  auto a = cast<RankedTensorType>(getA().getType());
+  auto b = cast<RankedTensorType>(getB().getType());
+  auto result = cast<RankedTensorType>(getType());
+  // (C1): a, b and the result share the element type.
+  if (a.getElementType() != result.getElementType() ||
+      b.getElementType() != result.getElementType())
+    return emitOpError() << "a, b and result must have one element type, got "
+                         << a.getElementType() << ", " << b.getElementType()
+                         << " and " << result.getElementType() << " (C1)";
+  // (C2): normal draws are floats.
+  if (getRngDistribution() == RngDistribution::NORMAL &&
+      !isa<FloatType>(result.getElementType()))
+    return emitOpError() << "a NORMAL distribution needs a floating-point "
+                            "result, got "
+                         << result.getElementType() << " (C2)";
+  // (C3): the result shape has one dimension per element of `shape`, and
+  // the sizes of a constant `shape`.
+  auto shapeType = cast<RankedTensorType>(getShape().getType());
+  if (!isCompatibleDim(shapeType.getDimSize(0), result.getRank()))
+    return emitOpError() << "shape has " << shapeType.getDimSize(0)
+                         << " elements but the result has rank "
+                         << result.getRank() << " (C3)";
+  DenseIntElementsAttr sizes;
+  if (matchPattern(getShape(), m_Constant(&sizes)))
+    for (auto [d, size] : llvm::enumerate(sizes.getValues<int64_t>()))
+      if (!isCompatibleDim(result.getDimSize(d), size))
+        return emitOpError()
+               << "result dimension " << d << " has size "
+               << result.getDimSize(d) << " but shape says " << size << " (C3)";
   return success();
 }
 
@@ -498,5 +587,64 @@ LogicalResult DynamicPadOp::verify() {
                            << result.getDimSize(d) << " but the padding gives "
                            << expected << " (C4)";
   }
+  return success();
+}
+
+LogicalResult DynamicConvOp::verify() {
+  auto lhs = cast<RankedTensorType>(getLhs().getType());
+  auto rhs = cast<RankedTensorType>(getRhs().getType());
+  auto padding = cast<RankedTensorType>(getPadding().getType());
+  auto result = cast<RankedTensorType>(getType());
+  int64_t numSpatial = lhs.getRank() - 2;
+  // (C4).
+  if (padding.getRank() != 2 ||
+      !isCompatibleDim(padding.getDimSize(0), numSpatial) ||
+      !isCompatibleDim(padding.getDimSize(1), 2))
+    return emitOpError() << "padding must have shape [" << numSpatial
+                         << ", 2], got " << padding << " (C4)";
+  // (C27).
+  if (failed(verifySameElementType(*this, result, lhs, "result", "lhs")))
+    return failure();
+  if (getPrecisionConfig() && getPrecisionConfig()->size() > 2)
+    return emitOpError() << "precision_config has "
+                         << getPrecisionConfig()->size()
+                         << " entries, expected at most 2 (C24)";
+  // Every other constraint of convolution, (C1)-(C23) and (C25)-(C26): with
+  // a constant padding the whole result shape, else all but the spatial
+  // sizes (computed without padding, which only changes those).
+  ConvolutionWindow window;
+  window.strides = getWindowStrides();
+  window.lhsDilation = getLhsDilation();
+  window.rhsDilation = getRhsDilation();
+  window.reversal = getWindowReversal();
+  DenseIntElementsAttr constant;
+  bool constantPadding = matchPattern(getPadding(), m_Constant(&constant));
+  if (constantPadding)
+    window.padding = DenseIntElementsAttr::get(
+        RankedTensorType::get(constant.getType().getShape(),
+                              IntegerType::get(getContext(), 64)),
+        llvm::map_to_vector(constant.getValues<APInt>(), [](const APInt &v) {
+          return v.getSExtValue();
+        }));
+  OpErrorEmitter emitError(getLoc(), getOperationName());
+  SmallVector<int64_t> shape;
+  if (failed(inferConvolutionShape(emitError, lhs, rhs, window,
+                                   getDimensionNumbers(),
+                                   getFeatureGroupCount(),
+                                   getBatchGroupCount(), shape)))
+    return failure();
+  if (constantPadding)
+    return verifyShape(emitError, result, shape, "result");
+  if (result.getRank() != static_cast<int64_t>(shape.size()))
+    return emitOpError() << "result rank " << result.getRank()
+                         << " does not match the operands' rank "
+                         << shape.size() << " (C26)";
+  ConvDimensionNumbersAttr dims = getDimensionNumbers();
+  for (int64_t d : {dims.getOutputBatchDimension(),
+                    dims.getOutputFeatureDimension()})
+    if (!isCompatibleDim(result.getDimSize(d), shape[d]))
+      return emitOpError() << "result dimension " << d << " has size "
+                           << result.getDimSize(d) << " but expected "
+                           << shape[d] << " (C25)";
   return success();
 }

@@ -247,3 +247,17 @@ LogicalResult BitcastConvertOp::verify() {
                          << "trailing dimension of size " << ratio;
   return success();
 }
+
+LogicalResult ComplexOp::verify() {
+  Type part = getLhs().getType().getElementType();
+  if (getRhs().getType().getElementType() != part)
+    return emitOpError() << "requires the real and imaginary parts to have "
+                            "one element type, got "
+                         << part << " and " << getRhs().getType().getElementType();
+  Type expected = ComplexType::get(part);
+  if (getResult().getType().getElementType() != expected)
+    return emitOpError() << "requires a result of element type " << expected
+                         << " for parts of " << part << ", got "
+                         << getResult().getType().getElementType();
+  return success();
+}

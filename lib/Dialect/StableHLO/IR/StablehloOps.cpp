@@ -7,6 +7,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/InterleavedRange.h"
 
 using namespace mlir;
 using namespace mlir::stablehlo;
@@ -433,5 +434,94 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
                               adaptor.getSliceSizes(), shape)))
     return failure();
   pushTensor(inferred, shape, *operand);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// fft
+//===----------------------------------------------------------------------===//
+
+LogicalResult FftOp::verify() {
+  auto operandType = cast<RankedTensorType>(getOperand().getType());
+  auto resultType = cast<RankedTensorType>(getResult().getType());
+  ArrayRef<int64_t> length = getFftLength();
+  int64_t rank = operandType.getRank();
+  // C1, C3.
+  if (length.empty() || length.size() > 3)
+    return emitOpError() << "requires 1 to 3 fft_length entries, got "
+                         << length.size();
+  if (static_cast<int64_t>(length.size()) > rank)
+    return emitOpError() << "has " << length.size()
+                         << " fft_length entries for an operand of rank "
+                         << rank;
+  if (llvm::any_of(length, [](int64_t n) { return n < 0; }))
+    return emitOpError() << "requires non-negative fft_length entries";
+  // C2.
+  FftType type = getFftType();
+  Type inElement = operandType.getElementType();
+  Type outElement = resultType.getElementType();
+  auto inComplex = dyn_cast<ComplexType>(inElement);
+  auto outComplex = dyn_cast<ComplexType>(outElement);
+  switch (type) {
+  case FftType::FFT:
+  case FftType::IFFT:
+    if (!inComplex || inElement != outElement)
+      return emitOpError() << "of type " << stringifyFftType(type)
+                           << " requires operand and result of one complex "
+                              "element type, got "
+                           << inElement << " and " << outElement;
+    break;
+  case FftType::RFFT:
+    if (inComplex || !outComplex || outComplex.getElementType() != inElement)
+      return emitOpError() << "of type RFFT requires a real operand and a "
+                              "result of its complex type, got "
+                           << inElement << " and " << outElement;
+    break;
+  case FftType::IRFFT:
+    if (!inComplex || outComplex || inComplex.getElementType() != outElement)
+      return emitOpError() << "of type IRFFT requires a complex operand and a "
+                              "result of its part type, got "
+                           << inElement << " and " << outElement;
+    break;
+  }
+  // C4: the real side's trailing dimensions are fft_length.
+  RankedTensorType real = type == FftType::RFFT    ? operandType
+                          : type == FftType::IRFFT ? resultType
+                                                   : nullptr;
+  if (real) {
+    if (real.getRank() != rank)
+      return emitOpError() << "requires operand and result of one rank";
+    ArrayRef<int64_t> trailing =
+        real.getShape().take_back(length.size());
+    for (auto [dim, n] : llvm::zip(trailing, length))
+      if (!ShapedType::isDynamic(dim) && dim != n)
+        return emitOpError() << "requires the trailing dimensions of the "
+                                "real "
+                             << (type == FftType::RFFT ? "operand" : "result")
+                             << " " << real << " to be fft_length ["
+                             << llvm::interleaved(length) << "]";
+  }
+  // C5: same shape but for the halved last dimension of the complex side.
+  if (resultType.getRank() != rank)
+    return emitOpError() << "requires operand and result of one rank";
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t in = operandType.getDimSize(d), out = resultType.getDimSize(d);
+    if (ShapedType::isDynamic(in) || ShapedType::isDynamic(out))
+      continue;
+    int64_t expected = in;
+    if (d == rank - 1 && type == FftType::RFFT)
+      expected = in == 0 ? 0 : in / 2 + 1;
+    if (d == rank - 1 && type == FftType::IRFFT) {
+      int64_t halved = out == 0 ? 0 : out / 2 + 1;
+      if (in != halved)
+        return emitOpError() << "of type IRFFT requires the operand's last "
+                                "dimension to be "
+                             << halved << " (result's / 2 + 1), got " << in;
+      continue;
+    }
+    if (out != expected)
+      return emitOpError() << "requires result dimension " << d << " to be "
+                           << expected << ", got " << out;
+  }
   return success();
 }

@@ -63,6 +63,35 @@ def Stablehlo_RngAlgorithm : I32EnumAttr<"RngAlgorithm",
 def Stablehlo_RngAlgorithmAttr
     : EnumAttr<Stablehlo_Dialect, Stablehlo_RngAlgorithm, "rng_algorithm">;
 
+def Stablehlo_Transpose : I32EnumAttr<"Transpose",
+    "How `stablehlo.triangular_solve` uses its matrix `a`.", [
+      I32EnumAttrCase<"TRANSPOSE_INVALID", 0>, I32EnumAttrCase<"NO_TRANSPOSE", 1>,
+      I32EnumAttrCase<"TRANSPOSE", 2>, I32EnumAttrCase<"ADJOINT", 3>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::stablehlo";
+}
+def Stablehlo_TransposeAttr
+    : EnumAttr<Stablehlo_Dialect, Stablehlo_Transpose, "transpose">;
+
+def Stablehlo_RngDistribution : I32EnumAttr<"RngDistribution",
+    "Distribution of the numbers `stablehlo.rng` draws.", [
+      I32EnumAttrCase<"UNIFORM", 1>, I32EnumAttrCase<"NORMAL", 2>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::stablehlo";
+}
+def Stablehlo_RngDistributionAttr
+    : EnumAttr<Stablehlo_Dialect, Stablehlo_RngDistribution, "rng_distribution">;
+
+def Stablehlo_FftType : I32EnumAttr<"FftType",
+    "Which transform a `stablehlo.fft` computes.", [
+      I32EnumAttrCase<"FFT", 0>, I32EnumAttrCase<"IFFT", 1>,
+      I32EnumAttrCase<"RFFT", 2>, I32EnumAttrCase<"IRFFT", 3>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::stablehlo";
+}
+def Stablehlo_FftTypeAttr
+    : EnumAttr<Stablehlo_Dialect, Stablehlo_FftType, "fft_type">;
+
 // Printed as a plain integer attribute (`api_version = 2 : i32`), as upstream.
 def Stablehlo_CustomCallApiVersionAttr : I32EnumAttr<"CustomCallApiVersion",
     "Calling convention of a custom call target.", [

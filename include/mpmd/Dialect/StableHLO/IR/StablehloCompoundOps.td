@@ -1,11 +1,12 @@
 //===- StablehloCompoundOps.td - batch norm, linalg, tuples -*- tablegen -*-===//
 //
 // Ops whose meaning is a whole computation rather than one tensor
-// primitive: batch normalization, Cholesky, map, composite; infeed and
-// outfeed; tuples; and the dynamic-shape ops whose result shape comes from
-// operand values. Printed as upstream prints them: generic form unless
-// upstream has a pretty form (cholesky, tuple, get_tuple_element,
-// composite, get_dimension_size and the dynamic ops but dynamic_gather).
+// primitive: batch normalization, Cholesky and triangular solve, map,
+// composite, rng; infeed and outfeed; tuples; and the dynamic-shape ops
+// whose result shape comes from operand values. Printed as upstream prints
+// them: generic form unless upstream has a pretty form (cholesky, tuple,
+// get_tuple_element, composite, rng, get_dimension_size and the dynamic ops
+// but dynamic_gather and dynamic_conv).
 //
 // Their C++ classes are declared in StablehloCompoundOps.h, apart from
 // StablehloOps.h, so that the many files that include the latter do not
@@ -60,7 +61,7 @@ def Stablehlo_BatchNormGradOp : Stablehlo_Op<"batch_norm_grad",
 }
 
 //===----------------------------------------------------------------------===//
-// Cholesky
+// Linear algebra
 //===----------------------------------------------------------------------===//
 
 def Stablehlo_CholeskyOp : Stablehlo_Op<"cholesky",
@@ -76,8 +77,18 @@ def Stablehlo_CholeskyOp : Stablehlo_Op<"cholesky",
   let hasVerifier = 1;
 }
 
+def Stablehlo_TriangularSolveOp : Stablehlo_Op<"triangular_solve",
+    [Pure, HLO_InferTypeOp]> {
+  let summary = "Solves op(a) x = b or x op(a) = b with a triangular.";
+  let arguments = (ins HLO_FpOrComplexTensor:$a, HLO_FpOrComplexTensor:$b,
+                       BoolAttr:$left_side, BoolAttr:$lower,
+                       BoolAttr:$unit_diagonal,
+                       Stablehlo_TransposeAttr:$transpose_a);
+  let results = (outs HLO_FpOrComplexTensor:$result);
+}
+
 //===----------------------------------------------------------------------===//
-// map, composite
+// map, composite, rng
 //===----------------------------------------------------------------------===//
 
 def Stablehlo_MapOp : Stablehlo_Op<"map",
@@ -106,6 +117,27 @@ def Stablehlo_CompositeOp : Stablehlo_Op<"composite",
   let assemblyFormat = [{
     $name $inputs attr-dict `:` functional-type(operands, results)
   }];
+}
+
+def Stablehlo_RngOp : Stablehlo_Op<"rng", []> {
+  let summary = "Random numbers of a uniform or normal distribution.";
+  let description = [{
+    `stablehlo.rng %a, %b, %shape, distribution = UNIFORM : (tensor<f32>,
+     tensor<f32>, tensor<2xi64>) -> tensor<3x3xf32>`: uniform in [a, b), or
+    normal with mean a and standard deviation b. The result shape is the
+    value of `shape`.
+  }];
+  let arguments = (ins 0DTensorOf<[HLO_Pred, HLO_Int, HLO_Float]>:$a,
+                       0DTensorOf<[HLO_Pred, HLO_Int, HLO_Float]>:$b,
+                       HLO_DimensionTensor:$shape,
+                       Stablehlo_RngDistributionAttr:$rng_distribution);
+  let results = (outs RankedTensorOf<[HLO_Pred, HLO_Int, HLO_Float]>:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $shape `,` `distribution` `=`
+      custom<RngDistribution>($rng_distribution)
+      attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -220,6 +252,26 @@ def Stablehlo_DynamicPadOp : Stablehlo_Op<"dynamic_pad", [Pure]> {
                        HLO_DimensionTensor:$interior_padding);
   let results = (outs HLO_Tensor:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Stablehlo_DynamicConvOp : Stablehlo_Op<"dynamic_conv", [Pure]> {
+  let summary = "convolution whose padding is the value of `padding`.";
+  let description = [{
+    `padding` is [N - 2, 2]: the low and high padding of each spatial
+    dimension. The other attributes are convolution's.
+  }];
+  let arguments = (ins HLO_Tensor:$lhs, HLO_Tensor:$rhs,
+                       HLO_IntTensor:$padding,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$lhs_dilation,
+                       OptionalAttr<DenseI64ArrayAttr>:$rhs_dilation,
+                       OptionalAttr<DenseBoolArrayAttr>:$window_reversal,
+                       Stablehlo_ConvDimensionNumbers:$dimension_numbers,
+                       I64Attr:$feature_group_count,
+                       I64Attr:$batch_group_count,
+                       OptionalAttr<Stablehlo_PrecisionConfigAttr>:$precision_config);
+  let results = (outs HLO_Tensor:$result);
   let hasVerifier = 1;
 }
 

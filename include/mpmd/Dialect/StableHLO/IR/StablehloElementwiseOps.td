@@ -83,6 +83,22 @@ class HLO_ComplexPartOp<string mnemonic>
 def Stablehlo_RealOp : HLO_ComplexPartOp<"real">;
 def Stablehlo_ImagOp : HLO_ComplexPartOp<"imag">;
 
+def Stablehlo_ComplexOp : Stablehlo_Op<"complex",
+    [Pure, SameOperandsAndResultShape]> {
+  let summary = "Complex numbers from real (`lhs`) and imaginary (`rhs`) "
+                "parts: `stablehlo.complex %re, %im : tensor<2xcomplex<f32>>`.";
+  let arguments = (ins RankedTensorOf<[F32, F64]>:$lhs,
+                       RankedTensorOf<[F32, F64]>:$rhs);
+  let results = (outs RankedTensorOf<[HLO_Complex]>:$result);
+  // The parts' type follows from the result's; a functional type is
+  // accepted too.
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict
+      `:` custom<ComplexOpType>(type($lhs), type($rhs), type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 class HLO_BinaryOp<string mnemonic, Type type, list<Trait> traits = []>
     : Stablehlo_Op<mnemonic,
                    traits # [Pure, HLO_CompatibleOperandsAndResultType,

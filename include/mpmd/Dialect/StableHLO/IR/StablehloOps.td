@@ -217,4 +217,19 @@ def Stablehlo_GatherOp : Stablehlo_Op<"gather", [Pure, HLO_InferTypeOp]> {
   let results = (outs HLO_Tensor:$result);
 }
 
+def Stablehlo_FftOp : Stablehlo_Op<"fft", [Pure]> {
+  let summary = "Fourier transforms over the trailing dimensions: "
+                "`stablehlo.fft %x, type = FFT, length = [8] : ...`.";
+  let arguments = (ins HLO_FpOrComplexTensor:$operand,
+                       Stablehlo_FftTypeAttr:$fft_type,
+                       DenseI64ArrayAttr:$fft_length);
+  let results = (outs HLO_FpOrComplexTensor:$result);
+  let assemblyFormat = [{
+    $operand `,` `type` `=` custom<FftType>($fft_type) `,`
+      `length` `=` custom<Dims>($fft_length)
+      attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // MPMD_DIALECT_STABLEHLO_IR_STABLEHLOOPS_TD
