@@ -396,7 +396,17 @@ llvm::Expected<ExampleModel> generateCnn(const CnnOptions &options) {
   llvm::Expected<Placement> placement = getPlacement(sizes, options.schedule);
   if (!placement)
     return placement.takeError();
-  return ExampleModel{writeModule(options), writeConfig(sizes, *placement)};
+  if (options.parallelism.sharding != ExampleSharding::kNone)
+    return makeExampleError("the CNN example writes no sharding rules yet: "
+                            "--sharding must be none");
+  // Checks the mesh shape's sizes; no rules for kNone.
+  llvm::Expected<llvm::json::Array> rules =
+      getShardingRules(options.parallelism, ShardableModel());
+  if (!rules)
+    return rules.takeError();
+  return ExampleModel{writeModule(options),
+                      writeConfig(sizes, *placement, options.parallelism,
+                                  *rules)};
 }
 
 } // namespace mlir::mpmd::examples

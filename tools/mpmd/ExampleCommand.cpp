@@ -356,6 +356,7 @@ llvm::Error runNamedModel(StringRef name, llvm::ArrayRef<StringRef> args) {
                      &cnn.elementType,
                      &cnn.learningRate,
                      &cnn.schedule,
+                     &cnn.parallelism,
                      [&] { return examples::generateCnn(cnn); }},
                     args);
   }

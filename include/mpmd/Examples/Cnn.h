@@ -69,10 +69,13 @@ struct CnnOptions {
   ElementType elementType = ElementType::kF32;
   double learningRate = 0.01;
   ExampleSchedule schedule;
+  /// The meshes' axes; the CNN writes no sharding rules yet (its weights
+  /// run replicated on every device of a mesh), so `sharding` must be none.
+  ExampleParallelism parallelism;
 };
 
 /// Generates the model and its configuration (as the MLP's), or an error
-/// saying which size is wrong. O(L * M) text.
+/// saying which size or option is wrong. O(L * M) text.
 llvm::Expected<ExampleModel> generateCnn(const CnnOptions &options);
 
 } // namespace mlir::mpmd::examples
