@@ -58,6 +58,36 @@ TensorShardingAttr makeDivisible(TensorShardingAttr sharding, Type type,
   return changed ? withDimShardings(sharding, dims) : TensorShardingAttr();
 }
 
+/// A collective's operand sharding is part of its meaning (its verifier checks
+/// the axes it gathers or slices against it), so a collective reading a value
+/// whose sharding this pass cut keeps reading the original sharding through
+/// an `sdy.reshard`; the partitioner later pads that value like any other
+/// non-divisible one.
+void reshardCollectiveUses(Value value, TensorShardingAttr original) {
+  if (!original || getSharding(value) == original)
+    return;
+  OpBuilder builder(value.getContext());
+  for (OpOperand &use : llvm::make_early_inc_range(value.getUses())) {
+    Operation *user = use.getOwner();
+    if (!isa<CollectiveOpInterface>(user))
+      continue;
+    builder.setInsertionPoint(user);
+    use.set(builder.create<ReshardOp>(user->getLoc(), value, original));
+  }
+}
+
+/// The shardings of `values`, read before the pass changes any of them.
+SmallVector<TensorShardingAttr> shardingsOf(ValueRange values) {
+  return llvm::map_to_vector(values,
+                             [](Value value) { return getSharding(value); });
+}
+
+void reshardCollectiveUses(ValueRange values,
+                           ArrayRef<TensorShardingAttr> originals) {
+  for (auto [value, original] : llvm::zip(values, originals))
+    reshardCollectiveUses(value, original);
+}
+
 class UpdateNonDivisibleInputOutputShardingsPass
     : public impl::UpdateNonDivisibleInputOutputShardingsPassBase<
           UpdateNonDivisibleInputOutputShardingsPass> {
@@ -94,24 +124,35 @@ void UpdateNonDivisibleInputOutputShardingsPass::runOnOperation() {
   };
   module.walk([&](Operation *op) {
     if (auto function = dyn_cast<func::FuncOp>(op)) {
+      if (function.isExternal())
+        return;
+      ValueRange arguments = function.getArguments();
+      SmallVector<TensorShardingAttr> originals = shardingsOf(arguments);
       updateSignatureShardings(function,
                                [&](TensorShardingAttr sharding, Type type) {
                                  return update(sharding, type, function);
                                });
+      reshardCollectiveUses(arguments, originals);
     } else if (auto call = dyn_cast<func::CallOp>(op)) {
+      SmallVector<TensorShardingAttr> originals =
+          shardingsOf(call.getResults());
       if (auto divisible = updateList(
               call->getAttrOfType<TensorShardingPerValueAttr>(
                   SdyDialect::kShardingAttrName),
               call.getResultTypes(), call))
         call->setAttr(SdyDialect::kShardingAttrName, divisible);
+      reshardCollectiveUses(call.getResults(), originals);
     } else if (auto manual = dyn_cast<ManualComputationOp>(op)) {
       // Manual axes must divide; the free axes after them are made to.
+      SmallVector<TensorShardingAttr> originalOuts =
+          shardingsOf(manual.getResults());
       if (auto in = updateList(manual.getInShardings(),
                                manual.getOperandTypes(), manual))
         manual.setInShardingsAttr(in);
       if (auto out = updateList(manual.getOutShardings(),
                                 manual.getResultTypes(), manual))
         manual.setOutShardingsAttr(out);
+      reshardCollectiveUses(manual.getResults(), originalOuts);
     }
   });
 }

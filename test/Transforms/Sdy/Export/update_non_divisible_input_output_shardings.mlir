@@ -1,6 +1,6 @@
 // -sdy-update-non-divisible-input-output-shardings: I/O dimensions keep the
 // longest prefix of axes that divides them.
-// RUN: mpmd-opt -sdy-update-non-divisible-input-output-shardings %s | FileCheck %s
+// RUN: mpmd-opt -split-input-file -sdy-update-non-divisible-input-output-shardings %s | FileCheck %s
 
 sdy.mesh @mesh = <["a"=4, "b"=2]>
 
@@ -30,4 +30,38 @@ func.func @main(%a: tensor<6xf32>, %d: tensor<6x7xf32>, %c: tensor<16xf32>) -> t
     sdy.return %arg1 : tensor<3xf32>
   } : (tensor<6xf32>) -> tensor<6xf32>
   return %2 : tensor<6xf32>
+}
+
+// -----
+
+// A collective keeps reading the sharding it was written against: its
+// operand's cut sharding is resharded back right before it (the partitioner
+// pads that value), in a function and after a call.
+sdy.mesh @mesh = <["x"=2, "y"=3]>
+
+// CHECK-LABEL: func.func @gather_of_argument(
+// CHECK-SAME: %arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}
+func.func @gather_of_argument(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>})
+    -> tensor<8x4xf32> {
+  // CHECK-NEXT: %[[RESHARD:.*]] = sdy.reshard %arg0 <@mesh, [{"x"}, {"y"}]>
+  // CHECK-NEXT: %[[GATHER:.*]] = sdy.all_gather [{"x"}, {"y"}] %[[RESHARD]]
+  // CHECK-NEXT: %[[NEGATE:.*]] = stablehlo.negate %arg0
+  %0 = sdy.all_gather [{"x"}, {"y"}] %arg0 out_sharding=<@mesh, [{}, {}]> : tensor<8x4xf32>
+  %1 = stablehlo.negate %arg0 : tensor<8x4xf32>
+  %2 = stablehlo.add %0, %1 : tensor<8x4xf32>
+  return %2 : tensor<8x4xf32>
+}
+
+func.func private @identity(%arg0: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  return %arg0 : tensor<8x4xf32>
+}
+
+// CHECK-LABEL: func.func @gather_of_call(
+func.func @gather_of_call(%arg0: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  // CHECK-NEXT: %[[CALL:.*]] = call @identity(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"x"}]>]>}
+  // CHECK-NEXT: %[[RESHARD:.*]] = sdy.reshard %[[CALL]] <@mesh, [{"y"}, {"x"}]>
+  // CHECK-NEXT: sdy.all_gather [{"y"}, {}] %[[RESHARD]] out_sharding=<@mesh, [{}, {"x"}]>
+  %0 = func.call @identity(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"y"}, {"x"}]>]>} : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  %1 = sdy.all_gather [{"y"}, {}] %0 out_sharding=<@mesh, [{}, {"x"}]> : tensor<8x4xf32>
+  return %1 : tensor<8x4xf32>
 }
