@@ -382,18 +382,15 @@ std::string writeModule(const CnnOptions &options) {
 } // namespace
 
 llvm::Expected<ExampleModel> generateCnn(const CnnOptions &options) {
-  const PipelineSizes sizes = {options.layers, options.batch,
-                               options.microbatches, options.meshes};
-  if (llvm::Error error = verifySizes(sizes,
+  if (llvm::Error error = verifySizes(options,
                                       {{"image", options.image},
                                        {"channels", options.channels},
-                                       {"classes", options.classes}},
-                                      options.learningRate))
+                                       {"classes", options.classes}}))
     return std::move(error);
   if (options.image % 2 != 0)
     return makeExampleError("the image side (" + llvm::Twine(options.image) +
                             ") must be even: the stem pools 2x2 windows");
-  llvm::Expected<Placement> placement = getPlacement(sizes, options.schedule);
+  llvm::Expected<Placement> placement = getPlacement(options);
   if (!placement)
     return placement.takeError();
   if (options.parallelism.sharding != ExampleSharding::kNone)
@@ -405,8 +402,7 @@ llvm::Expected<ExampleModel> generateCnn(const CnnOptions &options) {
   if (!rules)
     return rules.takeError();
   return ExampleModel{writeModule(options),
-                      writeConfig(sizes, *placement, options.parallelism,
-                                  *rules)};
+                      writeConfig(options, *placement, *rules)};
 }
 
 } // namespace mlir::mpmd::examples

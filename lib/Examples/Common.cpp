@@ -24,41 +24,40 @@ llvm::Error makeExampleError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-llvm::Error verifySizes(const PipelineSizes &sizes,
-                        llvm::ArrayRef<NamedSize> modelSizes,
-                        double learningRate) {
-  std::vector<NamedSize> positive = {{"layers", sizes.layers}};
+llvm::Error verifySizes(const ExampleTrainingOptions &options,
+                        llvm::ArrayRef<NamedSize> modelSizes) {
+  std::vector<NamedSize> positive = {{"layers", options.layers}};
   positive.insert(positive.end(), modelSizes.begin(), modelSizes.end());
-  positive.insert(positive.end(), {{"batch", sizes.batch},
-                                   {"microbatches", sizes.microbatches},
-                                   {"meshes", sizes.meshes}});
+  positive.insert(positive.end(), {{"batch", options.batch},
+                                   {"microbatches", options.microbatches},
+                                   {"meshes", options.meshes}});
   for (const NamedSize &size : positive)
     if (size.value < 1)
       return makeExampleError(size.name + " must be at least 1 (got " +
                               llvm::Twine(size.value) + ")");
-  if (sizes.batch % sizes.microbatches != 0)
-    return makeExampleError("the batch (" + llvm::Twine(sizes.batch) +
+  if (options.batch % options.microbatches != 0)
+    return makeExampleError("the batch (" + llvm::Twine(options.batch) +
                             ") is not divisible by the microbatches (" +
-                            llvm::Twine(sizes.microbatches) + ")");
-  if (sizes.layers > kMaxLayerCalls / sizes.microbatches)
-    return makeExampleError(llvm::Twine(sizes.layers) + " layers x " +
-                            llvm::Twine(sizes.microbatches) +
+                            llvm::Twine(options.microbatches) + ")");
+  if (options.layers > kMaxLayerCalls / options.microbatches)
+    return makeExampleError(llvm::Twine(options.layers) + " layers x " +
+                            llvm::Twine(options.microbatches) +
                             " microbatches exceed " +
                             llvm::Twine(kMaxLayerCalls) +
                             " layer calls, the most this generator writes");
-  if (!std::isfinite(learningRate))
+  if (!std::isfinite(options.learningRate))
     return makeExampleError("the learning rate must be a finite number");
   return llvm::Error::success();
 }
 
-llvm::Expected<Placement> getPlacement(const PipelineSizes &sizes,
-                                       const ExampleSchedule &schedule) {
+llvm::Expected<Placement> getPlacement(const ExampleTrainingOptions &options) {
+  const ExampleSchedule &schedule = options.schedule;
   if (!schedule.generated) {
-    if (sizes.layers < sizes.meshes)
+    if (options.layers < options.meshes)
       return makeExampleError(
-          llvm::Twine(sizes.layers) + " layers cannot fill " +
-          llvm::Twine(sizes.meshes) + " meshes; every mesh needs a layer");
-    return Placement{schedule::getLoopingStageMeshes(sizes.meshes, 1),
+          llvm::Twine(options.layers) + " layers cannot fill " +
+          llvm::Twine(options.meshes) + " meshes; every mesh needs a layer");
+    return Placement{schedule::getLoopingStageMeshes(options.meshes, 1),
                      schedule.name};
   }
   std::optional<schedule::ScheduleKind> kind =
@@ -69,8 +68,8 @@ llvm::Expected<Placement> getPlacement(const PipelineSizes &sizes,
                             schedule::getScheduleNameList());
   llvm::StringRef name = schedule::getScheduleName(*kind);
   schedule::ScheduleParams params;
-  params.meshes = sizes.meshes;
-  params.microbatches = sizes.microbatches;
+  params.meshes = options.meshes;
+  params.microbatches = options.microbatches;
   // The schedules made for several stages per mesh get two.
   switch (*kind) {
   case schedule::ScheduleKind::kInterleavedOneFOneB:
@@ -82,10 +81,10 @@ llvm::Expected<Placement> getPlacement(const PipelineSizes &sizes,
     params.stagesPerMesh = 1;
     break;
   }
-  const int64_t stages = sizes.meshes * params.stagesPerMesh;
-  if (sizes.layers < stages)
+  const int64_t stages = options.meshes * params.stagesPerMesh;
+  if (options.layers < stages)
     return makeExampleError(
-        llvm::Twine(sizes.layers) + " layers cannot fill " +
+        llvm::Twine(options.layers) + " layers cannot fill " +
         llvm::Twine(stages) + " stages (" + llvm::Twine(params.stagesPerMesh) +
         " per mesh for " + name + "); every stage needs a layer");
   llvm::Expected<schedule::Schedule> built =
@@ -164,16 +163,16 @@ getShardingRules(const ExampleParallelism &parallelism,
   return rules;
 }
 
-std::string writeConfig(const PipelineSizes &sizes, const Placement &placement,
-                        const ExampleParallelism &parallelism,
+std::string writeConfig(const ExampleTrainingOptions &options,
+                        const Placement &placement,
                         const llvm::json::Array &shardingRules) {
   const int64_t stages = placement.stageMeshes.size();
   std::vector<ConfigMesh> topology;
-  for (int64_t m = 0; m < sizes.meshes; ++m)
-    topology.push_back({formatv("m{0}", m).str(), parallelism.meshShape});
+  for (int64_t m = 0; m < options.meshes; ++m)
+    topology.push_back({formatv("m{0}", m).str(), options.parallelism.meshShape});
   std::vector<ConfigPlacement> assignment;
-  for (int64_t i = 0; i < sizes.layers; ++i) {
-    int64_t stage = i * stages / sizes.layers;
+  for (int64_t i = 0; i < options.layers; ++i) {
+    int64_t stage = i * stages / options.layers;
     assignment.push_back(
         {formatv("layer_{0}", i).str(), placement.stageMeshes[stage], stage});
   }

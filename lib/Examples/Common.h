@@ -28,14 +28,6 @@ namespace mlir::mpmd::examples::detail {
 
 llvm::Error makeExampleError(const llvm::Twine &message);
 
-/// The sizes every model has.
-struct PipelineSizes {
-  int64_t layers;
-  int64_t batch;
-  int64_t microbatches;
-  int64_t meshes;
-};
-
 /// A size of the command line, named as its option is.
 struct NamedSize {
   llvm::StringRef name;
@@ -45,9 +37,8 @@ struct NamedSize {
 /// Every size at least 1 (layers, then the model's own `modelSizes`, then
 /// batch, microbatches, meshes), the batch divisible by the microbatches, at
 /// most kMaxLayerCalls layer calls, a finite learning rate.
-llvm::Error verifySizes(const PipelineSizes &sizes,
-                        llvm::ArrayRef<NamedSize> modelSizes,
-                        double learningRate);
+llvm::Error verifySizes(const ExampleTrainingOptions &options,
+                        llvm::ArrayRef<NamedSize> modelSizes);
 
 struct Placement {
   /// The mesh of each stage.
@@ -59,8 +50,7 @@ struct Placement {
 /// Stage s on mesh s with a built-in schedule, else the generated
 /// schedule's layout (whose generator also checks meshes against
 /// microbatches). Every stage needs a layer.
-llvm::Expected<Placement> getPlacement(const PipelineSizes &sizes,
-                                       const ExampleSchedule &schedule);
+llvm::Expected<Placement> getPlacement(const ExampleTrainingOptions &options);
 
 /// The weights tensor parallelism splits, by the regexes of their names:
 /// the column-parallel ones (output dimension, the last, sharded) and the
@@ -82,8 +72,8 @@ getShardingRules(const ExampleParallelism &parallelism,
 /// The config: meshes m0..m{P-1} with `meshShape`'s axes, layer i in stage
 /// floor(i * stages / L), the sharding rules, one line per mesh list, per
 /// layer and per rule like the configs in docs/config.md.
-std::string writeConfig(const PipelineSizes &sizes, const Placement &placement,
-                        const ExampleParallelism &parallelism,
+std::string writeConfig(const ExampleTrainingOptions &options,
+                        const Placement &placement,
                         const llvm::json::Array &shardingRules);
 
 /// "f32" or "f64".

@@ -168,12 +168,10 @@ std::string writeModule(const MlpOptions &options) {
 } // namespace
 
 llvm::Expected<ExampleModel> generateMlp(const MlpOptions &options) {
-  const PipelineSizes sizes = {options.layers, options.batch,
-                               options.microbatches, options.meshes};
   if (llvm::Error error =
-          verifySizes(sizes, {{"width", options.width}}, options.learningRate))
+          verifySizes(options, {{"width", options.width}}))
     return std::move(error);
-  llvm::Expected<Placement> placement = getPlacement(sizes, options.schedule);
+  llvm::Expected<Placement> placement = getPlacement(options);
   if (!placement)
     return placement.takeError();
   // Megatron pairs: even layers column-parallel, odd ones row-parallel.
@@ -183,7 +181,7 @@ llvm::Expected<ExampleModel> generateMlp(const MlpOptions &options) {
     return rules.takeError();
   return ExampleModel{
       writeModule(options),
-      writeConfig(sizes, *placement, options.parallelism, *rules)};
+      writeConfig(options, *placement, *rules)};
 }
 
 } // namespace mlir::mpmd::examples

@@ -423,13 +423,10 @@ std::string writeModule(const TransformerOptions &options) {
 
 llvm::Expected<ExampleModel>
 generateTransformer(const TransformerOptions &options) {
-  const PipelineSizes sizes = {options.layers, options.batch,
-                               options.microbatches, options.meshes};
-  if (llvm::Error error = verifySizes(sizes,
+  if (llvm::Error error = verifySizes(options,
                                       {{"seq", options.sequence},
                                        {"dim", options.dim},
-                                       {"ffn", options.ffn}},
-                                      options.learningRate))
+                                       {"ffn", options.ffn}}))
     return std::move(error);
   if (!options.ffnPerLayer.empty()) {
     if (static_cast<int64_t>(options.ffnPerLayer.size()) != options.layers)
@@ -442,7 +439,7 @@ generateTransformer(const TransformerOptions &options) {
         return makeExampleError("ffn must be at least 1 (got " +
                                 llvm::Twine(width) + ")");
   }
-  llvm::Expected<Placement> placement = getPlacement(sizes, options.schedule);
+  llvm::Expected<Placement> placement = getPlacement(options);
   if (!placement)
     return placement.takeError();
   // Megatron: Q/K/V and the first MLP weight column-parallel, the output
@@ -454,7 +451,7 @@ generateTransformer(const TransformerOptions &options) {
     return rules.takeError();
   return ExampleModel{
       writeModule(options),
-      writeConfig(sizes, *placement, options.parallelism, *rules)};
+      writeConfig(options, *placement, *rules)};
 }
 
 } // namespace mlir::mpmd::examples

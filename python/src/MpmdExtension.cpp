@@ -238,8 +238,18 @@ examples::ElementType parseElementType(const std::string &dtype) {
          {}});
 }
 
-examples::ExampleSchedule resolveSchedule(const std::string &name) {
-  return unwrap(session::resolveExampleSchedule(name));
+/// Fills in what every example model shares from the binding's arguments.
+void setTrainingOptions(examples::ExampleTrainingOptions &options,
+                        int64_t layers, int64_t batch, int64_t microbatches,
+                        int64_t meshes, const std::string &dtype,
+                        double learningRate, const std::string &schedule) {
+  options.layers = layers;
+  options.batch = batch;
+  options.microbatches = microbatches;
+  options.meshes = meshes;
+  options.elementType = parseElementType(dtype);
+  options.learningRate = learningRate;
+  options.schedule = unwrap(session::resolveExampleSchedule(schedule));
 }
 
 py::tuple modelToTuple(const examples::ExampleModel &model) {
@@ -513,14 +523,9 @@ PYBIND11_MODULE(_mpmd, m) {
          int64_t meshes, const std::string &dtype, double learningRate,
          const std::string &schedule) {
         examples::MlpOptions options;
-        options.layers = layers;
+        setTrainingOptions(options, layers, batch, microbatches, meshes, dtype,
+                           learningRate, schedule);
         options.width = width;
-        options.batch = batch;
-        options.microbatches = microbatches;
-        options.meshes = meshes;
-        options.elementType = parseElementType(dtype);
-        options.learningRate = learningRate;
-        options.schedule = resolveSchedule(schedule);
         return modelToTuple(unwrap(session::generateMlpExample(options)));
       },
       py::arg("layers"), py::arg("width"), py::arg("batch"),
@@ -534,7 +539,8 @@ PYBIND11_MODULE(_mpmd, m) {
          const std::string &dtype, double learningRate,
          const std::string &schedule) {
         examples::TransformerOptions options;
-        options.layers = layers;
+        setTrainingOptions(options, layers, batch, microbatches, meshes, dtype,
+                           learningRate, schedule);
         options.sequence = sequence;
         options.dim = dim;
         // One width for every layer, or one per layer.
@@ -542,12 +548,6 @@ PYBIND11_MODULE(_mpmd, m) {
           options.ffn = ffn.front();
         else
           options.ffnPerLayer = ffn;
-        options.batch = batch;
-        options.microbatches = microbatches;
-        options.meshes = meshes;
-        options.elementType = parseElementType(dtype);
-        options.learningRate = learningRate;
-        options.schedule = resolveSchedule(schedule);
         return modelToTuple(
             unwrap(session::generateTransformerExample(options)));
       },
@@ -562,16 +562,11 @@ PYBIND11_MODULE(_mpmd, m) {
          const std::string &dtype, double learningRate,
          const std::string &schedule) {
         examples::CnnOptions options;
-        options.layers = layers;
+        setTrainingOptions(options, layers, batch, microbatches, meshes, dtype,
+                           learningRate, schedule);
         options.image = image;
         options.channels = channels;
         options.classes = classes;
-        options.batch = batch;
-        options.microbatches = microbatches;
-        options.meshes = meshes;
-        options.elementType = parseElementType(dtype);
-        options.learningRate = learningRate;
-        options.schedule = resolveSchedule(schedule);
         return modelToTuple(unwrap(session::generateCnnExample(options)));
       },
       py::arg("layers"), py::arg("image"), py::arg("channels"),

@@ -234,16 +234,15 @@ llvm::Error parseSharding(StringRef text, examples::ExampleSharding &sharding) {
   return llvm::Error::success();
 }
 
-/// What differs between models: the help, the sizes, where the shared
-/// options go, and the generator (reading the options filled in).
+/// What differs between models: the help, the model's own sizes, its
+/// options (the shared part filled in here) and the generator (reading the
+/// options filled in).
 struct ModelCommand {
   StringRef name;
   void (*printHelp)(llvm::raw_ostream &);
-  std::vector<SizeOption> sizes;
-  examples::ElementType *elementType;
-  double *learningRate;
-  examples::ExampleSchedule *schedule;
-  examples::ExampleParallelism *parallelism;
+  /// The sizes between --layers and --batch on the model's command line.
+  std::vector<SizeOption> modelSizes;
+  examples::ExampleTrainingOptions *training;
   llvm::function_ref<llvm::Expected<examples::ExampleModel>()> generate;
 };
 
@@ -253,12 +252,18 @@ llvm::Error runModel(const ModelCommand &model,
     return makeUsageError(option + " is required; see 'mpmd example " +
                           model.name + " --help'");
   };
-  std::vector<std::optional<std::string>> sizeTexts(model.sizes.size());
+  examples::ExampleTrainingOptions &training = *model.training;
+  std::vector<SizeOption> sizes = {{"--layers", &training.layers}};
+  llvm::append_range(sizes, model.modelSizes);
+  sizes.insert(sizes.end(), {{"--batch", &training.batch},
+                             {"--microbatches", &training.microbatches},
+                             {"--meshes", &training.meshes}});
+  std::vector<std::optional<std::string>> sizeTexts(sizes.size());
   std::optional<std::string> dtype, learningRate, scheduleName, meshShape,
       sharding, output, configOutput, positional;
   bool help = false;
   std::vector<ValuedOption> options;
-  for (auto [size, text] : llvm::zip(model.sizes, sizeTexts))
+  for (auto [size, text] : llvm::zip(sizes, sizeTexts))
     options.push_back({size.name, &text});
   options.insert(options.end(), {{"--dtype", &dtype},
                                  {"--learning-rate", &learningRate},
@@ -276,7 +281,7 @@ llvm::Error runModel(const ModelCommand &model,
   }
   if (positional)
     return makeUsageError("unexpected argument '" + *positional + "'");
-  for (auto [size, text] : llvm::zip(model.sizes, sizeTexts)) {
+  for (auto [size, text] : llvm::zip(sizes, sizeTexts)) {
     if (!text)
       return required(size.name);
     if (llvm::Error error = parseSize(size, *text))
@@ -284,14 +289,14 @@ llvm::Error runModel(const ModelCommand &model,
   }
   if (dtype) {
     if (*dtype == "f32")
-      *model.elementType = examples::ElementType::kF32;
+      training.elementType = examples::ElementType::kF32;
     else if (*dtype == "f64")
-      *model.elementType = examples::ElementType::kF64;
+      training.elementType = examples::ElementType::kF64;
     else
       return makeUsageError("--dtype expects f32 or f64 (got '" + *dtype +
                             "')");
   }
-  if (learningRate && StringRef(*learningRate).getAsDouble(*model.learningRate))
+  if (learningRate && StringRef(*learningRate).getAsDouble(training.learningRate))
     return makeUsageError("--learning-rate expects a number (got '" +
                           *learningRate + "')");
   if (scheduleName) {
@@ -299,15 +304,15 @@ llvm::Error runModel(const ModelCommand &model,
         session::resolveExampleSchedule(*scheduleName);
     if (!schedule.ok())
       return makeUsageError(schedule.error().message);
-    *model.schedule = std::move(schedule.value());
+    training.schedule = std::move(schedule.value());
   }
   if (meshShape)
     if (llvm::Error error =
-            parseMeshShape(*meshShape, model.parallelism->meshShape))
+            parseMeshShape(*meshShape, training.parallelism.meshShape))
       return error;
   if (sharding)
     if (llvm::Error error =
-            parseSharding(*sharding, model.parallelism->sharding))
+            parseSharding(*sharding, training.parallelism.sharding))
       return error;
   for (auto [name, path] :
        {std::pair{"-o", &output}, std::pair{"--config-out", &configOutput}}) {
@@ -328,17 +333,7 @@ llvm::Error runModel(const ModelCommand &model,
 llvm::Error runNamedModel(StringRef name, llvm::ArrayRef<StringRef> args) {
   if (name == "mlp") {
     examples::MlpOptions mlp;
-    return runModel({name,
-                     printMlpHelp,
-                     {{"--layers", &mlp.layers},
-                      {"--width", &mlp.width},
-                      {"--batch", &mlp.batch},
-                      {"--microbatches", &mlp.microbatches},
-                      {"--meshes", &mlp.meshes}},
-                     &mlp.elementType,
-                     &mlp.learningRate,
-                     &mlp.schedule,
-                     &mlp.parallelism,
+    return runModel({name, printMlpHelp, {{"--width", &mlp.width}}, &mlp,
                      [&] { return examples::generateMlp(mlp); }},
                     args);
   }
@@ -346,34 +341,20 @@ llvm::Error runNamedModel(StringRef name, llvm::ArrayRef<StringRef> args) {
     examples::CnnOptions cnn;
     return runModel({name,
                      printCnnHelp,
-                     {{"--layers", &cnn.layers},
-                      {"--image", &cnn.image},
+                     {{"--image", &cnn.image},
                       {"--channels", &cnn.channels},
-                      {"--classes", &cnn.classes},
-                      {"--batch", &cnn.batch},
-                      {"--microbatches", &cnn.microbatches},
-                      {"--meshes", &cnn.meshes}},
-                     &cnn.elementType,
-                     &cnn.learningRate,
-                     &cnn.schedule,
-                     &cnn.parallelism,
+                      {"--classes", &cnn.classes}},
+                     &cnn,
                      [&] { return examples::generateCnn(cnn); }},
                     args);
   }
   examples::TransformerOptions transformer;
   return runModel({name,
                    printTransformerHelp,
-                   {{"--layers", &transformer.layers},
-                    {"--seq", &transformer.sequence},
+                   {{"--seq", &transformer.sequence},
                     {"--dim", &transformer.dim},
-                    {"--ffn", &transformer.ffn, &transformer.ffnPerLayer},
-                    {"--batch", &transformer.batch},
-                    {"--microbatches", &transformer.microbatches},
-                    {"--meshes", &transformer.meshes}},
-                   &transformer.elementType,
-                   &transformer.learningRate,
-                   &transformer.schedule,
-                   &transformer.parallelism,
+                    {"--ffn", &transformer.ffn, &transformer.ffnPerLayer}},
+                   &transformer,
                    [&] { return examples::generateTransformer(transformer); }},
                   args);
 }

@@ -1,23 +1,19 @@
 //===- TransformerTest.cpp - The generated transformer training step ------===//
 //
-// As for the MLP: the interpreter runs the unpartitioned f64 @main, its loss
-// must match a plain C++ forward pass (so the causal mask and the softmax
-// mean what the header says) and every applied gradient must match central
-// differences of that loss (so the hand-derived backward is right). The
-// config must parse with the documented placement; bad sizes are errors.
+// The transformer in the suite every example model passes
+// (ExampleModelTests.h): its loss must match the plain C++ forward pass
+// below (so the causal mask and the softmax mean what the header says), and
+// every applied gradient central differences of that loss.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mpmd/Examples/Transformer.h"
 
-#include "ExampleTesting.h"
-
-#include "mpmd/Driver/Config.h"
+#include "ExampleModelTests.h"
 
 #include "gtest/gtest.h"
 
 #include <cmath>
-#include <map>
 #include <random>
 
 using namespace mlir;
@@ -67,7 +63,7 @@ int64_t ffnOf(const TransformerOptions &options, int64_t layer) {
 /// The loss in plain loops, one sequence at a time, with the header's math:
 /// pre-norm causal single-head attention (no max subtraction here), tanh
 /// MLP, residuals, 0.5 * sum((h_L - y)^2) / (B * S).
-double referenceLoss(const TransformerOptions &options,
+double plainLoopLoss(const TransformerOptions &options,
                      const std::vector<Tensor> &args) {
   const int64_t s = options.sequence, d = options.dim;
   double loss = 0;
@@ -116,15 +112,37 @@ double referenceLoss(const TransformerOptions &options,
   return 0.5 * loss / (options.batch * options.sequence);
 }
 
-class TransformerTest : public InterpretedExampleTest {
-protected:
-  void generate(const TransformerOptions &options) {
-    parse(generateTransformer(options));
+struct TransformerModel {
+  using Options = TransformerOptions;
+
+  static llvm::Expected<ExampleModel>
+  generate(const TransformerOptions &options) {
+    return generateTransformer(options);
+  }
+
+  /// B=2, S=3, D=4, F=6, L=2 in two microbatches.
+  static TransformerOptions smallF64() {
+    TransformerOptions options;
+    options.layers = 2;
+    options.sequence = 3;
+    options.dim = 4;
+    options.ffn = 6;
+    options.batch = 2;
+    options.microbatches = 2;
+    options.meshes = 2;
+    options.elementType = ElementType::kF64;
+    options.learningRate = 0.25;
+    return options;
+  }
+
+  /// One position: the attention of a single token.
+  static void shrinkForOneLayer(TransformerOptions &options) {
+    options.sequence = 1;
   }
 
   /// x, y (in (-1, 1)) and the weights (in (-0.6, 0.6)).
-  std::vector<Tensor> randomArguments(const TransformerOptions &options,
-                                      DType dtype, uint64_t seed) {
+  static std::vector<Tensor> randomArguments(const TransformerOptions &options,
+                                             DType dtype, uint64_t seed) {
     const int64_t d = options.dim;
     std::mt19937_64 random(seed);
     std::vector<Tensor> args;
@@ -140,106 +158,38 @@ protected:
     }
     return args;
   }
+
+  static double referenceLoss(const TransformerOptions &options,
+                              const std::vector<Tensor> &args) {
+    return plainLoopLoss(options, args);
+  }
+
+  static size_t resultCount(const TransformerOptions &options) {
+    return 1 + options.layers * kTransformerWeightsPerLayer;
+  }
+
+  static std::string weightName(const TransformerOptions &, size_t weight) {
+    return std::string(kWeightNames[weight % kTransformerWeightsPerLayer]) +
+           "_" + std::to_string(weight / kTransformerWeightsPerLayer);
+  }
 };
 
-/// B=2, S=3, D=4, F=6, L=2 in two microbatches.
-TransformerOptions smallF64() {
-  TransformerOptions options;
-  options.layers = 2;
-  options.sequence = 3;
-  options.dim = 4;
-  options.ffn = 6;
-  options.batch = 2;
-  options.microbatches = 2;
-  options.meshes = 2;
-  options.elementType = ElementType::kF64;
-  options.learningRate = 0.25;
-  return options;
-}
+INSTANTIATE_TYPED_TEST_SUITE_P(Transformer, ExampleModelTest,
+                               TransformerModel);
 
-TEST_F(TransformerTest, UpdateFollowsFiniteDifferenceGradientOfTheLoss) {
-  const TransformerOptions options = smallF64();
-  generate(options);
-  std::vector<Tensor> args = randomArguments(options, DType::F64, 5);
-  std::vector<Tensor> results = runMain(args);
-  ASSERT_EQ(
-      results.size(),
-      static_cast<size_t>(1 + options.layers * kTransformerWeightsPerLayer));
-  EXPECT_NEAR(results[0].data<double>()[0], referenceLoss(options, args),
-              1e-12);
-  expectUpdateFollowsLossGradient(
-      args, results, options.learningRate, [](size_t weight) {
-        return std::string(kWeightNames[weight % kTransformerWeightsPerLayer]) +
-               "_" + std::to_string(weight / kTransformerWeightsPerLayer);
-      });
-}
-
-TEST_F(TransformerTest, MicrobatchesAccumulateToTheFullBatchStep) {
-  TransformerOptions options = smallF64();
-  options.batch = 4;
-  options.microbatches = 1;
-  generate(options);
-  std::vector<Tensor> args = randomArguments(options, DType::F64, 9);
-  std::vector<Tensor> whole = runMain(args);
-  options.microbatches = 4;
-  generate(options);
-  expectSameResults(whole, runMain(args), 1e-12);
-}
-
-TEST_F(TransformerTest, OneLayerOnePositionAndF32) {
-  TransformerOptions options = smallF64();
-  options.layers = 1;
-  options.sequence = 1;
-  options.meshes = 1;
-  options.elementType = ElementType::kF32;
-  generate(options);
-  std::vector<Tensor> args = randomArguments(options, DType::F32, 3);
-  std::vector<Tensor> results = runMain(args);
-  ASSERT_EQ(results.size(), 7u);
-  EXPECT_EQ(results[0].dtype(), DType::F32);
-  EXPECT_NEAR(results[0].data<float>()[0],
-              referenceLoss(options, widenToF64(args)), 1e-5);
-}
-
-TEST(TransformerConfigTest, ContiguousStagesAndGeneratedSchedules) {
-  TransformerOptions options;
-  options.layers = 3;
-  options.meshes = 2;
-  llvm::Expected<ExampleModel> example = generateTransformer(options);
-  ASSERT_TRUE(static_cast<bool>(example)) << errorOf(std::move(example));
-  llvm::Expected<driver::Config> config = driver::parseConfig(example->config);
-  ASSERT_TRUE(static_cast<bool>(config)) << llvm::toString(config.takeError());
-  const std::map<std::string, MeshAssignment> expected = {
-      {"layer_0", {"m0", std::nullopt, 0}},
-      {"layer_1", {"m0", std::nullopt, 0}},
-      {"layer_2", {"m1", std::nullopt, 1}}};
-  EXPECT_EQ(config->assignment.entries, expected);
-  EXPECT_EQ(config->pipelineSchedule, PipelineSchedule::k1F1B);
-  EXPECT_TRUE(config->options.inferTransfers);
-
-  options.layers = 4;
-  options.schedule = {"ZB-V", /*generated=*/true};
-  example = generateTransformer(options);
-  ASSERT_TRUE(static_cast<bool>(example)) << errorOf(std::move(example));
-  config = driver::parseConfig(example->config);
-  ASSERT_TRUE(static_cast<bool>(config)) << llvm::toString(config.takeError());
-  EXPECT_EQ(config->generatedSchedule, "ZB-V");
-  EXPECT_EQ(config->assignment.entries.at("layer_3"),
-            (MeshAssignment{"m0", std::nullopt, 3}));
-}
+using TransformerTest = ExampleModelTest<TransformerModel>;
 
 // Unbalanced layers (one MLP width per layer) compute the same math.
 TEST_F(TransformerTest, PerLayerFfnWidthsGiveTheReferenceLoss) {
-  TransformerOptions options = smallF64();
+  TransformerOptions options = TransformerModel::smallF64();
   options.layers = 3;
   options.ffnPerLayer = {6, 2, 9};
   generate(options);
-  std::vector<Tensor> args = randomArguments(options, DType::F64, 11);
+  std::vector<Tensor> args =
+      TransformerModel::randomArguments(options, DType::F64, 11);
   std::vector<Tensor> results = runMain(args);
-  ASSERT_EQ(
-      results.size(),
-      static_cast<size_t>(1 + options.layers * kTransformerWeightsPerLayer));
-  EXPECT_NEAR(results[0].data<double>()[0], referenceLoss(options, args),
+  ASSERT_EQ(results.size(), TransformerModel::resultCount(options));
+  EXPECT_NEAR(results[0].data<double>()[0], plainLoopLoss(options, args),
               1e-12);
   // The updated w1 of each layer keeps that layer's [D, F] shape.
   for (int64_t layer = 0; layer < options.layers; ++layer)
@@ -247,7 +197,7 @@ TEST_F(TransformerTest, PerLayerFfnWidthsGiveTheReferenceLoss) {
               (runtime::Shape{options.dim, options.ffnPerLayer[layer]}));
 }
 
-TEST(TransformerConfigTest, BadSizesAreErrors) {
+TEST(TransformerConfigTest, ModelSizesAreChecked) {
   auto errorFor = [](auto change) {
     TransformerOptions options;
     change(options);
@@ -265,14 +215,6 @@ TEST(TransformerConfigTest, BadSizesAreErrors) {
   EXPECT_EQ(
       errorFor([](TransformerOptions &o) { o.ffnPerLayer = {8, 8, 0, 8}; }),
       "ffn must be at least 1 (got 0)");
-  EXPECT_EQ(errorFor([](TransformerOptions &o) { o.layers = 0; }),
-            "layers must be at least 1 (got 0)");
-  EXPECT_EQ(errorFor([](TransformerOptions &o) { o.batch = 6; }),
-            "the batch (6) is not divisible by the microbatches (4)");
-  EXPECT_EQ(errorFor([](TransformerOptions &o) { o.meshes = 5; }),
-            "4 layers cannot fill 5 meshes; every mesh needs a layer");
-  EXPECT_EQ(errorFor([](TransformerOptions &o) { o.learningRate = NAN; }),
-            "the learning rate must be a finite number");
 }
 
 } // namespace

@@ -54,24 +54,16 @@ namespace mlir::mpmd::examples {
 /// Channels of the input images (RGB).
 constexpr int64_t kCnnInputChannels = 3;
 
-struct CnnOptions {
-  int64_t layers = 4;
+/// The meshes' axes come from `parallelism`; the CNN writes no sharding
+/// rules yet (its weights run replicated on every device of a mesh), so its
+/// `sharding` must be none.
+struct CnnOptions : ExampleTrainingOptions {
   /// S: the side of the square input images (even: the stem pools 2x2).
   int64_t image = 8;
   /// C: channels of every convolution's output.
   int64_t channels = 8;
   /// K: outputs of the dense head (the targets' width).
   int64_t classes = 4;
-  /// B: images per step.
-  int64_t batch = 8;
-  int64_t microbatches = 4;
-  int64_t meshes = 2;
-  ElementType elementType = ElementType::kF32;
-  double learningRate = 0.01;
-  ExampleSchedule schedule;
-  /// The meshes' axes; the CNN writes no sharding rules yet (its weights
-  /// run replicated on every device of a mesh), so `sharding` must be none.
-  ExampleParallelism parallelism;
 };
 
 /// Generates the model and its configuration (as the MLP's), or an error

@@ -41,6 +41,21 @@ struct ExampleParallelism {
   ExampleSharding sharding = ExampleSharding::kNone;
 };
 
+/// What every model's step has besides its own sizes: L layers, B samples
+/// per step cut into M microbatches, P meshes, the element type, the SGD
+/// learning rate, the schedule and the parallelism inside each mesh. Each
+/// model's options derive from it (and may change the default batch).
+struct ExampleTrainingOptions {
+  int64_t layers = 4;
+  int64_t batch = 8;
+  int64_t microbatches = 4;
+  int64_t meshes = 2;
+  ElementType elementType = ElementType::kF32;
+  double learningRate = 0.01;
+  ExampleSchedule schedule;
+  ExampleParallelism parallelism;
+};
+
 struct ExampleModel {
   /// The module: `@main(inputs, targets, weights...) -> (loss, new weights
   /// ...)`, one `"layer_i"` and one `"layer_i"(1)` computation per layer.

@@ -29,16 +29,11 @@
 
 namespace mlir::mpmd::examples {
 
-struct MlpOptions {
-  int64_t layers = 4;
+struct MlpOptions : ExampleTrainingOptions {
+  MlpOptions() { batch = 16; }
+
+  /// W: the width of every layer.
   int64_t width = 16;
-  int64_t batch = 16;
-  int64_t microbatches = 4;
-  int64_t meshes = 2;
-  ElementType elementType = ElementType::kF32;
-  double learningRate = 0.01;
-  ExampleSchedule schedule;
-  ExampleParallelism parallelism;
 };
 
 /// Generates the model and its configuration, or an error saying which

@@ -47,8 +47,7 @@
 
 namespace mlir::mpmd::examples {
 
-struct TransformerOptions {
-  int64_t layers = 4;
+struct TransformerOptions : ExampleTrainingOptions {
   /// S: positions per sequence.
   int64_t sequence = 8;
   /// D: the model width.
@@ -58,14 +57,6 @@ struct TransformerOptions {
   /// F per layer (one value per layer) for deliberately unbalanced models,
   /// e.g. to test stage cuts; when non-empty it replaces `ffn`.
   std::vector<int64_t> ffnPerLayer;
-  /// B: sequences per step.
-  int64_t batch = 8;
-  int64_t microbatches = 4;
-  int64_t meshes = 2;
-  ElementType elementType = ElementType::kF32;
-  double learningRate = 0.01;
-  ExampleSchedule schedule;
-  ExampleParallelism parallelism;
 };
 
 /// The weights of each layer, in argument and result order.

@@ -25,3 +25,26 @@ sdy.mesh @mesh = <["a"=2]>
 func.func @no_size_one(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}p1]>}) {
   return
 }
+
+// -----
+
+// Collectives stop moving size-one axes with the shardings around them; an
+// all-to-all that moved only size-one axes is the identity and goes.
+sdy.mesh @mesh = <["x"=2, "y"=1]>
+
+// CHECK-LABEL: func.func @collectives(
+// CHECK-SAME: %arg0: tensor<4x4x4x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}, {}, {}]>}
+func.func @collectives(%arg0: tensor<4x4x4x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}, {}, {}]>})
+    -> tensor<4x4x4x4xf32> {
+  // CHECK-NEXT: %[[A2A:.*]] = sdy.all_to_all [{"x"}: 0->2] %arg0 out_sharding=<@mesh, [{}, {}, {"x"}, {}]>
+  %0 = sdy.all_to_all [{"x"}: 0->2, {"y"}: 1->3] %arg0 out_sharding=<@mesh, [{}, {}, {"x"}, {"y"}]> : tensor<4x4x4x4xf32>
+  // CHECK-NEXT: %[[GATHER:.*]] = sdy.all_gather [{}, {}, {"x"}, {}] %[[A2A]] out_sharding=<@mesh, [{}, {}, {}, {}]>
+  %1 = sdy.all_gather [{}, {}, {"x"}, {"y"}] %0 out_sharding=<@mesh, [{}, {}, {}, {}]> : tensor<4x4x4x4xf32>
+  // CHECK-NEXT: %[[REDUCE:.*]] = sdy.all_reduce {} %[[GATHER]] out_sharding=<@mesh, [{}, {}, {}, {}]>
+  %2 = sdy.all_reduce {"y"} %1 out_sharding=<@mesh, [{}, {}, {}, {}]> : tensor<4x4x4x4xf32>
+  // CHECK-NEXT: %[[SLICE:.*]] = sdy.all_slice [{}, {}, {}, {}] %[[REDUCE]] out_sharding=<@mesh, [{}, {}, {}, {}]>
+  // CHECK-NEXT: return %[[SLICE]]
+  %3 = sdy.all_slice [{"y"}, {}, {}, {}] %2 out_sharding=<@mesh, [{"y"}, {}, {}, {}]> : tensor<4x4x4x4xf32>
+  %4 = sdy.all_to_all [{"y"}: 0->1] %3 out_sharding=<@mesh, [{}, {"y"}, {}, {}]> : tensor<4x4x4x4xf32>
+  return %4 : tensor<4x4x4x4xf32>
+}
