@@ -14,8 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mpmd/Driver/Compile.h"
-#include "mpmd/Driver/Config.h"
+#include "ExampleLowering.h"
+
 #include "mpmd/Examples/Mlp.h"
 #include "mpmd/Examples/Transformer.h"
 #include "mpmd/InitAllDialects.h"
@@ -96,25 +96,13 @@ Tensor filled(Shape shape, double scale, int64_t seed) {
 /// program on deterministic inputs.
 void runTrainingStep(benchmark::State &state,
                      llvm::Expected<examples::ExampleModel> example) {
-  llvm::Expected<driver::Config> config =
-      example ? driver::parseConfig(example->config)
-              : llvm::Expected<driver::Config>(example.takeError());
-  if (!config) {
-    state.SkipWithError(llvm::toString(config.takeError()).c_str());
-    return;
-  }
   DialectRegistry registry;
   mpmd::registerAllDialects(registry);
   MLIRContext context(registry);
-  OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(example->module, &context);
-  if (!module) {
-    state.SkipWithError("cannot parse the model");
-    return;
-  }
-  FailureOr<driver::Lowered> lowered = driver::lower(*module, *config);
-  if (failed(lowered)) {
-    state.SkipWithError("cannot lower the model");
+  llvm::Expected<driver::Lowered> lowered =
+      bench::lowerExample(context, std::move(example));
+  if (!lowered) {
+    state.SkipWithError(llvm::toString(lowered.takeError()).c_str());
     return;
   }
   FailureOr<std::unique_ptr<Executable>> executable = lowered->compile();

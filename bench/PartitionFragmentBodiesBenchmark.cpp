@@ -13,10 +13,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExampleLowering.h"
 #include "ParseBaseline.h"
 
-#include "mpmd/Driver/Compile.h"
-#include "mpmd/Driver/Config.h"
 #include "mpmd/Examples/Transformer.h"
 #include "mpmd/Transforms/Export/Passes.h"
 
@@ -39,28 +38,16 @@ std::pair<std::string, int64_t> getExportedStep(int64_t layers) {
   options.meshes = 2;
   options.parallelism.meshShape = {{"data", 2}, {"model", 2}};
   options.parallelism.sharding = mpmd::examples::ExampleSharding::kTensorAndData;
-  llvm::Expected<mpmd::examples::ExampleModel> example =
-      mpmd::examples::generateTransformer(options);
-  if (!example) {
-    llvm::consumeError(example.takeError());
-    return {};
-  }
-  llvm::Expected<mpmd::driver::Config> config =
-      mpmd::driver::parseConfig(example->config);
-  if (!config) {
-    llvm::consumeError(config.takeError());
-    return {};
-  }
-  config->options.partitionFragmentBodies = false;
   auto context = mpmd::bench::makeBenchmarkContext();
-  OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(example->module, context.get());
-  if (!module)
+  llvm::Expected<mpmd::driver::Lowered> lowered = mpmd::bench::lowerExample(
+      *context, mpmd::examples::generateTransformer(options),
+      [](mpmd::driver::Config &config) {
+        config.options.partitionFragmentBodies = false;
+      });
+  if (!lowered) {
+    llvm::consumeError(lowered.takeError());
     return {};
-  FailureOr<mpmd::driver::Lowered> lowered =
-      mpmd::driver::lower(*module, *config);
-  if (failed(lowered))
-    return {};
+  }
   int64_t numOps = 0;
   lowered->getModule().walk([&](Operation *) { ++numOps; });
   return {lowered->asText(), numOps};
