@@ -91,6 +91,18 @@ private:
     return std::nullopt;
   }
 
+  /// Where the output wants the minor-most axis `src` still has out of
+  /// place, when that is another dimension (an all-to-all's destination).
+  std::optional<TargetPosition> findMoveOut(int64_t src) const {
+    ArrayRef<AxisRefAttr> remaining = remainingIn(src);
+    if (remaining.empty())
+      return std::nullopt;
+    std::optional<TargetPosition> last = findInTarget(remaining.back());
+    if (!last || last->dim == src)
+      return std::nullopt;
+    return last;
+  }
+
   bool overlapsAny(AxisRefAttr piece,
                    ArrayRef<AxisList> lists) const {
     for (const AxisList &list : lists)
@@ -157,11 +169,8 @@ private:
     // all-to-all will move there from `src`: slicing them at `src` lets the
     // all-to-all carry them along in the right order.
     for (int64_t src = 0; src < rank(); ++src) {
-      ArrayRef<AxisRefAttr> remaining = remainingIn(src);
-      if (remaining.empty())
-        continue;
-      std::optional<TargetPosition> last = findInTarget(remaining.back());
-      if (!last || last->dim == src)
+      std::optional<TargetPosition> last = findMoveOut(src);
+      if (!last)
         continue;
       for (size_t index = last->index + 1;
            index < target[last->dim].size() &&
@@ -262,12 +271,10 @@ private:
   /// order them later, nothing needs gathering from under them).
   void insertAllToAlls(bool exactOnly) {
     for (int64_t src = 0; src < rank(); ++src) {
+      std::optional<TargetPosition> last = findMoveOut(src);
+      if (!last)
+        continue;
       ArrayRef<AxisRefAttr> remaining = remainingIn(src);
-      if (remaining.empty())
-        continue;
-      std::optional<TargetPosition> last = findInTarget(remaining.back());
-      if (!last || last->dim == src)
-        continue;
       int64_t tgt = last->dim;
       size_t length = 1;
       while (length < remaining.size()) {
