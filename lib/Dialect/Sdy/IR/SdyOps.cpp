@@ -200,6 +200,42 @@ LogicalResult verifyExpectedDims(Operation *op, TensorShardingAttr out,
   return success();
 }
 
+/// Checks a collective's per-dimension axis lists (`what`): one per
+/// dimension of `rank`, well-formed distinct axes of `mesh`. Returns them
+/// all, in order.
+FailureOr<SmallVector<AxisRefAttr>>
+verifyPerDimAxes(Operation *op, MeshAttr mesh, int64_t rank,
+                 ListOfAxisRefListsAttr perDim, StringRef what) {
+  if (static_cast<int64_t>(perDim.getValue().size()) != rank)
+    return op->emitOpError()
+           << "expected " << rank << " " << what
+           << " lists (one per dimension), got " << perDim.getValue().size();
+  SmallVector<AxisRefAttr> all;
+  for (AxisRefListAttr list : perDim.getValue())
+    llvm::append_range(all, list.getValue());
+  if (failed(verifyAxes(op, mesh, all, what)))
+    return failure();
+  return all;
+}
+
+/// Removes `perDim[d]` from the end of `dims[d]` for every d; each must be
+/// a suffix there (of the operand's sharding: the error says so).
+LogicalResult removeSuffixes(Operation *op, MeshAttr mesh,
+                             SmallVector<SmallVector<AxisRefAttr>> &dims,
+                             ListOfAxisRefListsAttr perDim, StringRef what) {
+  for (auto [index, dim, list] : llvm::enumerate(dims, perDim.getValue())) {
+    std::optional<SmallVector<AxisRefAttr>> rest =
+        removeAxesSuffix(dim, list.getValue(), mesh);
+    if (!rest)
+      return op->emitOpError()
+             << what << " " << formatAxes(list.getValue()) << " of dim "
+             << index << " are not a suffix of the operand's dim sharding "
+             << formatAxes(dim);
+    dim = std::move(*rest);
+  }
+  return success();
+}
+
 /// Shared verifier of all_slice and reduce_scatter: `out` is the operand
 /// sharding with `perDim[d]` appended to dim d.
 LogicalResult verifyAppendAxes(Operation *op, Value tensor,
@@ -210,15 +246,9 @@ LogicalResult verifyAppendAxes(Operation *op, Value tensor,
       verifyCollectiveShardings(op, tensor, out, mesh);
   if (failed(in))
     return failure();
-  int64_t rank = cast<RankedTensorType>(tensor.getType()).getRank();
-  if (static_cast<int64_t>(perDim.getValue().size()) != rank)
-    return op->emitOpError()
-           << "expected " << rank << " " << what
-           << " lists (one per dimension), got " << perDim.getValue().size();
-  SmallVector<AxisRefAttr> all;
-  for (AxisRefListAttr list : perDim.getValue())
-    llvm::append_range(all, list.getValue());
-  if (failed(verifyAxes(op, mesh, all, what)))
+  if (failed(verifyPerDimAxes(
+          op, mesh, cast<RankedTensorType>(tensor.getType()).getRank(), perDim,
+          what)))
     return failure();
   if (!*in) {
     for (auto [index, dim, list] :
@@ -474,21 +504,14 @@ LogicalResult AllGatherOp::verify() {
       verifyCollectiveShardings(*this, getTensor(), getOutSharding(), mesh);
   if (failed(in))
     return failure();
-  ArrayRef<AxisRefListAttr> perDim = getGatheringAxes().getValue();
-  int64_t rank = getType().getRank();
-  if (static_cast<int64_t>(perDim.size()) != rank)
-    return emitOpError() << "expected " << rank
-                         << " gathering axes lists (one per dimension), got "
-                         << perDim.size();
-  SmallVector<AxisRefAttr> all;
-  for (AxisRefListAttr list : perDim)
-    llvm::append_range(all, list.getValue());
-  if (failed(verifyAxes(*this, mesh, all, "gathering axes")))
+  FailureOr<SmallVector<AxisRefAttr>> all = verifyPerDimAxes(
+      *this, mesh, getType().getRank(), getGatheringAxes(), "gathering axes");
+  if (failed(all))
     return failure();
   // A gathered axis no longer shards the result.
   for (auto [index, dim] : llvm::enumerate(getOutSharding().getDimShardings()))
     for (AxisRefAttr axis : dim.getAxes())
-      for (AxisRefAttr gathered : all)
+      for (AxisRefAttr gathered : *all)
         if (overlaps(axis, gathered, mesh))
           return emitOpError()
                  << "gathered axis " << formatAxis(gathered)
@@ -496,16 +519,9 @@ LogicalResult AllGatherOp::verify() {
   if (!*in)
     return success();
   SmallVector<SmallVector<AxisRefAttr>> expected = getDimAxes(*in);
-  for (auto [index, dim, list] : llvm::enumerate(expected, perDim)) {
-    std::optional<SmallVector<AxisRefAttr>> rest =
-        removeAxesSuffix(dim, list.getValue(), mesh);
-    if (!rest)
-      return emitOpError() << "gathering axes " << formatAxes(list.getValue())
-                           << " of dim " << index
-                           << " are not a suffix of the operand's dim sharding "
-                           << formatAxes(dim);
-    dim = std::move(*rest);
-  }
+  if (failed(removeSuffixes(*this, mesh, expected, getGatheringAxes(),
+                            "gathering axes")))
+    return failure();
   return verifyExpectedDims(*this, getOutSharding(), expected,
                             "gathering the operand sharding");
 }
@@ -721,34 +737,18 @@ LogicalResult ShardedToUnreducedOp::verify() {
       verifyCollectiveShardings(*this, getTensor(), getOutSharding(), mesh);
   if (failed(in))
     return failure();
-  ArrayRef<AxisRefListAttr> perDim = getAxes().getValue();
-  int64_t rank = getType().getRank();
-  if (static_cast<int64_t>(perDim.size()) != rank)
-    return emitOpError() << "expected " << rank
-                         << " axes lists (one per dimension), got "
-                         << perDim.size();
-  SmallVector<AxisRefAttr> all;
-  for (AxisRefListAttr list : perDim)
-    llvm::append_range(all, list.getValue());
-  if (failed(verifyAxes(*this, mesh, all, "axes")))
+  FailureOr<SmallVector<AxisRefAttr>> all = verifyPerDimAxes(
+      *this, mesh, getType().getRank(), getAxes(), "axes");
+  if (failed(all))
     return failure();
   if (!*in)
     return success();
   SmallVector<SmallVector<AxisRefAttr>> expected = getDimAxes(*in);
-  for (auto [index, dim, list] : llvm::enumerate(expected, perDim)) {
-    std::optional<SmallVector<AxisRefAttr>> rest =
-        removeAxesSuffix(dim, list.getValue(), mesh);
-    if (!rest)
-      return emitOpError() << "axes " << formatAxes(list.getValue())
-                           << " of dim " << index
-                           << " are not a suffix of the operand's dim sharding "
-                           << formatAxes(dim);
-    dim = std::move(*rest);
-  }
-  if (failed(verifyExpectedDims(*this, getOutSharding(), expected,
+  if (failed(removeSuffixes(*this, mesh, expected, getAxes(), "axes")) ||
+      failed(verifyExpectedDims(*this, getOutSharding(), expected,
                                 "removing the axes from the operand sharding")))
     return failure();
-  return verifyAddedUnreducedAxes(*this, *in, getOutSharding(), all, mesh);
+  return verifyAddedUnreducedAxes(*this, *in, getOutSharding(), *all, mesh);
 }
 
 //===----------------------------------------------------------------------===//
