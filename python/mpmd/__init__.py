@@ -21,7 +21,7 @@ from mpmd.config import MpmdConfig, generated_schedule, make_config
 from mpmd.errors import (ConfigError, Diagnostic, ExecutionError, InputError, MpmdError,
                          ProgramError)
 from mpmd.jit import (FunctionNamedShardings, MpmdCompiled, MpmdJitted, MpmdLowered,
-                      NamedSharding, RunInfo, Validation, jit)
+                      NamedSharding, RunInfo, Validation, jit, named_computation)
 from mpmd.sharding import PartitionSpec
 
 __all__ = [
@@ -29,5 +29,5 @@ __all__ = [
     "MpmdArray", "MpmdCompiled", "MpmdConfig", "MpmdError", "MpmdJitted", "MpmdLowered",
     "MpmdMesh", "MpmdSharding", "NamedSharding", "PartitionSpec", "ProgramError", "RunInfo",
     "Validation", "device_put", "examples", "generated_schedule", "jit", "make_config",
-    "schedule", "sharding", "trace",
+    "named_computation", "schedule", "sharding", "trace",
 ]

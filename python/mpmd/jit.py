@@ -18,6 +18,7 @@ All the work is the C++ driver's (``mpmd/Driver/Session.h``); failures raise
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 from typing import Any, Callable, Sequence
 
@@ -102,6 +103,57 @@ def _trace_with_jax(function: Callable, args: Sequence[Any]) -> str:
             "installed; pass StableHLO text or a path to it instead") from None
     lowered = jax.jit(function).lower(*args)
     return lowered.as_text(dialect="stablehlo")
+
+
+def named_computation(function: Callable, *, name: str) -> Callable:
+    """Labels ``function`` as the named computation ``name`` of a JAX
+    program that ``mpmd.jit`` traces.
+
+    Calling the result runs ``jax.jit`` of ``function`` under the name
+    ``name``. JAX prints such a call in the traced program as a private
+    function ``@name`` called from ``@main`` (and its backward as
+    ``@"transpose(jvp(name))"``), which the import pass
+    ``-mpmd-calls-to-named-computations`` turns into
+    ``mpmd.named_computation<"name">`` and ``"name"(1)``: the names a
+    configuration's assignment places on meshes. The model needs no other
+    mpmd code.
+
+    Args:
+      function: what the computation computes (JAX-traceable).
+      name: its name in the assignment, e.g. ``"layer_0"``.
+
+    Raises:
+      ValueError: ``name`` is empty.
+      ProgramError: the result is called without JAX installed.
+
+    Example::
+
+      layer = mpmd.named_computation(lambda x, w: jnp.tanh(x @ w), name="layer_0")
+    """
+    if not isinstance(name, str) or not name:
+        raise ValueError("named_computation needs a non-empty name")
+
+    def renamed(*args: Any, **kwargs: Any) -> Any:
+        return function(*args, **kwargs)
+
+    renamed.__name__ = renamed.__qualname__ = name
+    jitted = None
+
+    @functools.wraps(function)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        nonlocal jitted
+        if jitted is None:
+            try:
+                import jax
+            except ImportError:
+                raise ProgramError(
+                    f"mpmd.named_computation '{name}' was called without JAX: it "
+                    "labels a function of a JAX program (install JAX, or write the "
+                    "StableHLO with mpmd.named_computation ops)") from None
+            jitted = jax.jit(renamed)
+        return jitted(*args, **kwargs)
+
+    return call
 
 
 def _specs_of(specs: list) -> list[tuple[tuple[int, ...], str]]:
