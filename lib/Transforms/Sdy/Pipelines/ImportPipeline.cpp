@@ -1,6 +1,6 @@
 //===- ImportPipeline.cpp - -sdy-import-pipeline --------------------------===//
 
-#include "mpmd/Transforms/Sdy/Propagation/Pipelines.h"
+#include "mpmd/Transforms/Sdy/Pipelines.h"
 
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -32,14 +32,15 @@ void registerSdyPipelines() {
       addImportPipeline);
   PassPipelineRegistration<PropagationPipelineOptions>(
       "sdy-propagation-pipeline",
-      "Import, user-priority propagation and export (up to the "
-      "partitioner).",
+      "Import, user-priority propagation and export (through the explicit "
+      "reshards).",
       addPropagationPipeline);
   PassPipelineRegistration<ExportPipelineOptions>(
       "sdy-export-pipeline",
       "Finishes propagation: merges constants, sinks data-flow edges, turns "
-      "constraints into reshards, makes I/O shardings divisible and closes "
-      "every sharding.",
+      "constraints into reshards, makes I/O shardings divisible, closes "
+      "every sharding and inserts explicit reshards (optionally turned into "
+      "collectives, or each op partitioned on its own).",
       addExportPipeline);
 }
 
