@@ -112,8 +112,8 @@ bool isDivisible(ArrayRef<TensorShardingAttr> shardings, TypeRange types,
   return true;
 }
 
-/// The names of the mesh axes used by `shardings` (dimension and unreduced
-/// axes), in mesh order.
+/// The names of the mesh axes sharding dimensions of `shardings`, in mesh
+/// order.
 SmallVector<StringAttr> getUsedAxes(ArrayRef<TensorShardingAttr> shardings,
                                     MeshAttr mesh) {
   llvm::SmallSet<StringRef, 8> used;
@@ -121,8 +121,6 @@ SmallVector<StringAttr> getUsedAxes(ArrayRef<TensorShardingAttr> shardings,
     for (DimensionShardingAttr dim : sharding.getDimShardings())
       for (AxisRefAttr axis : dim.getAxes())
         used.insert(axis.getName());
-    for (AxisRefAttr axis : sharding.getUnreducedAxes())
-      used.insert(axis.getName());
   }
   SmallVector<StringAttr> ordered;
   for (MeshAxisAttr axis : mesh.getAxes())
@@ -133,7 +131,8 @@ SmallVector<StringAttr> getUsedAxes(ArrayRef<TensorShardingAttr> shardings,
 
 /// An op this pass can partition on its own: a StableHLO-level op with a
 /// non-custom rule on one non-maximal mesh, ranked tensors only, divisible
-/// shardings, and some operand or result not fully replicated. Data-flow
+/// shardings without unreduced axes, and some operand or result not fully
+/// replicated. Data-flow
 /// ops, terminators and sdy ops are left to the whole-program partitioner.
 struct Candidate {
   Operation *op;
@@ -154,9 +153,17 @@ std::optional<Candidate> getCandidate(Operation *op) {
   std::optional<OpFactorView> view = OpFactorView::build(op);
   if (!view || !view->mesh.mesh)
     return std::nullopt;
+  // A partial (unreduced) value has no per-device program of its own: the
+  // partitioner only lowers a sharded contraction followed by its
+  // all-reduce, which -sdy-insert-explicit-reshards has made a separate op.
+  auto isUnreduced = [](TensorShardingAttr sharding) {
+    return sharding && !sharding.getUnreducedAxes().empty();
+  };
+  if (llvm::any_of(view->operandShardings, isUnreduced) ||
+      llvm::any_of(view->resultShardings, isUnreduced))
+    return std::nullopt;
   auto isSharded = [](TensorShardingAttr sharding) {
-    return sharding && (!sharding.isFullyReplicated() ||
-                        !sharding.getUnreducedAxes().empty());
+    return sharding && !sharding.isFullyReplicated();
   };
   if (llvm::none_of(view->operandShardings, isSharded) &&
       llvm::none_of(view->resultShardings, isSharded))

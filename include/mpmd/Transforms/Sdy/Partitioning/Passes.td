@@ -320,7 +320,9 @@ def PerInstructionPartitioningPass
     rest of the program keeps its global types. Candidates are the ops, in
     program order and numbered from 0, that have a (non-custom) sharding
     rule on one non-maximal mesh, ranked tensor operands and results only,
-    and an operand or result that is not fully replicated; data-flow ops
+    no unreduced axes (the partial results of a contraction stay with the
+    all-reduce -sdy-insert-explicit-reshards put after it), and an operand
+    or result that is not fully replicated; data-flow ops
     (`while`, `case`, `optimization_barrier`, named and manual computations
     and what they contain), terminators and sdy ops are not candidates.
 
