@@ -14,6 +14,7 @@
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
 #include "mpmd/Support/CheckedArithmetic.h"
 #include "mpmd/Transforms/Sdy/Partitioning/Passes.h"
+#include "mpmd/Transforms/Sdy/Partitioning/ScratchModule.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -95,21 +96,75 @@ getClosedShardings(ArrayRef<TensorShardingAttr> shardings, TypeRange types,
   return closed;
 }
 
-/// Whether every sharded dimension of every tensor of the op divides
-/// evenly, as a manual computation requires of its operands and results.
-bool isDivisible(ArrayRef<TensorShardingAttr> shardings, TypeRange types,
-                 Operation *op) {
+/// `types` with every sharded dimension rounded up to a multiple of its
+/// shard count, as a manual computation requires of its operands and
+/// results; nullopt for a dynamic dimension or a size that overflows.
+std::optional<SmallVector<Type>>
+getDivisibleTypes(ArrayRef<TensorShardingAttr> shardings, TypeRange types,
+                  Operation *op) {
+  SmallVector<Type> divisible;
   for (auto [sharding, type] : llvm::zip(shardings, types)) {
     auto tensorType = cast<RankedTensorType>(type);
     MeshAttr mesh = sharding.getMesh(op);
-    for (auto [size, dim] :
-         llvm::zip(tensorType.getShape(), sharding.getDimShardings())) {
+    SmallVector<int64_t> shape(tensorType.getShape());
+    for (auto [size, dim] : llvm::zip(shape, sharding.getDimShardings())) {
       int64_t shards = dim.getShardedSize(mesh);
-      if (ShapedType::isDynamic(size) || shards <= 0 || size % shards != 0)
-        return false;
+      if (ShapedType::isDynamic(size) || shards <= 0)
+        return std::nullopt;
+      std::optional<int64_t> rounded =
+          mpmd::checkedAdd(size, (shards - size % shards) % shards);
+      if (!rounded)
+        return std::nullopt;
+      size = *rounded;
     }
+    divisible.push_back(tensorType.clone(shape));
   }
-  return true;
+  return divisible;
+}
+
+/// `value` padded at the high end of each dimension to `type` (zeros),
+/// sharded by `sharding`; `value` itself when it has that type already.
+Value padTo(OpBuilder &builder, Location loc, Value value, Type type,
+            TensorShardingAttr sharding) {
+  auto valueType = cast<RankedTensorType>(value.getType());
+  auto target = cast<RankedTensorType>(type);
+  if (valueType == target)
+    return value;
+  auto scalarType = RankedTensorType::get({}, valueType.getElementType());
+  Value zero = hlo::ConstantOp::create(
+      builder, loc, scalarType,
+      DenseElementsAttr::get(scalarType, builder.getZeroAttr(
+                                             valueType.getElementType())));
+  SmallVector<int64_t> zeros(valueType.getRank(), 0), high;
+  for (auto [size, padded] :
+       llvm::zip(valueType.getShape(), target.getShape()))
+    high.push_back(padded - size);
+  auto pad = hlo::PadOp::create(builder, loc, target, value, zero,
+                                builder.getDenseI64ArrayAttr(zeros),
+                                builder.getDenseI64ArrayAttr(high),
+                                builder.getDenseI64ArrayAttr(zeros));
+  pad->setAttr(SdyDialect::kShardingAttrName,
+               TensorShardingPerValueAttr::get(builder.getContext(), sharding));
+  return pad;
+}
+
+/// The first elements of `value` along each dimension, of type `type`,
+/// sharded by `sharding`; `value` itself when it has that type already.
+Value sliceTo(OpBuilder &builder, Location loc, Value value, Type type,
+              TensorShardingAttr sharding) {
+  auto target = cast<RankedTensorType>(type);
+  if (value.getType() == target)
+    return value;
+  SmallVector<int64_t> zeros(target.getRank(), 0), ones(target.getRank(), 1);
+  auto slice = hlo::SliceOp::create(builder, loc, target, value,
+                                    builder.getDenseI64ArrayAttr(zeros),
+                                    builder.getDenseI64ArrayAttr(
+                                        target.getShape()),
+                                    builder.getDenseI64ArrayAttr(ones));
+  slice->setAttr(SdyDialect::kShardingAttrName,
+                 TensorShardingPerValueAttr::get(builder.getContext(),
+                                                 sharding));
+  return slice;
 }
 
 /// The names of the mesh axes sharding dimensions of `shardings`, in mesh
@@ -130,15 +185,19 @@ SmallVector<StringAttr> getUsedAxes(ArrayRef<TensorShardingAttr> shardings,
 }
 
 /// An op this pass can partition on its own: a StableHLO-level op with a
-/// non-custom rule on one non-maximal mesh, ranked tensors only, divisible
-/// shardings without unreduced axes, and some operand or result not fully
-/// replicated. Data-flow
-/// ops, terminators and sdy ops are left to the whole-program partitioner.
+/// non-custom rule on one non-maximal mesh, statically shaped ranked
+/// tensors only, shardings without unreduced axes, and some operand or
+/// result not fully replicated. Data-flow ops, terminators and sdy ops are
+/// left to the whole-program partitioner.
 struct Candidate {
   Operation *op;
   OpMesh mesh;
   SmallVector<TensorShardingAttr> operandShardings;
   SmallVector<TensorShardingAttr> resultShardings;
+  /// The types the manual computation exchanges: non-divisible dimensions
+  /// padded at the high end.
+  SmallVector<Type> divisibleOperandTypes;
+  SmallVector<Type> divisibleResultTypes;
 };
 
 std::optional<Candidate> getCandidate(Operation *op) {
@@ -174,9 +233,14 @@ std::optional<Candidate> getCandidate(Operation *op) {
                          view->mesh),
       getClosedShardings(view->resultShardings, op->getResultTypes(),
                          view->mesh)};
-  if (!isDivisible(candidate.operandShardings, op->getOperandTypes(), op) ||
-      !isDivisible(candidate.resultShardings, op->getResultTypes(), op))
+  std::optional<SmallVector<Type>> operandTypes = getDivisibleTypes(
+      candidate.operandShardings, op->getOperandTypes(), op);
+  std::optional<SmallVector<Type>> resultTypes = getDivisibleTypes(
+      candidate.resultShardings, op->getResultTypes(), op);
+  if (!operandTypes || !resultTypes)
     return std::nullopt;
+  candidate.divisibleOperandTypes = std::move(*operandTypes);
+  candidate.divisibleResultTypes = std::move(*resultTypes);
   return candidate;
 }
 
@@ -206,7 +270,7 @@ class PerInstructionPartitioningPass
     // Candidates in program order, numbered for selectLow/selectHigh; the
     // regions of a candidate go with it, and manual computation bodies are
     // local already.
-    SmallVector<Candidate> selected;
+    SmallVector<Candidate, 0> selected;
     int64_t index = 0;
     module.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (isa<ManualComputationOp>(op))
@@ -259,14 +323,15 @@ class PerInstructionPartitioningPass
     Operation *op = candidate.op;
     MLIRContext *context = op->getContext();
     Location loc = op->getLoc();
-    OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
-    auto scratch = ModuleOp::create(builder, loc);
-    builder.setInsertionPointToEnd(scratch.getBody());
-    for (MeshOp mesh : module.getOps<MeshOp>())
-      builder.clone(*mesh);
+    ModuleOp scratch = createScratchModule(module, loc);
+    OpBuilder builder = OpBuilder::atBlockEnd(scratch.getBody());
+    // Non-divisible operands arrive padded and are sliced back before the
+    // op; its non-divisible results leave padded (pad-for-divisibility
+    // keeps the padding out of the computation).
     auto function = func::FuncOp::create(
         builder, loc, "per_instruction",
-        builder.getFunctionType(op->getOperandTypes(), op->getResultTypes()));
+        builder.getFunctionType(candidate.divisibleOperandTypes,
+                                candidate.divisibleResultTypes));
     for (auto [index, sharding] : llvm::enumerate(candidate.operandShardings))
       function.setArgAttr(index, SdyDialect::kShardingAttrName, sharding);
     for (auto [index, sharding] : llvm::enumerate(candidate.resultShardings))
@@ -274,9 +339,18 @@ class PerInstructionPartitioningPass
     Block *entry = function.addEntryBlock();
     builder.setInsertionPointToEnd(entry);
     IRMapping mapping;
-    mapping.map(op->getOperands(), entry->getArguments());
+    for (auto [operand, argument, sharding] : llvm::zip(
+             op->getOperands(), entry->getArguments(),
+             candidate.operandShardings))
+      mapping.map(operand, sliceTo(builder, loc, argument, operand.getType(),
+                                   sharding));
     Operation *copy = builder.clone(*op, mapping);
-    func::ReturnOp::create(builder, loc, copy->getResults());
+    SmallVector<Value> returned;
+    for (auto [result, type, sharding] :
+         llvm::zip(copy->getResults(), candidate.divisibleResultTypes,
+                   candidate.resultShardings))
+      returned.push_back(padTo(builder, loc, result, type, sharding));
+    func::ReturnOp::create(builder, loc, returned);
 
     if (failed(runPipeline(partitioner, scratch))) {
       scratch.erase();
@@ -289,8 +363,13 @@ class PerInstructionPartitioningPass
     SmallVector<TensorShardingAttr> all(candidate.operandShardings);
     llvm::append_range(all, candidate.resultShardings);
     builder.setInsertionPoint(op);
+    SmallVector<Value> operands;
+    for (auto [operand, type, sharding] :
+         llvm::zip(op->getOperands(), candidate.divisibleOperandTypes,
+                   candidate.operandShardings))
+      operands.push_back(padTo(builder, loc, operand, type, sharding));
     auto manual = ManualComputationOp::create(
-        builder, loc, op->getResultTypes(), op->getOperands(),
+        builder, loc, candidate.divisibleResultTypes, operands,
         TensorShardingPerValueAttr::get(context, candidate.operandShardings),
         TensorShardingPerValueAttr::get(context, candidate.resultShardings),
         ManualAxesAttr::get(context, getUsedAxes(all, candidate.mesh.mesh)));
@@ -302,7 +381,12 @@ class PerInstructionPartitioningPass
     ReturnOp::create(builder, ret->getLoc(), ret->getOperands());
     ret->erase();
     scratch.erase();
-    op->replaceAllUsesWith(manual->getResults());
+    builder.setInsertionPointAfter(manual);
+    for (auto [result, manualResult, sharding] :
+         llvm::zip(op->getResults(), manual->getResults(),
+                   candidate.resultShardings))
+      result.replaceAllUsesWith(sliceTo(builder, loc, manualResult,
+                                        result.getType(), sharding));
     op->erase();
     return renumberChannels(manual, channelBase);
   }

@@ -40,26 +40,45 @@ func.func @contraction(%a: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@m, [{"
 
 // -----
 
-// Not candidates: an op whose shardings are all replicated, an op whose
-// sharding does not divide its dimension (7 rows over 2), and constants
+// Not candidates: an op whose shardings are all replicated and constants
 // without a sharding; sdy ops (the reshard) stay. The unsharded constant
 // operand of the reduce is replicated in the manual computation.
 // CHECK-LABEL: func.func @not_candidates
 // CHECK-NEXT: %[[C:.*]] = stablehlo.constant
-// CHECK-NEXT: %[[R:.*]] = stablehlo.negate %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@m, [{}, {}]>]>}
-// CHECK-NEXT: %[[N:.*]] = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@m, [{"x"}, {}]>]>} : tensor<7x8xf32>
+// CHECK-NEXT: %[[R:.*]] = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@m, [{}, {}]>]>}
 // CHECK-NEXT: %[[Y:.*]] = sdy.reshard %[[R]] <@m, [{}, {"y"}]>
 // CHECK-NEXT: sdy.manual_computation(%[[Y]], %[[C]]) in_shardings=[<@m, [{}, {"y"}]>, <@m, []>] out_shardings=[<@m, [{}]>] manual_axes={"y"} (%{{.*}}: tensor<8x4xf32>, %{{.*}}: tensor<f32>)
 sdy.mesh @m = <["x"=2, "y"=2]>
 
-func.func @not_candidates(%a: tensor<7x8xf32> {sdy.sharding = #sdy.sharding<@m, [{"x"}, {}]>},
-                          %b: tensor<8x8xf32>) -> (tensor<7x8xf32>, tensor<8xf32>) {
+func.func @not_candidates(%b: tensor<8x8xf32>) -> tensor<8xf32> {
   %zero = stablehlo.constant dense<0.0> : tensor<f32>
   %0 = stablehlo.negate %b {sdy.sharding = #sdy.sharding_per_value<[<@m, [{}, {}]>]>} : tensor<8x8xf32>
-  %1 = stablehlo.negate %a {sdy.sharding = #sdy.sharding_per_value<[<@m, [{"x"}, {}]>]>} : tensor<7x8xf32>
-  %2 = sdy.reshard %0 <@m, [{}, {"y"}]> : tensor<8x8xf32>
-  %3 = stablehlo.reduce(%2 init: %zero) applies stablehlo.add across dimensions = [1] {sdy.sharding = #sdy.sharding_per_value<[<@m, [{}]>]>} : (tensor<8x8xf32>, tensor<f32>) -> tensor<8xf32>
-  return %1, %3 : tensor<7x8xf32>, tensor<8xf32>
+  %1 = sdy.reshard %0 <@m, [{}, {"y"}]> : tensor<8x8xf32>
+  %2 = stablehlo.reduce(%1 init: %zero) applies stablehlo.add across dimensions = [1] {sdy.sharding = #sdy.sharding_per_value<[<@m, [{}]>]>} : (tensor<8x8xf32>, tensor<f32>) -> tensor<8xf32>
+  return %2 : tensor<8xf32>
+}
+
+// -----
+
+// 7 rows over 2 shards: the operand is padded to 8 rows (zeros) before the
+// manual computation and the result sliced back to 7 after it; inside, the
+// padded rows are sliced off before the op and the result is padded again
+// (-sdy-pad-for-divisibility turns these into masks on the local shards).
+// CHECK-LABEL: func.func @padded
+// CHECK-NEXT: %[[Z:.*]] = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT: %[[P:.*]] = stablehlo.pad %arg0, %[[Z]], low = [0, 0], high = [1, 0], interior = [0, 0] {sdy.sharding = #sdy.sharding_per_value<[<@m, [{"x"}, {}]>]>} : (tensor<7x8xf32>, tensor<f32>) -> tensor<8x8xf32>
+// CHECK-NEXT: %[[M:.*]] = sdy.manual_computation(%[[P]]) in_shardings=[<@m, [{"x"}, {}]>] out_shardings=[<@m, [{"x"}, {}]>] manual_axes={"x"} (%[[L:.*]]: tensor<4x8xf32>) {
+// CHECK-NEXT: stablehlo.slice %[[L]] [0:4, 0:8]
+// CHECK-NEXT: stablehlo.negate
+// CHECK: sdy.return %{{.*}} : tensor<4x8xf32>
+// CHECK-NEXT: } : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK-NEXT: %[[S:.*]] = stablehlo.slice %[[M]] [0:7, 0:8] {sdy.sharding = #sdy.sharding_per_value<[<@m, [{"x"}, {}]>]>} : (tensor<8x8xf32>) -> tensor<7x8xf32>
+// CHECK-NEXT: return %[[S]]
+sdy.mesh @m = <["x"=2, "y"=2]>
+
+func.func @padded(%a: tensor<7x8xf32> {sdy.sharding = #sdy.sharding<@m, [{"x"}, {}]>}) -> tensor<7x8xf32> {
+  %0 = stablehlo.negate %a {sdy.sharding = #sdy.sharding_per_value<[<@m, [{"x"}, {}]>]>} : tensor<7x8xf32>
+  return %0 : tensor<7x8xf32>
 }
 
 // -----

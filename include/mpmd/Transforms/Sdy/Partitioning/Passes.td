@@ -319,8 +319,8 @@ def PerInstructionPartitioningPass
     A debugging aid that applies the partitioner to single ops while the
     rest of the program keeps its global types. Candidates are the ops, in
     program order and numbered from 0, that have a (non-custom) sharding
-    rule on one non-maximal mesh, ranked tensor operands and results only,
-    no unreduced axes (the partial results of a contraction stay with the
+    rule on one non-maximal mesh, statically shaped ranked tensor operands
+    and results only, no unreduced axes (the partial results of a contraction stay with the
     all-reduce -sdy-insert-explicit-reshards put after it), and an operand
     or result that is not fully replicated; data-flow ops
     (`while`, `case`, `optimization_barrier`, named and manual computations
@@ -344,9 +344,10 @@ def PerInstructionPartitioningPass
     collectives' channel handles are renumbered after the largest one in the
     module. An op the partitioner rejects is an error.
 
-    Ops whose shardings do not divide their dimensions are not candidates
-    (upstream pads their operands before the manual computation and slices
-    the results after it; not implemented).
+    A sharding that does not divide a dimension: the operand is padded with
+    zeros at the high end before the manual computation and the result
+    sliced back after it; inside, the padding is sliced off before the op
+    and added back after it, for -sdy-pad-for-divisibility to mask.
     Complexity: O(ops) to select, then per selected op the partitioner on a
     one-op module plus O(meshes) to copy the mesh symbols.
   }];
