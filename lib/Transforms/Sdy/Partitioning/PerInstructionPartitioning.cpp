@@ -73,9 +73,8 @@ FailureOr<InstructionFilter> parseFilter(StringRef text, Operation *anchor) {
     }
     int64_t bound;
     if (value.trim().getAsInteger(10, bound) || bound < 0)
-      return anchor->emitError()
-             << "filter entry '" << entry
-             << "' needs a non-negative integer after '='";
+      return anchor->emitError() << "filter entry '" << entry
+                                 << "' needs a non-negative integer after '='";
     (key == "selectLow" ? filter.selectLow : filter.selectHigh) = bound;
   }
   return filter;
@@ -89,9 +88,9 @@ getClosedShardings(ArrayRef<TensorShardingAttr> shardings, TypeRange types,
   SmallVector<TensorShardingAttr> closed;
   for (auto [sharding, type] : llvm::zip(shardings, types)) {
     auto tensorType = cast<RankedTensorType>(type);
-    closed.push_back(sharding ? getClosedForm(sharding)
-                              : getClosedReplicated(mesh.meshOrRef,
-                                                    tensorType.getRank()));
+    closed.push_back(
+        sharding ? getClosedForm(sharding)
+                 : getClosedReplicated(mesh.meshOrRef, tensorType.getRank()));
   }
   return closed;
 }
@@ -133,16 +132,14 @@ Value padTo(OpBuilder &builder, Location loc, Value value, Type type,
   auto scalarType = RankedTensorType::get({}, valueType.getElementType());
   Value zero = hlo::ConstantOp::create(
       builder, loc, scalarType,
-      DenseElementsAttr::get(scalarType, builder.getZeroAttr(
-                                             valueType.getElementType())));
+      DenseElementsAttr::get(scalarType,
+                             builder.getZeroAttr(valueType.getElementType())));
   SmallVector<int64_t> zeros(valueType.getRank(), 0), high;
-  for (auto [size, padded] :
-       llvm::zip(valueType.getShape(), target.getShape()))
+  for (auto [size, padded] : llvm::zip(valueType.getShape(), target.getShape()))
     high.push_back(padded - size);
-  auto pad = hlo::PadOp::create(builder, loc, target, value, zero,
-                                builder.getDenseI64ArrayAttr(zeros),
-                                builder.getDenseI64ArrayAttr(high),
-                                builder.getDenseI64ArrayAttr(zeros));
+  auto pad = hlo::PadOp::create(
+      builder, loc, target, value, zero, builder.getDenseI64ArrayAttr(zeros),
+      builder.getDenseI64ArrayAttr(high), builder.getDenseI64ArrayAttr(zeros));
   pad->setAttr(SdyDialect::kShardingAttrName,
                TensorShardingPerValueAttr::get(builder.getContext(), sharding));
   return pad;
@@ -156,14 +153,13 @@ Value sliceTo(OpBuilder &builder, Location loc, Value value, Type type,
   if (value.getType() == target)
     return value;
   SmallVector<int64_t> zeros(target.getRank(), 0), ones(target.getRank(), 1);
-  auto slice = hlo::SliceOp::create(builder, loc, target, value,
-                                    builder.getDenseI64ArrayAttr(zeros),
-                                    builder.getDenseI64ArrayAttr(
-                                        target.getShape()),
-                                    builder.getDenseI64ArrayAttr(ones));
-  slice->setAttr(SdyDialect::kShardingAttrName,
-                 TensorShardingPerValueAttr::get(builder.getContext(),
-                                                 sharding));
+  auto slice = hlo::SliceOp::create(
+      builder, loc, target, value, builder.getDenseI64ArrayAttr(zeros),
+      builder.getDenseI64ArrayAttr(target.getShape()),
+      builder.getDenseI64ArrayAttr(ones));
+  slice->setAttr(
+      SdyDialect::kShardingAttrName,
+      TensorShardingPerValueAttr::get(builder.getContext(), sharding));
   return slice;
 }
 
@@ -201,7 +197,8 @@ struct Candidate {
 };
 
 std::optional<Candidate> getCandidate(Operation *op) {
-  if (isa<SdyDialect>(op->getDialect()) || isa<func::FuncDialect>(op->getDialect()) ||
+  Dialect *dialect = op->getDialect();
+  if (!dialect || isa<SdyDialect, func::FuncDialect>(dialect) ||
       op->hasTrait<OpTrait::IsTerminator>() || isDataFlowOp(op) ||
       op->getNumResults() == 0)
     return std::nullopt;
@@ -227,16 +224,15 @@ std::optional<Candidate> getCandidate(Operation *op) {
   if (llvm::none_of(view->operandShardings, isSharded) &&
       llvm::none_of(view->resultShardings, isSharded))
     return std::nullopt;
-  Candidate candidate{
-      op, view->mesh,
-      getClosedShardings(view->operandShardings, op->getOperandTypes(),
-                         view->mesh),
-      getClosedShardings(view->resultShardings, op->getResultTypes(),
-                         view->mesh)};
-  std::optional<SmallVector<Type>> operandTypes = getDivisibleTypes(
-      candidate.operandShardings, op->getOperandTypes(), op);
-  std::optional<SmallVector<Type>> resultTypes = getDivisibleTypes(
-      candidate.resultShardings, op->getResultTypes(), op);
+  Candidate candidate{op, view->mesh,
+                      getClosedShardings(view->operandShardings,
+                                         op->getOperandTypes(), view->mesh),
+                      getClosedShardings(view->resultShardings,
+                                         op->getResultTypes(), view->mesh)};
+  std::optional<SmallVector<Type>> operandTypes =
+      getDivisibleTypes(candidate.operandShardings, op->getOperandTypes(), op);
+  std::optional<SmallVector<Type>> resultTypes =
+      getDivisibleTypes(candidate.resultShardings, op->getResultTypes(), op);
   if (!operandTypes || !resultTypes)
     return std::nullopt;
   candidate.divisibleOperandTypes = std::move(*operandTypes);
@@ -339,11 +335,11 @@ class PerInstructionPartitioningPass
     Block *entry = function.addEntryBlock();
     builder.setInsertionPointToEnd(entry);
     IRMapping mapping;
-    for (auto [operand, argument, sharding] : llvm::zip(
-             op->getOperands(), entry->getArguments(),
-             candidate.operandShardings))
-      mapping.map(operand, sliceTo(builder, loc, argument, operand.getType(),
-                                   sharding));
+    for (auto [operand, argument, sharding] :
+         llvm::zip(op->getOperands(), entry->getArguments(),
+                   candidate.operandShardings))
+      mapping.map(operand,
+                  sliceTo(builder, loc, argument, operand.getType(), sharding));
     Operation *copy = builder.clone(*op, mapping);
     SmallVector<Value> returned;
     for (auto [result, type, sharding] :
@@ -382,11 +378,10 @@ class PerInstructionPartitioningPass
     ret->erase();
     scratch.erase();
     builder.setInsertionPointAfter(manual);
-    for (auto [result, manualResult, sharding] :
-         llvm::zip(op->getResults(), manual->getResults(),
-                   candidate.resultShardings))
-      result.replaceAllUsesWith(sliceTo(builder, loc, manualResult,
-                                        result.getType(), sharding));
+    for (auto [result, manualResult, sharding] : llvm::zip(
+             op->getResults(), manual->getResults(), candidate.resultShardings))
+      result.replaceAllUsesWith(
+          sliceTo(builder, loc, manualResult, result.getType(), sharding));
     op->erase();
     return renumberChannels(manual, channelBase);
   }

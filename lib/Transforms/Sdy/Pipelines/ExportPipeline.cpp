@@ -23,9 +23,9 @@ std::unique_ptr<Pass> createLabelledCanonicalizerPass(StringRef label) {
 void addExportPipeline(OpPassManager &pm,
                        const ExportPipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(createConstantOrScalarMergerPass());
-  pm.addNestedPass<func::FuncOp>(createSinkDataFlowEdgesPass(
-      SinkDataFlowEdgesPassOptions{options.dumpShardingOrigins,
-                                   options.dumpPropagationEdges}));
+  pm.addNestedPass<func::FuncOp>(
+      createSinkDataFlowEdgesPass(SinkDataFlowEdgesPassOptions{
+          options.dumpShardingOrigins, options.dumpPropagationEdges}));
   if (!options.avoidExportForPartitioning) {
     pm.addPass(createRemoveShardingGroupsPass());
     pm.addNestedPass<func::FuncOp>(createShardingConstraintToReshardPass());

@@ -27,10 +27,11 @@ namespace {
 
 /// Rejects export options upstream refuses together: keeping the program
 /// for a later partitioner means inserting no reshards or collectives.
-LogicalResult checkExportOptions(
-    bool avoidExportForPartitioning, bool enableInsertExplicitCollectives,
-    bool enablePerInstructionPartitioning,
-    function_ref<LogicalResult(const Twine &)> errorHandler) {
+LogicalResult
+checkExportOptions(bool avoidExportForPartitioning,
+                   bool enableInsertExplicitCollectives,
+                   bool enablePerInstructionPartitioning,
+                   function_ref<LogicalResult(const Twine &)> errorHandler) {
   if (avoidExportForPartitioning &&
       (enableInsertExplicitCollectives || enablePerInstructionPartitioning))
     return errorHandler(

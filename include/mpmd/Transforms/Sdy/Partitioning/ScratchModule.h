@@ -1,4 +1,4 @@
-//===- ScratchModule.h - Partitioning part of a program on its own -*- C++ -*-===//
+//===- ScratchModule.h - Partitioning part of a program ---------*- C++ -*-===//
 //
 // Passes that run the partitioner on part of a program (one function, one
 // op) do so in a scratch module: a dynamic pipeline must run on an op
