@@ -16,7 +16,7 @@
 #include "ParseBaseline.h"
 
 #include "mpmd/Transforms/Sdy/Partitioning/Passes.h"
-#include "mpmd/Transforms/Sdy/Propagation/Pipelines.h"
+#include "mpmd/Transforms/Sdy/Pipelines.h"
 
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"

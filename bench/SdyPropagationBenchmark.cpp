@@ -18,7 +18,7 @@
 #include "ParseBaseline.h"
 
 #include "mpmd/InitAllDialects.h"
-#include "mpmd/Transforms/Sdy/Propagation/Pipelines.h"
+#include "mpmd/Transforms/Sdy/Pipelines.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"

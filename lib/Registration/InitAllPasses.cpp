@@ -12,7 +12,7 @@
 #include "mpmd/Transforms/Sdy/Gspmd/Passes.h"
 #include "mpmd/Transforms/Sdy/Partitioning/Passes.h"
 #include "mpmd/Transforms/Sdy/Propagation/Passes.h"
-#include "mpmd/Transforms/Sdy/Propagation/Pipelines.h"
+#include "mpmd/Transforms/Sdy/Pipelines.h"
 #include "mpmd/Transforms/ShardingPropagation/Passes.h"
 #include "mpmd/Transforms/ShardingPropagation/Pipelines.h"
 

@@ -14,6 +14,7 @@
 #include "mpmd/Transforms/Export/Passes.h"
 #include "mpmd/Transforms/Sdy/Propagation/Passes.h"
 #include "mpmd/Transforms/Sdy/Partitioning/Passes.h"
+#include "mpmd/Transforms/Sdy/Partitioning/ScratchModule.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "mlir/IR/Builders.h"
@@ -262,12 +263,7 @@ class PartitionFragmentBodiesPass
       return failure();
 
     ModuleOp module = getOperation();
-    OpBuilder builder(module.getContext());
-    builder.setInsertionPointToEnd(module.getBody());
-    auto scratch = ModuleOp::create(builder, callee.getLoc());
-    builder.setInsertionPointToEnd(scratch.getBody());
-    for (auto mesh : module.getOps<sdy::MeshOp>())
-      builder.clone(*mesh);
+    ModuleOp scratch = sdy::createScratchModule(module, callee.getLoc());
     Block::iterator position = std::next(callee->getIterator());
     callee->moveBefore(scratch.getBody(), scratch.getBody()->end());
 

@@ -1061,6 +1061,11 @@ GlobalToLocalConverter::inlineManualComputation(ManualComputationOp op) {
       return op.emitError()
              << "result #" << index << " is " << *local
              << " on each device but the body returns " << returned.getType();
+    // Users outside read the value with the computation's out sharding (a
+    // slice of it checks which dimensions are sharded); a value passed
+    // through from outside keeps its own.
+    if (returned.getParentBlock() == &body)
+      replacementShardings[returned] = getShardingOf(result);
     result.replaceAllUsesWith(returned);
   }
   terminator->erase();

@@ -807,6 +807,11 @@ class InsertExplicitReshardsPass
     return success();
   }
 
+  static bool hasUnreducedAxes(Value value) {
+    TensorShardingAttr sharding = getSharding(value);
+    return sharding && !sharding.getUnreducedAxes().empty();
+  }
+
   LogicalResult processOp(Operation *op) {
     if (auto reshard = dyn_cast<ReshardOp>(op)) {
       if (failed(allReduceUnreducedOperands(op)))
@@ -833,6 +838,15 @@ class InsertExplicitReshardsPass
         }))
       return moveToSingleDevice(op);
 
+    // Without the full version only dots, concatenations, ragged dots and
+    // ops with an unreduced result can change (sdy-notes 5.1 steps 8-9):
+    // the rest skip building their factor view, most of the pass' cost on
+    // the export pipeline's default path.
+    if (!enableFullVersion &&
+        !isa<hlo::DotOp, hlo::DotGeneralOp, hlo::ConcatenateOp>(op) &&
+        op->getName().getStringRef() != "mhlo.ragged_dot" &&
+        (op->getNumResults() == 0 || !hasUnreducedAxes(op->getResult(0))))
+      return success();
     std::optional<OpFactorView> view = OpFactorView::build(op);
     if (!view)
       return success();

@@ -311,4 +311,61 @@ def RemoveAllGatherReduceScatterForCmv1Pass
   }];
 }
 
+def PerInstructionPartitioningPass
+    : Pass<"sdy-per-instruction-partitioning", "::mlir::ModuleOp"> {
+  let summary = "Partitions selected ops one at a time, each inside an "
+                "`sdy.manual_computation`.";
+  let description = [{
+    A debugging aid that applies the partitioner to single ops while the
+    rest of the program keeps its global types. Candidates are the ops, in
+    program order and numbered from 0, that have a (non-custom) sharding
+    rule on one non-maximal mesh, statically shaped ranked tensor operands
+    and results only, no unreduced axes (the partial results of a contraction stay with the
+    all-reduce -sdy-insert-explicit-reshards put after it), and an operand
+    or result that is not fully replicated; data-flow ops
+    (`while`, `case`, `optimization_barrier`, named and manual computations
+    and what they contain), terminators and sdy ops are not candidates.
+
+    `filter` selects among them: a comma-separated list of op-name
+    substrings (an op is selected when its name contains one of them; no
+    substring selects every name) and `selectLow=N` / `selectHigh=N`, the
+    inclusive range of candidate numbers selected. Empty: every candidate.
+
+    Each selected op is copied into a scratch module as the body of a
+    function whose arguments and results carry the op's operand and result
+    shardings (closed; a missing one replicated), which runs through
+    -sdy-resolve-permutation-factors (with `enable-halo-exchange`),
+    -sdy-insert-explicit-reshards (full version),
+    -sdy-reshard-to-collectives, -sdy-pad-for-divisibility,
+    -sdy-convert-global-to-local (with `replica-count`, `partition-count`)
+    and -sdy-drop-sharding-and-mesh. The per-device body that results,
+    collectives included, replaces the op inside an `sdy.manual_computation`
+    with those shardings whose manual axes are all the axes they use; its
+    collectives' channel handles are renumbered after the largest one in the
+    module. An op the partitioner rejects is an error.
+
+    A sharding that does not divide a dimension: the operand is padded with
+    zeros at the high end before the manual computation and the result
+    sliced back after it; inside, the padding is sliced off before the op
+    and added back after it, for -sdy-pad-for-divisibility to mask.
+    Complexity: O(ops) to select, then per selected op the partitioner on a
+    one-op module plus O(meshes) to copy the mesh symbols.
+  }];
+  let options = [
+    Option<"filter", "filter", "std::string", /*default=*/"\"\"",
+           "Comma-separated op-name substrings and selectLow=N / "
+           "selectHigh=N bounds on the candidate number">,
+    Option<"enableHaloExchange", "enable-halo-exchange", "bool",
+           /*default=*/"true",
+           "Passed to -sdy-resolve-permutation-factors">,
+    Option<"replicaCount", "replica-count", "int64_t", /*default=*/"1",
+           "Number of replicas (the device id is replica_id when > 1)">,
+    Option<"partitionCount", "partition-count", "int64_t", /*default=*/"1",
+           "Number of partitions">,
+  ];
+  let dependentDialects = ["::mlir::sdy::SdyDialect",
+                           "::mlir::stablehlo::StablehloDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 #endif // MPMD_TRANSFORMS_SDY_PARTITIONING_PASSES_TD

@@ -1,6 +1,6 @@
 //===- PropagationPipeline.cpp - -sdy-propagation-pipeline ----------------===//
 
-#include "mpmd/Transforms/Sdy/Propagation/Pipelines.h"
+#include "mpmd/Transforms/Sdy/Pipelines.h"
 
 #include "mlir/Transforms/Passes.h"
 
@@ -53,6 +53,10 @@ void addPropagationPipeline(OpPassManager &pm,
   exportOptions.dumpShardingOrigins = options.debugShardingOrigins.getValue();
   exportOptions.dumpPropagationEdges =
       options.debugPropagationEdgeSharding.getValue();
+  exportOptions.enableInsertExplicitCollectives =
+      options.enableInsertExplicitCollectives.getValue();
+  exportOptions.avoidExportForPartitioning =
+      options.avoidExportForPartitioning.getValue();
   addExportPipeline(pm, exportOptions);
 }
 

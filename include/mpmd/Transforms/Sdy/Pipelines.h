@@ -1,14 +1,15 @@
 //===- Pipelines.h - sdy import, propagation and export pipelines -*- C++ -*-===//
 //
 // Upstream's `-sdy-import-pipeline`, `-sdy-propagation-pipeline` and
-// `-sdy-export-pipeline` (sdy-notes 2.6), restricted to the passes that
-// exist here: the export stops before the partitioner (explicit reshards and
-// collectives).
+// `-sdy-export-pipeline` (sdy-notes 2.6). The export pipeline ends with the
+// partitioner's first steps (explicit reshards, then sdy collectives or
+// per-instruction partitioning), so it lives in its own library above the
+// propagation and partitioning passes.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MPMD_TRANSFORMS_SDY_PROPAGATION_PIPELINES_H
-#define MPMD_TRANSFORMS_SDY_PROPAGATION_PIPELINES_H
+#ifndef MPMD_TRANSFORMS_SDY_PIPELINES_H
+#define MPMD_TRANSFORMS_SDY_PIPELINES_H
 
 #include "mpmd/Transforms/Sdy/Propagation/Passes.h"
 
@@ -28,14 +29,15 @@ struct ImportPipelineOptions
 
 struct ExportPipelineOptions
     : public PassPipelineOptions<ExportPipelineOptions> {
-  Option<int64_t> replicaCount{*this, "replica-count",
-                               llvm::cl::desc("Accepted; the partitioner "
-                                              "is not part of this pipeline"),
-                               llvm::cl::init(1)};
-  Option<int64_t> partitionCount{*this, "partition-count",
-                                 llvm::cl::desc("Accepted; the partitioner "
-                                                "is not part of this pipeline"),
-                                 llvm::cl::init(1)};
+  Option<int64_t> replicaCount{
+      *this, "replica-count",
+      llvm::cl::desc("Number of replicas, for per-instruction partitioning"),
+      llvm::cl::init(1)};
+  Option<int64_t> partitionCount{
+      *this, "partition-count",
+      llvm::cl::desc("Number of partitions, for per-instruction "
+                     "partitioning"),
+      llvm::cl::init(1)};
   Option<std::string> dumpDirectory{
       *this, "dump-directory",
       llvm::cl::desc("Accepted; modules are not dumped yet"),
@@ -43,25 +45,27 @@ struct ExportPipelineOptions
   Option<bool> avoidExportForPartitioning{
       *this, "avoid-export-for-partitioning",
       llvm::cl::desc("Keep sharding groups, constraints and mesh symbols "
-                     "for a partitioner that runs later"),
+                     "and insert no reshards, for a partitioner that runs "
+                     "later"),
       llvm::cl::init(false)};
   Option<bool> enableInsertExplicitCollectives{
       *this, "enable-insert-explicit-collectives",
-      llvm::cl::desc("Accepted; explicit collectives are not inserted yet"),
+      llvm::cl::desc("Make every op's shardings compatible with reshards "
+                     "and turn the reshards into sdy collectives"),
       llvm::cl::init(false)};
   Option<bool> removeAllGatherReduceScatterForCmv1{
       *this, "remove-all-gather-reduce-scatter-for-cmv1",
-      llvm::cl::desc("Accepted; explicit collectives are not inserted yet"),
+      llvm::cl::desc("With explicit collectives, drop the all-gathers "
+                     "feeding dots and the reduce-scatters fed by them"),
       llvm::cl::init(false)};
   Option<bool> enablePerInstructionPartitioning{
       *this, "enable-per-instruction-partitioning",
-      llvm::cl::desc("Accepted; the partitioner is not part of this "
-                     "pipeline"),
+      llvm::cl::desc("Partition the selected ops one at a time, each in an "
+                     "sdy.manual_computation"),
       llvm::cl::init(false)};
   Option<std::string> perInstructionPartitioningFilter{
       *this, "per-instruction-partitioning-filter",
-      llvm::cl::desc("Accepted; the partitioner is not part of this "
-                     "pipeline"),
+      llvm::cl::desc("The `filter` of -sdy-per-instruction-partitioning"),
       llvm::cl::init("")};
   Option<bool> keepShardingRules{
       *this, "keep-sharding-rules",
@@ -119,6 +123,12 @@ struct PropagationPipelineOptions
       *this, "debug-propagation-edge-sharding",
       llvm::cl::desc("Accepted; propagation edges are not recorded yet"),
       llvm::cl::init(false)};
+  Option<bool> enableInsertExplicitCollectives{
+      *this, "enable-insert-explicit-collectives",
+      llvm::cl::desc("Passed to the export pipeline"), llvm::cl::init(false)};
+  Option<bool> avoidExportForPartitioning{
+      *this, "avoid-export-for-partitioning",
+      llvm::cl::desc("Passed to the export pipeline"), llvm::cl::init(false)};
 };
 
 /// symbol-dce, lift-inlined-meshes, remove-size-one-axes,
@@ -132,6 +142,11 @@ void addImportPipeline(OpPassManager &pm,
 /// constant-or-scalar-merger, sink-data-flow-edges, [remove-sharding-groups,
 /// sharding-constraint-to-reshard], [update-non-divisible-input-output-
 /// shardings, remove-sub-axes-in-input-output-shardings], close-shardings,
+/// [verify-unreduced-axes, insert-explicit-reshards (full version with
+/// explicit collectives or per-instruction partitioning),
+/// [per-instruction-partitioning | canonicalize(sdy-reshard),
+/// reshard-to-collectives], canonicalize(sdy-collective),
+/// [remove-all-gather-reduce-scatter-for-cmv1]],
 /// [remove-propagation-debug-info], [drop-sharding-rules], [inline-meshes].
 void addExportPipeline(OpPassManager &pm,
                        const ExportPipelineOptions &options);
@@ -143,7 +158,8 @@ void addExportPipeline(OpPassManager &pm,
 /// propagate-to-func-results and sink-func-data-flow-edges, else
 /// export-named-computations and propagate-to-func-results;
 /// unflatten-call-graph, symbol-dce, insert-func-call-reshards; and the
-/// export pipeline without inlining meshes.
+/// export pipeline without inlining meshes (explicit collectives and
+/// avoid-export-for-partitioning passed on).
 void addPropagationPipeline(OpPassManager &pm,
                             const PropagationPipelineOptions &options);
 
@@ -153,4 +169,4 @@ void registerSdyPipelines();
 
 } // namespace mlir::sdy
 
-#endif // MPMD_TRANSFORMS_SDY_PROPAGATION_PIPELINES_H
+#endif // MPMD_TRANSFORMS_SDY_PIPELINES_H
