@@ -545,6 +545,17 @@ SrcSet getValueSrcSet(Value value, const Program &program) {
 // use_set analysis
 //===----------------------------------------------------------------------===//
 
+MeshSet getOwnMesh(AssignOp assign, const MeshIndex &index) {
+  MeshSet set;
+  std::optional<unsigned> mesh = index.lookup(getMeshName(assign.getType()));
+  if (!mesh)
+    return set;
+  set.insert(*mesh);
+  if (StringAttr origin = assign.getOriginAttr())
+    set.insert(*mesh, origin);
+  return set;
+}
+
 namespace {
 
 /// Push-style join over a monotone lattice: each value's set only grows and
@@ -561,15 +572,7 @@ public:
         auto assign = dyn_cast<AssignOp>(&op);
         if (!assign)
           continue;
-        std::optional<unsigned> mesh =
-            program.meshes.lookup(getMeshName(assign.getType()));
-        if (!mesh)
-          continue;
-        MeshSet set;
-        set.insert(*mesh);
-        if (StringAttr origin = assign.getOriginAttr())
-          set.insert(*mesh, origin);
-        addUse(assign.getTensor(), set);
+        addUse(assign.getTensor(), getOwnMesh(assign, program.meshes));
       }
     });
     // Seeds kept from leaf assignment: unused callee args/results.
@@ -674,7 +677,13 @@ private:
           writeLoop(loop);
           continue;
         }
-        if (!hasInferredSets(&op) && !isa<UnassignOp, CallOp>(op))
+        // An assign is used where it puts its value; calls have no sets of
+        // their own (their callee's arguments and results do).
+        if (auto assign = dyn_cast<AssignOp>(&op)) {
+          setOpUseSet(&op, getOwnMesh(assign, program.meshes), program.meshes);
+          continue;
+        }
+        if (!hasInferredSets(&op) && !isa<UnassignOp>(op))
           continue;
         auto it = opUse.find(&op);
         setOpUseSet(&op, it == opUse.end() ? MeshSet() : it->second,
@@ -1037,6 +1046,12 @@ private:
             SrcSet s = get(body.getArgument(i));
             return s ? s->toAttr(ctx, program.meshes) : Attribute();
           });
+          continue;
+        }
+        // An assign can be where its operand can: the validation checks
+        // its own mesh against that like the use_set of a meshless op.
+        if (auto assign = dyn_cast<AssignOp>(&op)) {
+          setOpSrcSet(&op, get(assign.getTensor()), program.meshes);
           continue;
         }
         if (!hasInferredSets(&op) && !isa<UnassignOp>(op))

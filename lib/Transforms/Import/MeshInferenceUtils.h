@@ -194,6 +194,9 @@ MeshSet getArgUseSet(func::FuncOp f, unsigned i, const MeshIndex &index);
 SrcSet getArgSrcSet(func::FuncOp f, unsigned i, const MeshIndex &index);
 MeshSet getResultUseSet(func::FuncOp f, unsigned i, const MeshIndex &index);
 SrcSet getResultSrcSet(func::FuncOp f, unsigned i, const MeshIndex &index);
+/// The use_set of `assign`: its own mesh, with its origin if it has one
+/// (empty when the mesh is not in the topology).
+MeshSet getOwnMesh(AssignOp assign, const MeshIndex &index);
 /// The use_set of a value: its defining op's, its function argument's, or
 /// for a call result the callee result's.
 MeshSet getValueUseSet(Value value, const Program &program);

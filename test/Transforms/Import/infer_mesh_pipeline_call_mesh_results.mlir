@@ -156,7 +156,8 @@ func.func private @f(%x: !t) -> !m1 attributes {topology = #topology} {
 // -----
 
 // The unassigned m2 result is needed on m1 by a meshless op: an error at
-// that op, as for any value computed on one mesh and used on another.
+// that op and at its assign to m1, as for any value computed on one mesh and
+// used on another.
 
 !t = tensor<4xf32>
 !m1 = !mpmd.mesh_tensor<"m1", tensor<4xf32>>
@@ -169,6 +170,7 @@ func.func @main(%arg0: !m1) -> (!m1, !m2) attributes {topology = #topology} {
   %cu = mpmd.unassign %c : (!m2) -> !t
   // expected-error @+1 {{Mesh assignment is not possible for op as it is used in {"m1"} but it can only be placed on {"m2"}}}
   %s = stablehlo.multiply %cu, %cu : !t
+  // expected-error @+1 {{Mesh assignment is not possible for op as it is used in {"m1"} but it can only be placed on {"m2"}}}
   %a1 = mpmd.assign %s : (!t) -> !m1
   %a2 = mpmd.assign %cu : (!t) -> !m2
   return %a1, %a2 : !m1, !m2

@@ -3,7 +3,8 @@
 // src_set = intersection of the inputs' src_sets. An unassign is on its
 // mesh (with its origin) and on the destinations of transfers of the same
 // mesh tensor; an unassign of an entry input may also go wherever it is
-// used (`inferred_in`). Constants have no src_set (any mesh).
+// used (`inferred_in`). Constants have no src_set (any mesh). An assign
+// gets the src_set of its operand (next to its own mesh as use_set).
 
 !t = tensor<4xf32>
 !m1 = !mpmd.mesh_tensor<"m1", !t>
@@ -20,6 +21,9 @@
 // CHECK-NEXT:    stablehlo.multiply %{{.*}}, %arg1 {mpmd.src_set = #mpmd.meshes_with_origins<"m2"["inferred_in", "transfer"]>, mpmd.use_set = #mpmd.meshes_with_origins<"m2">}
 // CHECK-NEXT:    stablehlo.abs %{{.*}} {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["user_in"], "m3"["inferred_in"]>, mpmd.use_set = #mpmd.meshes_with_origins<"m3">}
 // CHECK-NEXT:    stablehlo.negate %arg2 :
+// CHECK-NEXT:    mpmd.assign {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["f"], "m2"["transfer"]>, mpmd.use_set = #mpmd.meshes_with_origins<"m1">}
+// CHECK-NEXT:    mpmd.assign {mpmd.src_set = #mpmd.meshes_with_origins<"m2"["inferred_in", "transfer"]>, mpmd.use_set = #mpmd.meshes_with_origins<"m2">}
+// CHECK-NEXT:    mpmd.assign {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["user_in"], "m3"["inferred_in"]>, mpmd.use_set = #mpmd.meshes_with_origins<"m3">}
 func.func @main(%arg0: !m1, %arg1: !t, %arg2: !t) -> (!m1, !m2, !m3) attributes {topology = #topology} {
   %f = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0) (%x: !t) {
     mpmd.return %x : !t

@@ -3,7 +3,8 @@
 // use_set = union of the meshes of the assigns that transitively consume an
 // op, with the assigns' origins. Broadcast is terminal. Callee arguments and
 // results are edges shared by all call sites: the chain call(call(%0))
-// gives the callee result the use of the second call's operand.
+// gives the callee result the use of the second call's operand. An assign
+// is annotated with its own mesh and origin; calls are not annotated.
 
 !t = tensor<4xf32>
 !m1 = !mpmd.mesh_tensor<"m1", !t>
@@ -13,12 +14,16 @@
 // CHECK-NEXT:    stablehlo.add %arg0, %arg0 {mpmd.use_set = #mpmd.meshes_with_origins<"m1"["f"], "m2"["g"]>}
 // CHECK-NEXT:    stablehlo.abs %0 {mpmd.use_set = #mpmd.meshes_with_origins<"m1"["f"]>}
 // CHECK-NEXT:    stablehlo.negate %0 {mpmd.use_set = #mpmd.meshes_with_origins<"m2"["g"]>}
-// CHECK:         mpmd.broadcast {mpmd.use_set = #mpmd.meshes_with_origins<"m1">} %arg1
+// CHECK-NEXT:    mpmd.assign {mpmd.use_set = #mpmd.meshes_with_origins<"m1"["f"]>, origin = "f"} %1
+// CHECK-NEXT:    mpmd.assign {mpmd.use_set = #mpmd.meshes_with_origins<"m2"["g"]>, origin = "g"} %2
+// CHECK-NEXT:    mpmd.broadcast {mpmd.use_set = #mpmd.meshes_with_origins<"m1">} %arg1
 // CHECK-NEXT:    stablehlo.exponential %5 {mpmd.use_set = #mpmd.meshes_with_origins<"m1">}
-// CHECK:         mpmd.call @f(%0) {mpmd.use_set = #mpmd.meshes_with_origins<"m2">}
-// CHECK-NEXT:    mpmd.call @f(%8) :
+// CHECK-NEXT:    mpmd.assign {mpmd.use_set = #mpmd.meshes_with_origins<"m1">} %6
+// CHECK-NEXT:    mpmd.call @f(%0) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:    mpmd.call @f(%8) : (tensor<4xf32>) -> tensor<4xf32>
 // CHECK-LABEL: func.func private @f(%arg0: tensor<4xf32> {mpmd.use_set = #mpmd.meshes_with_origins<"m2">}) -> (tensor<4xf32> {mpmd.use_set = #mpmd.meshes_with_origins<"m2">})
 // CHECK-NEXT:    stablehlo.abs %arg0 {mpmd.use_set = #mpmd.meshes_with_origins<"m2">}
+// CHECK-NEXT:    mpmd.assign {mpmd.use_set = #mpmd.meshes_with_origins<"m2">} %0
 // CHECK:         mpmd.unassign {mpmd.use_set = #mpmd.meshes_with_origins<"m2">}
 func.func @main(%arg0: !t, %arg1: !t) -> (!m1, !m2, !t) attributes {topology = #topology} {
   %0 = stablehlo.add %arg0, %arg0 : !t
