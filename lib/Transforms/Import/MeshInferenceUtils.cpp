@@ -695,60 +695,59 @@ private:
   // not walked yet (a loop body's next iteration, the results of call sites
   // after the last... ) keep the fixpoint's order. One pass, O(uses · M).
 
-  /// What the use `use` adds to the use_set of the value it uses.
-  MeshSet contribution(OpOperand &use) {
+  /// Adds what the use `use` contributes to the use_set of the value it
+  /// uses to `into`.
+  void addContribution(OpOperand &use, MeshSet &into) {
     Operation *owner = use.getOwner();
     Operation *user = getAnalysisUser(use);
     if (!user)
-      return {};
-    if (user != owner || isMeshlessOp(user))
-      return isMeshlessOp(user) ? lookup(opUse, user) : MeshSet();
+      return;
+    if (isMeshlessOp(user))
+      return unionFrom(opUse, user, into);
+    if (user != owner)
+      return;
     unsigned i = use.getOperandNumber();
-    if (auto assign = dyn_cast<AssignOp>(user))
-      return getOwnMesh(assign, program.meshes);
+    if (auto assign = dyn_cast<AssignOp>(user)) {
+      into.unionWith(getOwnMesh(assign, program.meshes));
+      return;
+    }
     if (auto call = dyn_cast<CallOp>(user)) {
       func::FuncOp callee = program.getCallee(call);
-      if (!callee || callee.isExternal())
-        return {};
-      return lookup(valueUse, callee.getArgument(i));
+      if (callee && !callee.isExternal())
+        unionFrom(valueUse, callee.getArgument(i), into);
+      return;
     }
     if (auto loop = dyn_cast<ForOp>(user))
-      return lookup(valueUse, loop.getRegion().front().getArgument(i));
+      return unionFrom(valueUse, loop.getRegion().front().getArgument(i), into);
     if (isa<ReturnOp>(user)) {
-      auto loop = dyn_cast<ForOp>(user->getParentOp());
-      if (!loop)
-        return {};
-      MeshSet set = lookup(valueUse, loop.getRegion().front().getArgument(i));
-      set.unionWith(lookup(valueUse, loop->getResult(i)));
-      return set;
+      if (auto loop = dyn_cast<ForOp>(user->getParentOp())) {
+        unionFrom(valueUse, loop.getRegion().front().getArgument(i), into);
+        unionFrom(valueUse, loop->getResult(i), into);
+      }
+      return;
     }
     if (isa<func::ReturnOp>(user)) {
       auto f = cast<func::FuncOp>(user->getParentOp());
-      if (program.isEntry(f))
-        return {};
-      return lookup(calleeResultUse, std::make_pair(f.getOperation(), i));
+      if (!program.isEntry(f))
+        unionFrom(calleeResultUse, std::make_pair(f.getOperation(), i), into);
     }
-    return {};
   }
 
   template <typename Map, typename Key>
-  static MeshSet lookup(const Map &map, const Key &key) {
-    auto it = map.find(key);
-    return it == map.end() ? MeshSet() : it->second;
+  static void unionFrom(const Map &map, const Key &key, MeshSet &into) {
+    if (auto it = map.find(key); it != map.end())
+      into.unionWith(it->second);
   }
 
   /// Rebuilds the set of `value` in use-list order; whatever the fixpoint
   /// has beyond its uses (seeds) follows.
   void orderValue(Value value) {
+    auto it = valueUse.find(value);
+    if (it == valueUse.end())
+      return; // No use contributes anything.
     MeshSet ordered;
     for (OpOperand &use : value.getUses())
-      ordered.unionWith(contribution(use));
-    auto it = valueUse.find(value);
-    if (it == valueUse.end()) {
-      if (!ordered.empty())
-        valueUse[value] = std::move(ordered);
-      return;
-    }
+      addContribution(use, ordered);
     ordered.unionWith(it->second);
     it->second = std::move(ordered);
   }
@@ -775,7 +774,7 @@ private:
       for (unsigned j = 0; j < callee.getNumResults(); ++j) {
         MeshSet ordered;
         for (CallOp site : program.getCallSites(callee))
-          ordered.unionWith(lookup(valueUse, site->getResult(j)));
+          unionFrom(valueUse, site->getResult(j), ordered);
         MeshSet &set = calleeResultUse[{callee, j}];
         ordered.unionWith(set);
         set = std::move(ordered);
@@ -788,7 +787,7 @@ private:
       return;
     MeshSet ordered;
     for (Value result : op->getResults())
-      ordered.unionWith(lookup(valueUse, result));
+      unionFrom(valueUse, result, ordered);
     ordered.unionWith(it->second);
     it->second = std::move(ordered);
   }
