@@ -690,10 +690,11 @@ private:
   // print in is that of a backward walk: each value's set is the union of
   // what its uses contribute, in use-list order (for parsed IR, the last
   // user first). Entry points are walked from their last op up, a callee
-  // where its last call site is (after the call's results, so that every
-  // caller's results are known), a loop body where the loop is. Contributions
-  // not walked yet (a loop body's next iteration, the results of call sites
-  // after the last... ) keep the fixpoint's order. One pass, O(uses · M).
+  // at its last call site (after that call's results), a loop body at its
+  // loop. A contribution the walk has not reached yet (what the next
+  // iteration of a loop body uses, the users of an earlier call site's
+  // results that come after the last call site) keeps the order the
+  // fixpoint gave it. One pass: O(E * M) for E uses and M meshes.
 
   /// Adds what the use `use` contributes to the use_set of the value it
   /// uses to `into`.
@@ -961,8 +962,8 @@ public:
     }
     // The fixpoint decides the meshes and origins of each set; the order
     // they print in is that of one forward walk in program order (a callee
-    // at its first call site), each set built from its inputs' in operand
-    // order. The walk only reorders: membership is already stable.
+    // at its first call site), each set rebuilt from its inputs in operand
+    // order. The walk only reorders: the contents are already stable.
     ordering = true;
     for (Item item : programOrder)
       process(item);
