@@ -17,10 +17,11 @@ namespace {
 
 using namespace infer;
 
+/// The first mesh (in mesh order) of lhs ∩ rhs.
 std::optional<unsigned> firstCommon(const MeshSet &lhs, const MeshSet &rhs) {
-  for (const MeshSet::Entry &e : lhs.getEntries())
-    if (rhs.contains(e.mesh))
-      return e.mesh;
+  for (unsigned mesh : lhs.meshes())
+    if (rhs.contains(mesh))
+      return mesh;
   return std::nullopt;
 }
 
@@ -111,8 +112,8 @@ class InferMeshAssignUsingInputOutputConstraintsPass
           arg.replaceAllUsesExcept(unassign.getResult(), unassign);
           MeshSet src;
           src.insert(*mesh, builder.getStringAttr(kIoConstraintIn));
-          for (unsigned m : argUse.meshes())
-            src.insert(m, builder.getStringAttr(kInferredIn));
+          for (const MeshSet::Entry &e : argUse.getEntries())
+            src.insert(e.mesh, builder.getStringAttr(kInferredIn));
           setOpSrcSet(unassign, src, meshes);
           setOpUseSet(unassign, argUse, meshes);
         }

@@ -278,6 +278,13 @@ private:
     builder.setInsertionPointAfter(newCall);
     for (auto [j, result] : llvm::enumerate(call->getResults())) {
       const auto &entries = signature.results[j];
+      // A result the callee already returned on a mesh keeps its type, so
+      // its users (unassigns, fragments, the return, other calls) take the
+      // new result as they are.
+      if (isa<MeshTensorType>(result.getType())) {
+        result.replaceAllUsesWith(newCall->getResult(entries.front().first));
+        continue;
+      }
       UnassignOp unassign;
       for (OpOperand &use : llvm::make_early_inc_range(result.getUses())) {
         auto assign = dyn_cast<AssignOp>(use.getOwner());

@@ -124,7 +124,9 @@ class InferMeshValidateNoAdditionalTransfersNeededPass
           validateLoop(loop, meshes, reporter);
           continue;
         }
-        if (!hasInferredSets(&op))
+        // Assigns are checked like meshless ops: the mesh they put their
+        // operand on must be one it can be on.
+        if (!hasInferredSets(&op) && !isa<AssignOp>(op))
           continue;
         MeshSet use = getOpUseSet(&op, meshes);
         SrcSet src = getOpSrcSet(&op, meshes);

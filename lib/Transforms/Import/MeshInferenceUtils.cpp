@@ -27,6 +27,8 @@ MeshIndex::MeshIndex(TopologyAttr topology) {
   for (NamedMeshAttr mesh : topology.getMeshes())
     names.push_back(mesh.getName());
   llvm::stable_sort(names, isMeshNameBefore);
+  for (NamedMeshAttr mesh : topology.getMeshes())
+    declared.push_back(*lookup(mesh.getName()));
 }
 
 std::optional<unsigned> MeshIndex::lookup(StringRef name) const {
@@ -36,48 +38,41 @@ std::optional<unsigned> MeshIndex::lookup(StringRef name) const {
   return std::nullopt;
 }
 
-static bool labelLess(StringAttr a, StringAttr b) {
-  return a.getValue() < b.getValue();
-}
-
 bool MeshSet::mergeOrigins(SmallVector<StringAttr, 1> &into,
                            ArrayRef<StringAttr> from) {
   bool changed = false;
   for (StringAttr origin : from) {
-    auto it = llvm::lower_bound(into, origin, labelLess);
-    if (it != into.end() && *it == origin)
+    if (into.size() >= kMaxOrigins)
+      break;
+    if (llvm::is_contained(into, origin))
       continue;
-    if (into.size() >= kMaxOrigins && it == into.end())
-      continue;
-    into.insert(it, origin);
-    if (into.size() > kMaxOrigins)
-      into.pop_back();
+    into.push_back(origin);
     changed = true;
   }
   return changed;
 }
 
 const MeshSet::Entry *MeshSet::find(unsigned mesh) const {
-  auto it = llvm::lower_bound(
-      entries, mesh, [](const Entry &e, unsigned m) { return e.mesh < m; });
-  if (it != entries.end() && it->mesh == mesh)
-    return &*it;
-  return nullptr;
+  auto it = llvm::find_if(entries, [&](const Entry &e) { return e.mesh == mesh; });
+  return it == entries.end() ? nullptr : &*it;
 }
 
 bool MeshSet::contains(unsigned mesh) const { return find(mesh) != nullptr; }
 
 SmallVector<unsigned> MeshSet::meshes() const {
-  return llvm::map_to_vector(entries, [](const Entry &e) { return e.mesh; });
+  SmallVector<unsigned> result =
+      llvm::map_to_vector(entries, [](const Entry &e) { return e.mesh; });
+  llvm::sort(result);
+  return result;
 }
 
 bool MeshSet::insert(unsigned mesh, StringAttr origin) {
-  auto it = llvm::lower_bound(
-      entries, mesh, [](const Entry &e, unsigned m) { return e.mesh < m; });
-  if (it == entries.end() || it->mesh != mesh) {
-    it = entries.insert(it, Entry{mesh, {}});
+  auto it =
+      llvm::find_if(entries, [&](const Entry &e) { return e.mesh == mesh; });
+  if (it == entries.end()) {
+    Entry &entry = entries.emplace_back(Entry{mesh, {}});
     if (origin)
-      it->origins.push_back(origin);
+      entry.origins.push_back(origin);
     return true;
   }
   return origin && mergeOrigins(it->origins, {origin});
@@ -86,12 +81,10 @@ bool MeshSet::insert(unsigned mesh, StringAttr origin) {
 bool MeshSet::unionWith(const MeshSet &other) {
   bool changed = false;
   for (const Entry &entry : other.entries) {
-    auto it = llvm::lower_bound(entries, entry.mesh,
-                                [](const Entry &e, unsigned m) {
-                                  return e.mesh < m;
-                                });
-    if (it == entries.end() || it->mesh != entry.mesh) {
-      entries.insert(it, entry);
+    auto it = llvm::find_if(
+        entries, [&](const Entry &e) { return e.mesh == entry.mesh; });
+    if (it == entries.end()) {
+      entries.push_back(entry);
       changed = true;
       continue;
     }
@@ -117,11 +110,30 @@ bool MeshSet::isSubsetOf(const MeshSet &other) const {
                       [&](const Entry &e) { return other.contains(e.mesh); });
 }
 
-MeshSet MeshSet::all(unsigned numMeshes, StringAttr origin) {
+MeshSet MeshSet::all(const MeshIndex &index, StringAttr origin) {
   MeshSet result;
-  for (unsigned i = 0; i < numMeshes; ++i)
+  for (unsigned i : index.inTopologyOrder())
     result.insert(i, origin);
   return result;
+}
+
+bool MeshSet::operator==(const MeshSet &other) const {
+  if (entries.size() != other.entries.size())
+    return false;
+  return llvm::all_of(entries, [&](const Entry &e) {
+    const Entry *o = other.find(e.mesh);
+    return o && o->origins.size() == e.origins.size() &&
+           llvm::all_of(e.origins, [&](StringAttr origin) {
+             return llvm::is_contained(o->origins, origin);
+           });
+  });
+}
+
+bool MeshSet::isIdenticalTo(const MeshSet &other) const {
+  return llvm::equal(entries, other.entries,
+                     [](const Entry &a, const Entry &b) {
+                       return a.mesh == b.mesh && a.origins == b.origins;
+                     });
 }
 
 MeshesWithOriginsAttr MeshSet::toAttr(MLIRContext *ctx,
@@ -157,12 +169,13 @@ std::string MeshSet::str(const MeshIndex &index) const {
   std::string s;
   llvm::raw_string_ostream os(s);
   os << "{";
-  llvm::interleaveComma(entries, os, [&](const Entry &e) {
-    os << "\"" << index.name(e.mesh) << "\"";
-    if (e.origins.empty())
+  llvm::interleaveComma(meshes(), os, [&](unsigned mesh) {
+    os << "\"" << index.name(mesh) << "\"";
+    const Entry *e = find(mesh);
+    if (e->origins.empty())
       return;
     os << "[";
-    llvm::interleaveComma(e.origins, os, [&](StringAttr o) {
+    llvm::interleaveComma(e->origins, os, [&](StringAttr o) {
       os << "\"" << o.getValue() << "\"";
     });
     os << "]";
@@ -545,6 +558,17 @@ SrcSet getValueSrcSet(Value value, const Program &program) {
 // use_set analysis
 //===----------------------------------------------------------------------===//
 
+MeshSet getOwnMesh(AssignOp assign, const MeshIndex &index) {
+  MeshSet set;
+  std::optional<unsigned> mesh = index.lookup(getMeshName(assign.getType()));
+  if (!mesh)
+    return set;
+  set.insert(*mesh);
+  if (StringAttr origin = assign.getOriginAttr())
+    set.insert(*mesh, origin);
+  return set;
+}
+
 namespace {
 
 /// Push-style join over a monotone lattice: each value's set only grows and
@@ -561,15 +585,7 @@ public:
         auto assign = dyn_cast<AssignOp>(&op);
         if (!assign)
           continue;
-        std::optional<unsigned> mesh =
-            program.meshes.lookup(getMeshName(assign.getType()));
-        if (!mesh)
-          continue;
-        MeshSet set;
-        set.insert(*mesh);
-        if (StringAttr origin = assign.getOriginAttr())
-          set.insert(*mesh, origin);
-        addUse(assign.getTensor(), set);
+        addUse(assign.getTensor(), getOwnMesh(assign, program.meshes));
       }
     });
     // Seeds kept from leaf assignment: unused callee args/results.
@@ -606,6 +622,7 @@ public:
       inWorklist.erase(v);
       process(v);
     }
+    order();
     write();
   }
 
@@ -667,6 +684,121 @@ private:
       addUse(input, opSet);
   }
 
+  //===--- Insertion order ------------------------------------------------===//
+  //
+  // The fixpoint decides which meshes and origins a set has; the order they
+  // print in is that of a backward walk: each value's set is the union of
+  // what its uses contribute, in use-list order (for parsed IR, the last
+  // user first). Entry points are walked from their last op up, a callee
+  // at its last call site (after that call's results), a loop body at its
+  // loop. A contribution the walk has not reached yet (what the next
+  // iteration of a loop body uses, the users of an earlier call site's
+  // results that come after the last call site) keeps the order the
+  // fixpoint gave it. One pass: O(E * M) for E uses and M meshes.
+
+  /// Adds what the use `use` contributes to the use_set of the value it
+  /// uses to `into`.
+  void addContribution(OpOperand &use, MeshSet &into) {
+    Operation *owner = use.getOwner();
+    Operation *user = getAnalysisUser(use);
+    if (!user)
+      return;
+    if (isMeshlessOp(user))
+      return unionFrom(opUse, user, into);
+    if (user != owner)
+      return;
+    unsigned i = use.getOperandNumber();
+    if (auto assign = dyn_cast<AssignOp>(user)) {
+      into.unionWith(getOwnMesh(assign, program.meshes));
+      return;
+    }
+    if (auto call = dyn_cast<CallOp>(user)) {
+      func::FuncOp callee = program.getCallee(call);
+      if (callee && !callee.isExternal())
+        unionFrom(valueUse, callee.getArgument(i), into);
+      return;
+    }
+    if (auto loop = dyn_cast<ForOp>(user))
+      return unionFrom(valueUse, loop.getRegion().front().getArgument(i), into);
+    if (isa<ReturnOp>(user)) {
+      if (auto loop = dyn_cast<ForOp>(user->getParentOp())) {
+        unionFrom(valueUse, loop.getRegion().front().getArgument(i), into);
+        unionFrom(valueUse, loop->getResult(i), into);
+      }
+      return;
+    }
+    if (isa<func::ReturnOp>(user)) {
+      auto f = cast<func::FuncOp>(user->getParentOp());
+      if (!program.isEntry(f))
+        unionFrom(calleeResultUse, std::make_pair(f.getOperation(), i), into);
+    }
+  }
+
+  template <typename Map, typename Key>
+  static void unionFrom(const Map &map, const Key &key, MeshSet &into) {
+    if (auto it = map.find(key); it != map.end())
+      into.unionWith(it->second);
+  }
+
+  /// Rebuilds the set of `value` in use-list order; whatever the fixpoint
+  /// has beyond its uses (seeds) follows.
+  void orderValue(Value value) {
+    auto it = valueUse.find(value);
+    if (it == valueUse.end())
+      return; // No use contributes anything.
+    MeshSet ordered;
+    for (OpOperand &use : value.getUses())
+      addContribution(use, ordered);
+    ordered.unionWith(it->second);
+    it->second = std::move(ordered);
+  }
+
+  void orderBlock(Block &block) {
+    for (Operation &op : llvm::reverse(block))
+      orderOp(&op);
+    for (BlockArgument arg : block.getArguments())
+      orderValue(arg);
+  }
+
+  void orderOp(Operation *op) {
+    for (Value result : op->getResults())
+      orderValue(result);
+    if (auto loop = dyn_cast<ForOp>(op)) {
+      orderBlock(loop.getRegion().front());
+      return;
+    }
+    if (auto call = dyn_cast<CallOp>(op)) {
+      func::FuncOp callee = program.getCallee(call);
+      if (!callee || callee.isExternal() ||
+          program.getCallSites(callee).back() != call)
+        return;
+      for (unsigned j = 0; j < callee.getNumResults(); ++j) {
+        MeshSet ordered;
+        for (CallOp site : program.getCallSites(callee))
+          unionFrom(valueUse, site->getResult(j), ordered);
+        MeshSet &set = calleeResultUse[{callee, j}];
+        ordered.unionWith(set);
+        set = std::move(ordered);
+      }
+      orderBlock(callee.getBody().front());
+      return;
+    }
+    auto it = opUse.find(op);
+    if (it == opUse.end())
+      return;
+    MeshSet ordered;
+    for (Value result : op->getResults())
+      unionFrom(valueUse, result, ordered);
+    ordered.unionWith(it->second);
+    it->second = std::move(ordered);
+  }
+
+  void order() {
+    for (func::FuncOp f : program.functions)
+      if (program.isEntry(f))
+        orderBlock(f.getBody().front());
+  }
+
   void write() {
     program.forEachBlock([&](Block &block) {
       for (Operation &op : block) {
@@ -674,7 +806,13 @@ private:
           writeLoop(loop);
           continue;
         }
-        if (!hasInferredSets(&op) && !isa<UnassignOp, CallOp>(op))
+        // An assign is used where it puts its value; calls have no sets of
+        // their own (their callee's arguments and results do).
+        if (auto assign = dyn_cast<AssignOp>(&op)) {
+          setOpUseSet(&op, getOwnMesh(assign, program.meshes), program.meshes);
+          continue;
+        }
+        if (!hasInferredSets(&op) && !isa<UnassignOp>(op))
           continue;
         auto it = opUse.find(&op);
         setOpUseSet(&op, it == opUse.end() ? MeshSet() : it->second,
@@ -815,12 +953,21 @@ public:
         push({f, static_cast<int>(i)});
       seedBlock(f.getBody().front());
     }
+    SmallVector<Item> programOrder(worklist.begin(), worklist.end());
     while (!worklist.empty()) {
       Item item = worklist.front();
       worklist.pop_front();
       inWorklist.erase(item);
       process(item);
     }
+    // The fixpoint decides the meshes and origins of each set; the order
+    // they print in is that of one forward walk in program order (a callee
+    // at its first call site), each set rebuilt from its inputs in operand
+    // order. The walk only reorders: the contents are already stable.
+    ordering = true;
+    for (Item item : programOrder)
+      process(item);
+    ordering = false;
     write();
   }
 
@@ -894,6 +1041,11 @@ private:
   }
 
   void setArg(Value arg, SrcSet set) {
+    if (ordering) {
+      if (auto it = argSrc.find(arg); it != argSrc.end())
+        it->second = std::move(set);
+      return;
+    }
     auto [it, inserted] = argSrc.try_emplace(arg, set);
     if (!inserted) {
       if (it->second == set)
@@ -908,6 +1060,11 @@ private:
   }
 
   void setOp(Operation *op, SrcSet set) {
+    if (ordering) {
+      if (auto it = opSrc.find(op); it != opSrc.end())
+        it->second = std::move(set);
+      return;
+    }
     auto [it, inserted] = opSrc.try_emplace(op, set);
     if (!inserted) {
       if (it->second == set)
@@ -930,8 +1087,8 @@ private:
         if (use.empty())
           return setArg(arg, std::nullopt);
         MeshSet src;
-        for (unsigned m : use.meshes())
-          src.insert(m, inferredInLabel);
+        for (const MeshSet::Entry &e : use.getEntries())
+          src.insert(e.mesh, inferredInLabel);
         return setArg(arg, src);
       }
       SrcSet src;
@@ -946,7 +1103,7 @@ private:
     if (auto unassign = dyn_cast<UnassignOp>(op))
       return setOp(op, computeUnassign(unassign));
     if (isa<BroadcastOp>(op))
-      return setOp(op, MeshSet::all(program.meshes.size(), broadcastLabel));
+      return setOp(op, MeshSet::all(program.meshes, broadcastLabel));
     auto &inputs = inputCache[op];
     if (inputs.empty())
       inputs = getInputs(op);
@@ -1019,8 +1176,9 @@ private:
     if (auto arg = dyn_cast<BlockArgument>(source)) {
       auto f = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
       if (f && program.isEntry(f))
-        for (unsigned m : getOpUseSet(unassign, program.meshes).meshes())
-          src.insert(m, inferredInLabel);
+        for (const MeshSet::Entry &e :
+             getOpUseSet(unassign, program.meshes).getEntries())
+          src.insert(e.mesh, inferredInLabel);
     }
     return src;
   }
@@ -1037,6 +1195,12 @@ private:
             SrcSet s = get(body.getArgument(i));
             return s ? s->toAttr(ctx, program.meshes) : Attribute();
           });
+          continue;
+        }
+        // An assign can be where its operand can: the validation checks
+        // its own mesh against that like the use_set of a meshless op.
+        if (auto assign = dyn_cast<AssignOp>(&op)) {
+          setOpSrcSet(&op, get(assign.getTensor()), program.meshes);
           continue;
         }
         if (!hasInferredSets(&op) && !isa<UnassignOp>(op))
@@ -1067,6 +1231,9 @@ private:
   }
 
   Program &program;
+  /// Set during the final reordering walk: sets are replaced, nothing is
+  /// re-evaluated.
+  bool ordering = false;
   StringAttr transferLabel, inferredInLabel, broadcastLabel;
   DenseMap<Value, SrcSet> argSrc;
   DenseMap<Operation *, SrcSet> opSrc;
@@ -1103,23 +1270,25 @@ std::optional<unsigned> pickMesh(const SrcSet &src, const MeshSet &preferred,
                                  const MeshIndex &index) {
   if (!src) {
     if (!preferred.empty())
-      return preferred.getEntries().front().mesh;
+      return preferred.meshes().front();
     if (index.size() == 0)
       return std::nullopt;
     return 0u;
   }
   if (src->empty())
     return std::nullopt;
-  for (const MeshSet::Entry &e : src->getEntries())
-    if (preferred.contains(e.mesh))
-      return e.mesh;
-  for (const MeshSet::Entry &e : src->getEntries())
-    if (e.origins.empty() ||
-        llvm::any_of(e.origins, [](StringAttr o) {
+  SmallVector<unsigned> candidates = src->meshes();
+  for (unsigned mesh : candidates)
+    if (preferred.contains(mesh))
+      return mesh;
+  for (unsigned mesh : candidates) {
+    ArrayRef<StringAttr> origins = src->find(mesh)->origins;
+    if (origins.empty() || llvm::any_of(origins, [](StringAttr o) {
           return o.getValue() != kBroadcastIn;
         }))
-      return e.mesh;
-  return src->getEntries().front().mesh;
+      return mesh;
+  }
+  return candidates.front();
 }
 
 Type getMeshType(Type type, StringRef mesh) {

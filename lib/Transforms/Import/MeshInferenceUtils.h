@@ -67,55 +67,66 @@ public:
   unsigned size() const { return names.size(); }
   StringRef name(unsigned index) const { return names[index]; }
   std::optional<unsigned> lookup(StringRef name) const;
+  /// The indices in the order the topology declares the meshes.
+  ArrayRef<unsigned> inTopologyOrder() const { return declared; }
 
 private:
   SmallVector<StringRef> names;
+  SmallVector<unsigned> declared;
 };
 
 /// A set of meshes (indices of a MeshIndex), each with the origins that put
-/// the value there. Small sorted vectors; origins are capped per mesh to the
-/// kMaxOrigins smallest labels so that sets stay O(1) in size.
+/// the value there. Meshes and origins keep the order they were inserted in,
+/// which is the order the `mpmd.use_set`/`mpmd.src_set` attributes print;
+/// decisions never depend on it (`meshes()` is in mesh order, equality
+/// ignores order). Origins are capped per mesh to the first kMaxOrigins
+/// inserted so that sets stay O(M) in size for M meshes; lookups are linear
+/// in the number of meshes of the set.
 class MeshSet {
 public:
   static constexpr unsigned kMaxOrigins = 4;
   struct Entry {
     unsigned mesh;
-    SmallVector<StringAttr, 1> origins; // sorted by label, unique
-    bool operator==(const Entry &other) const {
-      return mesh == other.mesh && origins == other.origins;
-    }
+    SmallVector<StringAttr, 1> origins; // insertion order, unique
   };
 
   bool empty() const { return entries.empty(); }
   unsigned size() const { return entries.size(); }
   bool contains(unsigned mesh) const;
+  /// In insertion order.
   ArrayRef<Entry> getEntries() const { return entries; }
   const Entry *find(unsigned mesh) const;
+  /// The meshes in mesh order (the first is the "first mesh" of the set).
   SmallVector<unsigned> meshes() const;
-  /// Adds `mesh` (with `origin` if non-null). Returns true on change.
+  /// Adds `mesh` (with `origin` if non-null) at the end. Returns true on
+  /// change.
   bool insert(unsigned mesh, StringAttr origin = {});
-  /// this := this ∪ other. Returns true on change.
+  /// this := this ∪ other: other's new meshes are appended in its order and
+  /// its new origins after the existing ones. Returns true on change.
   bool unionWith(const MeshSet &other);
-  /// this ∩ other; the origins of kept meshes are merged.
+  /// this ∩ other, in this set's order; the origins of kept meshes are this
+  /// set's followed by other's.
   MeshSet intersect(const MeshSet &other) const;
   /// Every mesh of this set is in `other`.
   bool isSubsetOf(const MeshSet &other) const;
-  /// A set with all `meshes` meshes and origin `origin`.
-  static MeshSet all(unsigned numMeshes, StringAttr origin = {});
-  bool operator==(const MeshSet &other) const {
-    return entries == other.entries;
-  }
+  /// A set with every mesh of `index` in topology order, each with origin
+  /// `origin`.
+  static MeshSet all(const MeshIndex &index, StringAttr origin = {});
+  /// The same meshes with the same origins, in any order.
+  bool operator==(const MeshSet &other) const;
   bool operator!=(const MeshSet &other) const { return !(*this == other); }
+  /// The same meshes with the same origins in the same order.
+  bool isIdenticalTo(const MeshSet &other) const;
 
   MeshesWithOriginsAttr toAttr(MLIRContext *ctx, const MeshIndex &index) const;
   static MeshSet fromAttr(MeshesWithOriginsAttr attr, const MeshIndex &index);
-  /// `{"m1"["layer1"], "m2"}` for diagnostics.
+  /// `{"m1"["layer1"], "m2"}` for diagnostics, in mesh order.
   std::string str(const MeshIndex &index) const;
 
 private:
   static bool mergeOrigins(SmallVector<StringAttr, 1> &into,
                            ArrayRef<StringAttr> from);
-  SmallVector<Entry, 2> entries; // sorted by mesh
+  SmallVector<Entry, 2> entries; // insertion order
 };
 
 /// src_set lattice value: nullopt means "every mesh" (no constraint).
@@ -194,6 +205,9 @@ MeshSet getArgUseSet(func::FuncOp f, unsigned i, const MeshIndex &index);
 SrcSet getArgSrcSet(func::FuncOp f, unsigned i, const MeshIndex &index);
 MeshSet getResultUseSet(func::FuncOp f, unsigned i, const MeshIndex &index);
 SrcSet getResultSrcSet(func::FuncOp f, unsigned i, const MeshIndex &index);
+/// The use_set of `assign`: its own mesh, with its origin if it has one
+/// (empty when the mesh is not in the topology).
+MeshSet getOwnMesh(AssignOp assign, const MeshIndex &index);
 /// The use_set of a value: its defining op's, its function argument's, or
 /// for a call result the callee result's.
 MeshSet getValueUseSet(Value value, const Program &program);

@@ -7,8 +7,8 @@
 // origin io_constraint_in; the output is assigned with io_constraint_out).
 // Input 1 and output 1 have no mesh in common yet: left alone, with a remark.
 // CHECK-LABEL: func.func @main(%arg0: !mpmd.mesh_tensor<"m2", tensor<4xf32>> {{.*}}, %arg1: tensor<4xf32>) -> (!mpmd.mesh_tensor<"m2", tensor<4xf32>>, tensor<4xf32>)
-// CHECK-NEXT:    %[[IN:.*]] = mpmd.unassign {mpmd.src_set = #mpmd.meshes_with_origins<"m2"["inferred_in", "io_constraint_in"]>, mpmd.use_set = #mpmd.meshes_with_origins<"m2">, origin = "io_constraint_in"} %arg0
-// CHECK-NEXT:    mpmd.assign %[[IN]] : (tensor<4xf32>) -> !mpmd.mesh_tensor<"m2", tensor<4xf32>>
+// CHECK-NEXT:    %[[IN:.*]] = mpmd.unassign {mpmd.src_set = #mpmd.meshes_with_origins<"m2"["io_constraint_in", "inferred_in"]>, mpmd.use_set = #mpmd.meshes_with_origins<"m2">, origin = "io_constraint_in"} %arg0
+// CHECK-NEXT:    mpmd.assign {mpmd.src_set = #mpmd.meshes_with_origins<"m2"["inferred_in"]>, mpmd.use_set = #mpmd.meshes_with_origins<"m2">} %[[IN]] : (tensor<4xf32>) -> !mpmd.mesh_tensor<"m2", tensor<4xf32>>
 // CHECK:         %[[SUM:.*]] = stablehlo.add
 // CHECK-NEXT:    %[[NEG:.*]] = stablehlo.negate %arg1
 // CHECK-NEXT:    %[[OUT:.*]] = mpmd.assign {origin = "io_constraint_out"} %[[SUM]] : (tensor<4xf32>) -> !mpmd.mesh_tensor<"m2", tensor<4xf32>>

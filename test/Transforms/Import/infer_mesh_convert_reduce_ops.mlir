@@ -14,7 +14,7 @@
 // CROSS-NEXT:    %[[Y:.*]] = mpmd.unassign {{.*}}origin = "g"
 // CROSS-NEXT:    %[[Z:.*]] = mpmd.unassign {{.*}}origin = "h"
 // CROSS-NEXT:    %[[R:.*]] = mpmd.reduce<add> {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["f"], "m2"["g"], "m3"["h"]>, mpmd.use_set = #mpmd.meshes_with_origins<"m1">} %[[X]], %[[Y]], %[[Z]] : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-// CROSS-NEXT:    mpmd.assign %[[R]]
+// CROSS-NEXT:    mpmd.assign {{.*}} %[[R]]
 // CROSS-NOT:     stablehlo.add
 
 !t = tensor<4xf32>
@@ -53,8 +53,8 @@ func.func @chain(%arg0: !m1, %arg1: !m2, %arg2: !m3) -> !m1 attributes {topology
 // CHECK-NEXT:    %[[M:.*]] = mpmd.reduce<max> {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["f"], "m2"["g"]>} %[[X]], %[[Y]]
 // CHECK-NEXT:    %[[N:.*]] = mpmd.reduce<none> {{.*}} %[[M]]
 // CHECK-NEXT:    %[[S:.*]] = stablehlo.add %[[X]], %[[Y]] {mpmd.src_set = #mpmd.meshes_with_origins<>
-// CHECK-NEXT:    mpmd.assign %[[N]]
-// CHECK-NEXT:    mpmd.assign %[[S]]
+// CHECK-NEXT:    mpmd.assign {{.*}} %[[N]]
+// CHECK-NEXT:    mpmd.assign {{.*}} %[[S]]
 // CROSS-LABEL: func.func @user_reduce
 // CROSS:         %[[M:.*]] = mpmd.reduce<max> {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["f"], "m2"["g"]>}
 // CROSS-NEXT:    mpmd.reduce<none> {{.*}} %[[M]]
@@ -99,7 +99,7 @@ func.func @user_reduce(%arg0: !m1, %arg1: !m2) -> (!m1, !m2) attributes {topolog
 // CROSS-NEXT:    %[[RA:.*]] = stablehlo.reshape %[[A]] {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["f"]>, mpmd.use_set = #mpmd.meshes_with_origins<"m2">} : (tensor<1x4xf32>) -> tensor<4xf32>
 // CROSS-NEXT:    %[[RB:.*]] = stablehlo.reshape %[[B]] {mpmd.src_set = #mpmd.meshes_with_origins<"m2"["g"]>, mpmd.use_set = #mpmd.meshes_with_origins<"m2">} : (tensor<1x4xf32>) -> tensor<4xf32>
 // CROSS-NEXT:    %[[R:.*]] = mpmd.reduce<add> {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["f"], "m2"["g"]>, mpmd.use_set = #mpmd.meshes_with_origins<"m2">} %[[RA]], %[[RB]]
-// CROSS-NEXT:    mpmd.assign %[[R]]
+// CROSS-NEXT:    mpmd.assign {{.*}} %[[R]]
 // CROSS-NOT:     stablehlo.concatenate
 // CROSS-NOT:     stablehlo.constant
 !t = tensor<4xf32>
@@ -167,7 +167,7 @@ func.func @concat_reduce_with_init(%arg0: !m1, %arg1: !m2) -> !m2 attributes {to
 // CHECK-NEXT:    %[[R:.*]] = mpmd.reduce<add> {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["f"], "m2"["g"]>} %[[M]], %[[X]], %[[Y]] : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
 // CHECK-NEXT:    %[[N:.*]] = stablehlo.negate %[[R]]
 // CHECK-NEXT:    %[[U:.*]] = mpmd.reduce<none> {{.*}} %[[N]]
-// CHECK-NEXT:    mpmd.assign %[[U]]
+// CHECK-NEXT:    mpmd.assign {{.*}} %[[U]]
 // CHECK-NEXT:    return
 
 !t = tensor<4xf32>
@@ -204,8 +204,8 @@ func.func @none_through_unary(%arg0: !m1, %arg1: !m2) -> !m1 attributes {topolog
 // CROSS-NEXT:    %[[Z:.*]] = mpmd.unassign {{.*}}origin = "h"
 // CROSS-NEXT:    %[[I:.*]] = mpmd.reduce<add> {{.*}} %[[X]], %[[Y]] : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
 // CROSS-NEXT:    %[[O:.*]] = mpmd.reduce<add> {{.*}} %[[X]], %[[Y]], %[[Z]] : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-// CROSS-NEXT:    mpmd.assign %[[O]]
-// CROSS-NEXT:    mpmd.assign %[[I]]
+// CROSS-NEXT:    mpmd.assign {{.*}} %[[O]]
+// CROSS-NEXT:    mpmd.assign {{.*}} %[[I]]
 
 !t = tensor<4xf32>
 !m1 = !mpmd.mesh_tensor<"m1", !t>
@@ -243,7 +243,7 @@ func.func @flatten_shared_inner(%arg0: !m1, %arg1: !m2, %arg2: !m3) -> (!m1, !m2
 // CHECK-NEXT:    %[[B:.*]] = stablehlo.reshape %{{.*}} {mpmd.src_set = #mpmd.meshes_with_origins<"m2"["g"]>} : (tensor<1x4xf32>) -> tensor<4xf32>
 // CHECK-NEXT:    %[[R:.*]] = mpmd.reduce<max> {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["f"], "m2"["g"]>} %[[A]], %[[B]]
 // CHECK-NEXT:    %[[N:.*]] = mpmd.reduce<none> {{.*}} %[[R]]
-// CHECK-NEXT:    mpmd.assign %[[N]]
+// CHECK-NEXT:    mpmd.assign {{.*}} %[[N]]
 // CHECK-NOT:     stablehlo.concatenate
 
 !t = tensor<1x4xf32>

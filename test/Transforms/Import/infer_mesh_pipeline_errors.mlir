@@ -65,7 +65,8 @@ func.func @main(%arg0: !m1, %arg1: !m2) -> !m1 attributes {topology = #topology}
 
 // -----
 
-// A value computed on m1 and needed on m2 needs a transfer.
+// A value computed on m1 and needed on m2 needs a transfer: an error at the
+// op and, as assigns are checked like meshless ops, at the assign to m2.
 
 !t = tensor<4xf32>
 !m1 = !mpmd.mesh_tensor<"m1", !t>
@@ -79,6 +80,7 @@ func.func @main(%arg0: !m1) -> !m2 attributes {topology = #topology} {
   %0 = mpmd.unassign %f : (!m1) -> !t
   // expected-error @+1 {{Mesh assignment is not possible for op as it is used in {"m2"} but it can only be placed on {"m1"} without introducing a transfer. Add an explicit transfer to fix this}}
   %1 = stablehlo.abs %0 : !t
+  // expected-error @+1 {{Mesh assignment is not possible for op as it is used in {"m2"} but it can only be placed on {"m1"} without introducing a transfer}}
   %2 = mpmd.assign %1 : (!t) -> !m2
   return %2 : !m2
 }
@@ -107,4 +109,25 @@ func.func private @f(%arg0: !t) -> !t attributes {topology = #topology} {
   %2 = mpmd.transfer %1 : (!m1) -> !m2
   %3 = mpmd.unassign %2 : (!m2) -> !t
   return %3 : !t
+}
+
+// -----
+
+// An assign of an unassigned m1 fragment result onto m2 (no transfer of it
+// exists): the assign's own mesh is not where its operand can be, an error
+// at the assign.
+
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m2 = !mpmd.mesh_tensor<"m2", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+func.func @main(%arg0: !m1) -> !m2 attributes {topology = #topology} {
+  %f = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m1) -> !m1
+  %0 = mpmd.unassign {origin = "f"} %f : (!m1) -> !t
+  // expected-error @+1 {{Mesh assignment is not possible for op as it is used in {"m2"["g"]} but it can only be placed on {"m1"["f"]} without introducing a transfer}}
+  %1 = mpmd.assign {origin = "g"} %0 : (!t) -> !m2
+  return %1 : !m2
 }

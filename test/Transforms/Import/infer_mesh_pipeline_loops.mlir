@@ -103,6 +103,7 @@ func.func @main(%arg0: !t) -> !m2 attributes {topology = #topology} {
     %u = mpmd.unassign %f : (!m1) -> !t
     mpmd.return %u : !t
   } : !t
+  // expected-error @+1 {{Mesh assignment is not possible for op as it is used in {"m2"} but it can only be placed on {"m1"["inferred_in"]} without introducing a transfer}}
   %r = mpmd.assign %0 : (!t) -> !m2
   return %r : !m2
 }
@@ -124,6 +125,7 @@ func.func @main(%arg0: !m1) -> !m2 attributes {topology = #topology} {
   %u = mpmd.unassign %g : (!m1) -> !t
   // expected-error @+1 {{Mesh assignment is not possible for loop-carried value 0 of mpmd.for as it is used in {"m2"} but its operand can only be on {"m1"}}}
   %0 = mpmd.for (%u) {iterations = 2 : ui32} (%x: !t, %index: tensor<ui32>) {
+    // expected-error @+1 {{Mesh assignment is not possible for op as it is used in {"m2"} but it can only be placed on {"m1"} without introducing a transfer}}
     %a = mpmd.assign %x : (!t) -> !m2
     %f = mpmd.fragment<mesh="m2", origin=["f"]> (%a) (%y: !t) {
       mpmd.return %y : !t
@@ -131,6 +133,7 @@ func.func @main(%arg0: !m1) -> !m2 attributes {topology = #topology} {
     %v = mpmd.unassign %f : (!m2) -> !t
     mpmd.return %v : !t
   } : !t
+  // expected-error @+1 {{Mesh assignment is not possible for op as it is used in {"m2"} but it can only be placed on {"m1"} without introducing a transfer}}
   %r = mpmd.assign %0 : (!t) -> !m2
   return %r : !m2
 }

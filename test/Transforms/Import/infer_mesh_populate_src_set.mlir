@@ -3,7 +3,8 @@
 // src_set = intersection of the inputs' src_sets. An unassign is on its
 // mesh (with its origin) and on the destinations of transfers of the same
 // mesh tensor; an unassign of an entry input may also go wherever it is
-// used (`inferred_in`). Constants have no src_set (any mesh).
+// used (`inferred_in`). Constants have no src_set (any mesh). An assign
+// gets the src_set of its operand (next to its own mesh as use_set).
 
 !t = tensor<4xf32>
 !m1 = !mpmd.mesh_tensor<"m1", !t>
@@ -17,9 +18,12 @@
 // CHECK:         mpmd.unassign {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["user_in"], "m3"["inferred_in"]>, mpmd.use_set = #mpmd.meshes_with_origins<"m3">, origin = "user_in"} %arg0
 // CHECK:         stablehlo.constant {mpmd.use_set = #mpmd.meshes_with_origins<"m1", "m2">}
 // CHECK-NEXT:    stablehlo.add %{{.*}}, %{{.*}} {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["f"], "m2"["transfer"]>, mpmd.use_set = #mpmd.meshes_with_origins<"m1", "m2">}
-// CHECK-NEXT:    stablehlo.multiply %{{.*}}, %arg1 {mpmd.src_set = #mpmd.meshes_with_origins<"m2"["inferred_in", "transfer"]>, mpmd.use_set = #mpmd.meshes_with_origins<"m2">}
+// CHECK-NEXT:    stablehlo.multiply %{{.*}}, %arg1 {mpmd.src_set = #mpmd.meshes_with_origins<"m2"["transfer", "inferred_in"]>, mpmd.use_set = #mpmd.meshes_with_origins<"m2">}
 // CHECK-NEXT:    stablehlo.abs %{{.*}} {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["user_in"], "m3"["inferred_in"]>, mpmd.use_set = #mpmd.meshes_with_origins<"m3">}
 // CHECK-NEXT:    stablehlo.negate %arg2 :
+// CHECK-NEXT:    mpmd.assign {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["f"], "m2"["transfer"]>, mpmd.use_set = #mpmd.meshes_with_origins<"m1">}
+// CHECK-NEXT:    mpmd.assign {mpmd.src_set = #mpmd.meshes_with_origins<"m2"["transfer", "inferred_in"]>, mpmd.use_set = #mpmd.meshes_with_origins<"m2">}
+// CHECK-NEXT:    mpmd.assign {mpmd.src_set = #mpmd.meshes_with_origins<"m1"["user_in"], "m3"["inferred_in"]>, mpmd.use_set = #mpmd.meshes_with_origins<"m3">}
 func.func @main(%arg0: !m1, %arg1: !t, %arg2: !t) -> (!m1, !m2, !m3) attributes {topology = #topology} {
   %f = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0) (%x: !t) {
     mpmd.return %x : !t
@@ -187,4 +191,46 @@ func.func @loop(%arg0: !m1, %arg1: !m2) -> !m1 attributes {topology = #topology}
   %5 = stablehlo.exponential %0 : !t
   %6 = mpmd.assign %5 : (!t) -> !m1
   return %6 : !m1
+}
+
+// -----
+
+// Sets print in insertion order, not in mesh order. An unassign's src_set
+// is its own mesh, then the destinations of the transfers of its operand in
+// use-list order (for parsed input, the last transfer first); an
+// intersection keeps the order of its first operand and lists that
+// operand's origins first; a broadcast can be on every mesh in the order
+// the topology declares them.
+
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m2 = !mpmd.mesh_tensor<"m2", !t>
+!m3 = !mpmd.mesh_tensor<"m3", !t>
+#topology = #mpmd.topology<<"m3": <["x"=2]>>, <"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// CHECK-LABEL: func.func @order
+// CHECK:         mpmd.unassign {mpmd.src_set = #mpmd.meshes_with_origins<"m2"["g"], "m3"["transfer"], "m1"["transfer"]>, {{.*}}origin = "g"} %[[F2:.*]] :
+// CHECK:         mpmd.unassign {mpmd.src_set = #mpmd.meshes_with_origins<"m3"["h"], "m2"["transfer"]>, {{.*}}origin = "h"} %[[F3:.*]] :
+// CHECK-NEXT:    stablehlo.add %{{.*}}, %{{.*}} {mpmd.src_set = #mpmd.meshes_with_origins<"m2"["g", "transfer"], "m3"["transfer", "h"]>
+// CHECK-NEXT:    stablehlo.subtract %{{.*}}, %{{.*}} {mpmd.src_set = #mpmd.meshes_with_origins<"m3"["h", "transfer"], "m2"["transfer", "g"]>
+// CHECK-NEXT:    mpmd.broadcast {mpmd.src_set = #mpmd.meshes_with_origins<"m3"["broadcast_in"], "m1"["broadcast_in"], "m2"["broadcast_in"]>
+func.func @order(%arg0: !m2, %arg1: !m3) -> (!m2, !m3, !m1) attributes {topology = #topology} {
+  %f2 = mpmd.fragment<mesh="m2", origin=["g"]> (%arg0) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m2) -> !m2
+  %f3 = mpmd.fragment<mesh="m3", origin=["h"]> (%arg1) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m3) -> !m3
+  %t1 = mpmd.transfer %f2 : (!m2) -> !m1
+  %t3 = mpmd.transfer %f2 : (!m2) -> !m3
+  %t2 = mpmd.transfer %f3 : (!m3) -> !m2
+  %u2 = mpmd.unassign {origin = "g"} %f2 : (!m2) -> !t
+  %u3 = mpmd.unassign {origin = "h"} %f3 : (!m3) -> !t
+  %0 = stablehlo.add %u2, %u3 : !t
+  %1 = stablehlo.subtract %u3, %u2 : !t
+  %2 = mpmd.broadcast %0 : !t
+  %a0 = mpmd.assign %0 : (!t) -> !m2
+  %a1 = mpmd.assign %1 : (!t) -> !m3
+  %a2 = mpmd.assign %2 : (!t) -> !m1
+  return %a0, %a1, %a2 : !m2, !m3, !m1
 }

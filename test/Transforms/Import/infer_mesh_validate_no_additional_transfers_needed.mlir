@@ -68,3 +68,23 @@ func.func private @f(%arg0: !t {mpmd.use_set = #mpmd.meshes_with_origins<"m1">},
     attributes {topology = #topology} {
   return %arg0, %arg1 : !t, !t
 }
+
+// -----
+
+// Assigns are checked like meshless ops: the mesh an assign puts its operand
+// on (its use_set) must be one the operand can be on (its src_set). An assign
+// without a src_set (any mesh) is valid.
+
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m2 = !mpmd.mesh_tensor<"m2", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// LIMIT: error: Mesh assignment is not possible for op as it is used in {"m2"["g"]} but it can only be placed on {"m1"["f"]}
+func.func @main(%arg0: !t) -> (!m1, !m2, !m2) attributes {topology = #topology} {
+  %0 = mpmd.assign {mpmd.use_set = #mpmd.meshes_with_origins<"m1"["f"]>, mpmd.src_set = #mpmd.meshes_with_origins<"m1"["f"], "m2">} %arg0 : (!t) -> !m1
+  // expected-error @+1 {{Mesh assignment is not possible for op as it is used in {"m2"["g"]} but it can only be placed on {"m1"["f"]} without introducing a transfer}}
+  %1 = mpmd.assign {mpmd.use_set = #mpmd.meshes_with_origins<"m2"["g"]>, mpmd.src_set = #mpmd.meshes_with_origins<"m1"["f"]>} %arg0 : (!t) -> !m2
+  %2 = mpmd.assign {mpmd.use_set = #mpmd.meshes_with_origins<"m2">} %arg0 : (!t) -> !m2
+  return %0, %1, %2 : !m1, !m2, !m2
+}

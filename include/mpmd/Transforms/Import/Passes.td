@@ -372,9 +372,17 @@ def InferMeshPopulateUseSetPass
   let description = [{
     use_set(op) = the union of the meshes of the `mpmd.assign`s that
     transitively consume the op's results. Results are stored as
-    `mpmd.use_set` on meshless ops, unassigns, broadcasts/reduces and calls,
-    and on arguments (and callee results) of MPMD functions. `mpmd.broadcast`
-    and `mpmd.reduce` are terminal: they do not propagate to their operands.
+    `mpmd.use_set` on meshless ops, unassigns and broadcasts/reduces, and on
+    arguments (and callee results) of MPMD functions; an `mpmd.assign` gets
+    its own mesh (with its origin), calls get none. `mpmd.broadcast` and
+    `mpmd.reduce` are terminal: they do not propagate to their operands.
+
+    Sets keep insertion order (as upstream prints them): once the fixpoint
+    has decided their contents, one backward walk rebuilds each value's set
+    from what its uses contribute, in use-list order (for parsed input, the
+    last user first), origins in the order they arrive. Entry points are
+    walked from their last op up, a callee at its last call site, a loop
+    body at its loop.
 
     `mpmd.call`: every callee argument/result is a data-flow edge shared by
     all call sites (callee arg i <- operand i of every call; call result j
@@ -391,6 +399,7 @@ def InferMeshPopulateUseSetPass
     the worklist only when its set grows, at most M times); each growth is
     pushed along the value's producers. O((N + E) * M) set operations,
     independent of the number of call sites or the length of call chains.
+    The ordering walk visits every use once: O(E * M).
   }];
   let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
 }
@@ -427,14 +436,24 @@ def InferMeshPopulateSrcSetPass
     of an `mpmd.for` can be where its operand can: body argument i and
     result i take operand i's src_set (what the body returns does not
     narrow it), kept in entry i of the loop's `arg_attrs`.
-    Reads the use_sets written by -mpmd-infer-mesh-populate-use-set.
+    Reads the use_sets written by -mpmd-infer-mesh-populate-use-set. An
+    `mpmd.assign` gets the src_set of its operand.
+
+    Sets keep insertion order (as upstream prints them): after the fixpoint,
+    one forward walk in program order (a callee at its first call site)
+    rebuilds each set from its inputs in operand order -- an intersection
+    keeps the order of its first input and lists that input's origins
+    first; an unassign lists its own mesh, then the transfer destinations
+    in use-list order, then its use_set's meshes; a broadcast every mesh in
+    the topology's order.
 
     Complexity: a worklist over ops/values seeded in program order (callees
     at their first call site), so straight-line code is visited once. Sets
     only shrink, except the one-time switch of a reduction to the union, so
     an op is re-evaluated at most (2M + 1) times per input:
     O((N + E) * M) for bounded fan-in; a callee argument with C call sites
-    costs O(C^2 * M) in the worst case.
+    costs O(C^2 * M) in the worst case. The ordering walk evaluates every
+    op once more.
   }];
   let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
 }
@@ -547,8 +566,9 @@ def InferMeshValidateNoAdditionalTransfersNeededPass
     : Pass<"mpmd-infer-mesh-validate-no-additional-transfers-needed", "ModuleOp"> {
   let summary = "Errors where a meshless op is used on a mesh it cannot be computed on.";
   let description = [{
-    Reports every meshless op whose use_set is not contained in its
-    src_set, and every callee argument used on a mesh its call sites'
+    Reports every meshless op, and every `mpmd.assign`, whose use_set is
+    not contained in its src_set (for an assign: its own mesh is not one
+    its operand can be on), and every callee argument used on a mesh its call sites'
     operands cannot be on (a callee argument used on several meshes is
     copied by the rewrite, so that alone is valid). Call chains: when a
     result r of a call of `f` is passed straight to argument a of another
