@@ -1,4 +1,4 @@
-// RUN: mpmd-opt -sdy-resolve-permutation-factors -split-input-file %s | FileCheck %s
+// RUN: mpmd-opt -sdy-resolve-permutation-factors=enable-halo-exchange=false -split-input-file %s | FileCheck %s
 // RUN: mpmd-opt -sdy-resolve-permutation-factors="enable-halo-exchange=false replica-count=1 partition-count=4" -split-input-file %s | FileCheck %s
 
 // A sharded permutation factor moves data between devices: the op runs
