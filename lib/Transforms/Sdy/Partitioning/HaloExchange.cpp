@@ -164,6 +164,8 @@ private:
 Value HaloBuilder::buildAffineOfShardIndex(ArrayRef<AxisRefAttr> axes,
                                            int64_t scale, int64_t offset) {
   MLIRContext *ctx = builder.getContext();
+  if (scale == 0)
+    return constantI64(offset);
   if (devices.hasExplicitDeviceIds()) {
     // A lookup table indexed by device id.
     SmallVector<int64_t> table = devices.getIndexTableById(axes, scale);
@@ -205,6 +207,8 @@ Value HaloBuilder::buildAffineOfShardIndex(ArrayRef<AxisRefAttr> axes,
 Value HaloBuilder::sliceDim(Value value, int64_t dim, int64_t begin,
                             int64_t end, int64_t stride) {
   auto type = cast<RankedTensorType>(value.getType());
+  if (begin == 0 && end == type.getDimSize(dim) && stride == 1)
+    return value;
   SmallVector<int64_t> starts(type.getRank(), 0);
   SmallVector<int64_t> limits(type.getShape());
   SmallVector<int64_t> strides(type.getRank(), 1);
