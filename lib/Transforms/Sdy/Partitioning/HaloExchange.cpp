@@ -57,9 +57,21 @@ namespace {
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+/// What happens to one sharded dimension inside the manual computation.
+enum class DimAction {
+  /// Pad or slice: exchange halos, cut the output shard.
+  kCut,
+  /// Reverse: shift the high-end padding to the low end, swap shards with
+  /// the mirror device; the local reverse follows.
+  kMirror,
+  /// Not touched by the op (a reverse's other dimensions).
+  kKeep,
+};
+
 /// One sharded dimension of the op: how its output reads its input, and
 /// the halos that follows.
 struct DimPlan {
+  DimAction action = DimAction::kCut;
   int64_t dim;
   SmallVector<AxisRefAttr> axes;
   int64_t shards;   // n
@@ -114,9 +126,13 @@ RankedTensorType getI64Scalar(MLIRContext *ctx) {
 /// the other.
 class HaloBuilder {
 public:
+  /// Builds at the builder's insertion point, the start of the body; a
+  /// null `fill` is a zero built when first needed.
   HaloBuilder(OpBuilder &builder, Location loc, MeshAttr mesh, Value fill,
-              bool masksOutside, bool useReplicaId, ChannelCounter &channels)
+              RankedTensorType scalarType, bool masksOutside,
+              bool useReplicaId, ChannelCounter &channels)
       : builder(builder), loc(loc), devices(mesh), fill(fill),
+        scalarType(scalarType), body(builder.getInsertionBlock()),
         masksOutside(masksOutside), channels(channels) {
     auto u32 = RankedTensorType::get({}, builder.getIntegerType(32, false));
     Value id = useReplicaId
@@ -129,6 +145,18 @@ public:
   /// `value` (local, dimension `plan.dim` holding the device's input
   /// shard) with that dimension replaced by the device's output shard.
   Value exchangeAndCut(Value value, const DimPlan &plan);
+  /// `value` with dimension `plan.dim` holding the shard a reverse reads,
+  /// still in input order.
+  Value mirror(Value value, const DimPlan &plan);
+  Value getFill() {
+    if (!fill) {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(body);
+      fill = hlo::ConstantOp::create(
+          builder, loc, cast<ElementsAttr>(builder.getZeroAttr(scalarType)));
+    }
+    return fill;
+  }
 
 private:
   Value constantI64(int64_t value) {
@@ -145,17 +173,31 @@ private:
                  int64_t stride = 1);
   Value padDim(Value value, int64_t dim, int64_t low, int64_t high,
                int64_t interior);
+  /// `part` of the device at index `source(index)` along `plan.axes`, for
+  /// the device at `index`; devices whose source is out of range receive
+  /// zeros.
+  Value permute(Value part, const DimPlan &plan,
+                function_ref<int64_t(int64_t)> source);
   /// The `width` elements from `begin` on of the shard `hop` shards away
-  /// (negative: before) along `plan.axes`; devices without such a shard
-  /// receive zeros.
+  /// (negative: before).
   Value fetch(Value value, const DimPlan &plan, int64_t hop, int64_t begin,
-              int64_t width);
+              int64_t width) {
+    return permute(sliceDim(value, plan.dim, begin, begin + width), plan,
+                   [&](int64_t index) { return index + hop; });
+  }
+  /// A constant of `type` (i64 elements) with every element `value`.
+  Value splatI64(RankedTensorType type, int64_t value) {
+    return hlo::ConstantOp::create(
+        builder, loc, DenseIntElementsAttr::get(type, ArrayRef<int64_t>{value}));
+  }
   Value maskOutsideInput(Value window, const DimPlan &plan);
 
   OpBuilder &builder;
   Location loc;
   MeshDevices devices;
   Value fill;
+  RankedTensorType scalarType;
+  Block *body;
   bool masksOutside;
   ChannelCounter &channels;
   Value deviceId;
@@ -234,21 +276,22 @@ Value HaloBuilder::padDim(Value value, int64_t dim, int64_t low, int64_t high,
   SmallVector<int64_t> shape(type.getShape());
   int64_t size = shape[dim];
   shape[dim] = low + high + size + std::max<int64_t>(size - 1, 0) * interior;
-  return hlo::PadOp::create(builder, loc, type.clone(shape), value, fill, lows,
-                            highs, interiors);
+  return hlo::PadOp::create(builder, loc, type.clone(shape), value, getFill(),
+                            lows, highs, interiors);
 }
 
-Value HaloBuilder::fetch(Value value, const DimPlan &plan, int64_t hop,
-                         int64_t begin, int64_t width) {
-  Value part = sliceDim(value, plan.dim, begin, begin + width);
+Value HaloBuilder::permute(Value part, const DimPlan &plan,
+                           function_ref<int64_t(int64_t)> source) {
   SmallVector<int64_t> pairs;
   for (const SmallVector<int64_t> &group :
        devices.getReplicaGroups(plan.axes))
-    for (int64_t index = 0; index < plan.shards; ++index)
-      if (index + hop >= 0 && index + hop < plan.shards) {
-        pairs.push_back(group[index + hop]);
+    for (int64_t index = 0; index < plan.shards; ++index) {
+      int64_t from = source(index);
+      if (from >= 0 && from < plan.shards) {
+        pairs.push_back(group[from]);
         pairs.push_back(group[index]);
       }
+    }
   auto pairsType = RankedTensorType::get(
       {static_cast<int64_t>(pairs.size()) / 2, 2}, builder.getI64Type());
   return hlo::CollectivePermuteOp::create(
@@ -273,19 +316,19 @@ Value HaloBuilder::maskOutsideInput(Value window, const DimPlan &plan) {
       buildAffineOfShardIndex(plan.axes, plan.inShard, -plan.leftHalo);
   Value element =
       hlo::AddOp::create(builder, loc, iota, broadcast(first, indexType));
-  auto compare = [&](Value bound, hlo::ComparisonDirection direction) {
+  auto compare = [&](int64_t bound, hlo::ComparisonDirection direction) {
     return hlo::CompareOp::create(
-        builder, loc, predType, element, broadcast(bound, indexType),
+        builder, loc, predType, element, splatI64(indexType, bound),
         hlo::ComparisonDirectionAttr::get(builder.getContext(), direction),
         hlo::ComparisonTypeAttr::get(builder.getContext(),
                                      hlo::ComparisonType::SIGNED));
   };
   Value inside = hlo::AndOp::create(
       builder, loc, predType,
-      compare(constantI64(0), hlo::ComparisonDirection::GE),
-      compare(constantI64(plan.inSize), hlo::ComparisonDirection::LT));
+      compare(0, hlo::ComparisonDirection::GE),
+      compare(plan.inSize, hlo::ComparisonDirection::LT));
   return hlo::SelectOp::create(builder, loc, type, inside, window,
-                               broadcast(fill, type));
+                               broadcast(getFill(), type));
 }
 
 Value HaloBuilder::exchangeAndCut(Value value, const DimPlan &plan) {
@@ -350,6 +393,25 @@ Value HaloBuilder::exchangeAndCut(Value value, const DimPlan &plan) {
   return cut;
 }
 
+Value HaloBuilder::mirror(Value value, const DimPlan &plan) {
+  // With the padding of the last shard moved to the front (a shift by
+  // n * a - I, itself a halo exchange), the elements device k outputs, in
+  // reverse, are exactly the shard of device n - 1 - k.
+  int64_t shift = plan.shards * plan.inShard - plan.inSize;
+  if (shift > 0) {
+    DimPlan shifted = plan;
+    shifted.action = DimAction::kCut;
+    shifted.outSize = plan.shards * plan.inShard;
+    shifted.outShard = plan.inShard;
+    shifted.start = -shift;
+    shifted.leftHalo = shifted.rightHalo = 0;
+    shifted.computeHalos();
+    value = exchangeAndCut(value, shifted);
+  }
+  return permute(value, plan,
+                 [&](int64_t index) { return plan.shards - 1 - index; });
+}
+
 } // namespace
 
 bool rewriteWithHaloExchange(const OpFactorView &view, bool useReplicaId,
@@ -357,7 +419,8 @@ bool rewriteWithHaloExchange(const OpFactorView &view, bool useReplicaId,
   Operation *op = view.op;
   auto pad = dyn_cast<hlo::PadOp>(op);
   auto slice = dyn_cast<hlo::SliceOp>(op);
-  if (!pad && !slice)
+  auto reverse = dyn_cast<hlo::ReverseOp>(op);
+  if (!pad && !slice && !reverse)
     return false;
   auto inType = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
   auto outType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
@@ -397,18 +460,25 @@ bool rewriteWithHaloExchange(const OpFactorView &view, bool useReplicaId,
       return false;
     plan.inShard = ceilDiv(plan.inSize, plan.shards);
     plan.outShard = ceilDiv(plan.outSize, plan.shards);
+    plan.stride = 1;
+    plan.start = 0;
+    plan.dilation = 1;
     if (pad) {
-      plan.stride = 1;
       plan.start = -pad.getEdgePaddingLow()[dim];
       plan.dilation = pad.getInteriorPadding()[dim] + 1;
-    } else {
+    } else if (slice) {
       plan.stride = slice.getStrides()[dim];
       plan.start = slice.getStartIndices()[dim];
-      plan.dilation = 1;
+    } else {
+      plan.action = llvm::is_contained(reverse.getDimensions(), dim)
+                        ? DimAction::kMirror
+                        : DimAction::kKeep;
     }
-    plan.computeHalos();
-    if (plan.exchangesAsMuchAsAllGather())
-      return false;
+    if (plan.action == DimAction::kCut) {
+      plan.computeHalos();
+      if (plan.exchangesAsMuchAsAllGather())
+        return false;
+    }
     plans.push_back(std::move(plan));
   }
   if (plans.empty())
@@ -476,12 +546,15 @@ bool rewriteWithHaloExchange(const OpFactorView &view, bool useReplicaId,
       ManualAxesAttr::get(ctx, manualAxes));
   Block *body = builder.createBlock(&manual.getBody());
   Value local = body->addArgument(inType.clone(localIn), loc);
-  Value fill = pad ? body->addArgument(scalarType, loc) : buildFill();
-
-  HaloBuilder halo(builder, loc, mesh, fill, /*masksOutside=*/bool(pad),
-                   useReplicaId, channels);
-  for (const DimPlan &plan : plans)
-    local = halo.exchangeAndCut(local, plan);
+  Value fill = pad ? body->addArgument(scalarType, loc) : Value();
+  HaloBuilder halo(builder, loc, mesh, fill, scalarType,
+                   /*masksOutside=*/bool(pad), useReplicaId, channels);
+  for (const DimPlan &plan : plans) {
+    if (plan.action == DimAction::kCut)
+      local = halo.exchangeAndCut(local, plan);
+    else if (plan.action == DimAction::kMirror)
+      local = halo.mirror(local, plan);
+  }
   // Unsharded dimensions: the op itself, on those dimensions only.
   auto localType = cast<RankedTensorType>(local.getType());
   SmallVector<int64_t> localOut(localType.getShape());
@@ -500,6 +573,11 @@ bool rewriteWithHaloExchange(const OpFactorView &view, bool useReplicaId,
     if (any)
       local = hlo::PadOp::create(builder, loc, localType.clone(localOut),
                                  local, fill, lows, highs, interiors);
+  } else if (reverse) {
+    // Every reversed dimension: the sharded ones now hold their mirror
+    // shard in input order.
+    local = hlo::ReverseOp::create(builder, loc, localType, local,
+                                   reverse.getDimensions());
   } else {
     SmallVector<int64_t> starts(rank, 0), limits(localType.getShape()),
         strides(rank, 1);

@@ -71,6 +71,38 @@ func.func @strided_slice(%a: tensor<15xf32> {sdy.sharding = #sdy.sharding<@four,
   return %0 : tensor<7xf32>
 }
 
+// Reverse over divisible shards: one permute swaps mirror devices, then
+// each reverses locally.
+// CHECK-LABEL: func.func @reverse
+func.func @reverse(%a: tensor<16x2xf32> {sdy.sharding = #sdy.sharding<@four, [{"x"}, {}]>}) -> tensor<16x2xf32> {
+  // CHECK-NEXT: %[[M:.*]] = sdy.manual_computation(%arg0) in_shardings=[<@four, [{"x"}, {}]>] out_shardings=[<@four, [{"x"}, {}]>] manual_axes={"x"} (%[[X:.*]]: tensor<4x2xf32>) {
+  // CHECK-NEXT:   stablehlo.partition_id
+  // CHECK-NEXT:   stablehlo.convert
+  // CHECK-NEXT:   %[[P:.*]] = "stablehlo.collective_permute"(%[[X]]) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, source_target_pairs = dense<{{\[\[}}3, 0], [2, 1], [1, 2], [0, 3]]> : tensor<4x2xi64>}>
+  // CHECK-NEXT:   %[[R:.*]] = stablehlo.reverse %[[P]], dims = [0, 1] : tensor<4x2xf32>
+  // CHECK-NEXT:   sdy.return %[[R]]
+  // CHECK-NEXT: } : (tensor<16x2xf32>) -> tensor<16x2xf32>
+  // CHECK-NEXT: return %[[M]]
+  %0 = stablehlo.reverse %a, dims = [0, 1] {sdy.sharding = #sdy.sharding_per_value<[<@four, [{"x"}, {}]>]>} : tensor<16x2xf32>
+  return %0 : tensor<16x2xf32>
+}
+
+// A non-divisible reverse (14 over 4 shards of 4) first shifts the 2
+// padding elements of the last shard to the front: a halo of 2 from the
+// left neighbour, cut at a constant offset.
+// CHECK-LABEL: func.func @reverse_non_divisible
+func.func @reverse_non_divisible(%a: tensor<14xf32> {sdy.sharding = #sdy.sharding<@four, [{"x"}]>}) -> tensor<14xf32> {
+  // CHECK:      %[[TAIL:.*]] = stablehlo.slice %{{.*}} [2:4]
+  // CHECK-NEXT: %[[LEFT:.*]] = "stablehlo.collective_permute"(%[[TAIL]]) {{.*}} source_target_pairs = dense<{{\[\[}}0, 1], [1, 2], [2, 3]]>
+  // CHECK-NEXT: %[[W:.*]] = stablehlo.concatenate %[[LEFT]], %{{.*}}, dim = 0
+  // CHECK-NEXT: %[[ZERO:.*]] = stablehlo.constant dense<0> : tensor<i64>
+  // CHECK-NEXT: %[[S:.*]] = stablehlo.dynamic_slice %[[W]], %[[ZERO]], sizes = [4]
+  // CHECK-NEXT: %[[P:.*]] = "stablehlo.collective_permute"(%[[S]]) {{.*}} source_target_pairs = dense<{{\[\[}}3, 0], [2, 1], [1, 2], [0, 3]]>
+  // CHECK-NEXT: stablehlo.reverse %[[P]], dims = [0]
+  %0 = stablehlo.reverse %a, dims = [0] {sdy.sharding = #sdy.sharding_per_value<[<@four, [{"x"}]>]>} : tensor<14xf32>
+  return %0 : tensor<14xf32>
+}
+
 // -----
 
 // Explicit device ids: the shard index of each device comes from a table

@@ -134,3 +134,46 @@ func.func @parallel_pad_shuffled(%a: tensor<16xf32> {sdy.sharding = #sdy.shardin
   %0 = stablehlo.pad %a, %z, low = [3], high = [1], interior = [0] {sdy.sharding = #sdy.sharding_per_value<[<@shuffled, [{"x"}]>]>} : (tensor<16xf32>, tensor<f32>) -> tensor<20xf32>
   return %0 : tensor<20xf32>
 }
+
+// Reverse: each device takes its mirror device's shard and reverses it.
+// CHECK: PASS: @main_reverse_four
+func.func @parallel_reverse_four(%a: tensor<16xf32> {sdy.sharding = #sdy.sharding<@four, [{"x"}]>}) -> (tensor<16xf32> {sdy.sharding = #sdy.sharding<@four, [{"x"}]>}) {
+  %0 = stablehlo.reverse %a, dims = [0] {sdy.sharding = #sdy.sharding_per_value<[<@four, [{"x"}]>]>} : tensor<16xf32>
+  return %0 : tensor<16xf32>
+}
+
+// A non-divisible reverse (10 over 3 shards of 4) between two slices: the
+// padding of the last shard is shifted to the front first.
+// CHECK: PASS: @main_reverse_three
+func.func @parallel_reverse_three(%a: tensor<12xi32> {sdy.sharding = #sdy.sharding<@three, [{"x"}]>}) -> (tensor<9xi32> {sdy.sharding = #sdy.sharding<@three, [{"x"}]>}) {
+  %0 = stablehlo.slice %a [1:11] {sdy.sharding = #sdy.sharding_per_value<[<@three, [{"x"}]>]>} : (tensor<12xi32>) -> tensor<10xi32>
+  %1 = stablehlo.reverse %0, dims = [0] {sdy.sharding = #sdy.sharding_per_value<[<@three, [{"x"}]>]>} : tensor<10xi32>
+  %2 = stablehlo.slice %1 [0:9] {sdy.sharding = #sdy.sharding_per_value<[<@three, [{"x"}]>]>} : (tensor<10xi32>) -> tensor<9xi32>
+  return %2 : tensor<9xi32>
+}
+
+// A shift larger than a shard (5 over 4 shards of 2: 3 padding elements)
+// needs two hops before the mirror swap.
+// CHECK: PASS: @main_reverse_two_hop_shift
+func.func @parallel_reverse_two_hop_shift(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@four, [{"x"}]>}) -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@four, [{"x"}]>}) {
+  %z = stablehlo.constant dense<1.0> : tensor<f32>
+  %0 = stablehlo.slice %a [2:7] {sdy.sharding = #sdy.sharding_per_value<[<@four, [{"x"}]>]>} : (tensor<8xf32>) -> tensor<5xf32>
+  %1 = stablehlo.reverse %0, dims = [0] {sdy.sharding = #sdy.sharding_per_value<[<@four, [{"x"}]>]>} : tensor<5xf32>
+  %2 = stablehlo.pad %1, %z, low = [0], high = [3], interior = [0] {sdy.sharding = #sdy.sharding_per_value<[<@four, [{"x"}]>]>} : (tensor<5xf32>, tensor<f32>) -> tensor<8xf32>
+  return %2 : tensor<8xf32>
+}
+
+// Two dimensions reversed on a 2-D mesh, one sharded on each axis, and one
+// unsharded reversed dimension.
+// CHECK: PASS: @main_reverse_2d
+func.func @parallel_reverse_2d(%a: tensor<4x6x3xf32> {sdy.sharding = #sdy.sharding<@grid, [{"x"}, {"y"}, {}]>}) -> (tensor<4x6x3xf32> {sdy.sharding = #sdy.sharding<@grid, [{"x"}, {"y"}, {}]>}) {
+  %0 = stablehlo.reverse %a, dims = [0, 1, 2] {sdy.sharding = #sdy.sharding_per_value<[<@grid, [{"x"}, {"y"}, {}]>]>} : tensor<4x6x3xf32>
+  return %0 : tensor<4x6x3xf32>
+}
+
+// Mirror devices on a mesh with explicit device ids.
+// CHECK: PASS: @main_reverse_shuffled
+func.func @parallel_reverse_shuffled(%a: tensor<8x2xf32> {sdy.sharding = #sdy.sharding<@shuffled, [{"x"}, {}]>}) -> (tensor<8x2xf32> {sdy.sharding = #sdy.sharding<@shuffled, [{"x"}, {}]>}) {
+  %0 = stablehlo.reverse %a, dims = [0] {sdy.sharding = #sdy.sharding_per_value<[<@shuffled, [{"x"}, {}]>]>} : tensor<8x2xf32>
+  return %0 : tensor<8x2xf32>
+}
