@@ -169,17 +169,19 @@ def ResolvePermutationFactorsPass
     those factors replicated. Ops without a rule or with a custom rule are
     left alone.
 
-    With `enable-halo-exchange` (default), a `pad` or `slice` whose operand
-    and result are sharded alike on full axes instead runs inside a new
-    `sdy.manual_computation` over those axes: each device receives from its
-    neighbours, with `stablehlo.collective_permute`s (one per hop), just the
-    elements its output shard reads, and cuts its output shard with a
+    With `enable-halo-exchange` (default), a `pad`, `slice` or `reverse`
+    whose operand and result are sharded alike on full axes instead runs
+    inside a new `sdy.manual_computation` over those axes: each device
+    receives from its neighbours, with `stablehlo.collective_permute`s (one
+    per hop), just the elements its output shard reads, and cuts it with a
     `dynamic_slice` at an offset computed from its device id (`replica_id`
     when `replica-count` > 1, else `partition_id`): closed-form arithmetic
     on meshes without device ids, a lookup table otherwise. It falls back
     to replication when a halo is as large as what an all-gather moves.
     New collectives take channel handles after the largest one in the
-    function. `reverse` and reshapes always take the replication path.
+    function. A reverse swaps shards between mirror devices (after moving
+    the padding of a non-divisible last shard to the front) and reverses
+    locally. Reshapes always take the replication path.
     Complexity: O(ops x (T x R + P x S)) for T tensors of rank R per op, P
     permutation factors and S shards per pad dimension, plus O(D x (N + S))
     per halo op for D sharded dimensions and N devices.
@@ -188,7 +190,7 @@ def ResolvePermutationFactorsPass
     Option<"enableHaloExchange", "enable-halo-exchange", "bool",
            /*default=*/"true",
            "Exchange halos between neighbouring shards instead of "
-           "replicating, for pad and slice.">,
+           "replicating, for pad, slice and reverse.">,
     Option<"replicaCount", "replica-count", "int64_t", /*default=*/"1",
            "Number of replicas (the device id is replica_id when > 1).">,
     Option<"partitionCount", "partition-count", "int64_t", /*default=*/"1",
