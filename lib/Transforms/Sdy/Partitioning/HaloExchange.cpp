@@ -25,6 +25,7 @@
 #include "MeshDevices.h"
 
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
+#include "mpmd/Support/CheckedArithmetic.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -110,6 +111,25 @@ struct DimPlan {
     }
   }
 
+  /// Whether the coordinates the plan computes with (source coordinates of
+  /// up to twice the padded output, the dilated window of up to twice the
+  /// padded input, and sums of a few of those) fit in int64.
+  bool fitsInt64() const {
+    auto twice = [](int64_t count, int64_t size) -> std::optional<int64_t> {
+      std::optional<int64_t> padded = mpmd::checkedMul(count, size);
+      return padded ? mpmd::checkedMul(*padded, 2) : std::nullopt;
+    };
+    std::optional<int64_t> outSpan = twice(shards, outShard);
+    std::optional<int64_t> inSpan = twice(shards, inShard);
+    if (!outSpan || !inSpan)
+      return false;
+    std::optional<int64_t> source = mpmd::checkedMul(*outSpan, stride);
+    std::optional<int64_t> dilated = mpmd::checkedMul(*inSpan, dilation);
+    constexpr int64_t kLimit = std::numeric_limits<int64_t>::max() / 8;
+    return source && dilated && *source < kLimit && *dilated < kLimit &&
+           start > -kLimit && start < kLimit;
+  }
+
   /// Whether every device would receive at least as many elements as an
   /// all-gather of the dimension brings it: replication is no worse then.
   bool exchangesAsMuchAsAllGather() const {
@@ -133,7 +153,8 @@ public:
               bool useReplicaId, ChannelCounter &channels)
       : builder(builder), loc(loc), devices(mesh), fill(fill),
         scalarType(scalarType), body(builder.getInsertionBlock()),
-        masksOutside(masksOutside), channels(channels) {
+        masksOutside(masksOutside), useReplicaId(useReplicaId),
+        channels(channels) {
     auto u32 = RankedTensorType::get({}, builder.getIntegerType(32, false));
     Value id = useReplicaId
                    ? hlo::ReplicaIdOp::create(builder, loc, u32).getResult()
@@ -199,6 +220,7 @@ private:
   RankedTensorType scalarType;
   Block *body;
   bool masksOutside;
+  bool useReplicaId;
   ChannelCounter &channels;
   Value deviceId;
 };
@@ -294,11 +316,15 @@ Value HaloBuilder::permute(Value part, const DimPlan &plan,
     }
   auto pairsType = RankedTensorType::get(
       {static_cast<int64_t>(pairs.size()) / 2, 2}, builder.getI64Type());
+  // Pairs of replica ids need a permute without channel (cross-replica);
+  // with a channel, pairs name partitions (cross-partition).
+  hlo::ChannelHandleAttr channel =
+      useReplicaId ? hlo::ChannelHandleAttr()
+                   : hlo::ChannelHandleAttr::get(builder.getContext(),
+                                                 channels.take(), /*type=*/1);
   return hlo::CollectivePermuteOp::create(
       builder, loc, part.getType(), part,
-      DenseIntElementsAttr::get(pairsType, pairs),
-      hlo::ChannelHandleAttr::get(builder.getContext(), channels.take(),
-                                  /*type=*/1));
+      DenseIntElementsAttr::get(pairsType, pairs), channel);
 }
 
 Value HaloBuilder::maskOutsideInput(Value window, const DimPlan &plan) {
@@ -474,6 +500,8 @@ bool rewriteWithHaloExchange(const OpFactorView &view, bool useReplicaId,
                         ? DimAction::kMirror
                         : DimAction::kKeep;
     }
+    if (!plan.fitsInt64())
+      return false;
     if (plan.action == DimAction::kCut) {
       plan.computeHalos();
       if (plan.exchangesAsMuchAsAllGather())

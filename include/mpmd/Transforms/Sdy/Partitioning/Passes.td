@@ -179,7 +179,7 @@ def ResolvePermutationFactorsPass
     on meshes without device ids, a lookup table otherwise. It falls back
     to replication when a halo is as large as what an all-gather moves.
     New collectives take channel handles after the largest one in the
-    function. A reverse swaps shards between mirror devices (after moving
+    function (none with `replica-count` > 1: pairs of replica ids). A reverse swaps shards between mirror devices (after moving
     the padding of a non-divisible last shard to the front) and reverses
     locally. Reshapes always take the replication path.
     Complexity: O(ops x (T x R + P x S)) for T tensors of rank R per op, P
