@@ -36,6 +36,7 @@ func.func @pad_right_halo(%a: tensor<16xf32> {sdy.sharding = #sdy.sharding<@four
   // CHECK-NEXT: return %[[R]]
   // REPLICA: stablehlo.replica_id
   // REPLICA-NOT: stablehlo.partition_id
+  // REPLICA: "stablehlo.collective_permute"(%{{.*}}) <{source_target_pairs = dense<{{\[\[}}1, 0], [2, 1], [3, 2]]>
   %0 = stablehlo.pad %a, %z, low = [1], high = [1], interior = [0] {sdy.sharding = #sdy.sharding_per_value<[<@four, [{"x"}]>]>} : (tensor<16xf32>, tensor<f32>) -> tensor<18xf32>
   return %0 : tensor<18xf32>
 }
