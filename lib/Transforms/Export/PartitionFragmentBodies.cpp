@@ -20,6 +20,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 
 namespace mlir::mpmd {
 #define GEN_PASS_DEF_PARTITIONFRAGMENTBODIESPASS
@@ -183,6 +184,12 @@ void buildPartitionerPipeline(OpPassManager &pm, int64_t devices) {
   permutation.partitionCount = devices;
   funcPm.addPass(sdy::createResolvePermutationFactorsPass(permutation));
   funcPm.addPass(sdy::createReshardToCollectivesPass());
+  // As upstream's export pipeline: fold the collective pairs the
+  // reshards (or the user) left, e.g. an all_slice of an all_gather on the
+  // same axes, before they become communication.
+  funcPm.addPass(createCanonicalizerPass(
+      GreedyRewriteConfig(), /*disabledPatterns=*/{},
+      /*enabledPatterns=*/{sdy::SdyDialect::kCollectivePatternLabel.str()}));
   funcPm.addPass(sdy::createPadForDivisibilityPass());
   sdy::ResolveSingleDeviceShardingPassOptions singleDevice;
   singleDevice.partitionCount = devices;

@@ -169,3 +169,30 @@ func.func @p1_g.main(%x: tensor<8x4xf32>) -> tensor<8x4xf32> attributes {mesh_sh
   %0 = stablehlo.abs %x : tensor<8x4xf32>
   return %0 : tensor<8x4xf32>
 }
+
+// -----
+
+// Collective pairs are folded after the reshards become collectives
+// (`canonicalize` restricted to label `sdy-collective`, as upstream's
+// export pipeline): gathering and slicing back on the same axes moves
+// nothing.
+
+!v = !mpmd.mesh_tensor<"m", tensor<8xf32>, sharding=<@mesh, [{"x"}]>>
+#topology = #mpmd.topology<<"m": <["x"=2]>>>
+sdy.mesh @mesh = <["x"=2]>
+
+func.func @main(%v: !v) -> !v attributes {topology = #topology} {
+  %0 = mpmd.fragment_call<mesh="m", origin=["f"]> @p0_f.main(%v) : (!v) -> !v
+  return %0 : !v
+}
+
+// CHECK-LABEL: func.func @p0_f.main
+// CHECK-SAME:    (%arg0: tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:    %[[N:.*]] = stablehlo.negate %arg0 : tensor<4xf32>
+// CHECK-NEXT:    return %[[N]]
+func.func @p0_f.main(%v: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) attributes {mesh_shape = #sdy.mesh<["x"=2]>} {
+  %g = sdy.all_gather [{"x"}] %v out_sharding=<@mesh, [{}]> : tensor<8xf32>
+  %s = sdy.all_slice [{"x"}] %g out_sharding=<@mesh, [{"x"}]> : tensor<8xf32>
+  %n = stablehlo.negate %s {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>} : tensor<8xf32>
+  return %n : tensor<8xf32>
+}

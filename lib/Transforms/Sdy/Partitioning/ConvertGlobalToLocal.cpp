@@ -1061,11 +1061,11 @@ GlobalToLocalConverter::inlineManualComputation(ManualComputationOp op) {
       return op.emitError()
              << "result #" << index << " is " << *local
              << " on each device but the body returns " << returned.getType();
-    // Users outside read the value with the computation's out sharding (a
-    // slice of it checks which dimensions are sharded); a value passed
-    // through from outside keeps its own.
-    if (returned.getParentBlock() == &body)
-      replacementShardings[returned] = getShardingOf(result);
+    // Users outside read the value with the result's sharding (a value
+    // the body computes has none of its own).
+    if (Operation *def = returned.getDefiningOp(); def && op->isAncestor(def))
+      if (TensorShardingAttr sharding = getShardingOf(result))
+        replacementShardings[returned] = sharding;
     result.replaceAllUsesWith(returned);
   }
   terminator->erase();

@@ -111,6 +111,29 @@ SmallVector<int64_t> MeshDevices::getIndexTableById(ArrayRef<AxisRefAttr> axes,
   return table;
 }
 
+SmallVector<MeshDevices::IndexDigit>
+MeshDevices::getIndexDigits(ArrayRef<AxisRefAttr> axes) const {
+  // As getLinearIndex: the coordinate on the mesh axis is
+  // (position / stride) % axisSize, and the part of it `axis` covers is
+  // (coordinate / minorSize) % size; minorSize * size divides axisSize, so
+  // that is (position / (stride * minorSize)) % size.
+  SmallVector<IndexDigit> digits;
+  for (AxisRefAttr axis : axes) {
+    unsigned meshAxis = *mesh.getAxisIndex(axis.getName());
+    int64_t axisSize = mesh.getAxes()[meshAxis].getSize();
+    int64_t size = getSize(axis);
+    int64_t minorSize = axisSize / (getPreSize(axis) * size);
+    int64_t divisor = axisStrides[meshAxis] * minorSize;
+    // Adjacent parts of the position (say "x", "y" of one mesh) read as one.
+    if (!digits.empty() && digits.back().divisor == divisor * size) {
+      digits.back() = {divisor, digits.back().size * size};
+      continue;
+    }
+    digits.push_back({divisor, size});
+  }
+  return digits;
+}
+
 SmallVector<std::pair<int64_t, int64_t>>
 mlir::sdy::getPermutePairs(const MeshDevices &inputMesh,
                            ArrayRef<SmallVector<AxisRefAttr>> inputDims,

@@ -58,6 +58,18 @@ public:
   SmallVector<int64_t> getIndexTableById(ArrayRef<AxisRefAttr> axes,
                                          int64_t scale) const;
 
+  /// One digit of a device's index along some axes: `(id / divisor) % size`.
+  struct IndexDigit {
+    int64_t divisor;
+    int64_t size;
+  };
+  /// For a mesh without explicit device ids (id = position): the digits of
+  /// `getLinearIndex(id, axes)`, most major first, so that the index is
+  /// the fold `index = index * size + (id / divisor) % size`: closed-form
+  /// arithmetic a program can evaluate on its own id. O(|axes|).
+  SmallVector<IndexDigit> getIndexDigits(ArrayRef<AxisRefAttr> axes) const;
+  bool hasExplicitDeviceIds() const { return !deviceIds.empty(); }
+
 private:
   MeshAttr mesh;
   int64_t numDevices;

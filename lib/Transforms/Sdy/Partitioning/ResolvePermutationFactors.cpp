@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ExplicitReshards.h"
+#include "HaloExchange.h"
 
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
 #include "mpmd/Transforms/Sdy/Partitioning/Passes.h"
@@ -45,18 +46,19 @@ bool isCommunicationFree(hlo::SliceOp slice, int64_t dim, int64_t shards) {
 }
 
 /// Whether, for dimension `dim` of `pad` split in `shards` shards, every
-/// output shard reads only from the input shard of the same index.
+/// output shard reads only from the input shard of the same index, at the
+/// same place: with low padding, devices would pad their shards by
+/// different amounts, which -sdy-convert-global-to-local cannot express.
 bool isCommunicationFree(hlo::PadOp pad, int64_t dim, int64_t shards) {
-  if (pad.getInteriorPadding()[dim] != 0)
+  if (pad.getInteriorPadding()[dim] != 0 || pad.getEdgePaddingLow()[dim] != 0)
     return false;
   int64_t in = pad.getOperand().getType().getDimSize(dim);
   int64_t out = pad.getType().getDimSize(dim);
-  int64_t low = pad.getEdgePaddingLow()[dim];
   int64_t inShard = ceilDiv(in, shards), outShard = ceilDiv(out, shards);
   for (int64_t shard = 0; shard < shards; ++shard) {
     // Input positions output shard `shard` reads, clamped to the input.
-    int64_t first = std::max<int64_t>(shard * outShard - low, 0);
-    int64_t last = std::min<int64_t>((shard + 1) * outShard - low, in);
+    int64_t first = shard * outShard;
+    int64_t last = std::min<int64_t>((shard + 1) * outShard, in);
     if (first < last &&
         (first < shard * inShard || last > (shard + 1) * inShard))
       return false;
@@ -149,11 +151,12 @@ class ResolvePermutationFactorsPass
           !op->hasTrait<OpTrait::IsTerminator>())
         ops.push_back(op);
     });
+    ChannelCounter channels(getOperation());
     for (Operation *op : ops)
-      resolve(op);
+      resolve(op, channels);
   }
 
-  void resolve(Operation *op) {
+  void resolve(Operation *op, ChannelCounter &channels) {
     std::optional<OpFactorView> view = OpFactorView::build(op);
     if (!view)
       return;
@@ -168,6 +171,10 @@ class ResolvePermutationFactorsPass
         if (!axes.empty() && !keepsSharding(*view, factor, axes))
           replicated.push_back(factor);
       }
+      if (!replicated.empty() && enableHaloExchange &&
+          rewriteWithHaloExchange(*view, /*useReplicaId=*/replicaCount > 1,
+                                  channels))
+        return;
       changed = replicateFactors(updated, replicated);
     }
     if (changed)

@@ -1,4 +1,4 @@
-// RUN: mpmd-opt -sdy-resolve-permutation-factors -split-input-file %s | FileCheck %s
+// RUN: mpmd-opt -sdy-resolve-permutation-factors=enable-halo-exchange=false -split-input-file %s | FileCheck %s
 // RUN: mpmd-opt -sdy-resolve-permutation-factors="enable-halo-exchange=false replica-count=1 partition-count=4" -split-input-file %s | FileCheck %s
 
 // A sharded permutation factor moves data between devices: the op runs
@@ -42,6 +42,18 @@ func.func @pad_shifts(%a: tensor<15xf32> {sdy.sharding = #sdy.sharding<@mesh, [{
   // CHECK-NEXT: %[[R:.*]] = sdy.reshard %[[P]] <@mesh, [{"x"}]> : tensor<16xf32>
   %0 = stablehlo.pad %a, %z, low = [1], high = [0], interior = [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>} : (tensor<15xf32>, tensor<f32>) -> tensor<16xf32>
   return %0 : tensor<16xf32>
+}
+
+// Low padding that keeps every output shard within its input shard still
+// pads each device differently (device 0 at the front, device 1 at the
+// back), which a local pad cannot express: replicated.
+// CHECK-LABEL: func.func @pad_low_within_shards
+func.func @pad_low_within_shards(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}, %z: tensor<f32>) -> tensor<10xf32> {
+  // CHECK-NEXT: %[[A:.*]] = sdy.reshard %arg0 <@mesh, [{}]> : tensor<8xf32>
+  // CHECK-NEXT: %[[P:.*]] = stablehlo.pad %[[A]], %arg1, low = [1], high = [1], interior = [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}]>]>}
+  // CHECK-NEXT: %[[R:.*]] = sdy.reshard %[[P]] <@mesh, [{"x"}]> : tensor<10xf32>
+  %0 = stablehlo.pad %a, %z, low = [1], high = [1], interior = [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>} : (tensor<8xf32>, tensor<f32>) -> tensor<10xf32>
+  return %0 : tensor<10xf32>
 }
 
 // Interior padding is never communication-free.

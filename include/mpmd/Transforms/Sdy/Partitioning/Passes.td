@@ -163,25 +163,34 @@ def ResolvePermutationFactorsPass
     back to their sharding after it, with the same machinery as
     -sdy-insert-explicit-reshards. Slice dimensions that start at 0 with
     stride 1 and keep the shard size, and pad dimensions without interior
-    padding whose output shards only read the input shard of the same
-    index, need no communication and stay sharded. A reshape whose split or
+    or low padding whose output shards only read the input shard of the
+    same index, need no communication and stay sharded. A reshape whose split or
     merged dimensions are sharded non-divisibly (or with overflow axes) gets
     those factors replicated. Ops without a rule or with a custom rule are
     left alone.
 
-    Halo exchange (neighbour `collective_permute`s inside a manual
-    computation for `pad`, `slice` and `reverse`) is not implemented yet:
-    with `enable-halo-exchange=true` these ops take the replication path
-    too, so `replica-count` and `partition-count` (which pick the device id
-    the halo code would read) have no effect yet.
+    With `enable-halo-exchange` (default), a `pad`, `slice` or `reverse`
+    whose operand and result are sharded alike on full axes instead runs
+    inside a new `sdy.manual_computation` over those axes: each device
+    receives from its neighbours, with `stablehlo.collective_permute`s (one
+    per hop), just the elements its output shard reads, and cuts it with a
+    `dynamic_slice` at an offset computed from its device id (`replica_id`
+    when `replica-count` > 1, else `partition_id`): closed-form arithmetic
+    on meshes without device ids, a lookup table otherwise. It falls back
+    to replication when a halo is as large as what an all-gather moves.
+    New collectives take channel handles after the largest one in the
+    function (none with `replica-count` > 1: pairs of replica ids). A reverse swaps shards between mirror devices (after moving
+    the padding of a non-divisible last shard to the front) and reverses
+    locally. Reshapes always take the replication path.
     Complexity: O(ops x (T x R + P x S)) for T tensors of rank R per op, P
-    permutation factors and S shards per pad dimension.
+    permutation factors and S shards per pad dimension, plus O(D x (N + S))
+    per halo op for D sharded dimensions and N devices.
   }];
   let options = [
     Option<"enableHaloExchange", "enable-halo-exchange", "bool",
            /*default=*/"true",
            "Exchange halos between neighbouring shards instead of "
-           "replicating (falls back to replication for now).">,
+           "replicating, for pad, slice and reverse.">,
     Option<"replicaCount", "replica-count", "int64_t", /*default=*/"1",
            "Number of replicas (the device id is replica_id when > 1).">,
     Option<"partitionCount", "partition-count", "int64_t", /*default=*/"1",
