@@ -395,13 +395,17 @@ private:
     for (auto [result, tensor] : llvm::zip(op.getResults(), results))
       values[result] = std::move(tensor);
   }
-  /// Tuples cross region and call boundaries as their leaf tensors, in
-  /// order (TupleType::getFlattenedTypes): these expand tuple values into
-  /// their leaves, and bind `targets` from such a list.
+  /// Tuples and futures cross region and call boundaries as their leaf
+  /// tensors, in order (TupleType::getFlattenedTypes, a future's types):
+  /// these expand such values into their leaves, and bind `targets` from
+  /// such a list.
+  static bool holdsLeaves(Type type) {
+    return isa<TupleType, stablehlo::FutureType>(type);
+  }
   std::vector<Tensor> lookupFlattened(ValueRange range) {
     std::vector<Tensor> tensors;
     for (Value value : range) {
-      if (isa<TupleType>(value.getType()))
+      if (holdsLeaves(value.getType()))
         llvm::append_range(tensors, tuples[value]);
       else
         tensors.push_back(lookup(value));
@@ -411,14 +415,17 @@ private:
   void bindFlattened(ValueRange targets, std::vector<Tensor> flat) {
     auto next = flat.begin();
     for (Value target : targets) {
-      auto tuple = dyn_cast<TupleType>(target.getType());
-      if (!tuple) {
+      if (!holdsLeaves(target.getType())) {
         if (next != flat.end())
           values[target] = std::move(*next++);
         continue;
       }
       SmallVector<Type> leaves;
-      tuple.getFlattenedTypes(leaves);
+      if (auto tuple = dyn_cast<TupleType>(target.getType()))
+        tuple.getFlattenedTypes(leaves);
+      else
+        llvm::append_range(
+            leaves, cast<stablehlo::FutureType>(target.getType()).getTypes());
       auto end = next + std::min<ptrdiff_t>(leaves.size(), flat.end() - next);
       tuples[target] = std::vector<Tensor>(next, end);
       next = end;
@@ -549,7 +556,7 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
   // Every operand and result must have a supported dtype and a size that
   // fits; this also covers what the kernels below assume.
   for (Type type : llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes()))
-    if (!isa<stablehlo::TokenType, TupleType>(type) &&
+    if (!isa<stablehlo::TokenType, TupleType, stablehlo::FutureType>(type) &&
         failed(getTensorSpec(type, op.getLoc())))
       return failure();
 
@@ -847,6 +854,20 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
       })
       .Case([&](stablehlo::OptimizationBarrierOp barrier) {
         bind(op, lookupAll(barrier.getOperand()));
+        return success();
+      })
+      // Run synchronously (the spec allows it): the future holds the body's
+      // results until async_done.
+      .Case([&](stablehlo::AsyncStartOp start) {
+        FailureOr<std::vector<Tensor>> results =
+            runRegion(start.getBody(), {});
+        if (failed(results))
+          return failure();
+        tuples[start.getResult()] = std::move(*results);
+        return success();
+      })
+      .Case([&](stablehlo::AsyncDoneOp done) {
+        bind(op, tuples[done.getOperand()]);
         return success();
       })
       .Case([&](stablehlo::TupleOp tuple) {

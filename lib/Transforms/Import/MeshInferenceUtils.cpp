@@ -26,7 +26,7 @@ const char kConflictHint[] =
 MeshIndex::MeshIndex(TopologyAttr topology) {
   for (NamedMeshAttr mesh : topology.getMeshes())
     names.push_back(mesh.getName());
-  llvm::stable_sort(names, isMeshNameBefore);
+  llvm::sort(names, isMeshNameBefore); // names are unique
   for (NamedMeshAttr mesh : topology.getMeshes())
     declared.push_back(*lookup(mesh.getName()));
 }

@@ -298,6 +298,17 @@ void StablehloDialect::registerAttributes() {
       >();
 }
 
+LogicalResult
+FutureType::verify(llvm::function_ref<InFlightDiagnostic()> emitError,
+                   ArrayRef<Type> types) {
+  if (types.empty())
+    return emitError() << "a future holds at least one tensor";
+  for (Type type : types)
+    if (!isa<RankedTensorType>(type))
+      return emitError() << "a future holds ranked tensors, got " << type;
+  return success();
+}
+
 void StablehloDialect::registerTypes() {
   addTypes<
 #define GET_TYPEDEF_LIST

@@ -1006,3 +1006,49 @@ LogicalResult CollectiveBroadcastOp::verify() {
                          << getOperand().getType();
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// AsyncStartOp, AsyncDoneOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AsyncStartOp::verifyRegions() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != 0)
+    return emitOpError() << "body takes no arguments (it reads the operands "
+                            "of async_start)";
+  // (C1) one op and the return.
+  if (body.getOperations().size() != 2)
+    return emitOpError() << "body must hold exactly one op and a "
+                            "stablehlo.return, got "
+                         << body.getOperations().size() << " ops";
+  Operation &started = body.front();
+  // (C2)
+  if (!isa<AllReduceOp, AllGatherOp, AllToAllOp, CollectivePermuteOp,
+           ReduceScatterOp, CollectiveBroadcastOp, SliceOp, DynamicSliceOp,
+           DynamicUpdateSliceOp>(started))
+    return emitOpError() << "body op must be a collective or a slice, got "
+                         << started.getName();
+  // (C3)
+  if (started.getOperands() != getOperands())
+    return emitOpError() << "the operands of " << started.getName()
+                         << " must be the operands of async_start, in order";
+  auto ret = dyn_cast<ReturnOp>(body.back());
+  if (!ret || ret.getResults() != started.getResults())
+    return emitOpError() << "body must return the results of "
+                         << started.getName() << ", in order";
+  // (C4)
+  TypeRange expected = started.getResultTypes();
+  if (getType().getTypes() != ArrayRef<Type>(llvm::to_vector(expected)))
+    return emitOpError() << "result must be a future of the types "
+                         << started.getName() << " returns";
+  return success();
+}
+
+LogicalResult AsyncDoneOp::verify() {
+  // (C1)
+  if (getOperand().getType().getTypes() !=
+      ArrayRef<Type>(llvm::to_vector(getResultTypes())))
+    return emitOpError() << "results must be the types of the future "
+                         << getOperand().getType();
+  return success();
+}

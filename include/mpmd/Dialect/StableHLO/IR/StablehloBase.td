@@ -44,6 +44,13 @@ def Stablehlo_Token : Stablehlo_Type<"Token", "token"> {
   let summary = "Token used to order side-effecting ops: `!stablehlo.token`.";
 }
 
+def Stablehlo_Future : Stablehlo_Type<"Future", "future"> {
+  let summary = "The tensors an asynchronous op produces: `!stablehlo.future<tensor<8xf32>>`.";
+  let parameters = (ins ArrayRefParameter<"::mlir::Type", "the tensors">:$types);
+  let assemblyFormat = "`<` $types `>`";
+  let genVerifyDecl = 1;
+}
+
 class Stablehlo_Op<string mnemonic, list<Trait> traits = []>
     : Op<Stablehlo_Dialect, mnemonic, traits>;
 

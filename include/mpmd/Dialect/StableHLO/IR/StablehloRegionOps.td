@@ -310,4 +310,32 @@ def Stablehlo_CollectiveBroadcastOp : Stablehlo_Op<"collective_broadcast",
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Asynchronous ops
+//===----------------------------------------------------------------------===//
+
+def Stablehlo_AsyncStartOp : Stablehlo_Op<"async_start",
+    [RecursiveMemoryEffects]> {
+  let summary = "Starts a collective or a slice, whose results a future holds.";
+  let description = [{
+    The body holds one collective (all_reduce, all_gather, all_to_all,
+    collective_permute, reduce_scatter, collective_broadcast) or slice
+    (slice, dynamic_slice, dynamic_update_slice) applied to exactly the
+    operands of `async_start`, and returns its results; the result is a
+    `!stablehlo.future` of their types. We run it synchronously, which the
+    spec allows.
+  }];
+  let arguments = (ins Variadic<HLO_Tensor>:$operands);
+  let results = (outs Stablehlo_Future:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let hasRegionVerifier = 1;
+}
+
+def Stablehlo_AsyncDoneOp : Stablehlo_Op<"async_done", [Pure]> {
+  let summary = "Waits for a future and returns its tensors.";
+  let arguments = (ins Stablehlo_Future:$operand);
+  let results = (outs Variadic<HLO_Tensor>:$results);
+  let hasVerifier = 1;
+}
+
 #endif // MPMD_DIALECT_STABLEHLO_IR_STABLEHLOREGIONOPS_TD
