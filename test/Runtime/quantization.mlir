@@ -186,3 +186,14 @@ func.func @convolution_and_batch_norm() {
   check.expect_eq_const %normbits, dense<[[4], [8]]> : tensor<2x1xi8>
   func.return
 }
+
+// CHECK: PASS: @per_axis_layout
+func.func @per_axis_layout() {
+  // Column j of [[1, 2], [3, 4]] has scale 2^-j; transposed, row j keeps it:
+  // [[1, 3], [2 * 0.5, 4 * 0.5]].
+  %m = stablehlo.constant() <{value = dense<[[1, 2], [3, 4]]> : tensor<2x2xi8>}> : () -> tensor<2x2x!quant.uniform<i8:f32:1, {1.0, 0.5}>>
+  %t = stablehlo.transpose %m, dims = [1, 0] : (tensor<2x2x!quant.uniform<i8:f32:1, {1.0, 0.5}>>) -> tensor<2x2x!quant.uniform<i8:f32:0, {1.0, 0.5}>>
+  %y = stablehlo.uniform_dequantize %t : (tensor<2x2x!quant.uniform<i8:f32:0, {1.0, 0.5}>>) -> tensor<2x2xf32>
+  check.expect_eq_const %y, dense<[[1.0, 3.0], [1.0, 2.0]]> : tensor<2x2xf32>
+  func.return
+}

@@ -311,3 +311,43 @@ func.func @convolution_result_axis(%q: tensor<1x3x1x!quant.uniform<i8:f32, 0.5>>
   %0 = stablehlo.convolution(%q, %w) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x1x!quant.uniform<i8:f32, 0.5>>, tensor<2x1x2x!quant.uniform<i8:f32:2, {1.0, 0.5}>>) -> tensor<1x2x2x!quant.uniform<i8:f32:1, {0.25, 0.5}>>
   return
 }
+
+// -----
+
+// A per-axis quantization dimension moves with transpose and
+// broadcast_in_dim (a size-1 axis repeats its scale).
+// CHECK-LABEL: func.func @per_axis_layout
+func.func @per_axis_layout(%a: tensor<2x3x!quant.uniform<i8:f32:1, {0.1, 0.2, 0.3}>>,
+                           %b: tensor<1x!quant.uniform<i8:f32:0, {0.5:1}>>) {
+  // CHECK: stablehlo.transpose %arg0, dims = [1, 0] : (tensor<2x3x!quant.uniform<i8:f32:1, {1.000000e-01,2.000000e-01,3.000000e-01}>>) -> tensor<3x2x!quant.uniform<i8:f32:0, {1.000000e-01,2.000000e-01,3.000000e-01}>>
+  %0 = stablehlo.transpose %a, dims = [1, 0] : (tensor<2x3x!quant.uniform<i8:f32:1, {0.1, 0.2, 0.3}>>) -> tensor<3x2x!quant.uniform<i8:f32:0, {0.1, 0.2, 0.3}>>
+  %1 = stablehlo.broadcast_in_dim %a, dims = [1, 2] : (tensor<2x3x!quant.uniform<i8:f32:1, {0.1, 0.2, 0.3}>>) -> tensor<4x2x3x!quant.uniform<i8:f32:2, {0.1, 0.2, 0.3}>>
+  %2 = stablehlo.broadcast_in_dim %b, dims = [1] : (tensor<1x!quant.uniform<i8:f32:0, {0.5:1}>>) -> tensor<2x3x!quant.uniform<i8:f32:1, {0.5:1, 0.5:1, 0.5:1}>>
+  return
+}
+
+// -----
+
+func.func @transpose_keeps_axis(%a: tensor<2x3x!quant.uniform<i8:f32:1, {0.1, 0.2, 0.3}>>) {
+  // (C4) the axis must follow the permutation.
+  // expected-error @+1 {{'stablehlo.transpose' op result element type}}
+  %0 = stablehlo.transpose %a, dims = [1, 0] : (tensor<2x3x!quant.uniform<i8:f32:1, {0.1, 0.2, 0.3}>>) -> tensor<3x2x!quant.uniform<i8:f32:1, {0.1, 0.2}>>
+  return
+}
+
+// -----
+
+func.func @broadcast_other_axis(%a: tensor<2x3x!quant.uniform<i8:f32:1, {0.1, 0.2, 0.3}>>) {
+  // expected-error @+1 {{'stablehlo.broadcast_in_dim' op result element type '!quant.uniform<i8:f32:1, {1.000000e-01,2.000000e-01,3.000000e-01}>' must be the operand's '!quant.uniform<i8:f32:1, {1.000000e-01,2.000000e-01,3.000000e-01}>' quantized along dimension 2 (C6)}}
+  %0 = stablehlo.broadcast_in_dim %a, dims = [0, 2] : (tensor<2x3x!quant.uniform<i8:f32:1, {0.1, 0.2, 0.3}>>) -> tensor<2x3x3x!quant.uniform<i8:f32:1, {0.1, 0.2, 0.3}>>
+  return
+}
+
+// -----
+
+func.func @broadcast_other_scales(%b: tensor<1x!quant.uniform<i8:f32:0, {0.5:1}>>) {
+  // (C6) a size-1 axis repeats its one scale and zero point.
+  // expected-error @+1 {{'stablehlo.broadcast_in_dim' op result element type}}
+  %0 = stablehlo.broadcast_in_dim %b, dims = [1] : (tensor<1x!quant.uniform<i8:f32:0, {0.5:1}>>) -> tensor<2x2x!quant.uniform<i8:f32:1, {0.5:1, 0.25:1}>>
+  return
+}

@@ -200,8 +200,10 @@ LogicalResult BroadcastInDimOp::verify() {
   auto operandType = getOperand().getType();
   auto resultType = getResult().getType();
   ArrayRef<int64_t> dims = getBroadcastDimensions();
-  if (failed(verifySameElementType(*this, operandType, resultType, "operand",
-                                   "result")))
+  std::optional<int64_t> axis =
+      getQuantizationDimension(operandType.getElementType());
+  if (!axis && failed(verifySameElementType(*this, operandType, resultType,
+                                            "operand", "result")))
     return failure();
   if (static_cast<int64_t>(dims.size()) != operandType.getRank())
     return emitOpError() << "broadcast_dimensions size " << dims.size()
@@ -210,6 +212,19 @@ LogicalResult BroadcastInDimOp::verify() {
   if (failed(verifyDimsInRange(*this, dims, resultType.getRank(),
                                "broadcast_dimensions")))
     return failure();
+  // (C1, C6) a per-axis quantized operand: the result is quantized along
+  // the dimension its axis goes to, with its scales (repeated if the axis
+  // had size 1).
+  if (axis && !isBroadcastOfPerAxisType(operandType.getElementType(),
+                                        resultType.getElementType(),
+                                        dims[*axis],
+                                        operandType.getDimSize(*axis)))
+    return emitOpError() << "result element type "
+                         << resultType.getElementType()
+                         << " must be the operand's "
+                         << operandType.getElementType()
+                         << " quantized along dimension " << dims[*axis]
+                         << " (C6)";
   for (auto [i, dim] : llvm::enumerate(dims)) {
     int64_t operandSize = operandType.getDimSize(i);
     int64_t resultSize = resultType.getDimSize(dim);
@@ -233,7 +248,16 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
       failed(inferTransposeShape(emitError, *operand,
                                  adaptor.getPermutation(), shape)))
     return failure();
-  pushTensor(inferred, shape, *operand);
+  // A per-axis quantized operand's dimension moves with the permutation
+  // (C1, C4).
+  Type element = operand->getElementType();
+  if (std::optional<int64_t> axis = getQuantizationDimension(element)) {
+    ArrayRef<int64_t> permutation = adaptor.getPermutation();
+    element = withQuantizationDimension(
+        element, llvm::find(permutation, *axis) - permutation.begin());
+  }
+  inferred.push_back(
+      RankedTensorType::get(shape, element, operand->getEncoding()));
   return success();
 }
 

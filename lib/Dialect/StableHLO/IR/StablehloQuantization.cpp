@@ -110,6 +110,42 @@ std::optional<int64_t> mlir::stablehlo::getQuantizationDimension(Type type) {
   return std::nullopt;
 }
 
+Type mlir::stablehlo::withQuantizationDimension(Type element,
+                                                int64_t dimension) {
+  auto perAxis = dyn_cast<quant::UniformQuantizedPerAxisType>(element);
+  if (!perAxis)
+    return element;
+  return quant::UniformQuantizedPerAxisType::get(
+      perAxis.getFlags(), perAxis.getStorageType(),
+      perAxis.getExpressedType(), perAxis.getScales(),
+      perAxis.getZeroPoints(), static_cast<int32_t>(dimension),
+      perAxis.getStorageTypeMin(), perAxis.getStorageTypeMax());
+}
+
+bool mlir::stablehlo::isBroadcastOfPerAxisType(Type operand, Type result,
+                                               int64_t resultDimension,
+                                               int64_t operandSize) {
+  auto from = dyn_cast<quant::UniformQuantizedPerAxisType>(operand);
+  auto to = dyn_cast<quant::UniformQuantizedPerAxisType>(result);
+  if (!from || !to || from.getFlags() != to.getFlags() ||
+      from.getStorageType() != to.getStorageType() ||
+      from.getExpressedType() != to.getExpressedType() ||
+      from.getStorageTypeMin() != to.getStorageTypeMin() ||
+      from.getStorageTypeMax() != to.getStorageTypeMax() ||
+      to.getQuantizedDimension() != resultDimension)
+    return false;
+  if (operandSize != 1)
+    return from.getScales() == to.getScales() &&
+           from.getZeroPoints() == to.getZeroPoints();
+  return llvm::all_of(to.getScales(),
+                      [&](double scale) {
+                        return scale == from.getScales()[0];
+                      }) &&
+         llvm::all_of(to.getZeroPoints(), [&](int64_t zeroPoint) {
+           return zeroPoint == from.getZeroPoints()[0];
+         });
+}
+
 Type mlir::stablehlo::getExpressedTypeOrSelf(Type type) {
   Type element = getElementTypeOrSelf(type);
   if (auto quantized = dyn_cast<quant::QuantizedType>(element))

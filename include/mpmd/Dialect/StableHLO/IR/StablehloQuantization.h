@@ -39,6 +39,14 @@ bool isUnsignedQuantizedStorage(Type type);
 bool hasZeroZeroPoints(Type type);
 /// A per-axis quantized element type's quantization_dimension.
 std::optional<int64_t> getQuantizationDimension(Type type);
+/// A per-axis quantized element type along `dimension` instead (same
+/// scales and zero points); any other type unchanged.
+Type withQuantizationDimension(Type element, int64_t dimension);
+/// broadcast_in_dim's rule for per-axis types (C1, C6): `result` is
+/// `operand` but along `resultDimension`, with its scales and zero points,
+/// or, when `operandSize` is 1, that one pair repeated.
+bool isBroadcastOfPerAxisType(Type operand, Type result,
+                              int64_t resultDimension, int64_t operandSize);
 /// The expressed type of a quantized element type (of a tensor's element
 /// type); `type` itself otherwise.
 Type getExpressedTypeOrSelf(Type type);
