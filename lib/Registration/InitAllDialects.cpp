@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Quant/IR/Quant.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectRegistry.h"
 
@@ -21,8 +22,10 @@ void mlir::mpmd::registerAllDialects(mlir::DialectRegistry &registry) {
                   mlir::stablehlo::StablehloDialect, mlir::chlo::ChloDialect,
                   mlir::check::CheckDialect,
                   mlir::interpreter::InterpreterDialect>();
+  // quant: the `!quant.uniform` element types of quantized tensors, which
+  // may appear (in function signatures) before any stablehlo op loads it.
   registry.insert<mlir::func::FuncDialect, mlir::arith::ArithDialect,
-                  mlir::tensor::TensorDialect>();
+                  mlir::tensor::TensorDialect, mlir::quant::QuantDialect>();
   mlir::func::registerInlinerExtension(registry);
   mlir::mpmd::registerShardingInterfaceModels(registry);
 }

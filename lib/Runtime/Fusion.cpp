@@ -53,7 +53,9 @@ RankedTensorType getChainType(Operation &op) {
   ScopedDiagnosticHandler silence(op.getContext(),
                                   [](Diagnostic &) { return success(); });
   FailureOr<TensorSpec> spec = getTensorSpec(type, op.getLoc());
-  if (failed(spec) || roundsAfterEachOp(spec->dtype) || isComplex(spec->dtype))
+  // Quantized ops compute on dequantized values (Interpreter.cpp).
+  if (failed(spec) || roundsAfterEachOp(spec->dtype) ||
+      isComplex(spec->dtype) || stablehlo::isQuantized(type))
     return nullptr;
   return type;
 }
@@ -230,7 +232,11 @@ FusionPlan FusionPlan::build(Block &block) {
 
   for (Operation &op : block) {
     auto dot = dyn_cast<stablehlo::DotGeneralOp>(op);
-    if (!dot)
+    // A quantized dot runs on its dequantized operands (Interpreter.cpp):
+    // they must be computed.
+    if (!dot || llvm::any_of(op.getOperandTypes(), [](Type type) {
+          return stablehlo::isQuantized(type);
+        }))
       continue;
     stablehlo::DotDimensionNumbersAttr numbers = dot.getDotDimensionNumbers();
     auto folded = std::make_unique<FoldedDot>();

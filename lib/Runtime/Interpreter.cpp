@@ -12,11 +12,16 @@
 #include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
 #include "mpmd/Dialect/Sdy/IR/SdyOps.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
+#include "mpmd/Runtime/BitGenerators.h"
 #include "mpmd/Runtime/InProcessRendezvous.h"
 #include "mpmd/Runtime/Kernels.h"
+#include "mpmd/Runtime/Quantization.h"
 #include "mpmd/Support/CheckedArithmetic.h"
 
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -60,8 +65,15 @@ FailureOr<DType> getDType(Type elementType, Location loc) {
           .Default([](Type) { return std::nullopt; });
   if (dtype)
     return *dtype;
-  if (auto integer = dyn_cast<IntegerType>(elementType)) {
-    bool isUnsigned = integer.isUnsigned();
+  // A quantized tensor is held as its storage integers.
+  Type storage = elementType;
+  bool isUnsignedStorage = false;
+  if (auto quantized = dyn_cast<quant::QuantizedType>(elementType)) {
+    storage = quantized.getStorageType();
+    isUnsignedStorage = !quantized.isSigned();
+  }
+  if (auto integer = dyn_cast<IntegerType>(storage)) {
+    bool isUnsigned = integer.isUnsigned() || isUnsignedStorage;
     switch (integer.getWidth()) {
     case 1: return DType::I1;
     case 2: return isUnsigned ? DType::UI2 : DType::I2;
@@ -74,6 +86,38 @@ FailureOr<DType> getDType(Type elementType, Location loc) {
     }
   }
   return emitError(loc) << "element type " << elementType
+                        << " is not supported by the interpreter";
+}
+
+/// The runtime's view of quantized tensor (element) type `type`.
+static FailureOr<QuantizedElementType> getQuantizedElementType(Type type,
+                                                               Location loc) {
+  auto quantized = dyn_cast<quant::QuantizedType>(getElementTypeOrSelf(type));
+  if (!quantized)
+    return emitError(loc) << type << " is not a quantized type";
+  QuantizedElementType result;
+  FailureOr<DType> storage = getDType(quantized, loc);
+  FailureOr<DType> expressed = getDType(quantized.getExpressedType(), loc);
+  if (failed(storage) || failed(expressed))
+    return failure();
+  result.storage = *storage;
+  result.expressed = *expressed;
+  result.storageMin = quantized.getStorageTypeMin();
+  result.storageMax = quantized.getStorageTypeMax();
+  if (auto perTensor = dyn_cast<quant::UniformQuantizedType>(quantized)) {
+    result.scales = {perTensor.getScale()};
+    result.zeroPoints = {perTensor.getZeroPoint()};
+    return result;
+  }
+  if (auto perAxis = dyn_cast<quant::UniformQuantizedPerAxisType>(quantized)) {
+    result.scales.assign(perAxis.getScales().begin(),
+                         perAxis.getScales().end());
+    result.zeroPoints.assign(perAxis.getZeroPoints().begin(),
+                             perAxis.getZeroPoints().end());
+    result.axis = perAxis.getQuantizedDimension();
+    return result;
+  }
+  return emitError(loc) << "quantized type " << type
                         << " is not supported by the interpreter";
 }
 
@@ -468,6 +512,13 @@ private:
         },
         interpreter.rngRuns};
   }
+  /// Ops on quantized tensors that the spec computes on their dequantized
+  /// values (dequantize_op_quantize, dequantize_compare, ...), including
+  /// uniform_quantize and uniform_dequantize; the others (layout, control
+  /// flow, reductions whose bodies do it per element) move the storage
+  /// integers as they are.
+  bool computesDequantized(Operation &op);
+  LogicalResult runDequantized(Operation &op);
   LogicalResult runChain(const FusedChain &chain);
   Tensor runConvolution(stablehlo::ConvolutionOp op);
   LogicalResult runReduce(stablehlo::ReduceOp op);
@@ -571,6 +622,8 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
     return op.emitError() << "'" << name
                           << "' on complex tensors is not supported by the "
                              "interpreter";
+  if (computesDequantized(op))
+    return runDequantized(op);
   if (std::optional<UnaryKind> unaryKind = getUnaryKind(op)) {
     const Tensor &operand = lookup(op.getOperand(0));
     if (!supportsUnary(*unaryKind, operand.dtype()))
@@ -645,6 +698,21 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
               tensorFromAttr(constant.getValue(), op.getLoc());
           if (failed(tensor))
             return failure();
+          // A quantized constant's value lists its storage integers, maybe
+          // as integers of another signedness: reinterpret them.
+          DType storage =
+              *getDType(getElementTypeOrSelf(constant.getType()), op.getLoc());
+          if (tensor->dtype() != storage) {
+            Tensor stored = Tensor::empty(storage, tensor->shape());
+            for (int64_t i = 0, e = stored.numElements(); i < e; ++i) {
+              int64_t value = tensor->elementAsInt(i);
+              if (isSubByteInt(storage))
+                value = wrapToSubByteInt(storage, value);
+              std::memcpy(stored.bytes() + i * dtypeSize(storage), &value,
+                          dtypeSize(storage));
+            }
+            *tensor = std::move(stored);
+          }
           cached = interpreter.constants.try_emplace(&op, *tensor).first;
         }
         bind(op, {cached->second});
@@ -714,6 +782,30 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
         bind(op, {fft(lookup(fftOp.getOperand()), toFftKind(fftOp.getFftType()),
                       toVector(fftOp.getFftLength()),
                       shapeOf(fftOp.getResult()), resultType)});
+        return success();
+      })
+      .Case([&](stablehlo::RngBitGeneratorOp generator) -> LogicalResult {
+        DType dtype =
+            *getDType(getElementTypeOrSelf(generator.getOutput().getType()),
+                      op.getLoc());
+        if (!supportsRandomBits(dtype))
+          return op.emitError() << "'" << name << "' producing "
+                                << dtypeName(dtype)
+                                << " is not supported by the interpreter (8-, "
+                                   "16-, 32- and 64-bit types are)";
+        const Tensor &stateTensor = lookup(generator.getInitialState());
+        std::vector<uint64_t> state(stateTensor.numElements());
+        std::memcpy(state.data(), stateTensor.bytes(), stateTensor.byteSize());
+        // DEFAULT is Philox, XLA's default on CPU and GPU.
+        BitGenerator algorithm =
+            generator.getRngAlgorithm() == stablehlo::RngAlgorithm::THREE_FRY
+                ? BitGenerator::ThreeFry
+                : BitGenerator::Philox;
+        RandomBits bits = generateRandomBits(algorithm, state, dtype,
+                                             shapeOf(generator.getOutput()));
+        Tensor nextState = Tensor::empty(DType::UI64, stateTensor.shape());
+        std::memcpy(nextState.bytes(), bits.state.data(), nextState.byteSize());
+        bind(op, {std::move(nextState), std::move(bits.output)});
         return success();
       })
       .Case([&](stablehlo::IotaOp iota) {
@@ -928,6 +1020,112 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
         return op.emitError() << "'" << name
                               << "' is not supported by the interpreter";
       });
+}
+
+bool Interpreter::Frame::computesDequantized(Operation &op) {
+  if (isa<stablehlo::UniformQuantizeOp, stablehlo::UniformDequantizeOp>(op))
+    return true;
+  auto isQuantizedType = [](Type type) { return stablehlo::isQuantized(type); };
+  if (llvm::none_of(op.getOperandTypes(), isQuantizedType) &&
+      llvm::none_of(op.getResultTypes(), isQuantizedType))
+    return false;
+  // The elementwise arithmetic ops (the bitwise ones take no quantized
+  // types), and those whose spec section says dequantize_op_quantize.
+  return op.hasTrait<stablehlo::OpTrait::CompatibleOperandsAndResultType>() ||
+         isa<stablehlo::AbsOp, stablehlo::ClampOp, stablehlo::SelectOp,
+             stablehlo::CompareOp, stablehlo::IsFiniteOp, stablehlo::IotaOp,
+             stablehlo::DotGeneralOp, stablehlo::DotOp,
+             stablehlo::ConvolutionOp, stablehlo::BatchNormTrainingOp,
+             stablehlo::BatchNormInferenceOp, stablehlo::BatchNormGradOp,
+             stablehlo::CholeskyOp, stablehlo::TriangularSolveOp>(op);
+}
+
+LogicalResult Interpreter::Frame::runDequantized(Operation &op) {
+  Location loc = op.getLoc();
+  auto dequantized = [&](Value value) -> FailureOr<Tensor> {
+    const Tensor &tensor = lookup(value);
+    if (!stablehlo::isQuantized(value.getType()))
+      return tensor;
+    FailureOr<QuantizedElementType> type =
+        getQuantizedElementType(value.getType(), loc);
+    if (failed(type))
+      return failure();
+    return dequantize(tensor, *type);
+  };
+  auto quantizedAs = [&](Tensor floats, Type type) -> FailureOr<Tensor> {
+    if (!stablehlo::isQuantized(type))
+      return floats;
+    FailureOr<QuantizedElementType> quantized =
+        getQuantizedElementType(type, loc);
+    if (failed(quantized))
+      return failure();
+    return quantize(floats, *quantized);
+  };
+  if (isa<stablehlo::UniformQuantizeOp, stablehlo::UniformDequantizeOp>(op)) {
+    FailureOr<Tensor> floats = dequantized(op.getOperand(0));
+    if (failed(floats))
+      return failure();
+    FailureOr<Tensor> result = quantizedAs(*floats, op.getResult(0).getType());
+    if (failed(result))
+      return failure();
+    bind(op, {std::move(*result)});
+    return success();
+  }
+  // is_finite of a quantized tensor: every element is finite.
+  if (auto finite = dyn_cast<stablehlo::IsFiniteOp>(op)) {
+    Tensor result = Tensor::empty(DType::I1, shapeOf(finite.getY()));
+    std::memset(result.bytes(), 1, result.byteSize());
+    bind(op, {std::move(result)});
+    return success();
+  }
+  // The op itself, on the expressed types: a clone whose operands are the
+  // arguments of a block of its own, run like any op.
+  std::unique_ptr<Block> &block = interpreter.dequantizedOps[&op];
+  if (!block) {
+    block = std::make_unique<Block>();
+    IRMapping mapping;
+    for (Value operand : op.getOperands())
+      mapping.map(operand,
+                  block->addArgument(stablehlo::getExpressedTensorType(
+                                         operand.getType()),
+                                     loc));
+    // The block has no parent region to take the context from.
+    OpBuilder builder(op.getContext());
+    builder.setInsertionPointToEnd(block.get());
+    Operation *clone = builder.clone(op, mapping);
+    for (OpResult result : clone->getResults())
+      result.setType(stablehlo::getExpressedTensorType(result.getType()));
+  }
+  Operation &floatOp = block->front();
+  for (auto [operand, argument] :
+       llvm::zip(op.getOperands(), block->getArguments())) {
+    FailureOr<Tensor> floats = dequantized(operand);
+    if (failed(floats))
+      return failure();
+    values[argument] = std::move(*floats);
+  }
+  llvm::scope_exit forget([&] {
+    for (Value value : llvm::concat<Value>(block->getArguments(),
+                                           floatOp.getResults()))
+      values.erase(value);
+  });
+  // The clone's operands are not the block's values: none dies there.
+  const llvm::SmallVector<Value, 2> *dying =
+      std::exchange(dyingAtCurrentOp, nullptr);
+  LogicalResult ran = runOp(floatOp);
+  dyingAtCurrentOp = dying;
+  if (failed(ran))
+    return failure();
+  std::vector<Tensor> results;
+  for (auto [result, floatResult] :
+       llvm::zip(op.getResults(), floatOp.getResults())) {
+    FailureOr<Tensor> tensor = quantizedAs(values[floatResult], result.getType());
+    if (failed(tensor))
+      return failure();
+    results.push_back(std::move(*tensor));
+  }
+  bind(op, std::move(results));
+  return success();
 }
 
 LogicalResult Interpreter::Frame::runChain(const FusedChain &chain) {
@@ -1337,6 +1535,11 @@ LogicalResult Interpreter::Frame::runCheck(Operation &op) {
 std::optional<ReduceKind> matchReduceCombiner(Region &body) {
   Block &block = body.front();
   if (block.getNumArguments() != 2 || !llvm::hasNItems(block, 2))
+    return std::nullopt;
+  // Quantized arithmetic is not the kernels' arithmetic on the storage
+  // integers: such bodies run op by op.
+  if (llvm::any_of(block.getArgumentTypes(),
+                   [](Type type) { return stablehlo::isQuantized(type); }))
     return std::nullopt;
   Operation &combiner = block.front();
   Operation *terminator = block.getTerminator();

@@ -117,6 +117,11 @@ private:
   NamedComputationObserver namedComputationObserver;
   /// The tensor of each stablehlo.constant run so far.
   llvm::DenseMap<Operation *, Tensor> constants;
+  /// Per op on quantized tensors that the spec computes as
+  /// dequantize_op_quantize: a block holding the op's clone on the
+  /// expressed (float) types, its operands the block's arguments. Built
+  /// when the op first runs.
+  llvm::DenseMap<Operation *, std::unique_ptr<Block>> dequantizedOps;
   ProcessContext process;
   /// How many stablehlo.rng ops have run (each draws its own stream).
   uint64_t rngRuns = 0;

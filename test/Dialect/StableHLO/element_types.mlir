@@ -48,7 +48,7 @@ func.func @complex_and_fft(%re: tensor<4xf32>, %im: tensor<4xf32>, %x: tensor<3x
 // -----
 
 func.func @f(%a: tensor<2xf80>) {
-  // expected-error @+1 {{'stablehlo.add' op operand #0 must be ranked tensor of floating-point or pred (i1) or integer or complex type with 32-bit float or 64-bit float elements values, but got 'tensor<2xf80>'}}
+  // expected-error @+1 {{'stablehlo.add' op operand #0 must be ranked tensor of floating-point or pred (i1) or integer or complex type with 32-bit float or 64-bit float elements or quantized integer values, but got 'tensor<2xf80>'}}
   %0 = stablehlo.add %a, %a : tensor<2xf80>
   func.return
 }
@@ -56,7 +56,7 @@ func.func @f(%a: tensor<2xf80>) {
 // -----
 
 func.func @f(%a: tensor<2xcomplex<f16>>) {
-  // expected-error @+1 {{'stablehlo.negate' op operand #0 must be ranked tensor of integer or floating-point or complex type with 32-bit float or 64-bit float elements values, but got 'tensor<2xcomplex<f16>>'}}
+  // expected-error @+1 {{'stablehlo.negate' op operand #0 must be ranked tensor of integer or floating-point or complex type with 32-bit float or 64-bit float elements or per-tensor quantized integer values, but got 'tensor<2xcomplex<f16>>'}}
   %0 = stablehlo.negate %a : tensor<2xcomplex<f16>>
   func.return
 }

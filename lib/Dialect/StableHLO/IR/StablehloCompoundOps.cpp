@@ -103,7 +103,9 @@ LogicalResult verifyPerFeature(EmitErrorFn emitError, RankedTensorType operand,
                                ArrayRef<StringRef> names) {
   for (auto [value, name] : llvm::zip(values, names)) {
     auto type = cast<RankedTensorType>(value.getType());
-    if (type.getElementType() != operand.getElementType())
+    // Quantized ones may differ in scales and zero points.
+    if (!haveSameBaselineElementType(type.getElementType(),
+                                     operand.getElementType()))
       return emitError() << name << " element type " << type.getElementType()
                          << " does not match operand element type "
                          << operand.getElementType() << " (C2)";

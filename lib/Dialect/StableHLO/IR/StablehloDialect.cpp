@@ -4,6 +4,8 @@
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
 #include "mpmd/Dialect/Utils/InlineAnywhere.h"
 
+#include "mlir/Dialect/Quant/IR/Quant.h"
+
 using namespace mlir;
 using namespace mlir::stablehlo;
 

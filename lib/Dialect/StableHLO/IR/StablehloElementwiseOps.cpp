@@ -2,6 +2,8 @@
 
 #include "StablehloAsm.h"
 
+#include "mpmd/Dialect/StableHLO/IR/StablehloQuantization.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/TypeUtilities.h"
 
@@ -23,7 +25,9 @@ mlir::stablehlo::OpTrait::verifyCompatibleOperandsAndResultType(Operation *op) {
   Type reference = op->getNumResults() ? op->getResult(0).getType()
                                        : op->getOperand(0).getType();
   auto check = [&](Type type, StringRef what, unsigned index) -> LogicalResult {
-    if (getElementTypeOrSelf(type) != getElementTypeOrSelf(reference))
+    // Quantized operands may differ in scales and zero points.
+    if (!haveSameBaselineElementType(getElementTypeOrSelf(type),
+                                     getElementTypeOrSelf(reference)))
       return op->emitOpError()
              << "requires the same element type for all operands and results, "
                 "but "
@@ -120,7 +124,8 @@ LogicalResult ClampOp::inferReturnTypes(MLIRContext *,
     auto type = dyn_cast<RankedTensorType>(value.getType());
     if (!type)
       return emitError() << name << " must be a ranked tensor";
-    if (type.getElementType() != operandType.getElementType())
+    if (!haveSameBaselineElementType(type.getElementType(),
+                                     operandType.getElementType()))
       return emitError() << name << " element type " << type.getElementType()
                          << " does not match operand element type "
                          << operandType.getElementType();
@@ -147,7 +152,8 @@ LogicalResult SelectOp::inferReturnTypes(MLIRContext *,
   if (!predType || !trueType || !falseType)
     return emitError() << "operands must be ranked tensors";
   SmallVector<int64_t> shape(trueType.getShape());
-  if (trueType.getElementType() != falseType.getElementType() ||
+  if (!haveSameBaselineElementType(trueType.getElementType(),
+                                   falseType.getElementType()) ||
       failed(refineShape(shape, falseType.getShape())))
     return emitError() << "on_true type " << trueType
                        << " does not match on_false type " << falseType;
@@ -171,7 +177,8 @@ LogicalResult CompareOp::inferReturnTypes(MLIRContext *context,
   auto rhsType = dyn_cast<RankedTensorType>(adaptor.getRhs().getType());
   if (!lhsType || !rhsType)
     return emitError() << "operands must be ranked tensors";
-  if (lhsType.getElementType() != rhsType.getElementType())
+  if (!haveSameBaselineElementType(lhsType.getElementType(),
+                                   rhsType.getElementType()))
     return emitError() << "lhs element type " << lhsType.getElementType()
                        << " does not match rhs element type "
                        << rhsType.getElementType();
@@ -186,7 +193,8 @@ LogicalResult CompareOp::inferReturnTypes(MLIRContext *context,
 
 LogicalResult CompareOp::verify() {
   if (auto type = getCompareType()) {
-    Type element = getLhs().getType().getElementType();
+    // Quantized operands are compared as their dequantized floats.
+    Type element = getExpressedTypeOrSelf(getLhs().getType());
     bool isFloat = isa<FloatType>(realPartType(element));
     bool ok = true;
     switch (*type) {
@@ -219,7 +227,10 @@ LogicalResult BitcastConvertOp::verify() {
     return emitOpError() << "cannot bitcast between complex and non-complex "
                             "element types ("
                          << inElement << " to " << outElement << ")";
+  // C1: a quantized type has the bits of its storage type.
   auto bitWidth = [](Type element) {
+    if (isQuantized(element))
+      return getQuantizedStorageBitWidth(element);
     if (auto complex = dyn_cast<ComplexType>(element))
       return 2 * complex.getElementType().getIntOrFloatBitWidth();
     return element.getIntOrFloatBitWidth();
@@ -245,6 +256,43 @@ LogicalResult BitcastConvertOp::verify() {
     return emitOpError() << "cannot bitcast " << operandType << " to "
                          << resultType << ": the shapes must match up to a "
                          << "trailing dimension of size " << ratio;
+  return success();
+}
+
+LogicalResult ConvertOp::verify() {
+  // The spec leaves (de)quantization to uniform_quantize and
+  // uniform_dequantize.
+  for (Type type : {getOperand().getType(), getResult().getType()})
+    if (isQuantized(type))
+      return emitOpError() << "does not convert quantized tensors (" << type
+                           << "): use stablehlo.uniform_quantize or "
+                              "stablehlo.uniform_dequantize";
+  return success();
+}
+
+LogicalResult UniformQuantizeOp::verify() {
+  // C2: the result stands for floats of the operand's (expressed) type.
+  Type expressed = getExpressedTypeOrSelf(getOperand().getType());
+  Type resultExpressed = getExpressedTypeOrSelf(getResult().getType());
+  if (expressed != resultExpressed)
+    return emitOpError() << "requires the result's expressed type ("
+                         << resultExpressed << ") to be "
+                         << (isQuantized(getOperand().getType())
+                                 ? "the operand's expressed type ("
+                                 : "the operand's element type (")
+                         << expressed << ") (C2)";
+  return success();
+}
+
+LogicalResult UniformDequantizeOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  // C2: the result has the operand's expressed type.
+  Type operand = adaptor.getOperand().getType();
+  if (!isa<RankedTensorType>(operand) || !isQuantized(operand))
+    return OpErrorEmitter(location, getOperationName())()
+           << "operand must be a quantized tensor, got " << operand;
+  inferred.push_back(getExpressedTensorType(operand));
   return success();
 }
 

@@ -52,6 +52,18 @@ void pushTensor(SmallVectorImpl<Type> &inferred, ArrayRef<int64_t> shape,
 ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
   // Accepts `stablehlo.constant dense<1> : tensor<i32>` and the older
   // `stablehlo.constant {value = dense<1> : tensor<i32>}`.
+  // Upstream prints constants whose value type is not the result type
+  // (quantized ones) as `stablehlo.constant() <{value = ...}> : () -> T`.
+  if (succeeded(parser.parseOptionalLParen())) {
+    if (parser.parseRParen())
+      return failure();
+    if (succeeded(parser.parseOptionalLess())) {
+      DictionaryAttr properties;
+      if (parser.parseAttribute(properties) || parser.parseGreater())
+        return failure();
+      result.attributes.append(properties.getValue());
+    }
+  }
   if (parser.parseOptionalAttrDict(result.attributes))
     return failure();
   Attribute value = result.attributes.get("value");
@@ -82,6 +94,8 @@ ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 
 void ConstantOp::print(OpAsmPrinter &p) {
+  // `stablehlo.constant dense<...> : T`; a quantized constant, whose value
+  // holds storage integers, as `... : () -> T` (which the parser accepts).
   p.printOptionalAttrDict((*this)->getAttrs(), {"value"});
   p << ' ';
   p.printAttribute(getValue());
@@ -92,13 +106,38 @@ void ConstantOp::print(OpAsmPrinter &p) {
 }
 
 LogicalResult ConstantOp::verify() {
-  if (getValue().getType() != getType())
-    return emitOpError() << "value type " << getValue().getType()
-                         << " does not match result type " << getType();
-  return success();
+  Type valueType = getValue().getType();
+  if (valueType == getType())
+    return success();
+  // A quantized constant lists its storage integers (C1 of "Quantized
+  // tensor constants"): an integer tensor of the storage width and the
+  // result's shape.
+  auto resultType = cast<RankedTensorType>(getType());
+  auto valueTensor = dyn_cast<RankedTensorType>(valueType);
+  if (isQuantized(resultType)) {
+    auto storage = valueTensor
+                       ? dyn_cast<IntegerType>(valueTensor.getElementType())
+                       : IntegerType();
+    if (!storage ||
+        storage.getWidth() != getQuantizedStorageBitWidth(resultType) ||
+        valueTensor.getShape() != resultType.getShape())
+      return emitOpError() << "value type " << valueType
+                           << " must be the storage type of result type "
+                           << getType() << " (integers of "
+                           << getQuantizedStorageBitWidth(resultType)
+                           << " bits, same shape)";
+    return success();
+  }
+  return emitOpError() << "value type " << valueType
+                       << " does not match result type " << getType();
 }
 
-OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+OpFoldResult ConstantOp::fold(FoldAdaptor) {
+  // A quantized constant's value is not an attribute of the result type.
+  if (getValue().getType() != getType())
+    return {};
+  return getValue();
+}
 
 LogicalResult ConstantOp::inferReturnTypes(MLIRContext *,
                                            std::optional<Location> location,
@@ -161,8 +200,10 @@ LogicalResult BroadcastInDimOp::verify() {
   auto operandType = getOperand().getType();
   auto resultType = getResult().getType();
   ArrayRef<int64_t> dims = getBroadcastDimensions();
-  if (failed(verifySameElementType(*this, operandType, resultType, "operand",
-                                   "result")))
+  std::optional<int64_t> axis =
+      getQuantizationDimension(operandType.getElementType());
+  if (!axis && failed(verifySameElementType(*this, operandType, resultType,
+                                            "operand", "result")))
     return failure();
   if (static_cast<int64_t>(dims.size()) != operandType.getRank())
     return emitOpError() << "broadcast_dimensions size " << dims.size()
@@ -171,6 +212,19 @@ LogicalResult BroadcastInDimOp::verify() {
   if (failed(verifyDimsInRange(*this, dims, resultType.getRank(),
                                "broadcast_dimensions")))
     return failure();
+  // (C1, C6) a per-axis quantized operand: the result is quantized along
+  // the dimension its axis goes to, with its scales (repeated if the axis
+  // had size 1).
+  if (axis && !isBroadcastOfPerAxisType(operandType.getElementType(),
+                                        resultType.getElementType(),
+                                        dims[*axis],
+                                        operandType.getDimSize(*axis)))
+    return emitOpError() << "result element type "
+                         << resultType.getElementType()
+                         << " must be the operand's "
+                         << operandType.getElementType()
+                         << " quantized along dimension " << dims[*axis]
+                         << " (C6)";
   for (auto [i, dim] : llvm::enumerate(dims)) {
     int64_t operandSize = operandType.getDimSize(i);
     int64_t resultSize = resultType.getDimSize(dim);
@@ -194,7 +248,16 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
       failed(inferTransposeShape(emitError, *operand,
                                  adaptor.getPermutation(), shape)))
     return failure();
-  pushTensor(inferred, shape, *operand);
+  // A per-axis quantized operand's dimension moves with the permutation
+  // (C1, C4).
+  Type element = operand->getElementType();
+  if (std::optional<int64_t> axis = getQuantizationDimension(element)) {
+    ArrayRef<int64_t> permutation = adaptor.getPermutation();
+    element = withQuantizationDimension(
+        element, llvm::find(permutation, *axis) - permutation.begin());
+  }
+  inferred.push_back(
+      RankedTensorType::get(shape, element, operand->getEncoding()));
   return success();
 }
 
@@ -337,6 +400,68 @@ LogicalResult inferDotType(std::optional<Location> location, StringRef opName,
   return success();
 }
 
+/// The quantization constraints dot_general and convolution share (C14-C20
+/// of dot_general, C28-C34 of convolution): a quantized rhs (with zero
+/// points 0), and either a quantized lhs and result (same storage and
+/// expressed types; a per-tensor rhs gives a per-tensor result) or, for
+/// weight-only ("hybrid") quantization, a float lhs and result of the rhs's
+/// expressed type. `checkRhsAxis` adds the op's own rule on a per-axis rhs.
+LogicalResult verifyQuantizedDotTypes(
+    Operation *op, Value lhs, Value rhs, Value result,
+    llvm::function_ref<LogicalResult(int64_t rhsAxis)> checkRhsAxis) {
+  Type lhsElement = getElementTypeOrSelf(lhs.getType());
+  Type rhsElement = getElementTypeOrSelf(rhs.getType());
+  Type resultElement = getElementTypeOrSelf(result.getType());
+  bool lhsQuantized = isQuantized(lhsElement);
+  bool rhsQuantized = isQuantized(rhsElement);
+  bool resultQuantized = isQuantized(resultElement);
+  if (!lhsQuantized && !rhsQuantized && !resultQuantized)
+    return success();
+  if (!rhsQuantized || lhsQuantized != resultQuantized)
+    return op->emitOpError()
+           << "with quantized tensors requires a quantized rhs and either a "
+              "quantized lhs and result or float ones, got "
+           << lhsElement << ", " << rhsElement << " -> " << resultElement;
+  if (lhsQuantized && !isPerTensorQuantizedElementType(lhsElement))
+    return op->emitOpError() << "requires a per-tensor quantized lhs, got "
+                             << lhsElement;
+  if (!hasZeroZeroPoints(rhsElement))
+    return op->emitOpError() << "requires the rhs zero points to be 0, got "
+                             << rhsElement;
+  if (std::optional<int64_t> axis = getQuantizationDimension(rhsElement))
+    if (failed(checkRhsAxis(*axis)))
+      return failure();
+  Type expressed = getExpressedTypeOrSelf(rhsElement);
+  if (!lhsQuantized) {
+    if (lhsElement != expressed || resultElement != expressed)
+      return op->emitOpError()
+             << "with a float lhs requires the lhs and result element types "
+                "to be the rhs's expressed type "
+             << expressed << ", got " << lhsElement << " and "
+             << resultElement;
+    return success();
+  }
+  if (getQuantizedStorageBitWidth(lhsElement) !=
+          getQuantizedStorageBitWidth(rhsElement) ||
+      isUnsignedQuantizedStorage(lhsElement) !=
+          isUnsignedQuantizedStorage(rhsElement))
+    return op->emitOpError()
+           << "requires the lhs and rhs storage types to match, got "
+           << lhsElement << " and " << rhsElement;
+  if (getExpressedTypeOrSelf(lhsElement) != expressed ||
+      getExpressedTypeOrSelf(resultElement) != expressed)
+    return op->emitOpError()
+           << "requires the lhs, rhs and result expressed types to match, got "
+           << lhsElement << ", " << rhsElement << " -> " << resultElement;
+  if (isPerTensorQuantizedElementType(rhsElement) &&
+      !isPerTensorQuantizedElementType(resultElement))
+    return op->emitOpError()
+           << "requires a per-tensor quantized result for a per-tensor "
+              "quantized rhs, got "
+           << resultElement;
+  return success();
+}
+
 } // namespace
 
 LogicalResult DotOp::inferReturnTypes(MLIRContext *,
@@ -366,6 +491,19 @@ LogicalResult DotGeneralOp::inferReturnTypes(MLIRContext *,
 }
 
 LogicalResult DotGeneralOp::verify() {
+  ArrayRef<int64_t> contracting =
+      getDotDimensionNumbers().getRhsContractingDimensions();
+  if (failed(verifyQuantizedDotTypes(
+          *this, getLhs(), getRhs(), getResult(),
+          [&](int64_t axis) -> LogicalResult {
+            // C16
+            if (llvm::is_contained(contracting, axis))
+              return emitOpError()
+                     << "requires the rhs quantization dimension " << axis
+                     << " not to be a contracting dimension";
+            return success();
+          })))
+    return failure();
   return verifyPrecisionConfig(*this, getPrecisionConfig());
 }
 
@@ -400,6 +538,30 @@ LogicalResult ConvolutionOp::verify() {
   // accumulation type of the same kind, which JAX emits.
   Type operand = getElementTypeOrSelf(getLhs().getType());
   Type result = getElementTypeOrSelf(getResult().getType());
+  if (isQuantized(operand) || isQuantized(getRhs().getType()) ||
+      isQuantized(result)) {
+    ConvDimensionNumbersAttr dims = getDimensionNumbers();
+    if (failed(verifyQuantizedDotTypes(
+            *this, getLhs(), getRhs(), getResult(),
+          [&](int64_t axis) -> LogicalResult {
+              // C29
+              if (axis != dims.getKernelOutputFeatureDimension())
+                return emitOpError()
+                       << "requires the rhs quantization dimension " << axis
+                       << " to be the kernel output feature dimension "
+                       << dims.getKernelOutputFeatureDimension();
+              return success();
+            })))
+      return failure();
+    // C30
+    std::optional<int64_t> resultAxis = getQuantizationDimension(result);
+    if (resultAxis && *resultAxis != dims.getOutputFeatureDimension())
+      return emitOpError() << "requires the result quantization dimension "
+                           << *resultAxis
+                           << " to be the output feature dimension "
+                           << dims.getOutputFeatureDimension();
+    return verifyPrecisionConfig(*this, getPrecisionConfig());
+  }
   if (operand != result &&
       (isa<FloatType>(operand) != isa<FloatType>(result) ||
        isa<IntegerType>(operand) != isa<IntegerType>(result)))

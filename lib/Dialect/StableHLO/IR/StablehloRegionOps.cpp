@@ -709,10 +709,28 @@ LogicalResult RecvOp::verify() {
 }
 
 LogicalResult RngBitGeneratorOp::verify() {
+  // (I2) a 1-d ui64 state.
+  auto stateType = cast<RankedTensorType>(getInitialState().getType());
+  Type element = stateType.getElementType();
+  if (stateType.getRank() != 1 || !element.isUnsignedInteger(64))
+    return emitOpError() << "initial_state must be a 1-dimensional tensor of "
+                            "ui64, got "
+                         << stateType;
+  // (C1)
   if (getInitialState().getType() != getOutputState().getType())
     return emitOpError() << "output_state type " << getOutputState().getType()
                          << " does not match initial_state type "
                          << getInitialState().getType();
+  // (C2); DEFAULT is our Philox (docs/runtime.md), which takes 2 or 3.
+  int64_t size = stateType.getDimSize(0);
+  if (ShapedType::isDynamic(size))
+    return success();
+  bool isThreeFry = getRngAlgorithm() == RngAlgorithm::THREE_FRY;
+  if (isThreeFry ? size != 2 : size != 2 && size != 3)
+    return emitOpError() << "initial_state of "
+                         << stringifyRngAlgorithm(getRngAlgorithm())
+                         << " must have " << (isThreeFry ? "2" : "2 or 3")
+                         << " elements, got " << size << " (C2)";
   return success();
 }
 

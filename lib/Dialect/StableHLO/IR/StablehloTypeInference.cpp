@@ -2,6 +2,7 @@
 
 #include "StablehloTypeInference.h"
 
+#include "mpmd/Dialect/StableHLO/IR/StablehloQuantization.h"
 #include "mpmd/Support/CheckedArithmetic.h"
 
 #include "mlir/IR/TypeUtilities.h"
@@ -35,7 +36,8 @@ bool isCompatibleInferredTypes(TypeRange inferred, TypeRange actual,
       continue;
     }
     if (checkElementTypes &&
-        wantTensor.getElementType() != gotTensor.getElementType())
+        !haveSameBaselineElementType(wantTensor.getElementType(),
+                                     gotTensor.getElementType()))
       return false;
     if (failed(
             verifyCompatibleShape(wantTensor.getShape(), gotTensor.getShape())))
@@ -63,7 +65,8 @@ LogicalResult verifyInferredTypes(std::optional<Location> loc, StringRef opName,
       return emitError() << what << " type " << got
                          << " does not match expected " << want;
     if (checkElementTypes &&
-        wantTensor.getElementType() != gotTensor.getElementType())
+        !haveSameBaselineElementType(wantTensor.getElementType(),
+                                     gotTensor.getElementType()))
       return emitError() << what << " element type "
                          << gotTensor.getElementType()
                          << " does not match expected "
@@ -238,7 +241,9 @@ LogicalResult inferElementwiseTypes(std::optional<Location> loc,
   RankedTensorType first = tensors.front();
   SmallVector<int64_t> shape(first.getShape());
   for (auto [i, tensor] : llvm::enumerate(tensors)) {
-    if (tensor.getElementType() != first.getElementType())
+    // Quantized operands may differ in scales and zero points.
+    if (!haveSameBaselineElementType(tensor.getElementType(),
+                                     first.getElementType()))
       return emitError() << "requires the same element type for all operands, "
                             "but operand #"
                          << i << " has type " << tensor
@@ -580,8 +585,10 @@ LogicalResult inferConvolutionShape(EmitErrorFn emitError, RankedTensorType lhs,
                        "output_spatial_dimensions")))
     return failure();
   // (C27), the operand half: the result may use a wider type (ConvolutionOp's
-  // verifier checks its kind).
-  if (failed(verifySameElementType(emitError, lhs, rhs, "lhs", "rhs")))
+  // verifier checks its kind). Quantized operands follow C28-C34 instead,
+  // which the verifier checks.
+  if (!isQuantized(lhs) && !isQuantized(rhs) &&
+      failed(verifySameElementType(emitError, lhs, rhs, "lhs", "rhs")))
     return failure();
 
   int64_t batch = lhs.getDimSize(dims.getInputBatchDimension());

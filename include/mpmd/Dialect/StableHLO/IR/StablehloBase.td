@@ -20,6 +20,8 @@ def Stablehlo_Dialect : Dialect {
   let summary = "The StableHLO operation set (the subset JAX training steps use).";
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
+  // Quantized tensors use the quant dialect's `!quant.uniform` types.
+  let dependentDialects = ["::mlir::quant::QuantDialect"];
   let extraClassDeclaration = [{
   private:
     // Defined next to the attribute/type storage classes, which only that
@@ -197,7 +199,42 @@ def HLO_Float : AnyTypeOf<[F4E2M1FN, F6E2M3FN, F6E3M2FN, F8E3M4, F8E4M3,
                           "floating-point">;
 def HLO_Complex : Complex<AnyTypeOf<[F32, F64]>>;
 
-def HLO_Tensor : RankedTensorOf<[HLO_Float, HLO_Pred, HLO_Int, HLO_Complex]>;
+// Quantized element types (`!quant.uniform<i8:f32, 0.5:-3>`, per-axis
+// `!quant.uniform<i8:f32:1, {0.1:-1, 0.2:2}>`) that satisfy the spec's
+// constraints (StablehloQuantization.h). Ops list what the spec allows:
+// "quantized tensor" (either kind) or "per-tensor quantized tensor".
+def HLO_QuantizedInt
+    : Type<CPred<"::mlir::stablehlo::isQuantizedElementType($_self)">,
+           "quantized integer">;
+def HLO_PerTensorQuantizedInt
+    : Type<CPred<"::mlir::stablehlo::isPerTensorQuantizedElementType($_self)">,
+           "per-tensor quantized integer">;
+// A per-axis quantized tensor's quantization_dimension is one of its
+// dimensions, whose size is the number of scales (C12, C13).
+defvar HLO_QuantizationAxisFits =
+    CPred<"::mlir::stablehlo::hasValidQuantizationAxis($_self)">;
+
+// Any tensor of the spec: quantized ones included (the ops whose spec
+// forbids those check it in their verifiers).
+def HLO_Tensor : RankedTensorOf<[HLO_Float, HLO_Pred, HLO_Int, HLO_Complex,
+                                 HLO_QuantizedInt], [HLO_QuantizationAxisFits]>;
+def HLO_TensorOrPerTensorQuantized
+    : RankedTensorOf<[HLO_Float, HLO_Pred, HLO_Int, HLO_Complex,
+                      HLO_PerTensorQuantizedInt]>;
+def HLO_QuantizedTensor
+    : RankedTensorOf<[HLO_QuantizedInt], [HLO_QuantizationAxisFits]>;
+def HLO_FpOrQuantizedTensor
+    : RankedTensorOf<[HLO_Float, HLO_QuantizedInt], [HLO_QuantizationAxisFits]>;
+// The elementwise ops whose spec allows per-tensor quantized tensors.
+def HLO_FpOrPerTensorQuantizedTensor
+    : RankedTensorOf<[HLO_Float, HLO_PerTensorQuantizedInt]>;
+def HLO_FpComplexOrPerTensorQuantizedTensor
+    : RankedTensorOf<[HLO_Float, HLO_Complex, HLO_PerTensorQuantizedInt]>;
+def HLO_IntFpComplexOrPerTensorQuantizedTensor
+    : RankedTensorOf<[HLO_Int, HLO_Float, HLO_Complex,
+                      HLO_PerTensorQuantizedInt]>;
+def HLO_IntFpOrPerTensorQuantizedTensor
+    : RankedTensorOf<[HLO_Int, HLO_Float, HLO_PerTensorQuantizedInt]>;
 def HLO_PredTensor : RankedTensorOf<[HLO_Pred]>;
 def HLO_IntTensor : RankedTensorOf<[HLO_Int]>;
 def HLO_PredOrIntTensor : RankedTensorOf<[HLO_Pred, HLO_Int]>;

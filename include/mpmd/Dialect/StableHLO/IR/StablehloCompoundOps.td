@@ -24,6 +24,8 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 def HLO_Tuple : NestedTupleOf<[HLO_Tensor, Stablehlo_Token]>;
 def HLO_TensorTokenOrTuple : AnyTypeOf<[HLO_Tensor, Stablehlo_Token, HLO_Tuple]>;
 def HLO_1DFpTensor : 1DTensorOf<[HLO_Float]>;
+def HLO_1DFpOrPerTensorQuantizedTensor
+    : 1DTensorOf<[HLO_Float, HLO_PerTensorQuantizedInt]>;
 
 //===----------------------------------------------------------------------===//
 // Batch normalization
@@ -32,32 +34,39 @@ def HLO_1DFpTensor : 1DTensorOf<[HLO_Float]>;
 def Stablehlo_BatchNormTrainingOp : Stablehlo_Op<"batch_norm_training",
     [Pure, HLO_InferTypeOp]> {
   let summary = "Normalizes with the batch's mean and variance per feature.";
-  let arguments = (ins HLO_FpTensor:$operand, HLO_1DFpTensor:$scale,
-                       HLO_1DFpTensor:$offset, F32Attr:$epsilon,
-                       I64Attr:$feature_index);
-  let results = (outs HLO_FpTensor:$output, HLO_1DFpTensor:$batch_mean,
-                      HLO_1DFpTensor:$batch_var);
+  let arguments = (ins HLO_FpOrPerTensorQuantizedTensor:$operand,
+                       HLO_1DFpOrPerTensorQuantizedTensor:$scale,
+                       HLO_1DFpOrPerTensorQuantizedTensor:$offset,
+                       F32Attr:$epsilon, I64Attr:$feature_index);
+  let results = (outs HLO_FpOrPerTensorQuantizedTensor:$output,
+                      HLO_1DFpOrPerTensorQuantizedTensor:$batch_mean,
+                      HLO_1DFpOrPerTensorQuantizedTensor:$batch_var);
 }
 
 def Stablehlo_BatchNormInferenceOp : Stablehlo_Op<"batch_norm_inference",
     [Pure, HLO_InferTypeOp]> {
   let summary = "Normalizes with a given mean and variance per feature.";
-  let arguments = (ins HLO_FpTensor:$operand, HLO_1DFpTensor:$scale,
-                       HLO_1DFpTensor:$offset, HLO_1DFpTensor:$mean,
-                       HLO_1DFpTensor:$variance, F32Attr:$epsilon,
-                       I64Attr:$feature_index);
-  let results = (outs HLO_FpTensor:$result);
+  let arguments = (ins HLO_FpOrPerTensorQuantizedTensor:$operand,
+                       HLO_1DFpOrPerTensorQuantizedTensor:$scale,
+                       HLO_1DFpOrPerTensorQuantizedTensor:$offset,
+                       HLO_1DFpOrPerTensorQuantizedTensor:$mean,
+                       HLO_1DFpOrPerTensorQuantizedTensor:$variance,
+                       F32Attr:$epsilon, I64Attr:$feature_index);
+  let results = (outs HLO_FpOrPerTensorQuantizedTensor:$result);
 }
 
 def Stablehlo_BatchNormGradOp : Stablehlo_Op<"batch_norm_grad",
     [Pure, HLO_InferTypeOp]> {
   let summary = "Gradients of batch_norm_training's operand, scale and offset.";
-  let arguments = (ins HLO_FpTensor:$operand, HLO_1DFpTensor:$scale,
-                       HLO_1DFpTensor:$mean, HLO_1DFpTensor:$variance,
-                       HLO_FpTensor:$grad_output, F32Attr:$epsilon,
-                       I64Attr:$feature_index);
-  let results = (outs HLO_FpTensor:$grad_operand, HLO_1DFpTensor:$grad_scale,
-                      HLO_1DFpTensor:$grad_offset);
+  let arguments = (ins HLO_FpOrPerTensorQuantizedTensor:$operand,
+                       HLO_1DFpOrPerTensorQuantizedTensor:$scale,
+                       HLO_1DFpOrPerTensorQuantizedTensor:$mean,
+                       HLO_1DFpOrPerTensorQuantizedTensor:$variance,
+                       HLO_FpOrPerTensorQuantizedTensor:$grad_output,
+                       F32Attr:$epsilon, I64Attr:$feature_index);
+  let results = (outs HLO_FpOrPerTensorQuantizedTensor:$grad_operand,
+                      HLO_1DFpOrPerTensorQuantizedTensor:$grad_scale,
+                      HLO_1DFpOrPerTensorQuantizedTensor:$grad_offset);
 }
 
 //===----------------------------------------------------------------------===//
@@ -67,9 +76,9 @@ def Stablehlo_BatchNormGradOp : Stablehlo_Op<"batch_norm_grad",
 def Stablehlo_CholeskyOp : Stablehlo_Op<"cholesky",
     [Pure, HLO_InferOperandTypes]> {
   let summary = "Cholesky factor of each matrix of a batch (lower or upper).";
-  let arguments = (ins HLO_FpOrComplexTensor:$a,
+  let arguments = (ins HLO_FpComplexOrPerTensorQuantizedTensor:$a,
                        DefaultValuedOptionalAttr<BoolAttr, "false">:$lower);
-  let results = (outs HLO_FpOrComplexTensor:$result);
+  let results = (outs HLO_FpComplexOrPerTensorQuantizedTensor:$result);
   let assemblyFormat = [{
     $a (`,` `lower` `=` $lower^)? attr-dict `:`
       custom<SameOperandsAndResultType>(type($a), type($result))
@@ -80,11 +89,12 @@ def Stablehlo_CholeskyOp : Stablehlo_Op<"cholesky",
 def Stablehlo_TriangularSolveOp : Stablehlo_Op<"triangular_solve",
     [Pure, HLO_InferTypeOp]> {
   let summary = "Solves op(a) x = b or x op(a) = b with a triangular.";
-  let arguments = (ins HLO_FpOrComplexTensor:$a, HLO_FpOrComplexTensor:$b,
+  let arguments = (ins HLO_FpComplexOrPerTensorQuantizedTensor:$a,
+                       HLO_FpComplexOrPerTensorQuantizedTensor:$b,
                        BoolAttr:$left_side, BoolAttr:$lower,
                        BoolAttr:$unit_diagonal,
                        Stablehlo_TransposeAttr:$transpose_a);
-  let results = (outs HLO_FpOrComplexTensor:$result);
+  let results = (outs HLO_FpComplexOrPerTensorQuantizedTensor:$result);
 }
 
 //===----------------------------------------------------------------------===//

@@ -4,6 +4,7 @@
 #define MPMD_DIALECT_STABLEHLO_IR_STABLEHLOOPS_H
 
 #include "mpmd/Dialect/StableHLO/IR/StablehloDialect.h"
+#include "mpmd/Dialect/StableHLO/IR/StablehloQuantization.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/OpDefinition.h"

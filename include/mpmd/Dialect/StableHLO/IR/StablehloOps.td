@@ -14,8 +14,11 @@ include "mpmd/Dialect/StableHLO/IR/StablehloAttrs.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
+// The element types are checked by the verifier, not inference: a quantized
+// constant's value holds its storage integers (tensor<2xi8> for
+// tensor<2x!quant.uniform<i8:f32, 0.5:-3>>).
 def Stablehlo_ConstantOp : Stablehlo_Op<"constant",
-    [ConstantLike, Pure, HLO_InferTypeOp,
+    [ConstantLike, Pure, HLO_InferShapeOp,
      DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
   let summary = "A constant tensor: `stablehlo.constant dense<1> : tensor<i32>`.";
   let arguments = (ins ElementsAttr:$value);
@@ -28,7 +31,7 @@ def Stablehlo_ConstantOp : Stablehlo_Op<"constant",
 def Stablehlo_IotaOp : Stablehlo_Op<"iota", [Pure]> {
   let summary = "Counts up along `iota_dimension`: `stablehlo.iota dim = 0 : tensor<4xi32>`.";
   let arguments = (ins I64Attr:$iota_dimension);
-  let results = (outs HLO_IntOrFpTensor:$output);
+  let results = (outs HLO_IntFpOrPerTensorQuantizedTensor:$output);
   let assemblyFormat = "`dim` `=` $iota_dimension attr-dict `:` type($output)";
   let hasVerifier = 1;
 }
