@@ -22,7 +22,7 @@ class FragmentDedupPass
       return WalkResult::advance();
     });
     for (FragmentOp fragment : fragments)
-      dedupFragment(fragment, rewriter);
+      dedupFragment(fragment, rewriter, DedupMode::kRedirectUses);
   }
 };
 

@@ -390,7 +390,9 @@ void eraseDeadOps(Block &block, RewriterBase &rewriter) {
 } // namespace
 
 FragmentOp mlir::mpmd::dedupFragment(FragmentOp fragment,
-                                      RewriterBase &rewriter) {
+                                      RewriterBase &rewriter,
+                                      DedupMode mode) {
+  bool eraseDuplicates = mode == DedupMode::kErase;
   Block &body = fragment.getRegion().front();
   unsigned numOperands = fragment->getNumOperands();
   unsigned numData = getNumDataOperands(fragment);
@@ -409,7 +411,9 @@ FragmentOp mlir::mpmd::dedupFragment(FragmentOp fragment,
         first = it2->second;
     if (first) {
       rewriter.replaceAllUsesWith(body.getArgument(i), body.getArgument(*first));
-      erasedOperands.set(i);
+      // A repeated control operand only orders: it goes in either mode.
+      if (eraseDuplicates || i >= numData)
+        erasedOperands.set(i);
       continue;
     }
     (i < numData ? firstData : firstControl).try_emplace(operand, i);
@@ -431,7 +435,8 @@ FragmentOp mlir::mpmd::dedupFragment(FragmentOp fragment,
       continue;
     rewriter.replaceAllUsesWith(fragment->getResult(i),
                                 fragment->getResult(it->second));
-    erasedResults.set(i);
+    if (eraseDuplicates)
+      erasedResults.set(i);
   }
   return eraseFragmentOperandsAndResults(fragment, erasedOperands,
                                          erasedResults, rewriter);

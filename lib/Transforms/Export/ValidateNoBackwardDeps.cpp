@@ -64,8 +64,8 @@ class ValidateNoBackwardDepsPass
                    << consumer.getMeshName()
                    << "\" uses a value computed on mesh \""
                    << producer.getMeshName()
-                   << "\", which comes later in the topology";
-        diagnostic.attachNote(producer.getLoc()) << "computed here";
+                   << "\", which comes later in the topology (computed at "
+                   << producer.getLoc() << ")";
         failed |= failOnBackwardDeps;
       }
     }

@@ -400,13 +400,12 @@ private:
               op.emitError("mesh inference could not remove this assign");
             }
             failed = true;
-          } else if (isa<UnassignOp>(op) &&
-                     llvm::all_of(op.getUsers(), [](Operation *user) {
-                       return isa<AssignOp>(user);
-                     })) {
-            // Its assign users are reported: one error per problem.
-            continue;
-          } else if (isa<UnassignOp, BroadcastOp, ReduceOp>(op) ||
+          } else if (isa<UnassignOp>(op)) {
+            // Reported on its own, besides its assign users: upstream gives
+            // one error per leftover assign and per leftover unassign.
+            op.emitError("mesh inference could not remove this unassign");
+            failed = true;
+          } else if (isa<BroadcastOp, ReduceOp>(op) ||
                      isMeshlessOp(&op)) {
             op.emitError("mesh inference could not assign this op to a mesh");
             failed = true;

@@ -22,6 +22,17 @@ namespace {
 
 using namespace infer;
 
+/// `op` cloned into a fragment body. The analysis sets describe meshless ops
+/// of the function; inside a fragment the op has its mesh, and upstream's
+/// rewrite leaves no set on it.
+Operation *cloneWithoutAnalysisSets(OpBuilder &builder, Operation &op,
+                                    IRMapping &mapping) {
+  Operation *clone = builder.clone(op, mapping);
+  clone->removeAttr(kUseSetAttr);
+  clone->removeAttr(kSrcSetAttr);
+  return clone;
+}
+
 /// Pure, one result, at most one operand, no regions: cheap to duplicate.
 bool isTrivial(Operation *op) {
   return op->getNumOperands() <= 1 && op->getNumResults() == 1 &&
@@ -344,7 +355,7 @@ private:
       mapping.map(input, arg);
     }
     OpBuilder inner = OpBuilder::atBlockBegin(&body);
-    Operation *clone = inner.clone(*op, mapping);
+    Operation *clone = cloneWithoutAnalysisSets(inner, *op, mapping);
     // The assigns of op's results that fed the fragment are left for the
     // caller to erase once no other consumer uses them: it still holds them.
     for (int k = fragment->getNumOperands() - 1; k >= 0; --k) {
@@ -455,7 +466,7 @@ private:
           resultTypes, [&](OpBuilder &b, ValueRange args) {
             IRMapping mapping;
             mapping.map(inputs, args);
-            Operation *clone = b.clone(*op, mapping);
+            Operation *clone = cloneWithoutAnalysisSets(b, *op, mapping);
             SmallVector<Value> returned;
             for (unsigned r : needed)
               returned.push_back(clone->getResult(r));

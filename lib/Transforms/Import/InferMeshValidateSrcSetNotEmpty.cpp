@@ -53,6 +53,7 @@ class InferMeshValidateSrcSetNotEmptyPass
         }
       }
     }
+    SmallVector<Operation *> conflicts;
     program.forEachBlock([&](Block &block) {
       for (Operation &op : block) {
         if (!hasInferredSets(&op) || !isEmpty(getOpSrcSet(&op, program.meshes)))
@@ -62,14 +63,19 @@ class InferMeshValidateSrcSetNotEmptyPass
               return isEmpty(getValueSrcSet(input, program));
             }))
           continue;
-        if (auto diag = reporter.emit(op.getLoc())) {
-          *diag << "Mesh assignment is not possible for op as its operands "
-                   "are on conflicting meshes. "
-                << kConflictHint;
-          describeInputs(*diag, &op, program);
-        }
+        conflicts.push_back(&op);
       }
     });
+    // Latest first, as upstream's walk: under an error limit the conflicts
+    // reported are the last ones of the program.
+    for (Operation *op : llvm::reverse(conflicts)) {
+      if (auto diag = reporter.emit(op->getLoc())) {
+        *diag << "Mesh assignment is not possible for op as its operands "
+                 "are on conflicting meshes. "
+              << kConflictHint;
+        describeInputs(*diag, op, program);
+      }
+    }
   }
 };
 

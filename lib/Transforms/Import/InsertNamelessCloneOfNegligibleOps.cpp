@@ -28,10 +28,9 @@ class InsertNamelessCloneOfNegligibleOpsPass
         if (!producer || !isNegligibleOp(producer) ||
             producer->getParentOp() != computation.getOperation())
           continue;
-        if (llvm::all_of(result.getUsers(), [](Operation *user) {
-              return isa<func::ReturnOp>(user);
-            }))
-          continue;
+        // Cloned even when only returns use the result (the clone is then
+        // unused): upstream's intermediate IR has it, and mesh inference
+        // drops it.
         Operation *clone = builder.clone(*producer);
         result.replaceUsesWithIf(clone->getResult(0), [](OpOperand &use) {
           return !isa<func::ReturnOp>(use.getOwner());

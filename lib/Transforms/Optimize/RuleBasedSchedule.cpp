@@ -5,6 +5,8 @@
 #include "mpmd/Transforms/Optimize/Passes.h"
 #include "mpmd/Transforms/Optimize/Scheduling.h"
 
+#include "llvm/Support/raw_ostream.h"
+
 #include <map>
 
 namespace mlir::mpmd {
@@ -88,9 +90,11 @@ class RuleBasedSchedulePass
     for (const FragmentInfo &info : rule.orderedFragments) {
       auto it = fragmentOf.find(info);
       if (it == fragmentOf.end()) {
-        function.emitWarning()
-            << "fragment " << info << " of schedule rule " << rule
-            << " is not in the function; the rule skips it";
+        // Logged, not diagnosed: upstream logs a skipped fragment, so a
+        // diagnostic here would be one its tests do not expect.
+        llvm::errs() << "mpmd-rule-based-schedule: fragment " << info
+                     << " of schedule rule " << rule
+                     << " is not in the function; the rule skips it\n";
         continue;
       }
       if (predecessor)
@@ -113,11 +117,12 @@ class RuleBasedSchedulePass
     if (SmallVector<Operation *> path =
             findDependencyPath(successor, predecessor);
         !path.empty()) {
-      predecessor.emitWarning()
-          << "schedule rule asks for " << getFragmentInfo(predecessor)
-          << " to run before " << getFragmentInfo(successor)
-          << ", but it depends on it: " << describePath(path)
-          << "; the rule is ignored for this pair";
+      // Logged, not diagnosed, as upstream does.
+      llvm::errs() << "mpmd-rule-based-schedule: schedule rule asks for "
+                   << getFragmentInfo(predecessor) << " to run before "
+                   << getFragmentInfo(successor)
+                   << ", but it depends on it: " << describePath(path)
+                   << "; the rule is ignored for this pair\n";
       return;
     }
     if (!addControlDependency(predecessor, successor))

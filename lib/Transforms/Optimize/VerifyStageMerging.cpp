@@ -63,9 +63,11 @@ void reportUnmerged(FragmentOp fragment, FragmentOp earlier,
   llvm::interleaveComma(key.transposeCounts, os);
   if (std::optional<uint32_t> counter = getCallCounter(fragment))
     os << " and call_counter " << *counter;
-  os << " (same split type and remat flag)";
-  InFlightDiagnostic diagnostic = fragment.emitError(message);
-  diagnostic.attachNote(earlier.getLoc()) << "the earlier fragment";
+  // Upstream reports this as a single error, with no note: the earlier
+  // fragment's location goes into the message instead.
+  os << " (same split type and remat flag); the earlier fragment is at "
+     << earlier.getLoc();
+  fragment.emitError(message);
 }
 
 class VerifyStageMergingPass

@@ -1,4 +1,8 @@
-// RUN: mpmd-opt %s -mpmd-fragment-dedup -split-input-file | FileCheck %s
+// RUN: mpmd-opt %s -mpmd-fragment-dedup -split-input-file | FileCheck %s --check-prefix=DEDUP
+// RUN: mpmd-opt %s -mpmd-fragment-dedup -mpmd-fragment-dce -split-input-file | FileCheck %s
+
+// The pass only redirects uses (DEDUP): the repeated operands and results
+// stay, unused, until -mpmd-fragment-dce removes them (CHECK).
 
 !t = tensor<4x8xf32>
 !m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
@@ -6,6 +10,11 @@
 
 // A repeated operand is passed once; its uses in the body use the first
 // block argument.
+// DEDUP-LABEL: func.func @repeated_operands
+// DEDUP-NEXT: mpmd.fragment<mesh="m1", origin=["f"]> (%arg0, %arg0, %arg1, %arg0) (%[[A:.*]]: tensor<4x8xf32>, %{{.*}}: tensor<4x8xf32>, %[[C:.*]]: tensor<4x8xf32>, %{{.*}}: tensor<4x8xf32>) {
+// DEDUP-NEXT:   %[[X:.*]] = stablehlo.add %[[A]], %[[A]]
+// DEDUP-NEXT:   %[[Y:.*]] = stablehlo.multiply %[[X]], %[[C]]
+// DEDUP-NEXT:   stablehlo.subtract %[[Y]], %[[A]]
 // CHECK-LABEL: func.func @repeated_operands
 // CHECK-NEXT: %[[F:.*]] = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0, %arg1) (%[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<4x8xf32>) {
 // CHECK-NEXT:   %[[X:.*]] = stablehlo.add %[[A]], %[[A]]
@@ -30,6 +39,11 @@ func.func @repeated_operands(%arg0: !m1, %arg1: !m1) -> !m1 attributes {topology
 #topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
 
 // Four identical results collapse to the first one at all uses.
+// DEDUP-LABEL: func.func @identical_results
+// DEDUP-NEXT: %[[F:.*]]:4 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0)
+// DEDUP:      mpmd.return %[[X:.*]], %[[X]], %[[X]], %[[X]] : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
+// DEDUP:      %[[T:.*]] = mpmd.transfer %[[F]]#0
+// DEDUP-NEXT: return %[[F]]#0, %[[F]]#0, %[[T]], %[[F]]#0
 // CHECK-LABEL: func.func @identical_results
 // CHECK-NEXT: %[[F:.*]] = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0) (%[[A:.*]]: tensor<4x8xf32>) {
 // CHECK-NEXT:   %[[X:.*]] = stablehlo.add %[[A]], %[[A]]

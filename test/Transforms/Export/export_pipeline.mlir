@@ -60,7 +60,6 @@ func.func @reshard_only(%arg0: !m1) -> !m1_x attributes {topology = #topology} {
 // CHECK-LABEL: func.func @backward
 func.func @backward(%arg0: !m1) -> !m1 attributes {topology = #topology} {
   %0 = mpmd.transfer %arg0 : (!m1) -> !m2
-  // expected-note @+1 {{computed here}}
   %1 = mpmd.fragment<mesh="m2", origin=["f"]> (%0) (%a: !t) {
     %2 = stablehlo.add %a, %a : !t
     mpmd.return %2 : !t

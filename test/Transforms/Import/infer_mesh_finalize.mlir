@@ -105,9 +105,9 @@ func.func @reduce_two_destinations(%arg0: !m1, %arg1: !m2, %arg2: !m1) -> (!m1, 
 
 // -----
 
-// What inference could not place is reported, once per problem: a meshless
-// input and output, a cross-mesh use without a transfer (not on its
-// unassign), a meshless op.
+// What inference could not place is reported, once per leftover op: a
+// meshless input and output, a cross-mesh use without a transfer (an error at
+// the unassign and one at the assign), a meshless op.
 !t = tensor<4xf32>
 !m1 = !mpmd.mesh_tensor<"m1", !t>
 !m2 = !mpmd.mesh_tensor<"m2", !t>
@@ -119,6 +119,7 @@ func.func @errors(%arg0: !t, %arg1: !m1) -> (!t, !m2) attributes {topology = #to
   %f = mpmd.fragment<mesh="m1", origin=["f"]> (%arg1) (%x: !t) {
     mpmd.return %x : !t
   } : (!m1) -> !m1
+  // expected-error @+1 {{mesh inference could not remove this unassign}}
   %0 = mpmd.unassign %f : (!m1) -> !t
   // expected-error @+1 {{Mesh assignment is not possible: the value on mesh "m1" is needed on mesh "m2" and no transfer exists. Add an explicit transfer to fix this, or set `mpmd_infer_transfers=True`.}}
   %1 = mpmd.assign %0 : (!t) -> !m2

@@ -37,3 +37,33 @@ func.func @main(%arg0: !t) -> (!m1, !m1, !m1, !m1) attributes {topology = #topol
   } : (!m1) -> !m1
   return %1, %a, %b, %c : !m1, !m1, !m1, !m1
 }
+
+// -----
+
+// The analysis sets describe meshless ops: an op moved into a fragment
+// (inlined into its only consumer, or wrapped) loses them, as upstream's
+// rewrite leaves none there. The unassign the op reads keeps its own.
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m2 = !mpmd.mesh_tensor<"m2", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// CHECK-LABEL: func.func @moved_ops_lose_analysis_sets
+// CHECK:       %[[U:.*]] = mpmd.unassign {mpmd.src_set = #mpmd.meshes_with_origins<"m1">, mpmd.use_set = #mpmd.meshes_with_origins<"m2", "m1">}
+// CHECK:       mpmd.fragment<mesh="m1", origin=[]>
+// CHECK-NEXT:    stablehlo.abs %{{[a-z0-9]+}} : tensor<4xf32>
+// CHECK:       mpmd.fragment<mesh="m2", origin=[]>
+// CHECK-NEXT:    stablehlo.abs %{{[a-z0-9]+}} : tensor<4xf32>
+// CHECK:       mpmd.fragment<mesh="m1", origin=["g"]>
+// CHECK-NEXT:    stablehlo.negate %{{[a-z0-9]+}} : tensor<4xf32>
+func.func @moved_ops_lose_analysis_sets(%arg0: !m1) -> (!m1, !m2) attributes {topology = #topology} {
+  %0 = mpmd.unassign {mpmd.src_set = #mpmd.meshes_with_origins<"m1">, mpmd.use_set = #mpmd.meshes_with_origins<"m2", "m1">} %arg0 : (!m1) -> !t
+  %1 = stablehlo.abs %0 {mpmd.src_set = #mpmd.meshes_with_origins<"m1">, mpmd.use_set = #mpmd.meshes_with_origins<"m2", "m1">} : !t
+  %2 = mpmd.assign %1 : (!t) -> !m2
+  %3 = stablehlo.negate %1 {mpmd.src_set = #mpmd.meshes_with_origins<"m1">, mpmd.use_set = #mpmd.meshes_with_origins<"m1">} : !t
+  %4 = mpmd.assign %3 : (!t) -> !m1
+  %5 = mpmd.fragment<mesh="m1", origin=["g"]> (%4) (%x: !t) {
+    mpmd.return %x : !t
+  } : (!m1) -> !m1
+  return %5, %2 : !m1, !m2
+}

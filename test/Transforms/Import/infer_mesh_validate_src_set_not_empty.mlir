@@ -11,8 +11,9 @@
 !m2 = !mpmd.mesh_tensor<"m2", !t>
 #topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
 
-// With error-limit=1 only the first error of each split is reported.
-// LIMIT: :23:8: error: Mesh assignment is not possible for op as its operands are on conflicting meshes
+// With error-limit=1 only one error of each split is reported: the conflict
+// that comes last in the program, as upstream reports conflicts latest first.
+// LIMIT: :27:8: error: Mesh assignment is not possible for op as its operands are on conflicting meshes
 // LIMIT-NOT: error: Mesh assignment is not possible for op
 // LIMIT: error: Mesh assignment is not possible for arg 0
 // ZERO: error: error-limit must be -1 (no limit) or positive, got 0

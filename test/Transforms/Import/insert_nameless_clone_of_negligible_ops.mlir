@@ -28,18 +28,23 @@ func.func @main(%arg0: !t) -> (!t, !t) attributes {topology = #topology} {
   return %0#0, %2 : !t, !t
 }
 
-// A constant only used by the func.return is not cloned.
+// A constant only used by the func.return, or not used at all, is cloned
+// all the same, as upstream does: the clones are unused, and the return
+// keeps the computation's result.
 // CHECK-LABEL: func.func @only_returned
 // CHECK-NOT:   stablehlo.constant
-// CHECK:       mpmd.named_computation<"f">
-// CHECK:         stablehlo.constant
+// CHECK:       %[[F:.*]]:2 = mpmd.named_computation<"f">
+// CHECK:         stablehlo.constant dense<1.000000e+00>
+// CHECK:         stablehlo.constant dense<2.000000e+00>
 // CHECK:       }
-// CHECK-NOT:   stablehlo.constant
-// CHECK:       return
+// CHECK-NEXT:  stablehlo.constant dense<1.000000e+00>
+// CHECK-NEXT:  stablehlo.constant dense<2.000000e+00>
+// CHECK-NEXT:  return %[[F]]#0 :
 func.func @only_returned(%arg0: !t) -> !t attributes {topology = #topology} {
-  %0 = mpmd.named_computation<"f"> (%arg0) (%a: !t) {
+  %0:2 = mpmd.named_computation<"f"> (%arg0) (%a: !t) {
     %c = stablehlo.constant dense<1.0> : !t
-    mpmd.return %c : !t
-  } : (!t) -> !t
-  return %0 : !t
+    %d = stablehlo.constant dense<2.0> : !t
+    mpmd.return %c, %d : !t, !t
+  } : (!t) -> (!t, !t)
+  return %0#0 : !t
 }

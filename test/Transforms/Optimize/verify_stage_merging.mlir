@@ -31,17 +31,14 @@ func.func @distinct(%arg0: !m1) -> (!m1, !m1, !m1, !m1, !m1, !m1, !m1, !m1) attr
 // matter); a fragment without counter conflicts with any other of its key;
 // the transpose counts of mixed fragments form the key.
 func.func @unmerged(%arg0: !m1) -> (!m1, !m1, !m1, !m1, !m1, !m1) attributes {topology = #topology} {
-  // expected-note @+1 {{the earlier fragment}}
   %0 = mpmd.fragment<mesh="m1", origin=["f"], stage=0> (%arg0) {call_counter = 0 : ui32} (%a: !t) { mpmd.return %a : !t } : (!m1) -> !m1
-  // expected-error @+1 {{fragment of stage 0 on mesh "m1" was not merged with an earlier fragment of the same stage, transpose count 0 and call_counter 0 (same split type and remat flag)}}
+  // expected-error-re @+1 {{fragment of stage 0 on mesh "m1" was not merged with an earlier fragment of the same stage, transpose count 0 and call_counter 0 (same split type and remat flag); the earlier fragment is at loc({{.*}}:34:{{[0-9]+}})}}
   %1 = mpmd.fragment<mesh="m1", origin=["g"], stage=0> (%arg0) {call_counter = 0 : ui32} (%a: !t) { mpmd.return %a : !t } : (!m1) -> !m1
-  // expected-note @+1 {{the earlier fragment}}
   %2 = mpmd.fragment<mesh="m1", origin=["b"(1)], stage=0> (%arg0) {call_counter = 7 : ui32} (%a: !t) { mpmd.return %a : !t } : (!m1) -> !m1
-  // expected-error @+1 {{fragment of stage 0 on mesh "m1" was not merged with an earlier fragment of the same stage, transpose count 1 (same split type and remat flag)}}
+  // expected-error-re @+1 {{fragment of stage 0 on mesh "m1" was not merged with an earlier fragment of the same stage, transpose count 1 (same split type and remat flag); the earlier fragment is at loc({{.*}}:37:{{[0-9]+}})}}
   %3 = mpmd.fragment<mesh="m1", origin=["c"(1)], stage=0> (%arg0) (%a: !t) { mpmd.return %a : !t } : (!m1) -> !m1
-  // expected-note @+1 {{the earlier fragment}}
   %4 = mpmd.fragment<mesh="m1", origin=["k", "k"(1)], stage=0> (%arg0) {call_counter = 4 : ui32} (%a: !t) { mpmd.return %a : !t } : (!m1) -> !m1
-  // expected-error @+1 {{fragment of stage 0 on mesh "m1" was not merged with an earlier fragment of the same stage, transpose counts 0, 1 and call_counter 4 (same split type and remat flag)}}
+  // expected-error-re @+1 {{fragment of stage 0 on mesh "m1" was not merged with an earlier fragment of the same stage, transpose counts 0, 1 and call_counter 4 (same split type and remat flag); the earlier fragment is at loc({{.*}}:40:{{[0-9]+}})}}
   %5 = mpmd.fragment<mesh="m1", origin=["l"(1), "l"], stage=0> (%arg0) {call_counter = 4 : ui32} (%a: !t) { mpmd.return %a : !t } : (!m1) -> !m1
   return %0, %1, %2, %3, %4, %5 : !m1, !m1, !m1, !m1, !m1, !m1
 }
@@ -55,10 +52,9 @@ func.func @unmerged(%arg0: !m1) -> (!m1, !m1, !m1, !m1, !m1, !m1) attributes {to
 // Call counters are user integers: UINT32_MAX (the empty key of an integer
 // hash map) is a call counter like any other.
 func.func @max_call_counter(%arg0: !m1) -> (!m1, !m1, !m1) attributes {topology = #topology} {
-  // expected-note @+1 {{the earlier fragment}}
   %0 = mpmd.fragment<mesh="m1", origin=["f"], stage=0> (%arg0) {call_counter = 4294967295 : ui32} (%a: !t) { mpmd.return %a : !t } : (!m1) -> !m1
   %1 = mpmd.fragment<mesh="m1", origin=["f"], stage=0> (%arg0) {call_counter = 4294967294 : ui32} (%a: !t) { mpmd.return %a : !t } : (!m1) -> !m1
-  // expected-error @+1 {{fragment of stage 0 on mesh "m1" was not merged with an earlier fragment of the same stage, transpose count 0 and call_counter 4294967295}}
+  // expected-error-re @+1 {{fragment of stage 0 on mesh "m1" was not merged with an earlier fragment of the same stage, transpose count 0 and call_counter 4294967295{{.*}}; the earlier fragment is at loc({{.*}}:55:{{[0-9]+}})}}
   %2 = mpmd.fragment<mesh="m1", origin=["f"], stage=0> (%arg0) {call_counter = 4294967295 : ui32} (%a: !t) { mpmd.return %a : !t } : (!m1) -> !m1
   return %0, %1, %2 : !m1, !m1, !m1
 }

@@ -102,12 +102,24 @@ FragmentOp eraseFragmentOperandsAndResults(FragmentOp fragment,
                                            const llvm::BitVector &erasedResults,
                                            RewriterBase &rewriter);
 
+/// What `dedupFragment` does with a repeated operand or result once its uses
+/// are redirected to the first one.
+enum class DedupMode {
+  /// Erase it.
+  kErase,
+  /// Leave it, unused, for a later clean-up (`-mpmd-fragment-dce`), as
+  /// upstream's `-mpmd-fragment-dedup` does. Repeated control operands are
+  /// erased all the same: they have no uses to redirect.
+  kRedirectUses,
+};
+
 /// Passes an operand passed several times once, and collapses results that
 /// return the same value with the same type, `out_shardings` and
 /// `res_attrs` entries onto the first (control operands are deduplicated
 /// among themselves and dropped when they repeat a data operand). Returns
 /// the fragment that replaces `fragment`. O(signature).
-FragmentOp dedupFragment(FragmentOp fragment, RewriterBase &rewriter);
+FragmentOp dedupFragment(FragmentOp fragment, RewriterBase &rewriter,
+                         DedupMode mode = DedupMode::kErase);
 
 /// Removes the unused results of `fragment`, the trivially dead ops of its
 /// body (nested regions included), then its unused data operands; erases it

@@ -42,12 +42,14 @@ def FragmentDedupPass : Pass<"mpmd-fragment-dedup", "::mlir::func::FuncOp"> {
   let summary = "Deduplicates fragment operands and results.";
   let description = [{
     For every fragment:
-    * an operand passed several times is passed once: the uses of the
-      repeated block arguments are redirected to the first one;
-    * results returning the same value with the same type (mesh tensor type
-      including sharding and memory kind), the same `out_shardings` entry and
-      the same `res_attrs` entry are collapsed onto the first of them: their
-      uses are redirected and the duplicates removed.
+    * for an operand passed several times, the uses of the repeated block
+      arguments are redirected to the first one;
+    * for results returning the same value with the same type (mesh tensor
+      type including sharding and memory kind), the same `out_shardings`
+      entry and the same `res_attrs` entry, the uses are redirected to the
+      first of them.
+    As upstream, only uses are redirected: the repeated operands and results
+    stay, unused, for `-mpmd-fragment-dce` (which the pipelines run next).
     Control operands (from `mpmd.control_operand_start_idx`) are deduplicated
     among themselves and dropped when they repeat a data operand.
 

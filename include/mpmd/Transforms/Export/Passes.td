@@ -56,8 +56,8 @@ def LowerToFragmentCallsPass
     Fragments inside `mpmd.for` cannot be called (fragment_call lives
     directly in a function): they are reported as errors.
 
-    With `verbose-logging`, a remark on each outlined function says how
-    many fragments call it.
+    With `verbose-logging`, a line on stderr (a log, not a diagnostic) names
+    each outlined function and how many fragments call it.
 
     Complexity: O(N) to hash every fragment body once; fragments are only
     compared (O(body)) with the groups of their hash bucket, so grouping is

@@ -153,7 +153,9 @@ def InsertNamelessCloneOfNegligibleOpsPass
     that op is cloned right after the computation and every use of the
     result outside it, except uses by `func.return`, is redirected to the
     clone. Mesh inference can then place the (nameless) clone wherever it
-    is needed instead of hitting a mesh conflict. The computation itself is
+    is needed instead of hitting a mesh conflict. As upstream, the clone is
+    made even when no use is redirected to it (it is left unused and mesh
+    inference drops it). The computation itself is
     unchanged; `-mpmd-simplify-named-computations` drops its unused result.
 
     Complexity: O(size of the function).

@@ -102,12 +102,13 @@ def RuleBasedSchedulePass
     Each rule `FragmentScheduleRule(ordered_fragments=[A->B->C])` asks for
     A, B and C (user fragments identified by their FragmentInfo) to run in
     this order. For each consecutive pair of a rule:
-    * a fragment the function lacks is skipped with a warning; when the
-      successor is missing, the predecessor is kept for the next pair;
+    * a fragment the function lacks is skipped, with a line logged on
+      stderr (not a diagnostic, as upstream); when the successor is missing,
+      the predecessor is kept for the next pair;
     * fragments on different meshes are skipped with a warning;
     * if the successor already depends on the predecessor, nothing is done;
     * if the predecessor depends on the successor, the rule conflicts with
-      the data flow: a warning prints the dependency path;
+      the data flow: a line logged on stderr prints the dependency path;
     * otherwise a control dependency is added.
     Then the block is sorted topologically (a cycle is reported with a
     warning) and, unless `remove-control-dependencies=false`, the control
@@ -206,8 +207,8 @@ def VerifyStageMergingPass
     transpose counts, split type (`split_keep_transferred`,
     `split_drop_transferred` or none), the `remat` flag and call counter
     (equal, or missing on one side) should have been merged into one: each is
-    reported as an error on the later fragment, with a note on the earlier
-    one, and the pass fails.
+    reported as one error on the later fragment (its message gives the
+    earlier one's location; no note, as upstream), and the pass fails.
 
     Complexity: O(F log F).
   }];
