@@ -149,6 +149,7 @@ func.func @collectives(%arg0: tensor<16x32x8xf32> {sdy.sharding = #sdy.sharding<
   return %5 : tensor<16x32x8xf32>
 }
 
+
 // Collectives whose operand sharding is unknown, or comes from an op's
 // sdy.sharding, a sharding_constraint or a manual computation.
 // CHECK-LABEL: func.func @collective_operand_shardings
@@ -218,4 +219,22 @@ func.func @sub_axis_collectives(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.shar
   // CHECK-NEXT: sdy.collective_permute %{{.*}} out_sharding=<@reversed, [{"x":(2)2}, {"x":(1)2}]>
   %3 = sdy.collective_permute %2 out_sharding=<@reversed, [{"x":(2)2}, {"x":(1)2}]> : tensor<8x8xf32>
   return %3 : tensor<8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+
+// The reduction kind of an all-reduce: none printed for a sum, `max` /
+// `min` before the axes, matching the operand's unreduced axes.
+// CHECK-LABEL: func.func @all_reduce_kinds
+func.func @all_reduce_kinds(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}], unreduced=max{"b"}>},
+                            %arg1: tensor<8x8xi32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}], unreduced=min{"a", "b"}>})
+    -> (tensor<8x8xf32>, tensor<8x8xi32>) {
+  // CHECK-NEXT: sdy.all_reduce max {"b"} %arg0 out_sharding=<@mesh, [{"a"}, {}]> : tensor<8x8xf32>
+  // GENERIC: "sdy.all_reduce"(%{{.*}}) <{out_sharding = #sdy.sharding<@mesh, [{"a"}, {}]>, reduction_axes = #sdy<axis_ref_list{"b"}>, reduction_kind = 1 : i32}>
+  %0 = sdy.all_reduce max {"b"} %arg0 out_sharding=<@mesh, [{"a"}, {}]> : tensor<8x8xf32>
+  // CHECK-NEXT: sdy.all_reduce min {"b"} %arg1 out_sharding=<@mesh, [{}, {}], unreduced=min{"a"}> : tensor<8x8xi32>
+  %1 = sdy.all_reduce min {"b"} %arg1 out_sharding=<@mesh, [{}, {}], unreduced=min{"a"}> : tensor<8x8xi32>
+  return %0, %1 : tensor<8x8xf32>, tensor<8x8xi32>
 }
