@@ -134,7 +134,7 @@ func.func @collectives(%arg0: tensor<16x32x8xf32> {sdy.sharding = #sdy.sharding<
   // GENERIC: "sdy.all_slice"
   %1 = sdy.all_slice [{}, {"b", "c"}, {}] %0 out_sharding=<@mesh, [{"a"}, {"b", "c"}, {"d"}]> : tensor<16x32x8xf32>
   // CHECK-NEXT: %[[R:.*]] = sdy.all_reduce {"e", "f"} %[[S]] out_sharding=<@mesh, [{"a"}, {"b", "c"}, {"d"}]> : tensor<16x32x8xf32>
-  // GENERIC: "sdy.all_reduce"({{.*}}) <{out_sharding = #sdy.sharding<@mesh, [{"a"}, {"b", "c"}, {"d"}]>, reduction_axes = #sdy<axis_ref_list{"e", "f"}>}>
+  // GENERIC: "sdy.all_reduce"({{.*}}) <{out_sharding = #sdy.sharding<@mesh, [{"a"}, {"b", "c"}, {"d"}]>, reduction_axes = #sdy<axis_ref_list{"e", "f"}>, reduction_kind = 0 : i32}>
   %2 = sdy.all_reduce {"e", "f"} %1 out_sharding=<@mesh, [{"a"}, {"b", "c"}, {"d"}]> : tensor<16x32x8xf32>
   // CHECK-NEXT: %[[RS:.*]] = sdy.reduce_scatter [{"e"}, {}, {"f"}] %[[R]] out_sharding=<@mesh, [{"a", "e"}, {"b", "c"}, {"d", "f"}]> : tensor<16x32x8xf32>
   // GENERIC: "sdy.reduce_scatter"
