@@ -100,7 +100,7 @@ llvm::Expected<sdy::TensorShardingAttr> resolveSpec(const ShardingSpec &spec,
     sharding = sdy::TensorShardingAttr::get(
         ctx, FlatSymbolRefAttr::get(ctx, getMeshSymbol(config, *mesh)),
         sharding.getDimShardings(), sharding.getReplicatedAxes(),
-        sharding.getUnreducedAxes());
+        sharding.getUnreducedAxes(), sharding.getUnreducedKind());
   } else {
     // The mesh whose axes the list names (Config.cpp checked they are of
     // one mesh); the first mesh when it names none.

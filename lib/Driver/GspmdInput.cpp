@@ -132,9 +132,9 @@ LogicalResult importGspmdShardings(ModuleOp module, const Config &config) {
     for (sdy::DimensionShardingAttr dim : sharding.getDimShardings())
       dims.push_back(sdy::DimensionShardingAttr::get(
           ctx, mapList(dim.getAxes()), dim.getIsClosed(), dim.getPriority()));
-    return sdy::TensorShardingAttr::get(ctx, targetRef, dims,
-                                        mapList(sharding.getReplicatedAxes()),
-                                        mapList(sharding.getUnreducedAxes()));
+    return sdy::TensorShardingAttr::get(
+        ctx, targetRef, dims, mapList(sharding.getReplicatedAxes()),
+        mapList(sharding.getUnreducedAxes()), sharding.getUnreducedKind());
   });
   replacer.addReplacement(
       [&](sdy::ManualAxesAttr manualAxes) -> std::optional<Attribute> {

@@ -187,7 +187,8 @@ pointShardingsAtMesh(sdy::TensorShardingPerValueAttr shardings,
       if (sharding.getMeshName() != meshRef.getValue())
         sharding = sdy::TensorShardingAttr::get(
             sharding.getContext(), meshRef, sharding.getDimShardings(),
-            sharding.getReplicatedAxes(), sharding.getUnreducedAxes());
+            sharding.getReplicatedAxes(), sharding.getUnreducedAxes(),
+            sharding.getUnreducedKind());
     }
     pointed.push_back(sharding);
   }

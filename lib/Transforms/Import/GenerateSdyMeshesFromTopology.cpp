@@ -161,7 +161,7 @@ class GenerateSdyMeshesFromTopologyPass
         return sdy::TensorShardingAttr::get(
             ctx, FlatSymbolRefAttr::get(ctx, target),
             sharding.getDimShardings(), sharding.getReplicatedAxes(),
-            sharding.getUnreducedAxes());
+            sharding.getUnreducedAxes(), sharding.getUnreducedKind());
       // No axis: only whether each dimension is open or closed remains.
       return sdy::TensorShardingAttr::get(
           ctx, FlatSymbolRefAttr::get(ctx, kEmptyMeshName),

@@ -38,7 +38,8 @@ sdy::TensorShardingAttr truncateAtSubAxes(sdy::TensorShardingAttr sharding,
     return sharding;
   return sdy::TensorShardingAttr::get(
       sharding.getContext(), sharding.getMeshOrRef(), dims,
-      sharding.getReplicatedAxes(), sharding.getUnreducedAxes());
+      sharding.getReplicatedAxes(), sharding.getUnreducedAxes(),
+      sharding.getUnreducedKind());
 }
 
 int64_t getRank(Type type) {

@@ -79,14 +79,16 @@ class PopulateUnreducedOutShardingPass
         continue;
       }
       if (!current.getUnreducedAxes().empty() &&
-          current.getUnreducedAxes() != constraint.getUnreducedAxes())
+          (current.getUnreducedAxes() != constraint.getUnreducedAxes() ||
+           current.getUnreducedKind() != constraint.getUnreducedKind()))
         return fragment.emitError()
                << "result " << index << " has out sharding " << current
                << " but returns a value constrained to " << constraint
                << ": their unreduced axes differ";
       shardings.push_back(sdy::TensorShardingAttr::get(
           &getContext(), current.getMeshOrRef(), current.getDimShardings(),
-          current.getReplicatedAxes(), constraint.getUnreducedAxes()));
+          current.getReplicatedAxes(), constraint.getUnreducedAxes(),
+          constraint.getUnreducedKind()));
     }
     fragment.setOutShardingsAttr(
         sdy::TensorShardingPerValueAttr::get(&getContext(), shardings));

@@ -19,7 +19,8 @@ sdy::TensorShardingAttr canonicalizeSharding(sdy::TensorShardingAttr sharding) {
   if (!shardsSomething)
     return nullptr;
   return sdy::TensorShardingAttr::get(ctx, sharding.getMeshOrRef(), dims, {},
-                                      sharding.getUnreducedAxes());
+                                      sharding.getUnreducedAxes(),
+                                      sharding.getUnreducedKind());
 }
 
 sdy::TensorShardingAttr getTypeSharding(Type type) {

@@ -52,6 +52,20 @@ func.func @replicated_and_unreduced(
   return
 }
 
+// A sum (the default) has no keyword; max and min precede the axes.
+// CHECK-LABEL: func.func @unreduced_reduction_kinds
+// CHECK-SAME: #sdy.sharding<@mesh, [{}, {}], unreduced={"z"}>
+// CHECK-SAME: #sdy.sharding<@mesh, [{"x"}, {}], unreduced=max{"y", "z"}>
+// CHECK-SAME: #sdy.sharding<@mesh, [{}, {}], replicated={"x"}, unreduced=min{"z"}>
+// CHECK-SAME: #sdy.sharding<@mesh, [{}, {}]>
+func.func @unreduced_reduction_kinds(
+    %arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}], unreduced={"z"}>},
+    %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}], unreduced=max{"y", "z"}>},
+    %arg2: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}], replicated={"x"}, unreduced=min{"z"}>},
+    %arg3: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}], unreduced={}>}) {
+  return
+}
+
 // CHECK-LABEL: func.func @sub_axes
 // CHECK-SAME: #sdy.sharding<@mesh, [{"x":(1)2}, {"x":(2)4}]>
 // CHECK-SAME: #sdy.sharding<@mesh, [{"y", "x":(2)2}, {}], replicated={"x":(1)2}>

@@ -298,3 +298,27 @@ sdy.mesh @mesh = <["x"=8, "y"=2]>
 func.func @replicated_sub_axes_not_merged(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}], replicated={"x":(2)2, "x":(4)2}>}) {
   return
 }
+
+// -----
+
+sdy.mesh @mesh = <["x"=2]>
+// expected-error @+1 {{expected 'max' or 'min' before the unreduced axes (a sum has no keyword)}}
+func.func @sum_keyword(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}], unreduced=sum{"x"}>}) {
+  return
+}
+
+// -----
+
+sdy.mesh @mesh = <["x"=2]>
+// expected-error @+1 {{expected 'max' or 'min' before the unreduced axes (a sum has no keyword)}}
+func.func @unknown_kind(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}], unreduced=prod{"x"}>}) {
+  return
+}
+
+// -----
+
+sdy.mesh @mesh = <["x"=2]>
+// expected-error @+1 {{reduction kind 'max' needs unreduced axes}}
+func.func @kind_without_axes(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}], unreduced=max{}>}) {
+  return
+}

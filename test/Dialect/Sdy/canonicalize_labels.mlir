@@ -168,6 +168,18 @@ func.func @reduce_scatter_with_residual_slice(%arg0: tensor<8x8xf32> {sdy.shardi
   return %1 : tensor<8x8xf32>
 }
 
+// Not a reduce_scatter either: a reduce_scatter sums, this all_reduce
+// takes the maximum.
+// ALL-LABEL: func.func @max_all_reduce_then_all_slice
+func.func @max_all_reduce_then_all_slice(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m, [{}, {}], unreduced=max{"x"}>}) -> tensor<8x8xf32> {
+  // ALL-NEXT: %[[R:.*]] = sdy.all_reduce max {"x"} %arg0
+  // ALL-NEXT: %[[S:.*]] = sdy.all_slice [{"x"}, {}] %[[R]]
+  // ALL-NEXT: return %[[S]]
+  %0 = sdy.all_reduce max {"x"} %arg0 out_sharding=<@m, [{}, {}]> : tensor<8x8xf32>
+  %1 = sdy.all_slice [{"x"}, {}] %0 out_sharding=<@m, [{"x"}, {}]> : tensor<8x8xf32>
+  return %1 : tensor<8x8xf32>
+}
+
 // Not a reduce_scatter: a reduced axis is not at the front of a dim's
 // slicing axes, the slices differ, or another op uses the all_reduce.
 // ALL-LABEL: func.func @no_reduce_scatter

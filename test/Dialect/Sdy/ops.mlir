@@ -134,7 +134,7 @@ func.func @collectives(%arg0: tensor<16x32x8xf32> {sdy.sharding = #sdy.sharding<
   // GENERIC: "sdy.all_slice"
   %1 = sdy.all_slice [{}, {"b", "c"}, {}] %0 out_sharding=<@mesh, [{"a"}, {"b", "c"}, {"d"}]> : tensor<16x32x8xf32>
   // CHECK-NEXT: %[[R:.*]] = sdy.all_reduce {"e", "f"} %[[S]] out_sharding=<@mesh, [{"a"}, {"b", "c"}, {"d"}]> : tensor<16x32x8xf32>
-  // GENERIC: "sdy.all_reduce"({{.*}}) <{out_sharding = #sdy.sharding<@mesh, [{"a"}, {"b", "c"}, {"d"}]>, reduction_axes = #sdy<axis_ref_list{"e", "f"}>}>
+  // GENERIC: "sdy.all_reduce"({{.*}}) <{out_sharding = #sdy.sharding<@mesh, [{"a"}, {"b", "c"}, {"d"}]>, reduction_axes = #sdy<axis_ref_list{"e", "f"}>, reduction_kind = 0 : i32}>
   %2 = sdy.all_reduce {"e", "f"} %1 out_sharding=<@mesh, [{"a"}, {"b", "c"}, {"d"}]> : tensor<16x32x8xf32>
   // CHECK-NEXT: %[[RS:.*]] = sdy.reduce_scatter [{"e"}, {}, {"f"}] %[[R]] out_sharding=<@mesh, [{"a", "e"}, {"b", "c"}, {"d", "f"}]> : tensor<16x32x8xf32>
   // GENERIC: "sdy.reduce_scatter"
@@ -148,6 +148,7 @@ func.func @collectives(%arg0: tensor<16x32x8xf32> {sdy.sharding = #sdy.sharding<
   // CHECK-NEXT: return %[[P]]
   return %5 : tensor<16x32x8xf32>
 }
+
 
 // Collectives whose operand sharding is unknown, or comes from an op's
 // sdy.sharding, a sharding_constraint or a manual computation.
@@ -218,4 +219,22 @@ func.func @sub_axis_collectives(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.shar
   // CHECK-NEXT: sdy.collective_permute %{{.*}} out_sharding=<@reversed, [{"x":(2)2}, {"x":(1)2}]>
   %3 = sdy.collective_permute %2 out_sharding=<@reversed, [{"x":(2)2}, {"x":(1)2}]> : tensor<8x8xf32>
   return %3 : tensor<8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+
+// The reduction kind of an all-reduce: none printed for a sum, `max` /
+// `min` before the axes, matching the operand's unreduced axes.
+// CHECK-LABEL: func.func @all_reduce_kinds
+func.func @all_reduce_kinds(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}], unreduced=max{"b"}>},
+                            %arg1: tensor<8x8xi32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}], unreduced=min{"a", "b"}>})
+    -> (tensor<8x8xf32>, tensor<8x8xi32>) {
+  // CHECK-NEXT: sdy.all_reduce max {"b"} %arg0 out_sharding=<@mesh, [{"a"}, {}]> : tensor<8x8xf32>
+  // GENERIC: "sdy.all_reduce"(%{{.*}}) <{out_sharding = #sdy.sharding<@mesh, [{"a"}, {}]>, reduction_axes = #sdy<axis_ref_list{"b"}>, reduction_kind = 1 : i32}>
+  %0 = sdy.all_reduce max {"b"} %arg0 out_sharding=<@mesh, [{"a"}, {}]> : tensor<8x8xf32>
+  // CHECK-NEXT: sdy.all_reduce min {"b"} %arg1 out_sharding=<@mesh, [{}, {}], unreduced=min{"a"}> : tensor<8x8xi32>
+  %1 = sdy.all_reduce min {"b"} %arg1 out_sharding=<@mesh, [{}, {}], unreduced=min{"a"}> : tensor<8x8xi32>
+  return %0, %1 : tensor<8x8xf32>, tensor<8x8xi32>
 }

@@ -733,3 +733,66 @@ func.func @sharded_to_unreduced_not_unreduced(%arg0: tensor<8x8xf32> {sdy.shardi
   %0 = sdy.sharded_to_unreduced [{"b"}, {}] %arg0 out_sharding=<@mesh, [{"a"}, {}]> : tensor<8x8xf32>
   return %0 : tensor<8x8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @all_reduce_kind_mismatch(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}], unreduced=max{"a"}>}) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'sdy.all_reduce' op reduces with sum but the operand's unreduced axes {"a"} hold max partial values}}
+  %0 = sdy.all_reduce {"a"} %arg0 out_sharding=<@mesh, [{}, {}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @all_reduce_kind_mismatch_sum_operand(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}], unreduced={"a"}>}) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'sdy.all_reduce' op reduces with min but the operand's unreduced axes {"a"} hold sum partial values}}
+  %0 = sdy.all_reduce min {"a"} %arg0 out_sharding=<@mesh, [{}, {}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @all_reduce_out_kind_mismatch(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'sdy.all_reduce' op reduces with max but out_sharding keeps sum unreduced axes {"b"}}}
+  %0 = sdy.all_reduce max {"a"} %arg0 out_sharding=<@mesh, [{}, {}], unreduced={"b"}> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2]>
+func.func @all_reduce_sum_keyword(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{expected 'max', 'min' or the reduction axes (a sum has no keyword)}}
+  %0 = sdy.all_reduce sum {"a"} %arg0 out_sharding=<@mesh, [{}, {}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @reduce_scatter_of_max(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}], unreduced=max{"a"}>}) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'sdy.reduce_scatter' op sums, but the operand's unreduced axes {"a"} hold max partial values}}
+  %0 = sdy.reduce_scatter [{"a"}, {}] %arg0 out_sharding=<@mesh, [{"a"}, {}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @replicated_to_max_unreduced(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'sdy.replicated_to_unreduced' op makes partial sums, but out_sharding's unreduced axes {"a"} are max}}
+  %0 = sdy.replicated_to_unreduced {"a"} %arg0 out_sharding=<@mesh, [{}, {}], unreduced=max{"a"}> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @sharded_to_unreduced_of_min(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}], unreduced=min{"b"}>}) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'sdy.sharded_to_unreduced' op makes partial sums, but the operand's unreduced axes {"b"} are min}}
+  %0 = sdy.sharded_to_unreduced [{"a"}, {}] %arg0 out_sharding=<@mesh, [{}, {}], unreduced=min{"a", "b"}> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}

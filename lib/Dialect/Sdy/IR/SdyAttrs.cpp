@@ -404,6 +404,7 @@ Attribute TensorShardingAttr::parse(AsmParser &parser, Type) {
       parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseDim))
     return {};
   SmallVector<AxisRefAttr> replicated, unreduced;
+  ReductionKind unreducedKind = ReductionKind::Sum;
   while (succeeded(parser.parseOptionalComma())) {
     StringRef keyword;
     SMLoc keywordLoc = parser.getCurrentLocation();
@@ -418,14 +419,37 @@ Attribute TensorShardingAttr::parse(AsmParser &parser, Type) {
       parser.emitError(keywordLoc, "expected 'replicated' or 'unreduced'");
       return {};
     }
-    if (parser.parseEqual() || parseAxisRefBraces(parser, *target))
+    if (parser.parseEqual())
       return {};
+    // `unreduced=max{...}` / `min{...}`; a sum is written without keyword.
+    if (target == &unreduced) {
+      SMLoc kindLoc = parser.getCurrentLocation();
+      StringRef kindKeyword;
+      if (succeeded(parser.parseOptionalKeyword(&kindKeyword))) {
+        std::optional<ReductionKind> kind = symbolizeReductionKind(kindKeyword);
+        if (!kind || *kind == ReductionKind::Sum) {
+          parser.emitError(kindLoc, "expected 'max' or 'min' before the "
+                                    "unreduced axes (a sum has no keyword)");
+          return {};
+        }
+        unreducedKind = *kind;
+      }
+    }
+    if (parseAxisRefBraces(parser, *target))
+      return {};
+    if (target == &unreduced && unreduced.empty() &&
+        unreducedKind != ReductionKind::Sum) {
+      parser.emitError(keywordLoc)
+          << "reduction kind '" << stringifyReductionKind(unreducedKind)
+          << "' needs unreduced axes";
+      return {};
+    }
   }
   if (parser.parseGreater())
     return {};
   return TensorShardingAttr::getChecked([&] { return parser.emitError(loc); },
                                         ctx, meshOrRef, dims, replicated,
-                                        unreduced);
+                                        unreduced, unreducedKind);
 }
 
 void TensorShardingAttr::print(AsmPrinter &printer) const {
@@ -446,16 +470,17 @@ void TensorShardingAttr::print(AsmPrinter &printer) const {
   }
   if (!getUnreducedAxes().empty()) {
     printer << ", unreduced=";
+    if (getUnreducedKind() != ReductionKind::Sum)
+      printer << stringifyReductionKind(getUnreducedKind());
     printAxisRefBraces(printer, getUnreducedAxes());
   }
   printer << ">";
 }
 
-LogicalResult
-TensorShardingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                           Attribute meshOrRef,
-                           ArrayRef<DimensionShardingAttr> dimShardings,
-                           ArrayRef<AxisRefAttr>, ArrayRef<AxisRefAttr>) {
+LogicalResult TensorShardingAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, Attribute meshOrRef,
+    ArrayRef<DimensionShardingAttr> dimShardings, ArrayRef<AxisRefAttr>,
+    ArrayRef<AxisRefAttr>, ReductionKind) {
   if (!isa<FlatSymbolRefAttr, MeshAttr>(meshOrRef))
     return emitError() << "expected a mesh symbol reference or an inlined mesh";
   for (auto [index, dim] : llvm::enumerate(dimShardings))

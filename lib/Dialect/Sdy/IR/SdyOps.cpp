@@ -30,6 +30,28 @@ static void printStrippedShardings(OpAsmPrinter &printer, Operation *,
   sdy::printStrippedTensorShardingPerValueAttr(printer, shardings);
 }
 
+/// The optional `max` / `min` keyword of a collective that reduces; a sum
+/// (the default) has none.
+static ParseResult parseReductionKindKeyword(OpAsmParser &parser,
+                                             ReductionKindAttr &result) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (failed(parser.parseOptionalKeyword(&keyword)))
+    return success();
+  std::optional<ReductionKind> kind = symbolizeReductionKind(keyword);
+  if (!kind || *kind == ReductionKind::Sum)
+    return parser.emitError(loc, "expected 'max', 'min' or the reduction "
+                                 "axes (a sum has no keyword)");
+  result = ReductionKindAttr::get(parser.getContext(), *kind);
+  return success();
+}
+
+static void printReductionKindKeyword(OpAsmPrinter &printer, Operation *,
+                                      ReductionKindAttr kind) {
+  if (kind && kind.getValue() != ReductionKind::Sum)
+    printer << stringifyReductionKind(kind.getValue());
+}
+
 /// `(%arg0: tensor<8xf32>) { ... }`: the block arguments in parentheses and
 /// the single block without its label.
 static ParseResult parseSingleBlockRegionNoBlockId(OpAsmParser &parser,
@@ -532,6 +554,12 @@ LogicalResult AllSliceOp::verify() {
 }
 
 LogicalResult ReduceScatterOp::verify() {
+  if (TensorShardingAttr in = getShardingThroughBarriers(getTensor()))
+    if (in.getUnreducedKind() != ReductionKind::Sum)
+      return emitOpError() << "sums, but the operand's unreduced axes "
+                           << formatAxes(in.getUnreducedAxes()) << " hold "
+                           << stringifyReductionKind(in.getUnreducedKind())
+                           << " partial values";
   return verifyAppendAxes(*this, getTensor(), getOutSharding(),
                           getReduceScatterAxes(), "reduce-scatter axes");
 }
@@ -570,11 +598,31 @@ LogicalResult AllReduceOp::verify() {
   if (failed(checkDisjoint(getOutSharding().getUnreducedAxes(),
                            "the unreduced axes of out_sharding")))
     return failure();
+  if (!getOutSharding().getUnreducedAxes().empty() &&
+      getOutSharding().getUnreducedKind() != getReductionKind())
+    return emitOpError() << "reduces with "
+                         << stringifyReductionKind(getReductionKind())
+                         << " but out_sharding keeps "
+                         << stringifyReductionKind(
+                                getOutSharding().getUnreducedKind())
+                         << " unreduced axes "
+                         << formatAxes(getOutSharding().getUnreducedAxes());
   if (!*in)
     return success();
   if (failed(checkDisjoint((*in).getReplicatedAxes(),
                            "the replicated axes of the operand sharding")))
     return failure();
+  // The reduction must combine the partial values the way they were made;
+  // an operand without unreduced axes (e.g. a sharded contraction's raw
+  // result) says nothing about it.
+  if (!(*in).getUnreducedAxes().empty() &&
+      (*in).getUnreducedKind() != getReductionKind())
+    return emitOpError() << "reduces with "
+                         << stringifyReductionKind(getReductionKind())
+                         << " but the operand's unreduced axes "
+                         << formatAxes((*in).getUnreducedAxes()) << " hold "
+                         << stringifyReductionKind((*in).getUnreducedKind())
+                         << " partial values";
   return verifyExpectedDims(*this, getOutSharding(), getDimAxes(*in),
                             "all_reduce (which keeps the operand sharding)");
 }
@@ -677,6 +725,15 @@ LogicalResult verifyAddedUnreducedAxes(Operation *op, TensorShardingAttr in,
                                        TensorShardingAttr out,
                                        ArrayRef<AxisRefAttr> added,
                                        MeshAttr mesh) {
+  // Zero-filled copies on the devices that do not hold the value (or the
+  // shard) make partial sums, never partial maxima or minima.
+  for (TensorShardingAttr sharding : {in, out})
+    if (sharding.getUnreducedKind() != ReductionKind::Sum)
+      return op->emitOpError()
+             << "makes partial sums, but "
+             << (sharding == in ? "the operand's" : "out_sharding's")
+             << " unreduced axes " << formatAxes(sharding.getUnreducedAxes())
+             << " are " << stringifyReductionKind(sharding.getUnreducedKind());
   SmallVector<AxisRefAttr> expected(in.getUnreducedAxes());
   llvm::append_range(expected, added);
   int64_t expectedSize = 1, outSize = 1;
@@ -862,7 +919,9 @@ struct AllReduceThenAllSliceToReduceScatter : OpRewritePattern<AllReduceOp> {
 
   LogicalResult matchAndRewrite(AllReduceOp op,
                                 PatternRewriter &rewriter) const override {
-    if (op->use_empty() || op.getReductionAxes().getValue().empty())
+    // A reduce_scatter sums; a max or min all-reduce stays as it is.
+    if (op->use_empty() || op.getReductionAxes().getValue().empty() ||
+        op.getReductionKind() != ReductionKind::Sum)
       return failure();
     AllSliceOp first;
     for (Operation *user : op->getUsers()) {
@@ -903,7 +962,7 @@ struct AllReduceThenAllSliceToReduceScatter : OpRewritePattern<AllReduceOp> {
     }
     auto scatteredSharding = TensorShardingAttr::get(
         context, reduced.getMeshOrRef(), dims, reduced.getReplicatedAxes(),
-        reduced.getUnreducedAxes());
+        reduced.getUnreducedAxes(), reduced.getUnreducedKind());
     rewriter.setInsertionPoint(op);
     Value result = ReduceScatterOp::create(rewriter, 
         op.getLoc(), op.getType(), op.getTensor(),

@@ -94,7 +94,8 @@ class ImportSdyCustomCallsPass
               dims[dim].getPriority());
         sharding = TensorShardingAttr::get(
             call.getContext(), sharding.getMeshOrRef(), dims,
-            sharding.getReplicatedAxes(), sharding.getUnreducedAxes());
+            sharding.getReplicatedAxes(), sharding.getUnreducedAxes(),
+            sharding.getUnreducedKind());
       }
       OpBuilder builder(call);
       auto constraint = ShardingConstraintOp::create(

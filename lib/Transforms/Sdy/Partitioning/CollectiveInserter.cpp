@@ -387,7 +387,8 @@ private:
       if (!overlapsAny(axis, current))
         unreduced.push_back(axis);
     return TensorShardingAttr::get(context, currentMeshOrRef, dims,
-                                   /*replicatedAxes=*/{}, unreduced);
+                                   /*replicatedAxes=*/{}, unreduced,
+                                   out.getUnreducedKind());
   }
 
   OpBuilder &builder;

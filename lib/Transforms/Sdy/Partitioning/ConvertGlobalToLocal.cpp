@@ -137,8 +137,10 @@ private:
     return hlo::ChannelHandleAttr::get(module.getContext(), handle,
                                        /*type=*/1);
   }
-  void buildAddBody(OpBuilder &builder, Region &region, Type elementType,
-                    Location loc);
+  /// A body combining two scalars of `elementType` by `kind` (add, maximum
+  /// or minimum).
+  void buildReductionBody(OpBuilder &builder, Region &region, Type elementType,
+                          ReductionKind kind, Location loc);
 
   // sdy ops.
   LogicalResult convertAllGather(AllGatherOp op);
@@ -649,14 +651,28 @@ GlobalToLocalConverter::buildReplicaGroups(Operation *op,
   return DenseIntElementsAttr::get(type, flat);
 }
 
-void GlobalToLocalConverter::buildAddBody(OpBuilder &builder, Region &region,
-                                          Type elementType, Location loc) {
+void GlobalToLocalConverter::buildReductionBody(OpBuilder &builder,
+                                                Region &region,
+                                                Type elementType,
+                                                ReductionKind kind,
+                                                Location loc) {
   OpBuilder::InsertionGuard guard(builder);
   auto scalar = RankedTensorType::get({}, elementType);
   Block *block = builder.createBlock(&region, {}, {scalar, scalar}, {loc, loc});
-  Value sum = hlo::AddOp::create(builder, loc, block->getArgument(0),
-                                 block->getArgument(1));
-  hlo::ReturnOp::create(builder, loc, ValueRange{sum});
+  Value lhs = block->getArgument(0), rhs = block->getArgument(1);
+  Value combined;
+  switch (kind) {
+  case ReductionKind::Sum:
+    combined = hlo::AddOp::create(builder, loc, lhs, rhs);
+    break;
+  case ReductionKind::Max:
+    combined = hlo::MaxOp::create(builder, loc, lhs, rhs);
+    break;
+  case ReductionKind::Min:
+    combined = hlo::MinOp::create(builder, loc, lhs, rhs);
+    break;
+  }
+  hlo::ReturnOp::create(builder, loc, ValueRange{combined});
 }
 
 //===----------------------------------------------------------------------===//
@@ -778,8 +794,9 @@ LogicalResult GlobalToLocalConverter::convertAllReduce(AllReduceOp op) {
   auto reduce = hlo::AllReduceOp::create(
       builder, op.getLoc(), TypeRange{type}, ValueRange{op.getTensor()},
       *groups, takeChannel(), builder.getUnitAttr());
-  buildAddBody(builder, reduce.getComputation(),
-               cast<RankedTensorType>(type).getElementType(), op.getLoc());
+  buildReductionBody(builder, reduce.getComputation(),
+                     cast<RankedTensorType>(type).getElementType(),
+                     op.getReductionKind(), op.getLoc());
   replace(op, reduce->getResult(0), op.getOutSharding());
   return success();
 }
@@ -854,7 +871,8 @@ LogicalResult GlobalToLocalConverter::convertReduceScatter(ReduceScatterOp op) {
         builder, loc, operandType.clone(shape), operand,
         builder.getI64IntegerAttr(scatterDim), *groups, takeChannel(),
         builder.getUnitAttr());
-    buildAddBody(builder, scatter.getComputation(), elementType, loc);
+    buildReductionBody(builder, scatter.getComputation(), elementType,
+                       ReductionKind::Sum, loc);
     result = buildReshape(builder, loc, scatter.getResult(),
                           localOut.getShape());
   } else {
@@ -866,7 +884,8 @@ LogicalResult GlobalToLocalConverter::convertReduceScatter(ReduceScatterOp op) {
     auto reduce = hlo::AllReduceOp::create(
         builder, loc, TypeRange{inType}, ValueRange{op.getTensor()}, *groups,
         takeChannel(), builder.getUnitAttr());
-    buildAddBody(builder, reduce.getComputation(), elementType, loc);
+    buildReductionBody(builder, reduce.getComputation(), elementType,
+                       ReductionKind::Sum, loc);
     result = buildShardSlice(builder, loc, reduce->getResult(0), devices, axes,
                              localOut.getShape());
   }
@@ -1178,7 +1197,8 @@ LogicalResult GlobalToLocalConverter::checkContractingFollowedByAllReduce(
   bool reducedByUser = false;
   if (op->hasOneUse()) {
     Operation *user = *op->getUsers().begin();
-    if (auto allReduce = dyn_cast<AllReduceOp>(user)) {
+    auto allReduce = dyn_cast<AllReduceOp>(user);
+    if (allReduce && allReduce.getReductionKind() == ReductionKind::Sum) {
       llvm::append_range(reduced, allReduce.getReductionAxes().getValue());
       reducedByUser = true;
     } else if (auto scatter = dyn_cast<ReduceScatterOp>(user)) {
@@ -1192,7 +1212,7 @@ LogicalResult GlobalToLocalConverter::checkContractingFollowedByAllReduce(
     return op->emitError()
            << "contracts a dimension sharded on "
            << AxisRefListAttr::get(op->getContext(), contracting)
-           << " but its only user is not an 'sdy.all_reduce' or "
+           << " but its only user is not a summing 'sdy.all_reduce' or "
               "'sdy.reduce_scatter' over exactly those axes";
   return success();
 }

@@ -31,7 +31,8 @@ TensorShardingAttr stripManualAxes(TensorShardingAttr sharding,
         dim.getPriority()));
   return TensorShardingAttr::get(sharding.getContext(), sharding.getMeshOrRef(),
                                  dims, freeAxes(sharding.getReplicatedAxes()),
-                                 freeAxes(sharding.getUnreducedAxes()));
+                                 freeAxes(sharding.getUnreducedAxes()),
+                                 sharding.getUnreducedKind());
 }
 
 TensorShardingAttr getPartitionSharding(Value value) {
@@ -57,6 +58,7 @@ bool areEquivalent(TensorShardingAttr a, TensorShardingAttr b,
   }
   if (a.getMesh(scope) != b.getMesh(scope) ||
       a.getUnreducedAxes() != b.getUnreducedAxes() ||
+      a.getUnreducedKind() != b.getUnreducedKind() ||
       a.getDimShardings().size() != b.getDimShardings().size())
     return false;
   return llvm::equal(a.getDimShardings(), b.getDimShardings(),
@@ -72,7 +74,8 @@ TensorShardingAttr getClosedForm(TensorShardingAttr sharding) {
                                               dim.getAxes(), /*isClosed=*/true,
                                               /*priority=*/std::nullopt));
   return TensorShardingAttr::get(sharding.getContext(), sharding.getMeshOrRef(),
-                                 dims, {}, sharding.getUnreducedAxes());
+                                 dims, {}, sharding.getUnreducedAxes(),
+                                 sharding.getUnreducedKind());
 }
 
 TensorShardingAttr getClosedReplicated(Attribute meshOrRef, int64_t rank) {
@@ -194,7 +197,8 @@ bool needsDeviceOrderChange(const OpFactorView &view,
 
 void applyFactorShardings(const OpFactorView &view,
                           const ShardingProjection &updated,
-                          ArrayRef<AxisRefAttr> allReduceAxes) {
+                          ArrayRef<AxisRefAttr> allReduceAxes,
+                          ReductionKind allReduceKind) {
   Operation *op = view.op;
   MLIRContext *context = op->getContext();
   OpBuilder builder(op);
@@ -250,7 +254,7 @@ void applyFactorShardings(const OpFactorView &view,
     Operation *first = nullptr;
     if (!allReduceAxes.empty()) {
       first = AllReduceOp::create(builder, op->getLoc(), value, reductionAxes,
-                                  newShardings[index]);
+                                  newShardings[index], allReduceKind);
       value = first->getResult(0);
     }
     if (changed[index]) {

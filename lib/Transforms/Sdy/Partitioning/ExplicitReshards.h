@@ -83,10 +83,12 @@ struct OpFactorView {
 /// changed result gets its new sharding and is resharded back to the old
 /// one (closed replicated if it had none) for its users. With
 /// `allReduceAxes` (sorted) non-empty, every result is first all-reduced
-/// over them (step 9). O(tensors x rank + users of the results).
+/// over them with `allReduceKind` (step 9). O(tensors x rank + users of the
+/// results).
 void applyFactorShardings(const OpFactorView &view,
                           const ShardingProjection &updated,
-                          ArrayRef<AxisRefAttr> allReduceAxes);
+                          ArrayRef<AxisRefAttr> allReduceAxes,
+                          ReductionKind allReduceKind);
 
 } // namespace mlir::sdy
 

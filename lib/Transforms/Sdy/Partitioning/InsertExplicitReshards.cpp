@@ -36,14 +36,16 @@ int64_t getRank(Type type) {
   return shaped && shaped.hasRank() ? shaped.getRank() : 0;
 }
 
-/// `sharding` with `dims` and `unreduced` (sorted and merged in mesh order).
+/// `sharding` with `dims` and `unreduced` (sorted and merged in mesh order,
+/// of the same reduction kind).
 TensorShardingAttr withDimsAndUnreduced(TensorShardingAttr sharding,
                                         ArrayRef<DimensionShardingAttr> dims,
                                         ArrayRef<AxisRefAttr> unreduced,
                                         MeshAttr mesh) {
   return TensorShardingAttr::get(sharding.getContext(), sharding.getMeshOrRef(),
                                  dims, sharding.getReplicatedAxes(),
-                                 sortAndMergeAxes(unreduced, mesh));
+                                 sortAndMergeAxes(unreduced, mesh),
+                                 sharding.getUnreducedKind());
 }
 
 /// A closed dimension sharding over `axes`.
@@ -78,7 +80,7 @@ ShardedValue allReduceAxesNotIn(OpBuilder &builder, Location loc,
       AllReduceOp::create(builder, loc, current.value,
                           AxisRefListAttr::get(builder.getContext(),
                                                sortAndMergeAxes(reduced, mesh)),
-                          out);
+                          out, current.sharding.getUnreducedKind());
   return {allReduce, out};
 }
 
@@ -179,9 +181,15 @@ void reconcileWithTarget(OpOperand &use, TensorShardingAttr target,
     ArrayRef<AxisRefAttr> targetUnreduced;
     if (target)
       targetUnreduced = target.getUnreducedAxes();
+    // Partial values of another kind than the target's are combined
+    // completely first: a max cannot stay pending under a sum.
+    bool sameKind =
+        !current.sharding || !target ||
+        current.sharding.getUnreducedKind() == target.getUnreducedKind();
     if (current.sharding)
-      current =
-          allReduceAxesNotIn(builder, loc, current, targetUnreduced, mesh);
+      current = allReduceAxesNotIn(
+          builder, loc, current,
+          sameKind ? targetUnreduced : ArrayRef<AxisRefAttr>(), mesh);
     AxisList added =
         getAxesNotIn(targetUnreduced,
                      current.sharding ? current.sharding.getUnreducedAxes()
@@ -877,12 +885,39 @@ class InsertExplicitReshardsPass
       reductionAxes = getAgreedReductionAxes(*view);
     }
     ArrayRef<AxisRefAttr> resultUnreduced;
-    if (!view->resultShardings.empty() && view->resultShardings[0])
-      resultUnreduced = view->resultShardings[0].getUnreducedAxes();
-    applyFactorShardings(
-        *view, updated,
-        sortAndMergeAxes(getAxesNotIn(reductionAxes, resultUnreduced, mesh),
-                         mesh));
+    TensorShardingAttr firstResult;
+    if (!view->resultShardings.empty())
+      firstResult = view->resultShardings[0];
+    if (firstResult)
+      resultUnreduced = firstResult.getUnreducedAxes();
+    AxisList allReduceAxes = sortAndMergeAxes(
+        getAxesNotIn(reductionAxes, resultUnreduced, mesh), mesh);
+    // The partial results of the sharded reduction factors are combined the
+    // way the op combines elements; an op whose body no all-reduce can
+    // express (an argmax over value/index pairs, a product) must not see
+    // its reduced dimensions sharded.
+    ReductionKind kind = ReductionKind::Sum;
+    if (!allReduceAxes.empty() || !resultUnreduced.empty()) {
+      std::optional<ReductionKind> opKind = getReductionKindOfOp(op);
+      if (!opKind && !allReduceAxes.empty())
+        return op->emitOpError()
+               << "reduces dimensions sharded along "
+               << formatAxes(allReduceAxes)
+               << ", but its body is not one add, maximum or minimum of its "
+                  "two arguments, so no all-reduce can combine the partial "
+                  "results; replicate the reduced dimensions first";
+      if (opKind)
+        kind = *opKind;
+      if (opKind && !resultUnreduced.empty() &&
+          firstResult.getUnreducedKind() != *opKind)
+        return op->emitOpError()
+               << "makes partial results of kind "
+               << stringifyReductionKind(*opKind)
+               << " but result 0 is unreduced with kind "
+               << stringifyReductionKind(firstResult.getUnreducedKind())
+               << " along " << formatAxes(resultUnreduced);
+    }
+    applyFactorShardings(*view, updated, allReduceAxes, kind);
     return success();
   }
 
@@ -914,18 +949,24 @@ class InsertExplicitReshardsPass
   /// all-reduced right before `op`.
   LogicalResult allReduceUnreducedOperands(Operation *op) {
     ArrayRef<AxisRefAttr> resultUnreduced;
+    ReductionKind resultKind = ReductionKind::Sum;
     for (auto [index, result] : llvm::enumerate(op->getResults())) {
       TensorShardingAttr sharding = getSharding(result);
       ArrayRef<AxisRefAttr> unreduced;
-      if (sharding)
+      ReductionKind kind = ReductionKind::Sum;
+      if (sharding) {
         unreduced = sharding.getUnreducedAxes();
-      if (index == 0)
+        kind = sharding.getUnreducedKind();
+      }
+      if (index == 0) {
         resultUnreduced = unreduced;
-      else if (unreduced != resultUnreduced)
+        resultKind = kind;
+      } else if (unreduced != resultUnreduced || kind != resultKind) {
         return op->emitOpError()
                << "result " << index
                << " has other unreduced axes than result 0; the partitioner "
                   "needs every result of an op to be unreduced alike";
+      }
     }
     OpBuilder builder(op);
     // A value used several times is all-reduced once.
@@ -946,8 +987,13 @@ class InsertExplicitReshardsPass
       MeshAttr mesh = sharding.getMesh(op);
       if (!mesh)
         continue;
+      // Partial values of another kind than the results' are combined
+      // completely: the op's results cannot carry them.
       ShardedValue reduced = allReduceAxesNotIn(
-          builder, op->getLoc(), {use.get(), sharding}, resultUnreduced, mesh);
+          builder, op->getLoc(), {use.get(), sharding},
+          sharding.getUnreducedKind() == resultKind ? resultUnreduced
+                                                    : ArrayRef<AxisRefAttr>(),
+          mesh);
       if (reduced.value != use.get()) {
         reducedValues[use.get()] = reduced.value;
         use.set(reduced.value);

@@ -23,6 +23,7 @@ bool isEquivalent(TensorShardingAttr in, TensorShardingAttr out,
     return out.isFullyReplicated();
   if (in.getMesh(scope) != out.getMesh(scope) ||
       in.getUnreducedAxes() != out.getUnreducedAxes() ||
+      in.getUnreducedKind() != out.getUnreducedKind() ||
       in.getDimShardings().size() != out.getDimShardings().size())
     return false;
   return llvm::all_of(

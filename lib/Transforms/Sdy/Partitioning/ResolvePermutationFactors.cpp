@@ -178,7 +178,8 @@ class ResolvePermutationFactorsPass
       changed = replicateFactors(updated, replicated);
     }
     if (changed)
-      applyFactorShardings(*view, updated, /*allReduceAxes=*/{});
+      applyFactorShardings(*view, updated, /*allReduceAxes=*/{},
+                           ReductionKind::Sum);
   }
 };
 

@@ -83,14 +83,14 @@ void redirectThroughConstraint(Value input, TensorShardingAttr sharding,
     constraint->moveBefore(&input.getParentBlock()->front());
   input.replaceAllUsesExcept(constraint.getResult(), constraint);
   if (!sharding.getUnreducedAxes().empty())
-    setSharding(input,
-                TensorShardingAttr::get(
-                    sharding.getContext(), sharding.getMeshOrRef(),
-                    TensorShardingAttr::getFullyOpen(
-                        sharding.getContext(), sharding.getMeshOrRef(),
-                        sharding.getDimShardings().size())
-                        .getDimShardings(),
-                    {}, sharding.getUnreducedAxes()));
+    setSharding(input, TensorShardingAttr::get(
+                           sharding.getContext(), sharding.getMeshOrRef(),
+                           TensorShardingAttr::getFullyOpen(
+                               sharding.getContext(), sharding.getMeshOrRef(),
+                               sharding.getDimShardings().size())
+                               .getDimShardings(),
+                           {}, sharding.getUnreducedAxes(),
+                           sharding.getUnreducedKind()));
 }
 
 /// For a chain of two or more single-use constraints on an unsharded

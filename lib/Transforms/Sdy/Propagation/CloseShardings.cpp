@@ -21,10 +21,10 @@ class CloseShardingsPass
         dims.push_back(DimensionShardingAttr::get(
             sharding.getContext(), dim.getAxes(), /*isClosed=*/true,
             dim.getPriority()));
-      return TensorShardingAttr::get(sharding.getContext(),
-                                     sharding.getMeshOrRef(), dims,
-                                     /*replicatedAxes=*/{},
-                                     sharding.getUnreducedAxes());
+      return TensorShardingAttr::get(
+          sharding.getContext(), sharding.getMeshOrRef(), dims,
+          /*replicatedAxes=*/{}, sharding.getUnreducedAxes(),
+          sharding.getUnreducedKind());
     });
   }
 };

@@ -25,7 +25,7 @@ class InlineMeshesPass : public impl::InlineMeshesPassBase<InlineMeshesPass> {
       return TensorShardingAttr::get(
           sharding.getContext(), meshes.lookup(name),
           sharding.getDimShardings(), sharding.getReplicatedAxes(),
-          sharding.getUnreducedAxes());
+          sharding.getUnreducedAxes(), sharding.getUnreducedKind());
     });
     for (MeshOp mesh : llvm::make_early_inc_range(module.getOps<MeshOp>()))
       mesh.erase();

@@ -36,6 +36,7 @@ bool isEquivalent(TensorShardingAttr lhs, TensorShardingAttr rhs) {
   }
   if (lhs.getMeshOrRef() != rhs.getMeshOrRef() ||
       lhs.getUnreducedAxes() != rhs.getUnreducedAxes() ||
+      lhs.getUnreducedKind() != rhs.getUnreducedKind() ||
       lhs.getDimShardings().size() != rhs.getDimShardings().size())
     return false;
   return llvm::all_of_zip(lhs.getDimShardings(), rhs.getDimShardings(),

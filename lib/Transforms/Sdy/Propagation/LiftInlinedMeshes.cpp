@@ -77,7 +77,8 @@ void MeshLifter::run() {
       return {};
     return TensorShardingAttr::get(
         sharding.getContext(), meshOrRef, sharding.getDimShardings(),
-        sharding.getReplicatedAxes(), sharding.getUnreducedAxes());
+        sharding.getReplicatedAxes(), sharding.getUnreducedAxes(),
+        sharding.getUnreducedKind());
   });
 }
 

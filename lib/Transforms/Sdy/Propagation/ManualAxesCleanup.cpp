@@ -40,10 +40,10 @@ TensorShardingAttr cleanUp(TensorShardingAttr sharding, Type type,
     if (!uses(name))
       replicated.push_back(
           AxisRefAttr::get(sharding.getContext(), name.getValue(), {}));
-  return TensorShardingAttr::get(sharding.getContext(), meshOrRef,
-                                 sharding.getDimShardings(),
-                                 sortAndMergeAxes(replicated, mesh),
-                                 sharding.getUnreducedAxes());
+  return TensorShardingAttr::get(
+      sharding.getContext(), meshOrRef, sharding.getDimShardings(),
+      sortAndMergeAxes(replicated, mesh), sharding.getUnreducedAxes(),
+      sharding.getUnreducedKind());
 }
 
 class ManualAxesCleanupPass

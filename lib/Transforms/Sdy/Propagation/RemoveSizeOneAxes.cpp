@@ -36,7 +36,8 @@ TensorShardingAttr removeSizeOneAxes(TensorShardingAttr sharding,
   }
   return TensorShardingAttr::get(context, sharding.getMeshOrRef(), dims,
                                  keep(sharding.getReplicatedAxes()),
-                                 keep(sharding.getUnreducedAxes()));
+                                 keep(sharding.getUnreducedAxes()),
+                                 sharding.getUnreducedKind());
 }
 
 /// The axes a collective moves must stay those its shardings (now without

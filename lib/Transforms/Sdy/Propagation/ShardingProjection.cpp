@@ -41,6 +41,7 @@ TensorFactorShardings projectTensor(TensorShardingAttr sharding,
   if (sharding) {
     llvm::append_range(result.replicatedAxes, sharding.getReplicatedAxes());
     llvm::append_range(result.unreducedAxes, sharding.getUnreducedAxes());
+    result.unreducedKind = sharding.getUnreducedKind();
   }
   for (auto [dim, dimMapping] : llvm::enumerate(mapping.getDimMappings())) {
     ArrayRef<int64_t> dimFactors = dimMapping.getFactorIndices();
@@ -133,7 +134,8 @@ TensorShardingAttr unprojectTensor(const TensorFactorShardings &factors,
                                               priority));
   }
   return TensorShardingAttr::get(context, meshOrRef, dims,
-                                 factors.replicatedAxes, factors.unreducedAxes);
+                                 factors.replicatedAxes, factors.unreducedAxes,
+                                 factors.unreducedKind);
 }
 
 ShardingProjection ShardingProjection::build(

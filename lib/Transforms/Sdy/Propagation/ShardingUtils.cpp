@@ -2,6 +2,7 @@
 
 #include "ShardingUtils.h"
 
+#include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
 #include "mpmd/Transforms/Sdy/Propagation/ShardingProjection.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -155,7 +156,8 @@ TensorShardingAttr withDimShardings(TensorShardingAttr sharding,
                                     ArrayRef<DimensionShardingAttr> dims) {
   return TensorShardingAttr::get(sharding.getContext(), sharding.getMeshOrRef(),
                                  dims, sharding.getReplicatedAxes(),
-                                 sharding.getUnreducedAxes());
+                                 sharding.getUnreducedAxes(),
+                                 sharding.getUnreducedKind());
 }
 
 TensorShardingPerValueAttr
@@ -202,6 +204,41 @@ StringRef getOriginalFuncName(func::FuncOp function) {
           function->getAttrOfType<StringAttr>(kOriginalFuncNameAttr))
     return original.getValue();
   return function.getSymName();
+}
+
+std::optional<ReductionKind> getBodyReductionKind(Region &body) {
+  if (!body.hasOneBlock())
+    return std::nullopt;
+  Block &block = body.front();
+  if (block.getNumArguments() != 2 ||
+      !llvm::hasSingleElement(block.without_terminator()))
+    return std::nullopt;
+  Operation &combiner = block.front();
+  Operation *terminator = block.getTerminator();
+  if (combiner.getNumOperands() != 2 || combiner.getNumResults() != 1 ||
+      terminator->getNumOperands() != 1 ||
+      terminator->getOperand(0) != combiner.getResult(0))
+    return std::nullopt;
+  Value lhs = combiner.getOperand(0), rhs = combiner.getOperand(1);
+  if (!((lhs == block.getArgument(0) && rhs == block.getArgument(1)) ||
+        (lhs == block.getArgument(1) && rhs == block.getArgument(0))))
+    return std::nullopt;
+  bool isBool = getElementTypeOrSelf(lhs.getType()).isInteger(1);
+  if (isa<stablehlo::AddOp>(combiner))
+    return ReductionKind::Sum;
+  if (isa<stablehlo::MaxOp>(combiner) ||
+      (isBool && isa<stablehlo::OrOp>(combiner)))
+    return ReductionKind::Max;
+  if (isa<stablehlo::MinOp>(combiner) ||
+      (isBool && isa<stablehlo::AndOp>(combiner)))
+    return ReductionKind::Min;
+  return std::nullopt;
+}
+
+std::optional<ReductionKind> getReductionKindOfOp(Operation *op) {
+  if (op->getNumRegions() == 1)
+    return getBodyReductionKind(op->getRegion(0));
+  return ReductionKind::Sum;
 }
 
 } // namespace mlir::sdy

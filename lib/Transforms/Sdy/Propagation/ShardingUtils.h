@@ -81,6 +81,18 @@ inline constexpr StringLiteral kFuncManualAxesAttr = "sdy.func_manual_axes";
 /// (`sdy.original_func_name`), else its own name.
 StringRef getOriginalFuncName(func::FuncOp function);
 
+/// How a reduction body combines partial results: a single block whose only
+/// op applies `stablehlo.add` (sum), `maximum` or `or` of i1 (max), or
+/// `minimum` or `and` of i1 (min) to its two arguments and returns it.
+/// Nullopt for anything else (a variadic argmax body, a multiply, ...),
+/// whose partial results no all-reduce can combine. O(1).
+std::optional<ReductionKind> getBodyReductionKind(Region &body);
+
+/// How `op` combines the partial results of its reduction factors: by its
+/// body when it has one region (reduce, reduce_window, scatter), else a sum
+/// (contractions). O(1).
+std::optional<ReductionKind> getReductionKindOfOp(Operation *op);
+
 /// Whether `mesh` is `<[]>` (no axes, no device ids).
 inline bool isEmptyMesh(MeshAttr mesh) {
   return mesh.getAxes().empty() && mesh.getDeviceIds().empty();

@@ -80,7 +80,8 @@ TensorShardingAttr holdBackPriorities(TensorShardingAttr sharding,
   }
   return TensorShardingAttr::get(context, sharding.getMeshOrRef(), dims,
                                  sortAndMergeAxes(replicated, mesh),
-                                 sharding.getUnreducedAxes());
+                                 sharding.getUnreducedAxes(),
+                                 sharding.getUnreducedKind());
 }
 
 /// `current` with the dimensions of priority `priority` in `original`
@@ -102,9 +103,9 @@ TensorShardingAttr restorePriority(TensorShardingAttr current,
   for (AxisRefAttr axis : current.getReplicatedAxes())
     if (!llvm::is_contained(released, axis))
       replicated.push_back(axis);
-  return TensorShardingAttr::get(context, current.getMeshOrRef(), dims,
-                                 sortAndMergeAxes(replicated, mesh),
-                                 current.getUnreducedAxes());
+  return TensorShardingAttr::get(
+      context, current.getMeshOrRef(), dims, sortAndMergeAxes(replicated, mesh),
+      current.getUnreducedAxes(), current.getUnreducedKind());
 }
 
 class UserPriorityPropagatePass

@@ -1,6 +1,7 @@
 //===- VerifyUnreducedAxes.cpp - -sdy-verify-unreduced-axes
 //----------------===//
 
+#include "ShardingUtils.h"
 #include "mpmd/Dialect/Sdy/IR/AxisRefUtils.h"
 #include "mpmd/Dialect/Sdy/IR/SdyOps.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
@@ -30,11 +31,14 @@ bool isProducedByReshard(Value value) {
       value.getDefiningOp());
 }
 
-/// Whether the body of `reduce` sums (so partial sums may stay unreduced).
-bool isSumReduction(hlo::ReduceOp reduce) {
-  Block &body = reduce.getBody().front();
-  return llvm::hasSingleElement(body.without_terminator()) &&
-         isa<hlo::AddOp>(body.front());
+/// The reduction kind of the unreduced axes of `sharding` (sum when null).
+ReductionKind getKind(TensorShardingAttr sharding) {
+  return sharding ? sharding.getUnreducedKind() : ReductionKind::Sum;
+}
+
+/// `unreduced={...}`, `unreduced=max{...}`: how diagnostics name a kind.
+StringRef describeKind(ReductionKind kind) {
+  return kind == ReductionKind::Sum ? "sum" : stringifyReductionKind(kind);
 }
 
 /// The axes `op` reduces itself (and so may drop from its operand).
@@ -56,22 +60,28 @@ LogicalResult verifyCall(func::CallOp call) {
   if (!callee)
     return success();
   for (auto [index, operand] : llvm::enumerate(call.getOperands())) {
-    ArrayRef<AxisRefAttr> given = getUnreduced(getSharding(operand));
-    ArrayRef<AxisRefAttr> expected =
-        getUnreduced(callee.getArgAttrOfType<TensorShardingAttr>(
-            index, SdyDialect::kShardingAttrName));
-    if (given != expected)
+    TensorShardingAttr givenSharding = getSharding(operand);
+    TensorShardingAttr expectedSharding =
+        callee.getArgAttrOfType<TensorShardingAttr>(
+            index, SdyDialect::kShardingAttrName);
+    ArrayRef<AxisRefAttr> given = getUnreduced(givenSharding);
+    ArrayRef<AxisRefAttr> expected = getUnreduced(expectedSharding);
+    if (given != expected ||
+        getKind(givenSharding) != getKind(expectedSharding))
       return call.emitError()
              << "operand " << index << " has unreduced axes "
              << formatAxes(given) << " but argument " << index << " of @"
              << callee.getSymName() << " has " << formatAxes(expected);
   }
   for (auto [index, result] : llvm::enumerate(call.getResults())) {
-    ArrayRef<AxisRefAttr> given = getUnreduced(getSharding(result));
-    ArrayRef<AxisRefAttr> expected =
-        getUnreduced(callee.getResultAttrOfType<TensorShardingAttr>(
-            index, SdyDialect::kShardingAttrName));
-    if (given != expected)
+    TensorShardingAttr givenSharding = getSharding(result);
+    TensorShardingAttr expectedSharding =
+        callee.getResultAttrOfType<TensorShardingAttr>(
+            index, SdyDialect::kShardingAttrName);
+    ArrayRef<AxisRefAttr> given = getUnreduced(givenSharding);
+    ArrayRef<AxisRefAttr> expected = getUnreduced(expectedSharding);
+    if (given != expected ||
+        getKind(givenSharding) != getKind(expectedSharding))
       return call.emitError()
              << "result " << index << " has unreduced axes "
              << formatAxes(given) << " but result " << index << " of @"
@@ -90,14 +100,18 @@ LogicalResult verifyOp(Operation *op) {
            << "the operand of " << op->getName()
            << " has no sharding to reduce its unreduced axes from";
   llvm::SmallSetVector<AxisRefAttr, 4> incoming;
+  llvm::SmallDenseMap<AxisRefAttr, ReductionKind> incomingKinds;
   for (Value operand : op->getOperands())
     if (!isProducedByReshard(operand))
-      for (AxisRefAttr axis : getUnreduced(getSharding(operand)))
+      for (AxisRefAttr axis : getUnreduced(getSharding(operand))) {
         incoming.insert(axis);
+        incomingKinds[axis] = getKind(getSharding(operand));
+      }
   bool reducesAll = isa<ReshardOp, ShardingConstraintOp>(op);
   SmallVector<AxisRefAttr> reduced = getReducedAxes(op);
   for (OpResult result : op->getResults()) {
     ArrayRef<AxisRefAttr> outgoing = getUnreduced(getSharding(result));
+    ReductionKind outgoingKind = getKind(getSharding(result));
     if (!reducesAll)
       for (AxisRefAttr axis : incoming)
         if (!llvm::is_contained(outgoing, axis) &&
@@ -106,16 +120,37 @@ LogicalResult verifyOp(Operation *op) {
                  << "result " << result.getResultNumber()
                  << " drops the unreduced axis " << formatAxis(axis)
                  << " of an operand; reshard it explicitly first";
-    auto reduce = dyn_cast<hlo::ReduceOp>(op);
-    if (!reduce || isSumReduction(reduce))
+    if (reducesAll)
       continue;
-    for (AxisRefAttr axis : outgoing)
-      if (!incoming.contains(axis))
+    // Partial values keep their kind; new ones are sums, except that a
+    // reduce leaves partial values of its body's kind.
+    std::optional<ReductionKind> newKind = ReductionKind::Sum;
+    if (auto reduce = dyn_cast<hlo::ReduceOp>(op))
+      newKind = getBodyReductionKind(reduce.getBody());
+    for (AxisRefAttr axis : outgoing) {
+      auto known = incomingKinds.find(axis);
+      if (known != incomingKinds.end()) {
+        if (known->second != outgoingKind)
+          return op->emitError()
+                 << "result " << result.getResultNumber() << " turns the "
+                 << describeKind(known->second) << "-unreduced axis "
+                 << formatAxis(axis) << " of an operand "
+                 << "into a " << describeKind(outgoingKind) << "-unreduced one";
+        continue;
+      }
+      if (!newKind)
         return op->emitError()
                << "result " << result.getResultNumber() << " makes axis "
                << formatAxis(axis)
-               << " unreduced, but only a reduce whose body is one "
-                  "stablehlo.add leaves partial (summed) results";
+               << " unreduced, but the body of this reduce is not one add, "
+                  "maximum or minimum of its arguments";
+      if (*newKind != outgoingKind)
+        return op->emitError()
+               << "result " << result.getResultNumber() << " makes axis "
+               << formatAxis(axis) << " " << describeKind(outgoingKind)
+               << "-unreduced, but this op leaves " << describeKind(*newKind)
+               << " partial results";
+    }
   }
   return success();
 }

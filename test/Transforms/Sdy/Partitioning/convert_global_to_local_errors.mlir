@@ -61,7 +61,7 @@ sdy.mesh @mesh = <["x"=2]>
 
 func.func @contracting_not_reduced(%arg0: tensor<2x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>},
                                    %arg1: tensor<4x2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<2x2xf32> {
-  // expected-error@+1 {{contracts a dimension sharded on #sdy<axis_ref_list{"x"}> but its only user is not an 'sdy.all_reduce' or 'sdy.reduce_scatter' over exactly those axes}}
+  // expected-error@+1 {{contracts a dimension sharded on #sdy<axis_ref_list{"x"}> but its only user is not a summing 'sdy.all_reduce' or 'sdy.reduce_scatter' over exactly those axes}}
   %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<2x4xf32>, tensor<4x2xf32>) -> tensor<2x2xf32>
   return %0 : tensor<2x2xf32>
 }
@@ -208,4 +208,17 @@ func.func @manual_mismatch(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@m
     sdy.return %arg1 : tensor<4xf32>
   } : (tensor<8xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["x"=2]>
+
+// Partial sums of a contraction combined with a max would be wrong.
+func.func @contracting_reduced_by_max(%arg0: tensor<2x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>},
+                                      %arg1: tensor<4x2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<2x2xf32> {
+  // expected-error@+1 {{contracts a dimension sharded on #sdy<axis_ref_list{"x"}> but its only user is not a summing 'sdy.all_reduce' or 'sdy.reduce_scatter' over exactly those axes}}
+  %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<2x4xf32>, tensor<4x2xf32>) -> tensor<2x2xf32>
+  %1 = sdy.all_reduce max {"x"} %0 out_sharding=<@mesh, [{}, {}]> : tensor<2x2xf32>
+  return %1 : tensor<2x2xf32>
 }

@@ -101,3 +101,21 @@ func.func @reshard_to_unreduced_and_more(%a: tensor<8xf32> {sdy.sharding = #sdy.
   %1 = stablehlo.negate %0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"y"}]>]>} : tensor<8xf32>
   return %1 : tensor<8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["x"=2, "y"=2]>
+
+// A max reduce whose result stays max-unreduced over "x": the rest of its
+// reduction axes are all-reduced with max, and so is "x" before an op whose
+// result holds no partial values.
+// CHECK-LABEL: func.func @reduce_max_partly_unreduced
+func.func @reduce_max_partly_unreduced(%a: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x", "y"}]>}, %z: tensor<f32>) -> tensor<8xf32> {
+  // CHECK-NEXT: %[[RED:.*]] = stablehlo.reduce
+  // CHECK-NEXT: %[[AR:.*]] = sdy.all_reduce max {"y"} %[[RED]] out_sharding=<@mesh, [{}], unreduced=max{"x"}> : tensor<8xf32>
+  // CHECK-NEXT: %[[AR2:.*]] = sdy.all_reduce max {"x"} %[[AR]] out_sharding=<@mesh, [{}]> : tensor<8xf32>
+  // CHECK-NEXT: %[[N:.*]] = stablehlo.negate %[[AR2]]
+  %0 = stablehlo.reduce(%a init: %z) applies stablehlo.maximum across dimensions = [1] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}], unreduced=max{"x"}>]>} : (tensor<8x16xf32>, tensor<f32>) -> tensor<8xf32>
+  %1 = stablehlo.negate %0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}]>]>} : tensor<8xf32>
+  return %1 : tensor<8xf32>
+}

@@ -98,9 +98,24 @@ def Sdy_TensorSharding : Sdy_Attr<"TensorSharding", "sharding"> {
   let parameters = (ins "Attribute":$mesh_or_ref,
                         OptionalArrayRefParameter<"DimensionShardingAttr">:$dim_shardings,
                         OptionalArrayRefParameter<"AxisRefAttr">:$replicated_axes,
-                        OptionalArrayRefParameter<"AxisRefAttr">:$unreduced_axes);
+                        OptionalArrayRefParameter<"AxisRefAttr">:$unreduced_axes,
+                        "ReductionKind":$unreduced_kind);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
+  // The kind is sum whenever there are no unreduced axes, so that shardings
+  // that differ only in a meaningless kind compare equal.
+  let skipDefaultBuilders = 1;
+  let builders = [
+    AttrBuilder<(ins "::mlir::Attribute":$meshOrRef,
+                     "::llvm::ArrayRef<DimensionShardingAttr>":$dimShardings,
+                     "::llvm::ArrayRef<AxisRefAttr>":$replicatedAxes,
+                     "::llvm::ArrayRef<AxisRefAttr>":$unreducedAxes,
+                     CArg<"ReductionKind", "ReductionKind::Sum">:$unreducedKind), [{
+      return $_get($_ctxt, meshOrRef, dimShardings, replicatedAxes,
+                   unreducedAxes,
+                   unreducedAxes.empty() ? ReductionKind::Sum : unreducedKind);
+    }]>
+  ];
   let extraClassDeclaration = [{
     /// Name of the referenced mesh symbol, or empty for an inlined mesh.
     ::llvm::StringRef getMeshName() const;
@@ -142,6 +157,14 @@ def Sdy_AllToAllParamList : Sdy_Attr<"AllToAllParamList", "all_to_all_param_list
   let summary = "A list of all-to-all params: `[{\"b\"}: 0->2, {\"c\"}: 1->3]`.";
   let parameters = (ins OptionalArrayRefParameter<"AllToAllParamAttr">:$value);
   let hasCustomAssemblyFormat = 1;
+}
+
+def Sdy_ReductionKind : I32EnumAttr<"ReductionKind",
+    "How the partial values of unreduced axes combine", [
+      I32EnumAttrCase<"Sum", 0, "sum">,
+      I32EnumAttrCase<"Max", 1, "max">,
+      I32EnumAttrCase<"Min", 2, "min">]> {
+  let cppNamespace = "::mlir::sdy";
 }
 
 def Sdy_PropagationDirection : I32EnumAttr<"PropagationDirection",

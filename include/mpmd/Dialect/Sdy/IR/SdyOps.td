@@ -244,17 +244,21 @@ def Sdy_AllSliceOp : Sdy_CollectiveOp<"all_slice"> {
 }
 
 def Sdy_AllReduceOp : Sdy_CollectiveOp<"all_reduce"> {
-  let summary = "Sums the partial values held along the reduction axes.";
+  let summary = "Combines the partial values held along the reduction axes.";
   let description = [{
-    `%1 = sdy.all_reduce {"y"} %0 out_sharding=<@mesh, [{"x"}, {} ]> : tensor<8x16xf32>`:
-    the dimension shardings do not change, and no reduction axis may shard
-    the tensor.
+    `%1 = sdy.all_reduce {"y"} %0 out_sharding=<@mesh, [{"x"}, {} ]> : tensor<8x16xf32>`
+    sums; `sdy.all_reduce max {"y"} ...` / `min` take the maximum / minimum
+    and must match the reduction kind of the operand's unreduced axes. The
+    dimension shardings do not change, and no reduction axis may shard the
+    tensor.
   }];
   let arguments = (ins AnyRankedTensor:$tensor,
                        Sdy_AxisRefList:$reduction_axes,
-                       Sdy_TensorSharding:$out_sharding);
+                       Sdy_TensorSharding:$out_sharding,
+                       DefaultValuedAttr<Sdy_ReductionKind,
+                                         "::mlir::sdy::ReductionKind::Sum">:$reduction_kind);
   let assemblyFormat = [{
-    $reduction_axes $tensor `out_sharding` `` `=` `` $out_sharding attr-dict `:` type($result)
+    custom<ReductionKindKeyword>($reduction_kind) $reduction_axes $tensor `out_sharding` `` `=` `` $out_sharding attr-dict `:` type($result)
   }];
 }
 

@@ -42,6 +42,7 @@ struct TensorFactorShardings {
   SmallVector<std::optional<FactorSharding>> factors;
   SmallVector<AxisRefAttr> replicatedAxes;
   SmallVector<AxisRefAttr> unreducedAxes;
+  ReductionKind unreducedKind = ReductionKind::Sum;
 
   /// All axes of the factors other than `factor`, overflow axes included.
   SmallVector<AxisRefAttr> getAxesOfOtherFactors(int64_t factor) const;
