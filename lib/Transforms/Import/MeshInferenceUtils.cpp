@@ -1175,10 +1175,13 @@ private:
           src.insert(*mesh, transferLabel);
     if (auto arg = dyn_cast<BlockArgument>(source)) {
       auto f = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
-      if (f && program.isEntry(f))
-        for (const MeshSet::Entry &e :
-             getOpUseSet(unassign, program.meshes).getEntries())
+      if (f && program.isEntry(f)) {
+        // Named: the entries live in the set (a temporary would die before
+        // the loop body).
+        MeshSet use = getOpUseSet(unassign, program.meshes);
+        for (const MeshSet::Entry &e : use.getEntries())
           src.insert(e.mesh, inferredInLabel);
+      }
     }
     return src;
   }
