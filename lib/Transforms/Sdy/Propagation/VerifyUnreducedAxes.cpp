@@ -52,6 +52,25 @@ SmallVector<AxisRefAttr> getReducedAxes(Operation *op) {
   return axes;
 }
 
+/// Checks that the value `given` of a call (its operand or result `index`,
+/// named by `what`) holds the unreduced axes, of the same kind, that the
+/// callee declares for it in `expectedSharding` (its `calleeWhat`).
+LogicalResult verifyCallValue(func::CallOp call, func::FuncOp callee,
+                              StringRef what, StringRef calleeWhat,
+                              size_t index, Value given,
+                              TensorShardingAttr expectedSharding) {
+  TensorShardingAttr givenSharding = getSharding(given);
+  ArrayRef<AxisRefAttr> givenAxes = getUnreduced(givenSharding);
+  ArrayRef<AxisRefAttr> expectedAxes = getUnreduced(expectedSharding);
+  if (givenAxes == expectedAxes &&
+      getKind(givenSharding) == getKind(expectedSharding))
+    return success();
+  return call.emitError() << what << " " << index << " has unreduced axes "
+                          << formatAxes(givenAxes) << " but " << calleeWhat
+                          << " " << index << " of @" << callee.getSymName()
+                          << " has " << formatAxes(expectedAxes);
+}
+
 /// Checks that a call and its callee agree on the unreduced axes of every
 /// operand/argument and result.
 LogicalResult verifyCall(func::CallOp call) {
@@ -59,34 +78,17 @@ LogicalResult verifyCall(func::CallOp call) {
       call, call.getCalleeAttr());
   if (!callee)
     return success();
-  for (auto [index, operand] : llvm::enumerate(call.getOperands())) {
-    TensorShardingAttr givenSharding = getSharding(operand);
-    TensorShardingAttr expectedSharding =
-        callee.getArgAttrOfType<TensorShardingAttr>(
-            index, SdyDialect::kShardingAttrName);
-    ArrayRef<AxisRefAttr> given = getUnreduced(givenSharding);
-    ArrayRef<AxisRefAttr> expected = getUnreduced(expectedSharding);
-    if (given != expected ||
-        getKind(givenSharding) != getKind(expectedSharding))
-      return call.emitError()
-             << "operand " << index << " has unreduced axes "
-             << formatAxes(given) << " but argument " << index << " of @"
-             << callee.getSymName() << " has " << formatAxes(expected);
-  }
-  for (auto [index, result] : llvm::enumerate(call.getResults())) {
-    TensorShardingAttr givenSharding = getSharding(result);
-    TensorShardingAttr expectedSharding =
-        callee.getResultAttrOfType<TensorShardingAttr>(
-            index, SdyDialect::kShardingAttrName);
-    ArrayRef<AxisRefAttr> given = getUnreduced(givenSharding);
-    ArrayRef<AxisRefAttr> expected = getUnreduced(expectedSharding);
-    if (given != expected ||
-        getKind(givenSharding) != getKind(expectedSharding))
-      return call.emitError()
-             << "result " << index << " has unreduced axes "
-             << formatAxes(given) << " but result " << index << " of @"
-             << callee.getSymName() << " has " << formatAxes(expected);
-  }
+  for (auto [index, operand] : llvm::enumerate(call.getOperands()))
+    if (failed(verifyCallValue(call, callee, "operand", "argument", index,
+                               operand,
+                               callee.getArgAttrOfType<TensorShardingAttr>(
+                                   index, SdyDialect::kShardingAttrName))))
+      return failure();
+  for (auto [index, result] : llvm::enumerate(call.getResults()))
+    if (failed(verifyCallValue(call, callee, "result", "result", index, result,
+                               callee.getResultAttrOfType<TensorShardingAttr>(
+                                   index, SdyDialect::kShardingAttrName))))
+      return failure();
   return success();
 }
 
