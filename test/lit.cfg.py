@@ -51,10 +51,14 @@ mpirun = config.mpiexec if os.path.isfile(config.mpiexec) else shutil.which("mpi
 if config.mpmd_enable_mpi and mpirun:
     config.available_features.add("mpi")
     # --oversubscribe: more ranks than cores (2-core CI); root needs the
-    # explicit permission. `timeout` turns a hang into a failure.
+    # explicit permission. `timeout` turns a hang into a failure. Each test
+    # gets its own Open MPI session directory (%t.ompi): lit runs tests in
+    # parallel under one TMPDIR, where two mpiruns starting at once race to
+    # create the same session directory and one fails before any rank runs.
     launcher = [mpirun, "--oversubscribe"]
     if os.geteuid() == 0:
         launcher.append("--allow-run-as-root")
+    launcher += ["--mca", "orte_tmpdir_base", "%t.ompi"]
     config.substitutions.append(("%mpirun", "timeout 120 " + " ".join(launcher)))
 else:
     lit_config.note("MPI tests are skipped (UNSUPPORTED): " +
