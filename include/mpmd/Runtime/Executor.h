@@ -51,11 +51,13 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
 namespace mlir::mpmd::runtime {
 
+class Interpreter;
 class Transport;
 
 /// The most virtual devices the executor runs: each takes a worker and a
@@ -142,6 +144,7 @@ public:
   /// dimension, unreduced axes, or a fragment body whose types are neither
   /// all global nor all local). The module must outlive the executable.
   static FailureOr<std::unique_ptr<Executable>> create(ModuleOp module);
+  ~Executable();
 
   const DeviceProgram &getProgram() const { return program; }
   ModuleOp getModule() const { return module; }
@@ -206,6 +209,18 @@ private:
   /// Per step: a transfer's pieces, by receiving device.
   std::vector<std::vector<RelayoutPiece>> stepPieces;
   std::vector<std::vector<int64_t>> collectiveGroups;
+
+  /// A device's interpreter for one run: one kept from an earlier run when
+  /// there is one, so that each fragment body is prepared (its fusion plan,
+  /// its constants) once per device, not once per step. O(1).
+  std::unique_ptr<Interpreter> takeInterpreter(int64_t device) const;
+  void giveBackInterpreter(int64_t device,
+                           std::unique_ptr<Interpreter> interpreter) const;
+  /// Per global device: interpreters no run holds (more than one only after
+  /// concurrent runs).
+  mutable std::mutex interpretersMutex;
+  mutable std::vector<std::vector<std::unique_ptr<Interpreter>>>
+      idleInterpreters;
 };
 
 } // namespace mlir::mpmd::runtime
