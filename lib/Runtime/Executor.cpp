@@ -527,7 +527,9 @@ public:
     int64_t localDevices = 0;
     for (int64_t device = 0; device < numDevices; ++device)
       localDevices += transport.isLocal(device);
-    spins = localDevices <= int64_t(std::thread::hardware_concurrency());
+    // One device never waits for another.
+    spins = localDevices > 1 &&
+            localDevices <= int64_t(std::thread::hardware_concurrency());
     for (auto [index, step] : llvm::enumerate(program.steps)) {
       int64_t meshDevices = program.meshes[step.mesh].numDevices;
       if (step.kind == DeviceProgram::StepKind::kTransfer) {
@@ -1025,13 +1027,15 @@ void Executable::Run::runSteps(int64_t mesh, int64_t device,
     llvm::Error injected = options.faultForTesting
                                ? options.faultForTesting(index, mesh, device)
                                : llvm::Error::success();
-    double start = now(), cpuStart = getThreadCpuMicros();
+    bool spinning = spins.load(std::memory_order_relaxed);
+    double start = now(), cpuStart = spinning ? getThreadCpuMicros() : 0;
     FailureOr<std::vector<Tensor>> results =
         injected ? FailureOr<std::vector<Tensor>>(failure())
                  : interpreter->runRegion(*executable.stepBodies[index],
                                           std::move(arguments));
     double end = now();
-    if (getThreadCpuMicros() - cpuStart < kBusyShareToSpin * (end - start))
+    if (spinning &&
+        getThreadCpuMicros() - cpuStart < kBusyShareToSpin * (end - start))
       spins.store(false, std::memory_order_relaxed);
     lockDevice(lock);
 

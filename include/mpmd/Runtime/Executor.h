@@ -6,7 +6,8 @@
 // fragments) in program order on its own interpreter; transfers copy a value
 // from the source devices to the destination devices asynchronously, so
 // that neither side stops for them (see DeviceProgram.h for the exact
-// model). Each device accounts for the bytes it holds; a buffer is dropped
+// model), or, for a whole value between two devices of this process, hand
+// the sender's buffer over. Each device accounts for the bytes it holds; a buffer is dropped
 // right after its last use on the device, and a donated operand
 // (`jax.buffer_donor` or `tf.aliasing_output` on the callee argument) at its
 // last use is handed to the fragment, which drops it as soon as its body no
@@ -125,8 +126,8 @@ struct RunResult {
   double stepUs = 0;
   std::vector<ExecutedStep> executed;
   std::vector<DeviceUsage> devices;
-  /// Bytes copied by transfers, over all receiving devices (each its
-  /// pieces).
+  /// Bytes moved by transfers, over all receiving devices (each its
+  /// pieces; a handover counts the value's bytes without copying them).
   int64_t transferredBytes = 0;
   /// When the run started, in microseconds since the Unix epoch: what lines
   /// up the traces of several processes.
