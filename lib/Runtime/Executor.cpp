@@ -68,6 +68,11 @@ llvm::Error makeRunError(const llvm::Twine &message) {
 /// device stalled for long gives its core back soon.
 constexpr std::chrono::microseconds kSpinBeforeParking{2000};
 
+/// A spinning thread that finds this much time passed between two looks
+/// at the clock (normally microseconds apart) lost its core to another
+/// thread: the run stops spinning (Run::spins).
+constexpr std::chrono::microseconds kDescheduled{500};
+
 /// Tries of Run::lockDevice before it blocks: tens to a few hundred
 /// microseconds (a pause costs 10 to 140 cycles, by CPU), far longer than
 /// the bookkeeping any thread does under the lock.
@@ -829,7 +834,8 @@ void Executable::Run::waitForOperands(DeviceState &state,
   if (ready())
     return;
   if (spins.load(std::memory_order_relaxed)) {
-    auto deadline = std::chrono::steady_clock::now() + kSpinBeforeParking;
+    auto last = std::chrono::steady_clock::now();
+    auto deadline = last + kSpinBeforeParking;
     while (true) {
       uint64_t seen = state.wakeups.load(std::memory_order_acquire);
       lock.unlock();
@@ -837,10 +843,16 @@ void Executable::Run::waitForOperands(DeviceState &state,
       for (int64_t round = 0;
            state.wakeups.load(std::memory_order_acquire) == seen; ++round) {
         pauseBriefly();
-        // Every 16th round: the clock, and the core offered to other
-        // threads (on a loaded machine, the one this device waits for).
+        // Every 16th round (microseconds): the clock, and the core offered
+        // to other threads (on a loaded machine, the one this device waits
+        // for). A long pause since the last look means the thread lost its
+        // core: the machine has more work than cores, stop spinning.
         if (round % 16 == 15) {
-          if ((late = std::chrono::steady_clock::now() >= deadline))
+          auto now = std::chrono::steady_clock::now();
+          if (now - last > kDescheduled)
+            spins.store(false, std::memory_order_relaxed);
+          last = now;
+          if ((late = now >= deadline || !spins.load(std::memory_order_relaxed)))
             break;
           std::this_thread::yield();
         }
