@@ -711,9 +711,10 @@ private:
   /// Whether waiting device threads spin before they park: only when each
   /// local device has a core of its own, else spinning takes the core of a
   /// device that has work. Cleared for the rest of the run when a fragment
-  /// got less than kBusyShareToSpin of its wall time on the CPU: other
-  /// processes want the cores, and a spinning device would keep one from
-  /// them (and from the device it waits for).
+  /// got less than kBusyShareToSpin of its wall time on the CPU, or a
+  /// spinning thread was descheduled (kDescheduled): other processes want
+  /// the cores, and a spinning device would keep one from them (and from
+  /// the device it waits for).
   std::atomic<bool> spins = false;
   /// Per output: the buffer other processes' shards land in (empty when
   /// none do).
@@ -852,7 +853,8 @@ void Executable::Run::waitForOperands(DeviceState &state,
           if (now - last > kDescheduled)
             spins.store(false, std::memory_order_relaxed);
           last = now;
-          if ((late = now >= deadline || !spins.load(std::memory_order_relaxed)))
+          late = now >= deadline || !spins.load(std::memory_order_relaxed);
+          if (late)
             break;
           std::this_thread::yield();
         }
