@@ -4,7 +4,15 @@
 // transfers in flight): steps are whole fragments (micro- to milliseconds),
 // so the lock is held for bookkeeping only, never while a kernel runs.
 // Transfers go through the run's Transport, which calls back (without a
-// lock of its own held) when a copy starts and ends.
+// lock of its own held) when a copy starts and ends; a transfer of a whole
+// value between two devices of this process is a handover instead (the
+// receiver shares the sender's buffer, no copy and no copy-engine thread).
+//
+// Waiting for an operand, a device thread first spins (while there are no
+// more device threads than cores), then parks: a fine-grained pipeline
+// waits tens to hundreds of microseconds between fragments, and waking a
+// parked thread on a virtual machine costs about as much when its core
+// went idle.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,10 +31,12 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <limits>
@@ -35,6 +45,11 @@
 #include <thread>
 
 #include <sys/resource.h>
+#include <time.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 namespace mlir::mpmd::runtime {
 
@@ -45,6 +60,45 @@ constexpr llvm::StringLiteral kAliasingOutputAttrName = "tf.aliasing_output";
 
 llvm::Error makeRunError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// How long a device thread spins for an operand before it parks: longer
+/// than the gaps of a fine-grained pipeline (a 1F1B stage waits about one
+/// forward plus one backward of the next stage), short enough that a
+/// device stalled for long gives its core back soon.
+constexpr std::chrono::microseconds kSpinBeforeParking{2000};
+
+/// A spinning thread that finds this much time passed between two looks
+/// at the clock (normally microseconds apart) lost its core to another
+/// thread: the run stops spinning (Run::spins).
+constexpr std::chrono::microseconds kDescheduled{500};
+
+/// Tries of Run::lockDevice before it blocks: tens to a few hundred
+/// microseconds (a pause costs 10 to 140 cycles, by CPU), far longer than
+/// the bookkeeping any thread does under the lock.
+constexpr int kLockAttempts = 200;
+
+/// Below this share of a fragment's wall time on the CPU, the device
+/// threads stop spinning (Run::spins).
+constexpr double kBusyShareToSpin = 0.8;
+
+/// CPU time of the calling thread, in microseconds.
+double getThreadCpuMicros() {
+  timespec now;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return now.tv_sec * 1e6 + now.tv_nsec * 1e-3;
+}
+
+/// One iteration of a spin-wait: a few hundred cycles without touching
+/// memory, so that the sibling hyperthread and the lock holder run.
+inline void pauseBriefly() {
+  for (int i = 0; i < 32; ++i) {
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield");
+#endif
+  }
 }
 
 /// 'F' when every origin is a forward, 'B' when one is a backward, 'o'
@@ -339,6 +393,30 @@ FailureOr<std::unique_ptr<Executable>> Executable::create(ModuleOp module) {
   return executable;
 }
 
+Executable::~Executable() = default;
+
+std::unique_ptr<Interpreter> Executable::takeInterpreter(int64_t device) const {
+  {
+    std::lock_guard<std::mutex> lock(interpretersMutex);
+    if (device < int64_t(idleInterpreters.size()) &&
+        !idleInterpreters[device].empty()) {
+      std::unique_ptr<Interpreter> kept =
+          std::move(idleInterpreters[device].back());
+      idleInterpreters[device].pop_back();
+      return kept;
+    }
+  }
+  return std::make_unique<Interpreter>(module);
+}
+
+void Executable::giveBackInterpreter(
+    int64_t device, std::unique_ptr<Interpreter> interpreter) const {
+  std::lock_guard<std::mutex> lock(interpretersMutex);
+  if (device >= int64_t(idleInterpreters.size()))
+    idleInterpreters.resize(device + 1);
+  idleInterpreters[device].push_back(std::move(interpreter));
+}
+
 LogicalResult
 Executable::layOutValues(std::vector<ShardLayout> typedLayouts,
                          llvm::ArrayRef<SmallVector<Type>> bodyTypes) {
@@ -450,13 +528,27 @@ public:
     for (int64_t output : program.outputs)
       isOutput[output] = true;
     readers.resize(program.values.size());
+    handsOver.resize(program.steps.size());
+    int64_t localDevices = 0;
+    for (int64_t device = 0; device < numDevices; ++device)
+      localDevices += transport.isLocal(device);
+    // One device never waits for another.
+    spins = localDevices > 1 &&
+            localDevices <= int64_t(std::thread::hardware_concurrency());
     for (auto [index, step] : llvm::enumerate(program.steps)) {
       int64_t meshDevices = program.meshes[step.mesh].numDevices;
       if (step.kind == DeviceProgram::StepKind::kTransfer) {
-        int64_t source = step.operands.front();
+        int64_t source = step.operands.front(), result = step.results.front();
+        int64_t fromMesh = program.getSourceMesh(step);
         readers[source].push_back(index);
-        for (const RelayoutPiece &piece : executable.stepPieces[index])
+        for (const RelayoutPiece &piece : executable.stepPieces[index]) {
           ++slot(source, piece.sourceDevice).usesLeft;
+          handsOver[index].push_back(
+              transport.isLocal(deviceIndex(fromMesh, piece.sourceDevice)) &&
+              transport.isLocal(deviceIndex(step.mesh, piece.device)) &&
+              isWholeValue(piece.sourceBox, source) &&
+              isWholeValue(piece.destinationBox, result));
+        }
         continue;
       }
       for (int64_t operand : step.operands)
@@ -472,6 +564,9 @@ private:
     Tensor tensor;
     bool ready = false;
     bool live = false;
+    /// A handed-over transfer result whose receive is issued and whose
+    /// source is not ready yet: the source's device completes it.
+    bool awaitingHandover = false;
     /// A transfer result: when its first piece started landing, and how
     /// many pieces are still to land.
     double receiveStartUs = 0;
@@ -484,6 +579,12 @@ private:
     /// The step the device thread is at (for the timeout's message); -1
     /// once it finished its order.
     int64_t currentStep = -1;
+    /// Bumped (with `mutex` held) whenever an operand of the device lands
+    /// or the run fails: what a spinning device thread watches without
+    /// the lock.
+    std::atomic<uint64_t> wakeups{0};
+    /// The device thread waits on `operandsArrived` (no longer spins).
+    bool parked = false;
     std::condition_variable operandsArrived;
     std::vector<ExecutedStep> executed;
   };
@@ -519,6 +620,43 @@ private:
   void onReady(int64_t value, int64_t device);
   /// Posts the receive of transfer `index` into `device` of its mesh.
   void postReceive(int64_t index, int64_t device);
+  /// Whether `box` is all of what a device holds of `value`.
+  bool isWholeValue(const TensorBox &box, int64_t value) const {
+    return llvm::all_of(box.begin, [](int64_t begin) { return begin == 0; }) &&
+           llvm::ArrayRef(box.shape) ==
+               llvm::ArrayRef(executable.layouts[value].getLocalShape());
+  }
+  /// Transfer `index` into `device` of its mesh, a handover (its one piece,
+  /// from `sourceDevice`, is the whole value, both devices in this
+  /// process): the receiver takes the sender's tensor, sharing its buffer
+  /// (tensors are immutable once made; a kernel writes in place only into a
+  /// buffer it holds alone). Runs when both the receive is issued and the
+  /// source is ready, on the thread that saw the second.
+  void handOver(int64_t index, int64_t device, int64_t sourceDevice);
+  /// Wakes `device`'s thread to recheck its operands.
+  void wake(DeviceState &state) {
+    state.wakeups.fetch_add(1, std::memory_order_release);
+    if (state.parked)
+      state.operandsArrived.notify_one();
+  }
+  /// Takes `lock` (the run's mutex): when spinning, first by trying for a
+  /// while, so that a device thread that just saw its operand land does not
+  /// sleep on the mutex its sender still holds (a futex wait, then a wake-up
+  /// call by the sender: tens of microseconds on a virtual machine).
+  void lockDevice(std::unique_lock<std::mutex> &lock) {
+    if (spins.load(std::memory_order_relaxed))
+      for (int attempt = 0; attempt < kLockAttempts; ++attempt) {
+        if (lock.try_lock())
+          return;
+        pauseBriefly();
+      }
+    lock.lock();
+  }
+  /// Waits (spinning, then parked) until `ready()`, with `lock` held on
+  /// entry and exit; `ready` is evaluated with the lock held.
+  template <typename Ready>
+  void waitForOperands(DeviceState &state, std::unique_lock<std::mutex> &lock,
+                       Ready ready);
   /// A transfer of this run completed (or failed).
   void transferFinished() {
     if (--pendingTransfers == 0)
@@ -532,8 +670,10 @@ private:
     firstError = llvm::toString(std::move(error));
     aborted = true;
     transport.abort(firstError);
-    for (int64_t device = 0; device < numDevices; ++device)
+    for (int64_t device = 0; device < numDevices; ++device) {
+      devices[device].wakeups.fetch_add(1, std::memory_order_release);
       devices[device].operandsArrived.notify_all();
+    }
     progressed.notify_all();
   }
   /// After the steps: the shards of each output held (by their first
@@ -566,6 +706,16 @@ private:
   std::vector<bool> isOutput;
   /// Per value: the transfers that read it.
   std::vector<std::vector<int64_t>> readers;
+  /// Per transfer step, per piece: whether it is a handover (handOver).
+  std::vector<std::vector<bool>> handsOver;
+  /// Whether waiting device threads spin before they park: only when each
+  /// local device has a core of its own, else spinning takes the core of a
+  /// device that has work. Cleared for the rest of the run when a fragment
+  /// got less than kBusyShareToSpin of its wall time on the CPU, or a
+  /// spinning thread was descheduled (kDescheduled): other processes want
+  /// the cores, and a spinning device would keep one from them (and from
+  /// the device it waits for).
+  std::atomic<bool> spins = false;
   /// Per output: the buffer other processes' shards land in (empty when
   /// none do).
   std::vector<Tensor> gatheredOutputs;
@@ -624,9 +774,15 @@ void Executable::Run::onReady(int64_t value, int64_t device) {
   int64_t fromMesh = program.values[value].mesh;
   for (int64_t transfer : readers[value]) {
     const DeviceProgram::Step &step = program.steps[transfer];
-    for (const RelayoutPiece &piece : executable.stepPieces[transfer]) {
+    for (auto [pieceIndex, piece] :
+         llvm::enumerate(executable.stepPieces[transfer])) {
       if (piece.sourceDevice != device)
         continue;
+      if (handsOver[transfer][pieceIndex]) {
+        if (slot(step.results.front(), piece.device).awaitingHandover)
+          handOver(transfer, piece.device, device);
+        continue;
+      }
       ++pendingTransfers;
       transport.postSendPiece(
           deviceIndex(fromMesh, device), deviceIndex(step.mesh, piece.device),
@@ -643,6 +799,78 @@ void Executable::Run::onReady(int64_t value, int64_t device) {
   }
 }
 
+void Executable::Run::handOver(int64_t index, int64_t device,
+                               int64_t sourceDevice) {
+  const DeviceProgram::Step &step = program.steps[index];
+  int64_t source = step.operands.front(), result = step.results.front();
+  Slot &made = slot(result, device);
+  made.awaitingHandover = false;
+  if (llvm::Error error = allocate(
+          result, device, "at '" + llvm::Twine(step.name) + "'")) {
+    fail(std::move(error));
+    return;
+  }
+  made.tensor = slot(source, sourceDevice).tensor;
+  made.ready = true;
+  double at = now();
+  int64_t bytes = program.values[result].bytes;
+  transferredBytes += bytes;
+  DeviceState &state = devices[deviceIndex(step.mesh, device)];
+  state.executed.push_back({index, step.mesh, device,
+                            program.getSourceMesh(step), sourceDevice, at, at,
+                            bytes});
+  consume(source, sourceDevice);
+  if (made.usesLeft == 0) {
+    release(result, device);
+  } else {
+    onReady(result, device);
+    wake(state);
+  }
+}
+
+template <typename Ready>
+void Executable::Run::waitForOperands(DeviceState &state,
+                                      std::unique_lock<std::mutex> &lock,
+                                      Ready ready) {
+  if (ready())
+    return;
+  if (spins.load(std::memory_order_relaxed)) {
+    auto last = std::chrono::steady_clock::now();
+    auto deadline = last + kSpinBeforeParking;
+    while (true) {
+      uint64_t seen = state.wakeups.load(std::memory_order_acquire);
+      lock.unlock();
+      bool late = false;
+      for (int64_t round = 0;
+           state.wakeups.load(std::memory_order_acquire) == seen; ++round) {
+        pauseBriefly();
+        // Every 16th round (microseconds): the clock, and the core offered
+        // to other threads (on a loaded machine, the one this device waits
+        // for). A long pause since the last look means the thread lost its
+        // core: the machine has more work than cores, stop spinning.
+        if (round % 16 == 15) {
+          auto now = std::chrono::steady_clock::now();
+          if (now - last > kDescheduled)
+            spins.store(false, std::memory_order_relaxed);
+          last = now;
+          late = now >= deadline || !spins.load(std::memory_order_relaxed);
+          if (late)
+            break;
+          std::this_thread::yield();
+        }
+      }
+      lockDevice(lock);
+      if (ready())
+        return;
+      if (late)
+        break;
+    }
+  }
+  state.parked = true;
+  state.operandsArrived.wait(lock, ready);
+  state.parked = false;
+}
+
 void Executable::Run::postReceive(int64_t index, int64_t device) {
   const DeviceProgram::Step &step = program.steps[index];
   int64_t fromMesh = program.getSourceMesh(step);
@@ -651,6 +879,15 @@ void Executable::Run::postReceive(int64_t index, int64_t device) {
   auto isMine = [device](const RelayoutPiece &piece) {
     return piece.device == device;
   };
+  // A handover: the only piece of the device (it is the whole value).
+  for (auto [pieceIndex, piece] : llvm::enumerate(executable.stepPieces[index]))
+    if (piece.device == device && handsOver[index][pieceIndex]) {
+      if (slot(step.operands.front(), piece.sourceDevice).ready)
+        handOver(index, device, piece.sourceDevice);
+      else
+        slot(result, device).awaitingHandover = true;
+      return;
+    }
   auto pieces = llvm::make_filter_range(executable.stepPieces[index], isMine);
   slot(result, device).piecesLeft =
       llvm::count_if(executable.stepPieces[index], isMine);
@@ -712,7 +949,7 @@ void Executable::Run::postReceive(int64_t index, int64_t device) {
         release(result, device);
       } else {
         onReady(result, device);
-        state.operandsArrived.notify_one();
+        wake(state);
       }
     };
     ++pendingTransfers;
@@ -739,8 +976,14 @@ void Executable::Run::runSteps(int64_t mesh, int64_t device,
   // collectives and partition_id of an SPMD-partitioned fragment body run
   // over the mesh's devices through the transport.
   TransportCollectives collectives(transport, deviceIndex(mesh, 0));
-  Interpreter interpreter(executable.module);
-  interpreter.setProcess(
+  std::unique_ptr<Interpreter> interpreter =
+      executable.takeInterpreter(deviceIndex(mesh, device));
+  llvm::scope_exit giveBack([&] {
+    executable.giveBackInterpreter(deviceIndex(mesh, device),
+                                   std::move(interpreter));
+  });
+  interpreter->resetRunState();
+  interpreter->setProcess(
       {ProcessGrid{1, program.meshes[mesh].numDevices}, ProcessId{0, device},
        /*rendezvous=*/nullptr, &collectives});
   lock.lock();
@@ -754,7 +997,7 @@ void Executable::Run::runSteps(int64_t mesh, int64_t device,
       postReceive(index, device);
       continue;
     }
-    state.operandsArrived.wait(lock, [&] {
+    waitForOperands(state, lock, [&] {
       return aborted || llvm::all_of(step.operands, [&](int64_t operand) {
                return slot(operand, device).ready;
              });
@@ -798,13 +1041,17 @@ void Executable::Run::runSteps(int64_t mesh, int64_t device,
     llvm::Error injected = options.faultForTesting
                                ? options.faultForTesting(index, mesh, device)
                                : llvm::Error::success();
-    double start = now();
+    bool spinning = spins.load(std::memory_order_relaxed);
+    double start = now(), cpuStart = spinning ? getThreadCpuMicros() : 0;
     FailureOr<std::vector<Tensor>> results =
         injected ? FailureOr<std::vector<Tensor>>(failure())
-                 : interpreter.runRegion(*executable.stepBodies[index],
-                                         std::move(arguments));
+                 : interpreter->runRegion(*executable.stepBodies[index],
+                                          std::move(arguments));
     double end = now();
-    lock.lock();
+    if (spinning &&
+        getThreadCpuMicros() - cpuStart < kBusyShareToSpin * (end - start))
+      spins.store(false, std::memory_order_relaxed);
+    lockDevice(lock);
 
     if (failed(results)) {
       fail(makeRunError(

@@ -215,6 +215,64 @@ TEST_F(ExecutorTest, DonatedOperandsFreeTheirBufferForTheResult) {
   EXPECT_EQ(result->devices[1].peakBytes, 16);
 }
 
+TEST_F(ExecutorTest, AHandedOverBufferIsNotWrittenWhileItsSenderReadsIt) {
+  // m1 receives %0 as a handover (it shares m0's buffer) and donates it to
+  // `square`; m0 still negates %0 after that (its step is held back 20 ms).
+  // The shared buffer must not be squared in place under m0's negate.
+  std::unique_ptr<Executable> executable =
+      create(twoMeshProgram(1, "{jax.buffer_donor = true}"));
+  ASSERT_TRUE(executable) << diagnostics;
+  ExecutorOptions options;
+  options.beforeStepForTesting = [](int64_t step) {
+    if (step == 3)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  };
+  for (int run = 0; run < 3; ++run) {
+    llvm::Expected<RunResult> result =
+        executable->run({vector({1, 2, 3, 4})}, options);
+    ASSERT_TRUE(static_cast<bool>(result))
+        << llvm::toString(result.takeError());
+    EXPECT_EQ(values(result->outputs[0]), (std::vector<float>{4, 16, 36, 64}));
+    EXPECT_EQ(values(result->outputs[1]),
+              (std::vector<float>{-2, -4, -6, -8}));
+    // The handover moves the value's bytes without a copy engine: it lands
+    // the moment both sides are there.
+    for (const ExecutedStep &executed : result->executed)
+      if (executed.step == 1)
+        EXPECT_EQ(executed.startUs, executed.endUs);
+  }
+}
+
+TEST_F(ExecutorTest, RunsOfOneExecutableDrawTheSameRandomNumbers) {
+  // The executor keeps its interpreters across runs; each run still draws
+  // the rng streams of a fresh one.
+  std::unique_ptr<Executable> executable = create(R"mlir(
+    !t = !mpmd.mesh_tensor<"m0", tensor<f32>>
+    !r = !mpmd.mesh_tensor<"m0", tensor<8xf32>>
+    func.func @main(%lo: !t, %hi: !t) -> !r
+        attributes {topology = #mpmd.topology<<"m0" : <["x"=1]>>>} {
+      %0 = mpmd.fragment<mesh="m0", origin=["draw"]> (%lo, %hi)
+          (%a: tensor<f32>, %b: tensor<f32>) {
+        %shape = stablehlo.constant dense<8> : tensor<1xi64>
+        %u = stablehlo.rng %a, %b, %shape, distribution = UNIFORM : (tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<8xf32>
+        mpmd.return %u : tensor<8xf32>
+      } : (!t, !t) -> !r
+      return %0 : !r
+    }
+  )mlir");
+  ASSERT_TRUE(executable) << diagnostics;
+  Tensor lo = Tensor::zeros(DType::F32, {}), hi = Tensor::empty(DType::F32, {});
+  *hi.data<float>() = 1;
+  llvm::Expected<RunResult> first = executable->run({lo, hi}, {});
+  ASSERT_TRUE(static_cast<bool>(first)) << llvm::toString(first.takeError());
+  llvm::Expected<RunResult> second = executable->run({lo, hi}, {});
+  ASSERT_TRUE(static_cast<bool>(second)) << llvm::toString(second.takeError());
+  EXPECT_EQ(values(first->outputs[0]), values(second->outputs[0]));
+  // Two draws of one run differ (the values are random at all).
+  std::vector<float> drawn = values(first->outputs[0]);
+  EXPECT_NE(drawn.front(), drawn.back());
+}
+
 TEST_F(ExecutorTest, RefusesAProgramOverTheMemoryCapBeforeRunning) {
   std::unique_ptr<Executable> executable = create(twoMeshProgram(1));
   ASSERT_TRUE(executable) << diagnostics;

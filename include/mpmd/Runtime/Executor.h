@@ -6,7 +6,8 @@
 // fragments) in program order on its own interpreter; transfers copy a value
 // from the source devices to the destination devices asynchronously, so
 // that neither side stops for them (see DeviceProgram.h for the exact
-// model). Each device accounts for the bytes it holds; a buffer is dropped
+// model), or, for a whole value between two devices of this process, hand
+// the sender's buffer over. Each device accounts for the bytes it holds; a buffer is dropped
 // right after its last use on the device, and a donated operand
 // (`jax.buffer_donor` or `tf.aliasing_output` on the callee argument) at its
 // last use is handed to the fragment, which drops it as soon as its body no
@@ -51,11 +52,13 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
 namespace mlir::mpmd::runtime {
 
+class Interpreter;
 class Transport;
 
 /// The most virtual devices the executor runs: each takes a worker and a
@@ -123,8 +126,8 @@ struct RunResult {
   double stepUs = 0;
   std::vector<ExecutedStep> executed;
   std::vector<DeviceUsage> devices;
-  /// Bytes copied by transfers, over all receiving devices (each its
-  /// pieces).
+  /// Bytes moved by transfers, over all receiving devices (each its
+  /// pieces; a handover counts the value's bytes without copying them).
   int64_t transferredBytes = 0;
   /// When the run started, in microseconds since the Unix epoch: what lines
   /// up the traces of several processes.
@@ -142,6 +145,7 @@ public:
   /// dimension, unreduced axes, or a fragment body whose types are neither
   /// all global nor all local). The module must outlive the executable.
   static FailureOr<std::unique_ptr<Executable>> create(ModuleOp module);
+  ~Executable();
 
   const DeviceProgram &getProgram() const { return program; }
   ModuleOp getModule() const { return module; }
@@ -206,6 +210,18 @@ private:
   /// Per step: a transfer's pieces, by receiving device.
   std::vector<std::vector<RelayoutPiece>> stepPieces;
   std::vector<std::vector<int64_t>> collectiveGroups;
+
+  /// A device's interpreter for one run: one kept from an earlier run when
+  /// there is one, so that each fragment body is prepared (its fusion plan,
+  /// its constants) once per device, not once per step. O(1).
+  std::unique_ptr<Interpreter> takeInterpreter(int64_t device) const;
+  void giveBackInterpreter(int64_t device,
+                           std::unique_ptr<Interpreter> interpreter) const;
+  /// Per global device: interpreters no run holds (more than one only after
+  /// concurrent runs).
+  mutable std::mutex interpretersMutex;
+  mutable std::vector<std::vector<std::unique_ptr<Interpreter>>>
+      idleInterpreters;
 };
 
 } // namespace mlir::mpmd::runtime

@@ -94,6 +94,14 @@ public:
     return firstCheckFailure;
   }
   void resetCheckFailures() { firstCheckFailure.reset(); }
+  /// Starts an independent run of the same functions (the executor keeps an
+  /// interpreter per device across steps): rng ops draw the streams of a
+  /// fresh interpreter again and check failures are forgotten, while the
+  /// prepared blocks and the constants stay.
+  void resetRunState() {
+    rngRuns = 0;
+    firstCheckFailure.reset();
+  }
 
   /// Runs what follows as process `process.self` of a parallel run.
   void setProcess(const ProcessContext &context) { process = context; }
