@@ -385,3 +385,24 @@ func.func @dot_general_types() {
   check.expect_eq_const %uu, dense<50000> : tensor<ui32>
   func.return
 }
+
+// -----
+
+// triangular_solve on complex matrices: op(a) is a, its transpose or its
+// adjoint (conjugate transpose); only the lower triangle is read.
+// CHECK: PASS: @triangular_solve_complex
+func.func @triangular_solve_complex() {
+  %a = stablehlo.constant dense<[[(2.0, 0.0), (9.0, 9.0)], [(1.0, 1.0), (1.0, 0.0)]]> : tensor<2x2xcomplex<f64>>
+  %b = stablehlo.constant dense<[[(2.0, 2.0)], [(3.0, 1.0)]]> : tensor<2x1xcomplex<f64>>
+  %x = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, unit_diagonal = false, transpose_a = #stablehlo<transpose NO_TRANSPOSE>} : (tensor<2x2xcomplex<f64>>, tensor<2x1xcomplex<f64>>) -> tensor<2x1xcomplex<f64>>
+  check.expect_almost_eq_const %x, dense<[[(1.0, 1.0)], [(3.0, -1.0)]]> : tensor<2x1xcomplex<f64>>
+  %t = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, unit_diagonal = false, transpose_a = #stablehlo<transpose TRANSPOSE>} : (tensor<2x2xcomplex<f64>>, tensor<2x1xcomplex<f64>>) -> tensor<2x1xcomplex<f64>>
+  check.expect_almost_eq_const %t, dense<[[(0.0, -1.0)], [(3.0, 1.0)]]> : tensor<2x1xcomplex<f64>>
+  %h = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, unit_diagonal = false, transpose_a = #stablehlo<transpose ADJOINT>} : (tensor<2x2xcomplex<f64>>, tensor<2x1xcomplex<f64>>) -> tensor<2x1xcomplex<f64>>
+  check.expect_almost_eq_const %h, dense<[[(-1.0, 2.0)], [(3.0, 1.0)]]> : tensor<2x1xcomplex<f64>>
+  %af = stablehlo.convert %a : (tensor<2x2xcomplex<f64>>) -> tensor<2x2xcomplex<f32>>
+  %r = stablehlo.constant dense<[[(1.0, 0.0), (0.0, 2.0)]]> : tensor<1x2xcomplex<f32>>
+  %xr = "stablehlo.triangular_solve"(%af, %r) {left_side = false, lower = true, unit_diagonal = false, transpose_a = #stablehlo<transpose NO_TRANSPOSE>} : (tensor<2x2xcomplex<f32>>, tensor<1x2xcomplex<f32>>) -> tensor<1x2xcomplex<f32>>
+  check.expect_almost_eq_const %xr, dense<[[(1.5, -1.0), (0.0, 2.0)]]> : tensor<1x2xcomplex<f32>>
+  func.return
+}
