@@ -15,6 +15,7 @@
 #include "mpmd/Runtime/BitGenerators.h"
 #include "mpmd/Runtime/InProcessRendezvous.h"
 #include "mpmd/Runtime/Kernels.h"
+#include "mpmd/Runtime/Npy.h"
 #include "mpmd/Runtime/Quantization.h"
 #include "mpmd/Support/CheckedArithmetic.h"
 
@@ -27,6 +28,7 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -312,8 +314,8 @@ getWindow(Operation *op, int64_t rank, std::optional<ArrayRef<int64_t>> size,
 }
 
 
-/// `select` bodies that compare their two arguments in order and return the
-/// result: the comparison's kind.
+/// `select` bodies that compare their two arguments in order, in IEEE order
+/// (the kernel's), and return the result: the comparison's kind.
 std::optional<CompareKind> matchSelectComparison(Region &body) {
   Block &block = body.front();
   if (block.getNumArguments() != 2 || !llvm::hasNItems(block, 2))
@@ -321,6 +323,7 @@ std::optional<CompareKind> matchSelectComparison(Region &body) {
   auto compare = dyn_cast<stablehlo::CompareOp>(block.front());
   Operation *terminator = block.getTerminator();
   if (!compare || terminator->getNumOperands() != 1 ||
+      compare.getCompareType() == stablehlo::ComparisonType::TOTALORDER ||
       terminator->getOperand(0) != compare.getResult() ||
       compare.getLhs() != block.getArgument(0) ||
       compare.getRhs() != block.getArgument(1))
@@ -521,12 +524,19 @@ private:
   LogicalResult runDequantized(Operation &op);
   LogicalResult runChain(const FusedChain &chain);
   Tensor runConvolution(stablehlo::ConvolutionOp op);
+  /// dot_general of `lhs` and `rhs` in the element type of `op`'s result.
+  Tensor dotInResultType(Operation &op, const Tensor &lhs, const Tensor &rhs,
+                         const DotDimensions &dims);
   LogicalResult runReduce(stablehlo::ReduceOp op);
   LogicalResult runReduceWindow(stablehlo::ReduceWindowOp op);
   LogicalResult runSelectAndScatter(stablehlo::SelectAndScatterOp op);
   LogicalResult runScatter(stablehlo::ScatterOp op);
   LogicalResult runSort(stablehlo::SortOp op);
   LogicalResult runCheck(Operation &op);
+  /// The file of run `run` of probe `id`: `<probe directory>/<id>_<run>.npy`.
+  /// Fails, after an error at `op`, without a probe directory.
+  FailureOr<std::string> getProbePath(Operation &op, llvm::StringRef id,
+                                      int64_t run);
   FailureOr<Tensor> combineElementwise(Region &computation, const Tensor &lhs,
                                        const Tensor &rhs);
   void recordCheckFailure(Operation &op, const Tensor &actual,
@@ -680,7 +690,8 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
   if (auto parallel = dyn_cast<interpreter::RunParallelOp>(op)) {
     FailureOr<std::vector<Tensor>> results =
         runParallel(parallel, lookupAll(parallel.getInputs()),
-                    interpreter.module, process, interpreter.firstCheckFailure);
+                    interpreter.module, interpreter.options, process,
+                    interpreter.firstCheckFailure);
     if (failed(results))
       return failure();
     bind(op, std::move(*results));
@@ -718,19 +729,74 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
         bind(op, {cached->second});
         return success();
       })
+      .Case([&](interpreter::PrintOp print) {
+        // One write per line: processes of a parallel run print at once.
+        std::string line;
+        llvm::raw_string_ostream os(line);
+        os << print.getOperand().getType() << " "
+           << lookup(print.getOperand()).valuesToString() << "\n";
+        llvm::outs() << line;
+        return success();
+      })
+      .Case([&](interpreter::ProbeOp probe) -> LogicalResult {
+        const Tensor &value = lookup(probe.getOperand());
+        int64_t &runs = interpreter.probeRuns[probe.getProbeId()];
+        FailureOr<std::string> path = getProbePath(op, probe.getProbeId(), runs);
+        if (failed(path))
+          return failure();
+        if (llvm::Error error = writeNpy(*path, value))
+          return op.emitError() << "cannot write the probe: "
+                                << llvm::toString(std::move(error));
+        ++runs;
+        bind(op, {value});
+        return success();
+      })
+      // Each tensor result takes the next value of the run's infeed queue;
+      // the token result is the empty tensor tokens are.
+      .Case([&](stablehlo::InfeedOp infeed) -> LogicalResult {
+        std::vector<Tensor> results;
+        for (Value result : infeed.getResults()) {
+          if (isa<stablehlo::TokenType>(result.getType())) {
+            results.emplace_back();
+            continue;
+          }
+          std::optional<Tensor> value =
+              process.infeed ? process.infeed->pop() : std::nullopt;
+          if (!value)
+            return op.emitError()
+                   << "the infeed is empty (interpreter.run_parallel's "
+                      "`infeed` lists the values it holds)";
+          FailureOr<TensorSpec> spec = getTensorSpec(result.getType(), op.getLoc());
+          if (failed(spec))
+            return failure();
+          if (value->dtype() != spec->dtype || value->shape() != spec->shape)
+            return op.emitError() << "the infeed's next value is a "
+                                  << toString(TensorSpec{value->dtype(), value->shape()})
+                                  << " but result #"
+                                  << cast<OpResult>(result).getResultNumber()
+                                  << " is " << result.getType();
+          results.push_back(std::move(*value));
+        }
+        bind(op, std::move(results));
+        return success();
+      })
+      // There is no host to receive the values: they are dropped, and the
+      // op orders nothing the interpreter does not already run in order.
+      .Case([&](stablehlo::OutfeedOp) {
+        bind(op, {Tensor()});
+        return success();
+      })
       .Case([&](chlo::SquareOp square) {
         const Tensor &x = lookup(square.getOperand());
         bind(op, {binary(BinaryKind::Multiply, x, x)});
         return success();
       })
-      .Case([&](stablehlo::CompareOp compare) -> LogicalResult {
-        stablehlo::ComparisonDirection direction = compare.getComparisonDirection();
-        if (isa<ComplexType>(getElementTypeOrSelf(compare.getLhs().getType())) &&
-            direction != stablehlo::ComparisonDirection::EQ &&
-            direction != stablehlo::ComparisonDirection::NE)
-          return op.emitError() << "complex numbers compare only EQ and NE";
-        bind(op, {runtime::compare(toCompareKind(compare.getComparisonDirection()),
-                                   lookup(compare.getLhs()), lookup(compare.getRhs()))});
+      .Case([&](stablehlo::CompareOp compare) {
+        std::optional<stablehlo::ComparisonType> type = compare.getCompareType();
+        bind(op, {runtime::compare(
+                     toCompareKind(compare.getComparisonDirection()),
+                     lookup(compare.getLhs()), lookup(compare.getRhs()),
+                     type == stablehlo::ComparisonType::TOTALORDER)});
         return success();
       })
       .Case([&](stablehlo::SelectOp select) {
@@ -861,8 +927,8 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
       })
       .Case([&](stablehlo::DotGeneralOp dot) {
         if (const FoldedDot *folded = currentPlan->fusion.getFoldedDot(&op)) {
-          bind(op, {dotGeneral(lookup(folded->lhs), lookup(folded->rhs),
-                               folded->dims)});
+          bind(op, {dotInResultType(op, lookup(folded->lhs),
+                                    lookup(folded->rhs), folded->dims)});
           return success();
         }
         stablehlo::DotDimensionNumbersAttr numbers = dot.getDotDimensionNumbers();
@@ -870,14 +936,15 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
                            toVector(numbers.getRhsBatchingDimensions()),
                            toVector(numbers.getLhsContractingDimensions()),
                            toVector(numbers.getRhsContractingDimensions())};
-        bind(op, {dotGeneral(lookup(dot.getLhs()), lookup(dot.getRhs()), dims)});
+        bind(op, {dotInResultType(op, lookup(dot.getLhs()),
+                                  lookup(dot.getRhs()), dims)});
         return success();
       })
       .Case([&](stablehlo::DotOp dot) {
         // Legacy dot: contracts the last lhs dim with the first rhs dim.
         const Tensor &lhs = lookup(dot.getLhs());
         DotDimensions dims{{}, {}, {lhs.rank() - 1}, {0}};
-        bind(op, {dotGeneral(lhs, lookup(dot.getRhs()), dims)});
+        bind(op, {dotInResultType(op, lhs, lookup(dot.getRhs()), dims)});
         return success();
       })
       .Case([&](stablehlo::ConvolutionOp conv) {
@@ -1178,6 +1245,19 @@ Interpreter::Frame::combineElementwise(Region &computation, const Tensor &lhs,
   return result;
 }
 
+Tensor Interpreter::Frame::dotInResultType(Operation &op, const Tensor &lhs,
+                                           const Tensor &rhs,
+                                           const DotDimensions &dims) {
+  // A wider result type (JAX's preferred_element_type, e.g. i8 x i8 -> i32
+  // or bf16 x bf16 -> f32): the operands are converted to it first, so
+  // products and sums are computed in it, as XLA does.
+  DType resultType =
+      *getDType(getElementTypeOrSelf(op.getResult(0).getType()), op.getLoc());
+  if (lhs.dtype() == resultType && rhs.dtype() == resultType)
+    return dotGeneral(lhs, rhs, dims);
+  return dotGeneral(convert(lhs, resultType), convert(rhs, resultType), dims);
+}
+
 Tensor Interpreter::Frame::runConvolution(stablehlo::ConvolutionOp op) {
   ConvolutionDimensions dims = getConvolutionDimensions(op);
   if (std::optional<DenseIntElementsAttr> padding = op.getPadding())
@@ -1438,6 +1518,29 @@ LogicalResult Interpreter::Frame::runSort(stablehlo::SortOp op) {
   return success();
 }
 
+FailureOr<std::string> Interpreter::Frame::getProbePath(Operation &op,
+                                                       llvm::StringRef id,
+                                                       int64_t run) {
+  const std::string &directory = interpreter.options.probeDirectory;
+  if (directory.empty())
+    return op.emitError() << "'" << op.getName()
+                          << "' needs a probe directory (mpmd interpret "
+                             "--probe-output-dir DIR)";
+  llvm::SmallString<128> path(directory);
+  llvm::sys::path::append(path, id + "_" + llvm::Twine(run) + ".npy");
+  return std::string(path);
+}
+
+InfeedQueue::InfeedQueue(std::vector<Tensor> values)
+    : values(std::move(values)) {}
+
+std::optional<Tensor> InfeedQueue::pop() {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (next == values.size())
+    return std::nullopt;
+  return values[next++];
+}
+
 void Interpreter::Frame::recordCheckFailure(Operation &op, const Tensor &actual,
                                             const Tensor &expected, int64_t index,
                                             llvm::StringRef detail) {
@@ -1521,6 +1624,29 @@ LogicalResult Interpreter::Frame::runCheck(Operation &op) {
         return failed(expected) ? failure()
                                 : checkEqual(lookup(eq.getLhs()), *expected,
                                              eq.getTolerance().convertToDouble());
+      })
+      .Case([&](check::ExpectSerializedEqOp eq) -> LogicalResult {
+        FailureOr<std::string> path =
+            getProbePath(op, eq.getProbeId(), static_cast<int64_t>(eq.getIter()));
+        if (failed(path))
+          return failure();
+        llvm::Expected<Tensor> probed = readNpy(*path);
+        if (!probed)
+          return op.emitError()
+                 << "no value of probe \"" << eq.getProbeId() << "\" run "
+                 << static_cast<int64_t>(eq.getIter()) << ": "
+                 << llvm::toString(probed.takeError());
+        const Tensor &expected = lookup(eq.getExpected());
+        // .npy has no bf16, f8, ...: those were written widened, exactly.
+        Tensor stored = probed->dtype() == expected.dtype()
+                            ? *probed
+                            : convert(*probed, expected.dtype());
+        if (stored.shape() != expected.shape())
+          return op.emitError()
+                 << "probe \"" << eq.getProbeId() << "\" holds a "
+                 << toString(TensorSpec{probed->dtype(), probed->shape()})
+                 << ", not a " << eq.getExpected().getType();
+        return checkEqual(stored, expected, 0);
       })
       .Case([&](check::ExpectCloseOp close) {
         return checkUlps(lookup(close.getActual()), lookup(close.getExpected()),

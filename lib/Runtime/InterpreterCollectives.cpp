@@ -659,7 +659,8 @@ thread_local std::vector<CapturedDiagnostic> *processDiagnostics = nullptr;
 
 FailureOr<std::vector<Tensor>>
 runParallel(interpreter::RunParallelOp op, std::vector<Tensor> inputs,
-            ModuleOp module, const ProcessContext &caller,
+            ModuleOp module, const InterpreterOptions &options,
+            const ProcessContext &caller,
             std::optional<std::string> &firstCheckFailure) {
   if (caller.rendezvous)
     return op.emitOpError() << "cannot run inside another parallel run "
@@ -695,6 +696,20 @@ runParallel(interpreter::RunParallelOp op, std::vector<Tensor> inputs,
       functions.push_back(function);
     }
 
+  // The infeed's values, computed before any process runs.
+  std::vector<Tensor> infeedValues;
+  if (std::optional<ArrayAttr> infeed = op.getInfeed())
+    for (Attribute symbol : *infeed) {
+      auto function = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+          op, cast<FlatSymbolRefAttr>(symbol));
+      FailureOr<std::vector<Tensor>> value =
+          Interpreter(module, options).run(function, {});
+      if (failed(value))
+        return failure();
+      infeedValues.push_back(std::move(value->front()));
+    }
+  InfeedQueue infeedQueue(std::move(infeedValues));
+
   auto processOf = [&](int64_t index) {
     return ProcessId{index / grid.numPartitions, index % grid.numPartitions};
   };
@@ -722,8 +737,9 @@ runParallel(interpreter::RunParallelOp op, std::vector<Tensor> inputs,
 
   auto runProcess = [&](int64_t index) {
     processDiagnostics = &diagnostics[index];
-    Interpreter interpreter(module);
-    interpreter.setProcess({grid, processOf(index), &rendezvous});
+    Interpreter interpreter(module, options);
+    interpreter.setProcess(
+        {grid, processOf(index), &rendezvous, nullptr, &infeedQueue});
     results[index] =
         interpreter.run(functions[index], std::move(arguments[index]));
     checkFailures[index] = interpreter.getFirstCheckFailure();

@@ -54,10 +54,12 @@ getCollectiveGroups(Operation &op, const ProcessGrid &grid);
 /// first process that fails stops the others; its diagnostics are reported
 /// (those of the processes it stopped are not). The first failed check of
 /// the processes (in process order) goes to `firstCheckFailure` unless it
-/// already holds one.
+/// already holds one. The processes run with `options` and share the
+/// infeed `op` lists (each function of it run once, before the processes).
 FailureOr<std::vector<Tensor>>
 runParallel(interpreter::RunParallelOp op, std::vector<Tensor> inputs,
-            ModuleOp module, const ProcessContext &caller,
+            ModuleOp module, const InterpreterOptions &options,
+            const ProcessContext &caller,
             std::optional<std::string> &firstCheckFailure);
 
 } // namespace mlir::mpmd::runtime

@@ -291,13 +291,17 @@ Results runCompoundOp(Operation &op, const std::vector<Tensor> &operands,
         return Vector{runtime::cholesky(operands[0], cholesky.getLower())};
       })
       .Case([&](stablehlo::TriangularSolveOp solve) -> Results {
-        if (failed(requireFloat(op, operands[0])))
-          return failure();
-        // The adjoint of a real matrix is its transpose.
-        TransposeKind transpose =
-            solve.getTransposeA() == stablehlo::Transpose::NO_TRANSPOSE
-                ? TransposeKind::None
-                : TransposeKind::Transpose;
+        TransposeKind transpose = TransposeKind::None;
+        switch (solve.getTransposeA()) {
+        case stablehlo::Transpose::TRANSPOSE_INVALID: // the verifier rejects it
+        case stablehlo::Transpose::NO_TRANSPOSE: break;
+        case stablehlo::Transpose::TRANSPOSE:
+          transpose = TransposeKind::Transpose;
+          break;
+        case stablehlo::Transpose::ADJOINT:
+          transpose = TransposeKind::Adjoint;
+          break;
+        }
         return Vector{triangularSolve(operands[0], operands[1],
                                       solve.getLeftSide(), solve.getLower(),
                                       solve.getUnitDiagonal(), transpose)};

@@ -197,3 +197,18 @@ func.func @per_axis_layout() {
   check.expect_eq_const %y, dense<[[1.0, 3.0], [1.0, 2.0]]> : tensor<2x2xf32>
   func.return
 }
+
+// CHECK: PASS: @per_axis_reshape
+func.func @per_axis_reshape() {
+  // Column j has scale 2^-j; a reshape that keeps the columns together moves
+  // the quantization dimension with them (1 of 2x2 is 2 of 1x2x2, and 1 of
+  // 2x2x1 after splitting nothing before it).
+  %m = stablehlo.constant() <{value = dense<[[1, 2], [3, 4]]> : tensor<2x2xi8>}> : () -> tensor<2x2x!quant.uniform<i8:f32:1, {1.0, 0.5}>>
+  %r = stablehlo.reshape %m : (tensor<2x2x!quant.uniform<i8:f32:1, {1.0, 0.5}>>) -> tensor<1x2x2x!quant.uniform<i8:f32:2, {1.0, 0.5}>>
+  %y = stablehlo.uniform_dequantize %r : (tensor<1x2x2x!quant.uniform<i8:f32:2, {1.0, 0.5}>>) -> tensor<1x2x2xf32>
+  check.expect_eq_const %y, dense<[[[1.0, 1.0], [3.0, 2.0]]]> : tensor<1x2x2xf32>
+  %s = stablehlo.reshape %m : (tensor<2x2x!quant.uniform<i8:f32:1, {1.0, 0.5}>>) -> tensor<2x2x1x!quant.uniform<i8:f32:1, {1.0, 0.5}>>
+  %z = stablehlo.uniform_dequantize %s : (tensor<2x2x1x!quant.uniform<i8:f32:1, {1.0, 0.5}>>) -> tensor<2x2x1xf32>
+  check.expect_eq_const %z, dense<[[[1.0], [1.0]], [[3.0], [2.0]]]> : tensor<2x2x1xf32>
+  func.return
+}

@@ -16,6 +16,9 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/ToolUtilities.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -28,20 +31,27 @@ namespace mlir::mpmd::tools {
 namespace {
 
 void printInterpretHelp(llvm::raw_ostream &os) {
-  os << "usage: mpmd interpret FILE.mlir [--split-input-file]\n\n"
+  os << "usage: mpmd interpret FILE.mlir [--split-input-file] "
+        "[--probe-output-dir DIR]\n\n"
         "Runs every public function without arguments in FILE.mlir ('-': "
         "standard\ninput) on the runtime's interpreter, with check.* ops "
         "as assertions, and\nprints 'PASS: @name' or 'FAIL: @name: <the "
         "first failed check>' per function.\nExits with 1 when any "
         "function fails or cannot be interpreted.\n\n"
-        "  --split-input-file   run each '// -----' separated chunk as its "
-        "own module\n";
+        "  --split-input-file      run each '// -----' separated chunk as "
+        "its own module\n"
+        "  --probe-output-dir DIR  where interpreter.probe writes its .npy "
+        "files (created\n"
+        "                          if missing; default: a temporary "
+        "directory, removed\n"
+        "                          at exit)\n";
 }
 
 /// Runs the functions of one module; false when any failed.
-bool interpretModule(ModuleOp module, llvm::raw_ostream &os) {
+bool interpretModule(ModuleOp module, const runtime::InterpreterOptions &options,
+                     llvm::raw_ostream &os) {
   bool allPassed = true;
-  runtime::Interpreter interpreter(module);
+  runtime::Interpreter interpreter(module, options);
   for (auto function : module.getOps<func::FuncOp>()) {
     if (function.isExternal() || function.isPrivate() ||
         function.getNumArguments() != 0)
@@ -67,10 +77,12 @@ bool interpretModule(ModuleOp module, llvm::raw_ostream &os) {
 } // namespace
 
 int runInterpretCommand(llvm::ArrayRef<llvm::StringRef> args) {
-  std::optional<std::string> path;
+  std::optional<std::string> path, probeDirectory;
   bool splitInputFile = false, help = false;
   if (llvm::Error error =
-          parseArguments(args, {},
+          parseArguments(args,
+                         {{"--probe-output-dir", &probeDirectory},
+                          {"-probe-output-dir", &probeDirectory}},
                          {{"--split-input-file", &splitInputFile},
                           {"-split-input-file", &splitInputFile}},
                          help, path, "an input file"))
@@ -89,6 +101,28 @@ int runInterpretCommand(llvm::ArrayRef<llvm::StringRef> args) {
   std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(*path, &error);
   if (!file)
     return reportError("interpret", makeInputError(error));
+  // Probes need a directory even when the command line names none (as in
+  // StableHLO's interpreter tests): a temporary one, removed at exit.
+  runtime::InterpreterOptions options;
+  llvm::SmallString<128> temporaryProbes;
+  if (probeDirectory) {
+    if (std::error_code code = llvm::sys::fs::create_directories(*probeDirectory))
+      return reportError("interpret",
+                         makeUsageError("cannot create --probe-output-dir " +
+                                        *probeDirectory + ": " + code.message()));
+    options.probeDirectory = *probeDirectory;
+  } else {
+    if (std::error_code code = llvm::sys::fs::createUniqueDirectory(
+            "mpmd-probes", temporaryProbes))
+      return reportError("interpret",
+                         makeInputError("cannot create a temporary probe "
+                                        "directory: " + code.message()));
+    options.probeDirectory = std::string(temporaryProbes);
+  }
+  llvm::scope_exit removeTemporaryProbes([&] {
+    if (!temporaryProbes.empty())
+      (void)llvm::sys::fs::remove_directories(temporaryProbes);
+  });
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -105,7 +139,7 @@ int runInterpretCommand(llvm::ArrayRef<llvm::StringRef> args) {
       allPassed = false;
       return success(); // the parser reported why; go on with other chunks
     }
-    allPassed &= interpretModule(*module, os);
+    allPassed &= interpretModule(*module, options, os);
     os.flush(); // keep the lines in order with the errors on stderr
     return success();
   };

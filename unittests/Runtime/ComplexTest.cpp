@@ -96,8 +96,27 @@ TEST(ComplexTest, ElementwiseOpsFollowStdComplex) {
     EXPECT_EQ(modulus.dtype(), DType::F64);
     EXPECT_EQ(modulus.elementAsDouble(i), std::abs(at(a, i)));
   }
-  EXPECT_FALSE(supportsBinary(BinaryKind::Maximum, DType::C64));
+  EXPECT_FALSE(supportsBinary(BinaryKind::Remainder, DType::C64));
   EXPECT_FALSE(supportsUnary(UnaryKind::Floor, DType::C128));
+}
+
+TEST(ComplexTest, MaximumAndCompareOrderRealThenImaginary) {
+  Tensor a = complexTensor({{1, 5}, {2, 1}, {3, -1}}, {3});
+  Tensor b = complexTensor({{1, 6}, {1, 9}, {3, -1}}, {3});
+  Tensor maximum = binary(BinaryKind::Maximum, a, b);
+  Tensor minimum = binary(BinaryKind::Minimum, a, b);
+  Tensor less = compare(CompareKind::LT, a, b);
+  Tensor lessOrEqual = compare(CompareKind::LE, a, b);
+  const Complex expectedMax[] = {{1, 6}, {2, 1}, {3, -1}};
+  const Complex expectedMin[] = {{1, 5}, {1, 9}, {3, -1}};
+  const bool expectedLess[] = {true, false, false};
+  const bool expectedLessOrEqual[] = {true, false, true};
+  for (int64_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(at(maximum, i), expectedMax[i]);
+    EXPECT_EQ(at(minimum, i), expectedMin[i]);
+    EXPECT_EQ(less.data<bool>()[i], expectedLess[i]);
+    EXPECT_EQ(lessOrEqual.data<bool>()[i], expectedLessOrEqual[i]);
+  }
 }
 
 } // namespace

@@ -48,10 +48,12 @@ std::vector<Tensor> batchNormGrad(const Tensor &operand, const Tensor &scale,
 /// O(batch * n^3 / 3).
 Tensor cholesky(const Tensor &a, bool lower);
 
-enum class TransposeKind { None, Transpose };
-/// `stablehlo.triangular_solve` for real matrices: x with op(a) x = b
-/// (`leftSide`) or x op(a) = b, reading only a's lower (`lower`) or upper
-/// triangle, with an implicit unit diagonal if `unitDiagonal`.
+enum class TransposeKind { None, Transpose, Adjoint };
+/// `stablehlo.triangular_solve` for real and complex matrices: x with
+/// op(a) x = b (`leftSide`) or x op(a) = b, reading only a's lower
+/// (`lower`) or upper triangle, with an implicit unit diagonal if
+/// `unitDiagonal`; op is the identity, the transpose or the adjoint (the
+/// conjugate transpose; the transpose for real matrices).
 /// O(batch * n^2 * m) for b of n x m (left side).
 Tensor triangularSolve(const Tensor &a, const Tensor &b, bool leftSide,
                        bool lower, bool unitDiagonal, TransposeKind transpose);

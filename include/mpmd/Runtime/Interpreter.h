@@ -22,9 +22,11 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,10 +48,28 @@ struct InterpreterOptions {
   /// Compute chains of elementwise ops in one pass each (bit-identical
   /// results; see lib/Runtime/Fusion.h). Off: every op runs on its own.
   bool fuseElementwise = true;
+  /// Where interpreter.probe writes its .npy files and
+  /// check.expect_serialized_eq reads them; empty: both fail, naming it.
+  std::string probeDirectory;
 };
 
 class CollectiveBackend;
 class InProcessRendezvous;
+
+/// The values stablehlo.infeed takes, first in first out, shared by the
+/// processes of a parallel run (interpreter.run_parallel's `infeed`).
+/// Thread-safe.
+class InfeedQueue {
+public:
+  explicit InfeedQueue(std::vector<Tensor> values);
+  /// The next value; nullopt once all are taken.
+  std::optional<Tensor> pop();
+
+private:
+  std::mutex mutex;
+  std::vector<Tensor> values;
+  size_t next = 0;
+};
 
 /// Where the functions an Interpreter runs sit in a parallel run.
 struct ProcessContext {
@@ -61,6 +81,8 @@ struct ProcessContext {
   /// reductions that are one ReduceKind) is set.
   InProcessRendezvous *rendezvous = nullptr;
   CollectiveBackend *collectives = nullptr;
+  /// What stablehlo.infeed reads; null: nothing (an infeed fails).
+  InfeedQueue *infeed = nullptr;
 };
 
 class Interpreter {
@@ -103,6 +125,8 @@ public:
     firstCheckFailure.reset();
   }
 
+  const InterpreterOptions &getOptions() const { return options; }
+
   /// Runs what follows as process `process.self` of a parallel run.
   void setProcess(const ProcessContext &context) { process = context; }
   const ProcessContext &getProcess() const { return process; }
@@ -133,6 +157,8 @@ private:
   ProcessContext process;
   /// How many stablehlo.rng ops have run (each draws its own stream).
   uint64_t rngRuns = 0;
+  /// Per probe id, how many times interpreter.probe wrote it.
+  llvm::StringMap<int64_t> probeRuns;
   friend class Frame;
 };
 

@@ -76,8 +76,13 @@ struct FusedInput {
 /// input read with row-major strides (in place). O(elements x operations).
 void fusedElementwise(const std::vector<FusedOperation> &operations,
                       const std::vector<FusedInput> &inputs, Tensor &out);
-/// i1 result. Integers compare by their signedness, floats by IEEE order.
-Tensor compare(CompareKind kind, const Tensor &lhs, const Tensor &rhs);
+/// i1 result. Integers compare by their signedness, floats by IEEE order
+/// or, with `totalOrder` (compare_type TOTALORDER), by IEEE-754's totalOrder
+/// (-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN, EQ meaning the
+/// same value and sign), complex numbers by their (real, imag) pairs in
+/// lexicographic order.
+Tensor compare(CompareKind kind, const Tensor &lhs, const Tensor &rhs,
+               bool totalOrder = false);
 /// `pred` is i1, scalar or of the operands' shape.
 Tensor select(const Tensor &pred, const Tensor &onTrue, const Tensor &onFalse);
 /// `min` and `max` are scalars or of the operand's shape.

@@ -80,6 +80,11 @@ std::complex<T> applyUnary(UnaryKind kind, std::complex<T> z) {
 }
 
 template <typename T>
+bool lexicographicLess(std::complex<T> a, std::complex<T> b) {
+  return a.real() < b.real() || (a.real() == b.real() && a.imag() < b.imag());
+}
+
+template <typename T>
 std::complex<T> applyBinary(BinaryKind kind, std::complex<T> a,
                             std::complex<T> b) {
   switch (kind) {
@@ -88,6 +93,15 @@ std::complex<T> applyBinary(BinaryKind kind, std::complex<T> a,
   case BinaryKind::Multiply: return a * b;
   case BinaryKind::Divide: return a / b;
   case BinaryKind::Power: return std::pow(a, b);
+  // Lexicographic on (real, imag), as the spec orders complex numbers.
+  case BinaryKind::Maximum: return lexicographicLess(a, b) ? b : a;
+  case BinaryKind::Minimum: return lexicographicLess(b, a) ? b : a;
+  // -i log((b + i a) / |b + i a|): the angle of b + i a, which for real a
+  // and b is atan2(a, b).
+  case BinaryKind::Atan2: {
+    const std::complex<T> i(0, 1);
+    return -i * std::log((b + i * a) / std::sqrt(a * a + b * b));
+  }
   default: return a; // not called: supportsComplexBinary says no
   }
 }
@@ -115,7 +129,8 @@ bool supportsComplexUnary(UnaryKind kind) {
 bool supportsComplexBinary(BinaryKind kind) {
   return kind == BinaryKind::Add || kind == BinaryKind::Subtract ||
          kind == BinaryKind::Multiply || kind == BinaryKind::Divide ||
-         kind == BinaryKind::Power;
+         kind == BinaryKind::Power || kind == BinaryKind::Maximum ||
+         kind == BinaryKind::Minimum || kind == BinaryKind::Atan2;
 }
 
 Tensor complexUnary(UnaryKind kind, const Tensor &operand) {
@@ -159,8 +174,16 @@ Tensor complexCompare(CompareKind kind, const Tensor &lhs, const Tensor &rhs) {
   visitPartType(lhs.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const std::complex<T> *a = complexData<T>(lhs), *b = complexData<T>(rhs);
-    for (int64_t i = 0; i < count; ++i)
-      out[i] = (a[i] == b[i]) == (kind == CompareKind::EQ);
+    for (int64_t i = 0; i < count; ++i) {
+      switch (kind) {
+      case CompareKind::EQ: out[i] = a[i] == b[i]; break;
+      case CompareKind::NE: out[i] = a[i] != b[i]; break;
+      case CompareKind::LT: out[i] = lexicographicLess(a[i], b[i]); break;
+      case CompareKind::LE: out[i] = !lexicographicLess(b[i], a[i]); break;
+      case CompareKind::GT: out[i] = lexicographicLess(b[i], a[i]); break;
+      case CompareKind::GE: out[i] = !lexicographicLess(a[i], b[i]); break;
+      }
+    }
   });
   return result;
 }

@@ -369,9 +369,32 @@ void fusedElementwise(const std::vector<FusedOperation> &operations,
   });
 }
 
-Tensor compare(CompareKind kind, const Tensor &lhs, const Tensor &rhs) {
+namespace {
+
+/// Integers whose order is IEEE-754's totalOrder of the floats: the f64 bit
+/// patterns, with the magnitude bits of negative values flipped so that a
+/// larger magnitude sorts lower. Widening to f64 keeps every value, sign
+/// and the order of NaNs by sign.
+Tensor totalOrderKeys(const Tensor &floats) {
+  Tensor wide = convert(floats, DType::F64);
+  Tensor keys = Tensor::empty(DType::I64, floats.shape());
+  const double *in = wide.data<double>();
+  int64_t *out = keys.data<int64_t>();
+  for (int64_t i = 0, e = floats.numElements(); i < e; ++i) {
+    int64_t bits = std::bit_cast<int64_t>(in[i]);
+    out[i] = bits < 0 ? bits ^ std::numeric_limits<int64_t>::max() : bits;
+  }
+  return keys;
+}
+
+} // namespace
+
+Tensor compare(CompareKind kind, const Tensor &lhs, const Tensor &rhs,
+               bool totalOrder) {
   if (isComplex(lhs.dtype()))
     return detail::complexCompare(kind, lhs, rhs);
+  if (totalOrder && isFloat(lhs.dtype()))
+    return compare(kind, totalOrderKeys(lhs), totalOrderKeys(rhs));
   Tensor a = detail::widenForCompute(lhs), b = detail::widenForCompute(rhs);
   Tensor result = Tensor::empty(DType::I1, lhs.shape());
   bool *out = result.data<bool>();

@@ -4,7 +4,8 @@
 // the operation inlined, so the compiler vectorizes the plain arithmetic
 // ones. Included by Elementwise.cpp (the build's baseline ISA) and by
 // ElementwiseAvx2.cpp (compiled with -mavx2, no FMA: every element goes
-// through the same IEEE operations, so both give the same bits). Internal
+// through the same IEEE operations, so both give the same bits), and by the
+// reduce and scatter kernels for the same maximum and minimum. Internal
 // linkage: each includer gets its own copy, compiled for its ISA.
 //
 //===----------------------------------------------------------------------===//
@@ -84,8 +85,14 @@ void map2(const T *lhs, const T *rhs, U *out, int64_t count, F f) {
     target[i] = f(first[i], second[i]);
 }
 
-template <typename T> T floatMax(T a, T b) { return (a != a || a > b) ? a : b; }
-template <typename T> T floatMin(T a, T b) { return (a != a || a < b) ? a : b; }
+/// IEEE-754 maximum and minimum: a NaN operand wins, and -0.0 < +0.0 (the
+/// zeros compare equal, so their signs decide).
+template <typename T> T floatMax(T a, T b) {
+  return (a != a || a > b || (a == b && std::signbit(b))) ? a : b;
+}
+template <typename T> T floatMin(T a, T b) {
+  return (a != a || a < b || (a == b && std::signbit(a))) ? a : b;
+}
 
 template <typename T> T intPower(T base, T exponent) {
   if constexpr (std::is_signed_v<T>) {

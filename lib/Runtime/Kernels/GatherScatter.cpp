@@ -11,6 +11,7 @@
 #include "mpmd/Runtime/CompoundKernels.h"
 
 #include "Dispatch.h"
+#include "ElementwiseLoops.h"
 
 #include <algorithm>
 #include <functional>
@@ -94,8 +95,12 @@ T combine(std::optional<ReduceKind> combiner, T current, T update) {
   case ReduceKind::Multiply:
     if constexpr (std::is_same_v<T, bool>) return current && update;
     else return static_cast<T>(current * update);
-  case ReduceKind::Maximum: return current > update ? current : update;
-  case ReduceKind::Minimum: return current < update ? current : update;
+  case ReduceKind::Maximum:
+    if constexpr (std::is_floating_point_v<T>) return detail::floatMax(current, update);
+    else return current > update ? current : update;
+  case ReduceKind::Minimum:
+    if constexpr (std::is_floating_point_v<T>) return detail::floatMin(current, update);
+    else return current < update ? current : update;
   case ReduceKind::And:
     if constexpr (std::is_floating_point_v<T>) return update;
     else return static_cast<T>(current & update);

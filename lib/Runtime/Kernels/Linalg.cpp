@@ -1,8 +1,9 @@
 //===- Linalg.cpp - cholesky and triangular_solve -------------------------===//
 //
 // Batches of small dense matrices, as optimizers and Gaussian processes
-// use them: plain loops in f64 (each result rounded once to the operand's
-// dtype), one matrix at a time. Cholesky is O(n^3 / 3) per matrix, the
+// use them: plain loops in f64, or complex<f64> for the complex triangular
+// solve (each result rounded once to the operand's dtype), one matrix at a
+// time. Cholesky is O(n^3 / 3) per matrix, the
 // triangular solve O(n^2 m) per n x n matrix and n x m right-hand side.
 //
 //===----------------------------------------------------------------------===//
@@ -10,6 +11,9 @@
 #include "mpmd/Runtime/CompoundKernels.h"
 
 #include <cmath>
+#include <complex>
+#include <type_traits>
+#include <utility>
 
 namespace mlir::mpmd::runtime {
 
@@ -65,43 +69,52 @@ Tensor cholesky(const Tensor &aIn, bool lower) {
   return fromF64(result, aIn.dtype());
 }
 
-Tensor triangularSolve(const Tensor &aIn, const Tensor &bIn, bool leftSide,
-                       bool lower, bool unitDiagonal, TransposeKind transpose) {
-  Tensor a = toF64(aIn), x = toF64(bIn).clone();
-  const Shape &shape = x.shape();
-  int64_t n = a.shape().back();
+namespace {
+
+/// The solve on one element type: double, or std::complex<double> (where
+/// the adjoint also conjugates).
+template <typename T>
+void solveTriangular(const T *matrices, T *solutions, const Shape &shape,
+                     int64_t n, bool leftSide, bool lower, bool unitDiagonal,
+                     TransposeKind transpose) {
   int64_t rows = shape[shape.size() - 2], columns = shape.back();
-  bool transposed = transpose == TransposeKind::Transpose;
+  bool transposed = transpose != TransposeKind::None;
   // op(a) is lower triangular iff a's triangle is lower and not transposed,
   // or upper and transposed.
   bool opLower = lower != transposed;
   for (int64_t batch = 0, e = batchCount(shape); batch < e; ++batch) {
-    const double *matrix = a.data<double>() + batch * n * n;
-    double *out = x.data<double>() + batch * rows * columns;
+    const T *matrix = matrices + batch * n * n;
+    T *out = solutions + batch * rows * columns;
     // op(a)[i][j], reading only the given triangle.
-    auto opA = [&](int64_t i, int64_t j) {
+    auto opA = [&](int64_t i, int64_t j) -> T {
       if (transposed)
         std::swap(i, j);
+      T value;
       if (i == j)
-        return unitDiagonal ? 1.0 : matrix[i * n + j];
-      if (lower ? i < j : i > j)
-        return 0.0;
-      return matrix[i * n + j];
+        value = unitDiagonal ? T(1) : matrix[i * n + j];
+      else if (lower ? i < j : i > j)
+        return T(0);
+      else
+        value = matrix[i * n + j];
+      if constexpr (!std::is_same_v<T, double>)
+        if (transpose == TransposeKind::Adjoint)
+          return std::conj(value);
+      return value;
     };
     if (leftSide) {
       // op(a) x = b, one row of x at a time (forward or back substitution).
       for (int64_t step = 0; step < n; ++step) {
         int64_t i = opLower ? step : n - 1 - step;
-        double *row = out + i * columns;
+        T *row = out + i * columns;
         for (int64_t k = 0; k < n; ++k) {
           if (opLower ? k >= i : k <= i)
             continue;
-          double coefficient = opA(i, k);
-          const double *solved = out + k * columns;
+          T coefficient = opA(i, k);
+          const T *solved = out + k * columns;
           for (int64_t c = 0; c < columns; ++c)
             row[c] -= coefficient * solved[c];
         }
-        double pivot = opA(i, i);
+        T pivot = opA(i, i);
         for (int64_t c = 0; c < columns; ++c)
           row[c] /= pivot;
       }
@@ -111,10 +124,10 @@ Tensor triangularSolve(const Tensor &aIn, const Tensor &bIn, bool leftSide,
     // columns k with op(a)[k][j] != 0, k != j.
     for (int64_t step = 0; step < n; ++step) {
       int64_t j = opLower ? n - 1 - step : step;
-      double pivot = opA(j, j);
+      T pivot = opA(j, j);
       for (int64_t r = 0; r < rows; ++r) {
-        double *row = out + r * columns;
-        double value = row[j];
+        T *row = out + r * columns;
+        T value = row[j];
         for (int64_t k = 0; k < n; ++k)
           if (opLower ? k > j : k < j)
             value -= row[k] * opA(k, j);
@@ -122,6 +135,29 @@ Tensor triangularSolve(const Tensor &aIn, const Tensor &bIn, bool leftSide,
       }
     }
   }
+}
+
+} // namespace
+
+Tensor triangularSolve(const Tensor &aIn, const Tensor &bIn, bool leftSide,
+                       bool lower, bool unitDiagonal, TransposeKind transpose) {
+  int64_t n = aIn.shape().back();
+  if (isComplex(aIn.dtype())) {
+    // In complex<f64>, each result rounded once to the operand's type.
+    Tensor a = aIn.dtype() == DType::C128 ? aIn : convert(aIn, DType::C128);
+    Tensor x = convert(bIn, DType::C128).clone();
+    using Complex = std::complex<double>;
+    solveTriangular(reinterpret_cast<const Complex *>(a.bytes()),
+                    reinterpret_cast<Complex *>(x.bytes()), x.shape(), n,
+                    leftSide, lower, unitDiagonal, transpose);
+    return bIn.dtype() == DType::C128 ? x : convert(x, bIn.dtype());
+  }
+  // The adjoint of a real matrix is its transpose.
+  if (transpose == TransposeKind::Adjoint)
+    transpose = TransposeKind::Transpose;
+  Tensor a = toF64(aIn), x = toF64(bIn).clone();
+  solveTriangular(a.data<double>(), x.data<double>(), x.shape(), n, leftSide,
+                  lower, unitDiagonal, transpose);
   return fromF64(x, bIn.dtype());
 }
 

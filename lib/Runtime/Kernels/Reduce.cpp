@@ -12,6 +12,7 @@
 #include "mpmd/Runtime/Kernels.h"
 
 #include "Dispatch.h"
+#include "ElementwiseLoops.h"
 
 #include <type_traits>
 
@@ -30,10 +31,10 @@ template <typename T> struct Combiner {
       if constexpr (std::is_same_v<T, bool>) return a && b;
       else return static_cast<T>(a * b);
     case ReduceKind::Maximum:
-      if constexpr (std::is_floating_point_v<T>) return (a != a || a > b) ? a : b;
+      if constexpr (std::is_floating_point_v<T>) return detail::floatMax(a, b);
       else return a > b ? a : b;
     case ReduceKind::Minimum:
-      if constexpr (std::is_floating_point_v<T>) return (a != a || a < b) ? a : b;
+      if constexpr (std::is_floating_point_v<T>) return detail::floatMin(a, b);
       else return a < b ? a : b;
     case ReduceKind::And:
       if constexpr (std::is_floating_point_v<T>) return a;

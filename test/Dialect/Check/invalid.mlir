@@ -98,7 +98,23 @@ func.func @expect_close_missing_max(%a: tensor<2xf32>) {
 // -----
 
 func.func @unknown_check_op(%a: tensor<2xf32>) {
-  // expected-error @+1 {{custom op 'check.expect_serialized_eq' is unknown}}
+  // expected-error @+1 {{custom op 'check.expect_ne' is unknown}}
+  check.expect_ne %a : tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @expect_serialized_eq_without_probe_id(%a: tensor<2xf32>) {
+  // expected-error @+1 {{expected ','}}
   check.expect_serialized_eq %a : tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @expect_serialized_eq_negative_iter(%a: tensor<2xf32>) {
+  // expected-error @+1 {{'check.expect_serialized_eq' op iter must be non-negative, got -1}}
+  check.expect_serialized_eq %a, probe_id = "p", iter = -1 : tensor<2xf32>
   return
 }

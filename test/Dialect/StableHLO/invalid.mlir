@@ -98,6 +98,19 @@ func.func @f(%a: tensor<2x3xf32>) -> tensor<7xf32> {
   return %0 : tensor<7xf32>
 }
 // -----
+// A per-axis quantized reshape must keep each slice along the axis whole.
+func.func @f(%a: tensor<2x2x!quant.uniform<i8:f32:1, {1.0, 0.5}>>) -> tensor<4x!quant.uniform<i8:f32:0, {1.0, 0.5, 1.0, 0.5}>> {
+  // expected-error @+1 {{'stablehlo.reshape' op operand element type '!quant.uniform<i8:f32:0, {1.000000e+00,5.000000e-01}>' does not match result element type '!quant.uniform<i8:f32:0, {1.000000e+00,5.000000e-01,1.000000e+00,5.000000e-01}>'}}
+  %0 = stablehlo.reshape %a : (tensor<2x2x!quant.uniform<i8:f32:1, {1.0, 0.5}>>) -> tensor<4x!quant.uniform<i8:f32:0, {1.0, 0.5, 1.0, 0.5}>>
+  return %0 : tensor<4x!quant.uniform<i8:f32:0, {1.0, 0.5, 1.0, 0.5}>>
+}
+// -----
+func.func @f(%a: tensor<2x2x!quant.uniform<i8:f32:1, {1.0, 0.5}>>) -> tensor<2x2x!quant.uniform<i8:f32:0, {1.0, 0.5}>> {
+  // expected-error @+1 {{'stablehlo.reshape' op quantization dimension 0 of the result does not keep the elements of dimension 1 of the operand together (its size and the number of elements before it must match)}}
+  %0 = stablehlo.reshape %a : (tensor<2x2x!quant.uniform<i8:f32:1, {1.0, 0.5}>>) -> tensor<2x2x!quant.uniform<i8:f32:0, {1.0, 0.5}>>
+  return %0 : tensor<2x2x!quant.uniform<i8:f32:0, {1.0, 0.5}>>
+}
+// -----
 func.func @f(%a: tensor<2x3xf32>) -> tensor<2x3x4xf32> {
   // expected-error @+1 {{'stablehlo.broadcast_in_dim' op broadcast_dimensions size 1 does not match operand rank 2}}
   %0 = stablehlo.broadcast_in_dim %a, dims = [0] : (tensor<2x3xf32>) -> tensor<2x3x4xf32>

@@ -49,3 +49,11 @@ LogicalResult ExpectCloseOp::verify() {
                          << minUlps << ")";
   return success();
 }
+
+LogicalResult ExpectSerializedEqOp::verify() {
+  // The attribute is signless i64; read it as signed.
+  if (static_cast<int64_t>(getIter()) < 0)
+    return emitOpError() << "iter must be non-negative, got "
+                         << static_cast<int64_t>(getIter());
+  return success();
+}

@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::interpreter;
@@ -96,5 +97,19 @@ RunParallelOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
         return emitOpError() << "infeed " << symbol
                              << " must take no argument and return one tensor";
     }
+  return success();
+}
+
+LogicalResult ProbeOp::verify() {
+  // The id names a file in the probe directory: no path separators, no
+  // hidden or relative names.
+  StringRef id = getProbeId();
+  if (id.empty() || id.front() == '.' ||
+      !llvm::all_of(id, [](char c) {
+        return llvm::isAlnum(c) || c == '_' || c == '-' || c == '.';
+      }))
+    return emitOpError() << "probe_id must be letters, digits, '_', '-' and "
+                            "'.' (not first), got \""
+                         << id << "\"";
   return success();
 }

@@ -174,11 +174,33 @@ LogicalResult IotaOp::verify() {
 LogicalResult ReshapeOp::verify() {
   auto operandType = getOperand().getType();
   auto resultType = getResult().getType();
-  if (failed(verifySameElementType(*this, operandType, resultType, "operand",
-                                   "result")))
+  // (C1): a per-axis quantized result may have its axis elsewhere.
+  std::optional<int64_t> operandAxis = getQuantizationDimension(operandType);
+  std::optional<int64_t> resultAxis = getQuantizationDimension(resultType);
+  Type expected = getElementTypeOrSelf(operandType);
+  if (operandAxis && resultAxis)
+    expected = withQuantizationDimension(expected, *resultAxis);
+  if (failed(verifySameElementType(*this, RankedTensorType::get({}, expected),
+                                   resultType, "operand", "result")))
     return failure();
   if (!operandType.hasStaticShape() || !resultType.hasStaticShape())
     return success();
+  // (C3): the axis keeps its size and the elements before it their count,
+  // so that every slice along it keeps its scale.
+  if (operandAxis && resultAxis) {
+    auto countBefore = [](RankedTensorType type, int64_t axis) {
+      return mpmd::checkedProduct(type.getShape().take_front(axis));
+    };
+    if (operandType.getDimSize(*operandAxis) !=
+            resultType.getDimSize(*resultAxis) ||
+        countBefore(operandType, *operandAxis) !=
+            countBefore(resultType, *resultAxis))
+      return emitOpError()
+             << "quantization dimension " << *resultAxis << " of the result "
+             << "does not keep the elements of dimension " << *operandAxis
+             << " of the operand together (its size and the number of "
+                "elements before it must match)";
+  }
   // Counts that overflow would compare equal after wrapping.
   std::optional<int64_t> operandElements =
       mpmd::checkedProduct(operandType.getShape());

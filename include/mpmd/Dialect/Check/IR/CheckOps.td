@@ -88,4 +88,21 @@ def Check_ExpectCloseOp : Check_Op<"expect_close",
   let hasVerifier = 1;
 }
 
+def Check_ExpectSerializedEqOp : Check_Op<"expect_serialized_eq"> {
+  let summary = "Asserts that a tensor equals what a probe wrote.";
+  let description = [{
+    `check.expect_serialized_eq %x, probe_id = "p" : tensor<2xf32>` asserts
+    that `%x` equals, bit for bit, the value `interpreter.probe` with
+    `probe_id = "p"` wrote on its first run; `, iter = n` after the id
+    picks its run n (from 0) instead.
+  }];
+  let arguments = (ins AnyTensor:$expected, StrAttr:$probe_id,
+                       DefaultValuedOptionalAttr<I64Attr, "0">:$iter);
+  let assemblyFormat = [{
+    $expected `,` `probe_id` `=` $probe_id (`,` `iter` `=` $iter^)?
+    attr-dict `:` type($expected)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // MPMD_DIALECT_CHECK_IR_CHECKOPS_TD

@@ -1,6 +1,7 @@
 //===- InterpreterOps.h - The interpreter dialect and its ops ---*- C++ -*-===//
 //
-// Ops of StableHLO's reference interpreter: interpreter.run_parallel.
+// Ops of StableHLO's reference interpreter: interpreter.run_parallel,
+// interpreter.print and interpreter.probe.
 //
 //===----------------------------------------------------------------------===//
 

@@ -16,7 +16,7 @@ include "mlir/IR/SymbolInterfaces.td"
 def Interpreter_Dialect : Dialect {
   let name = "interpreter";
   let cppNamespace = "::mlir::interpreter";
-  let summary = "Ops of StableHLO's reference interpreter (parallel runs).";
+  let summary = "Ops of StableHLO's reference interpreter (parallel runs, print, probes).";
 }
 
 class Interpreter_Op<string mnemonic, list<Trait> traits = []>
@@ -43,6 +43,34 @@ def Interpreter_RunParallelOp : Interpreter_Op<"run_parallel",
                        ArrayAttr:$programs,
                        OptionalAttr<ArrayAttr>:$infeed);
   let results = (outs Variadic<AnyType>:$results);
+  let hasVerifier = 1;
+}
+
+def Interpreter_PrintOp : Interpreter_Op<"print"> {
+  let summary = "Prints a tensor's type and values to standard output.";
+  let description = [{
+    `interpreter.print %x : tensor<2xf32>` prints `tensor<2xf32> [1, 2]`
+    (one line) when it runs: a debugging aid, checked by nothing.
+  }];
+  let arguments = (ins AnyTensor:$operand);
+  let assemblyFormat = "$operand attr-dict `:` type($operand)";
+}
+
+def Interpreter_ProbeOp : Interpreter_Op<"probe",
+    [AllTypesMatch<["operand", "result"]>]> {
+  let summary = "Writes a tensor to a .npy file and returns it.";
+  let description = [{
+    `%y = interpreter.probe %x, probe_id = "p" : tensor<2xf32>` writes the
+    value of `%x` each time it runs, to `<dir>/p_<n>.npy` for its n-th run
+    (from 0) in the module, where `<dir>` is the interpreter's probe
+    directory (`mpmd interpret --probe-output-dir`), and returns `%x`.
+    `check.expect_serialized_eq` compares a value with such a file.
+  }];
+  let arguments = (ins AnyTensor:$operand, StrAttr:$probe_id);
+  let results = (outs AnyTensor:$result);
+  let assemblyFormat = [{
+    $operand `,` `probe_id` `=` $probe_id attr-dict `:` type($operand)
+  }];
   let hasVerifier = 1;
 }
 

@@ -31,7 +31,7 @@ def Stablehlo_ConstantOp : Stablehlo_Op<"constant",
 def Stablehlo_IotaOp : Stablehlo_Op<"iota", [Pure]> {
   let summary = "Counts up along `iota_dimension`: `stablehlo.iota dim = 0 : tensor<4xi32>`.";
   let arguments = (ins I64Attr:$iota_dimension);
-  let results = (outs HLO_IntFpOrPerTensorQuantizedTensor:$output);
+  let results = (outs HLO_IntFpComplexOrPerTensorQuantizedTensor:$output);
   let assemblyFormat = "`dim` `=` $iota_dimension attr-dict `:` type($output)";
   let hasVerifier = 1;
 }
