@@ -285,8 +285,7 @@ class PerInstructionPartitioningPass
     permutation.enableHaloExchange = enableHaloExchange;
     permutation.replicaCount = replicaCount;
     permutation.partitionCount = partitionCount;
-    pm.addNestedPass<func::FuncOp>(
-        createResolvePermutationFactorsPass(permutation));
+    pm.addPass(createResolvePermutationFactorsPass(permutation));
     pm.addNestedPass<func::FuncOp>(createInsertExplicitReshardsPass(
         InsertExplicitReshardsPassOptions{/*enableFullVersion=*/true}));
     pm.addNestedPass<func::FuncOp>(createReshardToCollectivesPass());
