@@ -7,7 +7,9 @@ FILE holds `@parallel_NAME` functions with global types, `sdy.mesh`es,
 shardings and sdy collectives. They are partitioned with `mpmd-opt PASS...`;
 the sequential reference `@sequential_NAME` is the same function with sdy collectives, reshards and
 sharding constraints replaced by their operand, after
-`mpmd-opt -sdy-drop-sharding-and-mesh` (unless FILE defines it). Then:
+`mpmd-opt -sdy-drop-sharding-and-mesh`, unless FILE defines the references
+(all of them, or none; a function holding an `sdy.manual_computation` needs
+one written by hand: exit code 2 otherwise). Then:
 
 * if FILE has `//--- part1.mlir` and `//--- part2.mlir` sections (the layout
   of upstream Shardy's executable tests), part1 is the program and part2
@@ -187,6 +189,35 @@ def sequential_version(mpmd_opt, part1):
     return sequential.replace("@parallel_", "@sequential_")
 
 
+def usage_error(message):
+    sys.stderr.write("partition_and_run.py: " + message + "\n")
+    sys.exit(2)
+
+
+def missing_references(part1):
+    """The NAMEs of `@parallel_NAME` without a `@sequential_NAME`: either
+    all of them (the references are generated) or none. A manual
+    computation's body has per-device types, so no reference is generated
+    for a function holding one."""
+    names = re.findall(r"func\.func (?:public )?@parallel_(\w+)\(", part1)
+    missing = [name for name in names
+               if not re.search(r"func\.func (?:public |private )?"
+                                r"@sequential_" + name + r"\(", part1)]
+    if missing and len(missing) != len(names):
+        usage_error("@sequential_" + ", @sequential_".join(missing) +
+                    " missing: write a reference for every @parallel_ "
+                    "function or for none")
+    for name in missing:
+        start = part1.index("@parallel_" + name + "(")
+        end = part1.find("func.func", start)
+        if "sdy.manual_computation" in part1[start:end if end >= 0 else None]:
+            usage_error("@parallel_" + name + " holds an "
+                        "sdy.manual_computation, whose unpartitioned form "
+                        "cannot be generated (its body has per-device "
+                        "types): write @sequential_" + name)
+    return missing
+
+
 def tensor_type(shape, element):
     return "tensor<" + "".join(f"{d}x" for d in shape) + element + ">"
 
@@ -301,7 +332,8 @@ def main():
 
     pieces = [strip_module(run([args.mpmd_opt] + args.passes + ["-"],
                                stdin=part1))]
-    if "@parallel_" in part1 and "@sequential_" not in part1:
+    missing = missing_references(part1)
+    if missing:
         pieces.append(sequential_version(args.mpmd_opt, part1))
     if part2 is not None:
         pieces.append(part2)
