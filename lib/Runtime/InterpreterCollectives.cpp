@@ -12,11 +12,13 @@
 
 #include "InterpreterCollectives.h"
 
+#include "mpmd/Dialect/Sdy/IR/SdyOps.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
 #include "mpmd/Runtime/CollectiveBackend.h"
 #include "mpmd/Runtime/Executor.h"
 #include "mpmd/Runtime/InProcessRendezvous.h"
 #include "mpmd/Runtime/Kernels.h"
+#include "mpmd/Runtime/ShardLayout.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/SymbolTable.h"
@@ -657,44 +659,29 @@ thread_local std::vector<CapturedDiagnostic> *processDiagnostics = nullptr;
 
 } // namespace
 
-FailureOr<std::vector<Tensor>>
-runParallel(interpreter::RunParallelOp op, std::vector<Tensor> inputs,
-            ModuleOp module, const ProcessContext &caller,
-            std::optional<std::string> &firstCheckFailure) {
-  if (caller.rendezvous)
-    return op.emitOpError() << "cannot run inside another parallel run "
-                               "(process "
-                            << toString(caller.self) << ")";
-  ArrayAttr programs = op.getPrograms();
-  ProcessGrid grid{static_cast<int64_t>(programs.size()),
-                   static_cast<int64_t>(cast<ArrayAttr>(programs[0]).size())};
+namespace {
+
+/// Runs `body` as every process of `grid`, each on its own thread with its
+/// own Interpreter over `module`, and returns their results in process
+/// order (replica-major). The first process that fails stops the others;
+/// its diagnostics are reported, with a note at `op` (those of the
+/// processes it stopped are not). The first failed check of the processes
+/// (in process order) goes to `firstCheckFailure` unless it already holds
+/// one.
+FailureOr<std::vector<std::vector<Tensor>>> runProcesses(
+    Operation *op, const ProcessGrid &grid, ModuleOp module,
+    llvm::function_ref<FailureOr<std::vector<Tensor>>(Interpreter &, int64_t)>
+        body,
+    std::optional<std::string> &firstCheckFailure) {
   // A thread that cannot be created would fail in the middle of the run:
   // the executor's device limit (within the process' thread limit) holds.
   if (int64_t maxProcesses = getMaxVirtualDevices();
       grid.numReplicas > maxProcesses / grid.numPartitions)
-    return op.emitOpError() << "runs " << grid.numReplicas << " x "
-                            << grid.numPartitions
-                            << " processes; the interpreter runs at most "
-                            << maxProcesses << " (one thread each)";
+    return op->emitOpError() << "runs " << grid.numReplicas << " x "
+                             << grid.numPartitions
+                             << " processes; the interpreter runs at most "
+                             << maxProcesses << " (one thread each)";
   int64_t numProcesses = grid.getNumProcesses();
-
-  // Each process' function and its share of the inputs.
-  std::vector<func::FuncOp> functions;
-  std::vector<std::vector<Tensor>> arguments(numProcesses);
-  size_t nextInput = 0;
-  for (Attribute row : programs)
-    for (Attribute program : cast<ArrayAttr>(row)) {
-      auto function = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
-          op, cast<FlatSymbolRefAttr>(program));
-      if (!function)
-        return op.emitOpError() << "program " << program
-                                << " is not a function of this module";
-      std::vector<Tensor> &own = arguments[functions.size()];
-      for (unsigned i = 0; i < function.getNumArguments(); ++i)
-        own.push_back(std::move(inputs[nextInput++]));
-      functions.push_back(function);
-    }
-
   auto processOf = [&](int64_t index) {
     return ProcessId{index / grid.numPartitions, index % grid.numPartitions};
   };
@@ -709,7 +696,7 @@ runParallel(interpreter::RunParallelOp op, std::vector<Tensor> inputs,
 
   // The processes' diagnostics are held back: only the first failure's are
   // worth reading, the others say that they were stopped.
-  ScopedDiagnosticHandler capture(op.getContext(), [](Diagnostic &diagnostic) {
+  ScopedDiagnosticHandler capture(op->getContext(), [](Diagnostic &diagnostic) {
     if (!processDiagnostics)
       return failure(); // not a process thread: the next handler reports it
     CapturedDiagnostic &captured = processDiagnostics->emplace_back(
@@ -724,8 +711,7 @@ runParallel(interpreter::RunParallelOp op, std::vector<Tensor> inputs,
     processDiagnostics = &diagnostics[index];
     Interpreter interpreter(module);
     interpreter.setProcess({grid, processOf(index), &rendezvous});
-    results[index] =
-        interpreter.run(functions[index], std::move(arguments[index]));
+    results[index] = body(interpreter, index);
     checkFailures[index] = interpreter.getFirstCheckFailure();
     if (failed(results[index])) {
       {
@@ -748,13 +734,13 @@ runParallel(interpreter::RunParallelOp op, std::vector<Tensor> inputs,
   if (firstFailure) {
     for (const CapturedDiagnostic &captured : diagnostics[*firstFailure]) {
       InFlightDiagnostic reported =
-          op.getContext()->getDiagEngine().emit(captured.location,
-                                                captured.severity);
+          op->getContext()->getDiagEngine().emit(captured.location,
+                                                 captured.severity);
       reported << captured.message;
       for (const auto &[location, message] : captured.notes)
         reported.attachNote(location) << message;
       if (captured.severity == DiagnosticSeverity::Error)
-        reported.attachNote(op.getLoc())
+        reported.attachNote(op->getLoc())
             << "in process " << toString(processOf(*firstFailure))
             << " of this parallel run, which stopped the other processes";
     }
@@ -765,11 +751,185 @@ runParallel(interpreter::RunParallelOp op, std::vector<Tensor> inputs,
       firstCheckFailure = "process " +
                           toString(processOf(&failure - checkFailures.data())) +
                           ": " + *failure;
+  std::vector<std::vector<Tensor>> processResults;
+  processResults.reserve(numProcesses);
+  for (FailureOr<std::vector<Tensor>> &result : results)
+    processResults.push_back(std::move(*result));
+  return processResults;
+}
+
+} // namespace
+
+FailureOr<std::vector<Tensor>>
+runParallel(interpreter::RunParallelOp op, std::vector<Tensor> inputs,
+            ModuleOp module, const ProcessContext &caller,
+            std::optional<std::string> &firstCheckFailure) {
+  if (caller.rendezvous)
+    return op.emitOpError() << "cannot run inside another parallel run "
+                               "(process "
+                            << toString(caller.self) << ")";
+  ArrayAttr programs = op.getPrograms();
+  ProcessGrid grid{static_cast<int64_t>(programs.size()),
+                   static_cast<int64_t>(cast<ArrayAttr>(programs[0]).size())};
+
+  // Each process' function and its share of the inputs.
+  std::vector<func::FuncOp> functions;
+  std::vector<std::vector<Tensor>> arguments;
+  size_t nextInput = 0;
+  for (Attribute row : programs)
+    for (Attribute program : cast<ArrayAttr>(row)) {
+      auto function = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+          op, cast<FlatSymbolRefAttr>(program));
+      if (!function)
+        return op.emitOpError() << "program " << program
+                                << " is not a function of this module";
+      std::vector<Tensor> &own = arguments.emplace_back();
+      for (unsigned i = 0; i < function.getNumArguments(); ++i)
+        own.push_back(std::move(inputs[nextInput++]));
+      functions.push_back(function);
+    }
+
+  FailureOr<std::vector<std::vector<Tensor>>> results = runProcesses(
+      op, grid, module,
+      [&](Interpreter &interpreter, int64_t index) {
+        return interpreter.run(functions[index], std::move(arguments[index]));
+      },
+      firstCheckFailure);
+  if (failed(results))
+    return failure();
   std::vector<Tensor> flattened;
-  for (FailureOr<std::vector<Tensor>> &processResults : results)
-    for (Tensor &tensor : *processResults)
+  for (std::vector<Tensor> &processResults : *results)
+    for (Tensor &tensor : processResults)
       flattened.push_back(std::move(tensor));
   return flattened;
+}
+
+//===----------------------------------------------------------------------===//
+// sdy.manual_computation on global values
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Which part of a global value each device of `mesh` holds when only the
+/// manual axes of `sharding` split it (the free axes leave the body
+/// global). Fails after an error at `op` naming `what`.
+FailureOr<ShardLayout> getManualLayout(sdy::ManualComputationOp op,
+                                       sdy::TensorShardingAttr sharding,
+                                       sdy::MeshAttr mesh, const Shape &shape,
+                                       const Twine &what) {
+  std::vector<int64_t> axisSizes;
+  for (sdy::MeshAxisAttr axis : mesh.getAxes())
+    axisSizes.push_back(axis.getSize());
+  auto isManual = [&](StringRef name) {
+    return llvm::any_of(op.getManualAxes().getValue(),
+                        [&](StringAttr axis) { return axis.getValue() == name; });
+  };
+  std::vector<std::vector<MeshAxisPart>> parts;
+  for (sdy::DimensionShardingAttr dimension : sharding.getDimShardings()) {
+    std::vector<MeshAxisPart> &list = parts.emplace_back();
+    for (sdy::AxisRefAttr axis : dimension.getAxes()) {
+      if (!isManual(axis.getName()))
+        continue;
+      // The verifier keeps a sharding's axes in its mesh.
+      unsigned index = *mesh.getAxisIndex(axis.getName());
+      MeshAxisPart part{index, 1, axisSizes[index]};
+      if (sdy::SubAxisInfoAttr subAxis = axis.getSubAxisInfo()) {
+        part.preSize = subAxis.getPreSize();
+        part.size = subAxis.getSize();
+      }
+      list.push_back(part);
+    }
+  }
+  llvm::Expected<ShardLayout> layout =
+      ShardLayout::create(shape, axisSizes, parts);
+  if (!layout)
+    return op.emitOpError() << what << " with sharding " << sharding
+                            << " cannot be split over the manual axes: "
+                            << llvm::toString(layout.takeError());
+  return std::move(*layout);
+}
+
+} // namespace
+
+FailureOr<std::vector<Tensor>>
+runManualComputation(sdy::ManualComputationOp op, std::vector<Tensor> operands,
+                     ModuleOp module, const ProcessContext &caller,
+                     std::optional<std::string> &firstCheckFailure) {
+  // One of several processes holds per-device values; the only process of
+  // its grid (a program on its own, a fragment on a 1-device mesh) holds
+  // global ones.
+  if (caller.grid.getNumProcesses() > 1)
+    return op.emitOpError()
+           << "on global values cannot run in process "
+           << toString(caller.self) << " of a grid of "
+           << caller.grid.getNumProcesses()
+           << " (a parallel run or a mesh of several devices), whose values "
+              "are per device: a partitioned program has it inlined";
+  auto shardings = llvm::concat<const sdy::TensorShardingAttr>(
+      op.getInShardings().getShardings(), op.getOutShardings().getShardings());
+  if (shardings.begin() == shardings.end())
+    return op.emitOpError() << "has no operands or results, so no mesh to "
+                               "run its body on";
+  sdy::MeshAttr mesh = (*shardings.begin()).getMesh(op);
+  if (!mesh)
+    return op.emitOpError() << "names a mesh no sdy.mesh of the module "
+                               "defines";
+  int64_t numDevices = mesh.getTotalSize();
+  // Process d is the device with id d: partition_id and the collectives'
+  // groups name device ids, and the mesh lists the id at each position.
+  std::vector<int64_t> positionOfId(numDevices);
+  for (int64_t position = 0; position < numDevices; ++position) {
+    ArrayRef<int64_t> ids = mesh.getDeviceIds();
+    positionOfId[ids.empty() ? position : ids[position]] = position;
+  }
+
+  std::vector<std::vector<Tensor>> arguments(numDevices);
+  for (auto [index, pair] : llvm::enumerate(
+           llvm::zip(operands, op.getInShardings().getShardings()))) {
+    auto &[operand, sharding] = pair;
+    FailureOr<ShardLayout> layout = getManualLayout(
+        op, sharding, mesh, operand.shape(), "operand #" + Twine(index));
+    if (failed(layout))
+      return failure();
+    for (int64_t id = 0; id < numDevices; ++id)
+      arguments[id].push_back(
+          extractBox(operand, layout->getBox(positionOfId[id])));
+  }
+
+  FailureOr<std::vector<std::vector<Tensor>>> results = runProcesses(
+      op, ProcessGrid{1, numDevices}, module,
+      [&](Interpreter &interpreter, int64_t id) {
+        return interpreter.runRegion(op.getBody(), std::move(arguments[id]));
+      },
+      firstCheckFailure);
+  if (failed(results))
+    return failure();
+
+  // Each shard of a result from the first device holding it.
+  std::vector<int64_t> idAtPosition(numDevices);
+  for (int64_t id = 0; id < numDevices; ++id)
+    idAtPosition[positionOfId[id]] = id;
+  std::vector<Tensor> globals;
+  for (auto [index, pair] : llvm::enumerate(
+           llvm::zip(op.getResults(), op.getOutShardings().getShardings()))) {
+    auto &[result, sharding] = pair;
+    FailureOr<TensorSpec> spec = getTensorSpec(result.getType(), op.getLoc());
+    if (failed(spec))
+      return failure();
+    FailureOr<ShardLayout> layout = getManualLayout(
+        op, sharding, mesh, spec->shape, "result #" + Twine(index));
+    if (failed(layout))
+      return failure();
+    Tensor global = Tensor::zeros(spec->dtype, spec->shape);
+    for (int64_t shard = 0; shard < layout->getNumShards(); ++shard) {
+      int64_t position = layout->getHolders(shard).front();
+      const Tensor &local = (*results)[idAtPosition[position]][index];
+      copyBox(local, std::vector<int64_t>(local.shape().size(), 0), global,
+              layout->getBegin(position).vec(), layout->getLocalShape());
+    }
+    globals.push_back(std::move(global));
+  }
+  return globals;
 }
 
 } // namespace mlir::mpmd::runtime

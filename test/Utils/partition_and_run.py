@@ -7,9 +7,10 @@ FILE holds `@parallel_NAME` functions with global types, `sdy.mesh`es,
 shardings and sdy collectives. They are partitioned with `mpmd-opt PASS...`;
 the sequential reference `@sequential_NAME` is the same function with sdy collectives, reshards and
 sharding constraints replaced by their operand, after
-`mpmd-opt -sdy-drop-sharding-and-mesh`, unless FILE defines the references
-(all of them, or none; a function holding an `sdy.manual_computation` needs
-one written by hand: exit code 2 otherwise). Then:
+`mpmd-opt -sdy-inline-meshes -sdy-drop-sharding-and-mesh` (a manual
+computation stays, which `mpmd interpret` runs per device of its mesh),
+unless FILE defines the references (all of them or none; exit code 2
+otherwise). Then:
 
 * if FILE has `//--- part1.mlir` and `//--- part2.mlir` sections (the layout
   of upstream Shardy's executable tests), part1 is the program and part2
@@ -179,13 +180,17 @@ COLLECTIVE = re.compile(
 
 
 def sequential_version(mpmd_opt, part1):
-    """@sequential_NAME: part1 without collectives, shardings and meshes."""
+    """@sequential_NAME: part1 without collectives, shardings and meshes
+    (but those of manual computations)."""
     generic = run([mpmd_opt, "--mlir-print-op-generic", "-"], stdin=part1)
     identity = COLLECTIVE.sub(r'"stablehlo.reshape"(\1) : (\2) -> \3',
                               generic).replace('"sdy.constant"',
                                                '"stablehlo.constant"')
+    # A manual computation stays, its shardings on inlined meshes: the
+    # interpreter runs its body per device of the mesh on global values.
     sequential = strip_module(run(
-        [mpmd_opt, "-sdy-drop-sharding-and-mesh", "-"], stdin=identity))
+        [mpmd_opt, "-sdy-inline-meshes", "-sdy-drop-sharding-and-mesh", "-"],
+        stdin=identity))
     return sequential.replace("@parallel_", "@sequential_")
 
 
@@ -196,9 +201,7 @@ def usage_error(message):
 
 def missing_references(part1):
     """The NAMEs of `@parallel_NAME` without a `@sequential_NAME`: either
-    all of them (the references are generated) or none. A manual
-    computation's body has per-device types, so no reference is generated
-    for a function holding one."""
+    all of them (the references are generated) or none."""
     names = re.findall(r"func\.func (?:public )?@parallel_(\w+)\(", part1)
     missing = [name for name in names
                if not re.search(r"func\.func (?:public |private )?"
@@ -207,14 +210,6 @@ def missing_references(part1):
         usage_error("@sequential_" + ", @sequential_".join(missing) +
                     " missing: write a reference for every @parallel_ "
                     "function or for none")
-    for name in missing:
-        start = part1.index("@parallel_" + name + "(")
-        end = part1.find("func.func", start)
-        if "sdy.manual_computation" in part1[start:end if end >= 0 else None]:
-            usage_error("@parallel_" + name + " holds an "
-                        "sdy.manual_computation, whose unpartitioned form "
-                        "cannot be generated (its body has per-device "
-                        "types): write @sequential_" + name)
     return missing
 
 
