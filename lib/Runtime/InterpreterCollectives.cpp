@@ -812,7 +812,8 @@ namespace {
 
 /// Which part of a global value each device of `mesh` holds when only the
 /// manual axes of `sharding` split it (the free axes leave the body
-/// global). Fails after an error at `op` naming `what`.
+/// global), indexed by device id. Fails after an error at `op` naming
+/// `what`.
 FailureOr<ShardLayout> getManualLayout(sdy::ManualComputationOp op,
                                        sdy::TensorShardingAttr sharding,
                                        sdy::MeshAttr mesh, const Shape &shape,
@@ -841,7 +842,7 @@ FailureOr<ShardLayout> getManualLayout(sdy::ManualComputationOp op,
     }
   }
   llvm::Expected<ShardLayout> layout =
-      ShardLayout::create(shape, axisSizes, parts);
+      ShardLayout::create(shape, axisSizes, parts, mesh.getDeviceIds());
   if (!layout)
     return op.emitOpError() << what << " with sharding " << sharding
                             << " cannot be split over the manual axes: "
@@ -874,14 +875,9 @@ runManualComputation(sdy::ManualComputationOp op, std::vector<Tensor> operands,
   if (!mesh)
     return op.emitOpError() << "names a mesh no sdy.mesh of the module "
                                "defines";
+  // Process d is the device with id d (partition_id and the collectives'
+  // groups name ids), and the layouts are indexed by id.
   int64_t numDevices = mesh.getTotalSize();
-  // Process d is the device with id d: partition_id and the collectives'
-  // groups name device ids, and the mesh lists the id at each position.
-  std::vector<int64_t> positionOfId(numDevices);
-  for (int64_t position = 0; position < numDevices; ++position) {
-    ArrayRef<int64_t> ids = mesh.getDeviceIds();
-    positionOfId[ids.empty() ? position : ids[position]] = position;
-  }
 
   std::vector<std::vector<Tensor>> arguments(numDevices);
   for (auto [index, pair] : llvm::enumerate(
@@ -892,8 +888,7 @@ runManualComputation(sdy::ManualComputationOp op, std::vector<Tensor> operands,
     if (failed(layout))
       return failure();
     for (int64_t id = 0; id < numDevices; ++id)
-      arguments[id].push_back(
-          extractBox(operand, layout->getBox(positionOfId[id])));
+      arguments[id].push_back(extractBox(operand, layout->getBox(id)));
   }
 
   FailureOr<std::vector<std::vector<Tensor>>> results = runProcesses(
@@ -906,9 +901,6 @@ runManualComputation(sdy::ManualComputationOp op, std::vector<Tensor> operands,
     return failure();
 
   // Each shard of a result from the first device holding it.
-  std::vector<int64_t> idAtPosition(numDevices);
-  for (int64_t id = 0; id < numDevices; ++id)
-    idAtPosition[positionOfId[id]] = id;
   std::vector<Tensor> globals;
   for (auto [index, pair] : llvm::enumerate(
            llvm::zip(op.getResults(), op.getOutShardings().getShardings()))) {
@@ -922,10 +914,10 @@ runManualComputation(sdy::ManualComputationOp op, std::vector<Tensor> operands,
       return failure();
     Tensor global = Tensor::zeros(spec->dtype, spec->shape);
     for (int64_t shard = 0; shard < layout->getNumShards(); ++shard) {
-      int64_t position = layout->getHolders(shard).front();
-      const Tensor &local = (*results)[idAtPosition[position]][index];
+      int64_t id = layout->getHolders(shard).front();
+      const Tensor &local = (*results)[id][index];
       copyBox(local, std::vector<int64_t>(local.shape().size(), 0), global,
-              layout->getBegin(position).vec(), layout->getLocalShape());
+              layout->getBegin(id).vec(), layout->getLocalShape());
     }
     globals.push_back(std::move(global));
   }

@@ -67,7 +67,7 @@ runParallel(interpreter::RunParallelOp op, std::vector<Tensor> inputs,
 /// 1 x N grid for each device id d of its mesh, on the operands' parts the
 /// manual axes give that device (free axes leave them whole), with its
 /// collectives meeting as under run_parallel; each shard of a result comes
-/// from the first device (in mesh order) holding it. Fails after an error
+/// from the holding device of lowest id. Fails after an error
 /// at `op` when the caller is one of several processes (its values are
 /// per device).
 /// O(N x operand and result bytes) plus the body's work on N threads.
