@@ -677,10 +677,10 @@ FailureOr<std::vector<std::vector<Tensor>>> runProcesses(
   // the executor's device limit (within the process' thread limit) holds.
   if (int64_t maxProcesses = getMaxVirtualDevices();
       grid.numReplicas > maxProcesses / grid.numPartitions)
-    return op->emitOpError() << "runs " << grid.numReplicas << " x "
-                             << grid.numPartitions
-                             << " processes; the interpreter runs at most "
-                             << maxProcesses << " (one thread each)";
+    return op->emitOpError()
+           << "runs " << grid.numReplicas << " x " << grid.numPartitions
+           << " processes; the interpreter runs at most " << maxProcesses
+           << " (one thread each)";
   int64_t numProcesses = grid.getNumProcesses();
   auto processOf = [&](int64_t index) {
     return ProcessId{index / grid.numPartitions, index % grid.numPartitions};
@@ -733,9 +733,8 @@ FailureOr<std::vector<std::vector<Tensor>>> runProcesses(
 
   if (firstFailure) {
     for (const CapturedDiagnostic &captured : diagnostics[*firstFailure]) {
-      InFlightDiagnostic reported =
-          op->getContext()->getDiagEngine().emit(captured.location,
-                                                 captured.severity);
+      InFlightDiagnostic reported = op->getContext()->getDiagEngine().emit(
+          captured.location, captured.severity);
       reported << captured.message;
       for (const auto &[location, message] : captured.notes)
         reported.attachNote(location) << message;
@@ -781,8 +780,8 @@ runParallel(interpreter::RunParallelOp op, std::vector<Tensor> inputs,
       auto function = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
           op, cast<FlatSymbolRefAttr>(program));
       if (!function)
-        return op.emitOpError() << "program " << program
-                                << " is not a function of this module";
+        return op.emitOpError()
+               << "program " << program << " is not a function of this module";
       std::vector<Tensor> &own = arguments.emplace_back();
       for (unsigned i = 0; i < function.getNumArguments(); ++i)
         own.push_back(std::move(inputs[nextInput++]));
@@ -822,8 +821,9 @@ FailureOr<ShardLayout> getManualLayout(sdy::ManualComputationOp op,
   for (sdy::MeshAxisAttr axis : mesh.getAxes())
     axisSizes.push_back(axis.getSize());
   auto isManual = [&](StringRef name) {
-    return llvm::any_of(op.getManualAxes().getValue(),
-                        [&](StringAttr axis) { return axis.getValue() == name; });
+    return llvm::any_of(op.getManualAxes().getValue(), [&](StringAttr axis) {
+      return axis.getValue() == name;
+    });
   };
   std::vector<std::vector<MeshAxisPart>> parts;
   for (sdy::DimensionShardingAttr dimension : sharding.getDimShardings()) {
@@ -861,9 +861,8 @@ runManualComputation(sdy::ManualComputationOp op, std::vector<Tensor> operands,
   // global ones.
   if (caller.grid.getNumProcesses() > 1)
     return op.emitOpError()
-           << "on global values cannot run in process "
-           << toString(caller.self) << " of a grid of "
-           << caller.grid.getNumProcesses()
+           << "on global values cannot run in process " << toString(caller.self)
+           << " of a grid of " << caller.grid.getNumProcesses()
            << " (a parallel run or a mesh of several devices), whose values "
               "are per device: a partitioned program has it inlined";
   auto shardings = llvm::concat<const sdy::TensorShardingAttr>(

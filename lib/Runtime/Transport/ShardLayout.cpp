@@ -42,8 +42,7 @@ ShardLayout::create(Shape globalShape, llvm::ArrayRef<int64_t> axisSizes,
   if (!numDevices)
     return makeLayoutError("the mesh's device count overflows int64");
   if (!deviceIds.empty()) {
-    bool isPermutation =
-        deviceIds.size() == static_cast<size_t>(*numDevices);
+    bool isPermutation = deviceIds.size() == static_cast<size_t>(*numDevices);
     std::vector<bool> seen(isPermutation ? deviceIds.size() : 0);
     for (int64_t id : deviceIds) {
       if (!isPermutation || id < 0 || id >= *numDevices || seen[id]) {

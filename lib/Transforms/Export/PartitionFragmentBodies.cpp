@@ -10,17 +10,18 @@
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
 #include "mpmd/Dialect/Sdy/IR/SdyOps.h"
+#include "mpmd/Dialect/Sdy/IR/TensorShardings.h"
 #include "mpmd/Transforms/Export/ExportUtils.h"
 #include "mpmd/Transforms/Export/Passes.h"
-#include "mpmd/Transforms/Sdy/Propagation/Passes.h"
 #include "mpmd/Transforms/Sdy/Partitioning/Passes.h"
 #include "mpmd/Transforms/Sdy/Partitioning/ScratchModule.h"
+#include "mpmd/Transforms/Sdy/Propagation/Passes.h"
 
-#include "llvm/ADT/MapVector.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace mlir::mpmd {
 #define GEN_PASS_DEF_PARTITIONFRAGMENTBODIESPASS
@@ -66,6 +67,28 @@ void setSignatureShardings(func::FuncOp callee, ArrayAttr key) {
                               StringAttr::get(callee.getContext(), name));
     }
   }
+}
+
+/// Marks every argument and result of `callee` without a sharding as
+/// replicated on `meshOrRef`, closed: the call's values are replicated
+/// there, and propagation in the body must not shard them (an open, absent
+/// sharding would let it). O(arguments + results).
+void closeReplicatedSignature(func::FuncOp callee, Attribute meshOrRef) {
+  StringRef name = sdy::SdyDialect::kShardingAttrName;
+  FunctionType type = callee.getFunctionType();
+  auto replicated = [&](Type valueType) -> sdy::TensorShardingAttr {
+    auto ranked = dyn_cast<RankedTensorType>(valueType);
+    return ranked ? sdy::getFullyClosedSharding(meshOrRef, ranked.getRank())
+                  : nullptr;
+  };
+  for (auto [index, input] : llvm::enumerate(type.getInputs()))
+    if (!callee.getArgAttr(index, name))
+      if (sdy::TensorShardingAttr sharding = replicated(input))
+        callee.setArgAttr(index, name, sharding);
+  for (auto [index, result] : llvm::enumerate(type.getResults()))
+    if (!callee.getResultAttr(index, name))
+      if (sdy::TensorShardingAttr sharding = replicated(result))
+        callee.setResultAttr(index, name, sharding);
 }
 
 /// Every sharding `callee` mentions: its signature's and those in the
@@ -119,9 +142,10 @@ bool isMeshOf(sdy::MeshAttr mesh, sdy::MeshAttr meshShape) {
 
 /// The sharding's mesh must number the devices of the callee's mesh as the
 /// executor does (row-major over the topology mesh's axes).
-LogicalResult verifyShardingMeshes(func::FuncOp callee, FragmentCallOp call,
-                                   sdy::MeshAttr meshShape,
-                                   ArrayRef<sdy::TensorShardingAttr> shardings) {
+LogicalResult
+verifyShardingMeshes(func::FuncOp callee, FragmentCallOp call,
+                     sdy::MeshAttr meshShape,
+                     ArrayRef<sdy::TensorShardingAttr> shardings) {
   for (sdy::TensorShardingAttr sharding : shardings) {
     sdy::MeshAttr mesh = sharding.getMesh(callee);
     if (mesh && isMeshOf(mesh, meshShape))
@@ -171,10 +195,17 @@ SmallVector<Type> getLocalTypes(TypeRange types, Operation *anchor) {
   });
 }
 
+/// Shardy's propagation from the callee's signature shardings, then
 /// upstream's partitioner sequence (see the Sdy Partitioning Passes.td),
 /// preceded by the export steps that turn what propagation leaves in a
 /// body (sharding groups, constraints) into what the partitioner reads.
+/// The propagation is what XLA does when upstream hands it a fragment with
+/// its in/out shardings: -mpmd-convert-sdy-shardings-to-mpmd-types left
+/// the body without shardings, and without it every sharded argument would
+/// be all-gathered at the top of the body and the mesh's devices would each
+/// compute the whole fragment.
 void buildPartitionerPipeline(OpPassManager &pm, int64_t devices) {
+  pm.addPass(sdy::createUserPriorityPropagatePass());
   pm.addPass(sdy::createRemoveShardingGroupsPass());
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   funcPm.addPass(sdy::createShardingConstraintToReshardPass());
@@ -232,8 +263,8 @@ class PartitionFragmentBodiesPass
 
     bool failed = false;
     for (auto &[callee, byShardings] : calls) {
-      auto meshShape = callee->getAttrOfType<sdy::MeshAttr>(
-          MpmdDialect::kMeshShapeAttrName);
+      auto meshShape =
+          callee->getAttrOfType<sdy::MeshAttr>(MpmdDialect::kMeshShapeAttrName);
       if (!meshShape || meshShape.getTotalSize() <= 1)
         continue;
       // Another layout of the same values is a program of its own: copies
@@ -268,6 +299,13 @@ class PartitionFragmentBodiesPass
     if (failed(verifyNoUnreducedBoundary(call)) ||
         failed(verifyShardingMeshes(callee, call, meshShape, shardings)))
       return failure();
+    // Any sharding over the mesh's axes names the mesh the replicated
+    // signature entries are closed on (one device's maximal mesh does not).
+    auto overAxes = llvm::find_if(shardings, [&](sdy::TensorShardingAttr s) {
+      return !s.getMesh(callee).getAxes().empty();
+    });
+    if (overAxes != shardings.end())
+      closeReplicatedSignature(callee, overAxes->getMeshOrRef());
 
     ModuleOp module = getOperation();
     ModuleOp scratch = sdy::createScratchModule(module, callee.getLoc());

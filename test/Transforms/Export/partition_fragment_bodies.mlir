@@ -196,3 +196,64 @@ func.func @p0_f.main(%v: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x
   %n = stablehlo.negate %s {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>} : tensor<8xf32>
   return %n : tensor<8xf32>
 }
+
+// -----
+
+// Data parallelism with a body that carries no shardings (sharding
+// propagation over the MPMD program leaves none inside fragments): the body
+// is propagated from the batch-sharded argument, so each device normalizes
+// its own 4 rows and nothing is gathered.
+
+!x = !mpmd.mesh_tensor<"m", tensor<8x16xf32>, sharding=<@mesh, [{"data"}, {}]>>
+#topology = #mpmd.topology<<"m": <["data"=2]>>>
+sdy.mesh @mesh = <["data"=2]>
+
+func.func @main(%x: !x) -> !x attributes {topology = #topology} {
+  %0 = mpmd.fragment_call<mesh="m", origin=["norm"]> @p0_norm.main(%x) : (!x) -> !x
+  return %0 : !x
+}
+
+// CHECK-LABEL: func.func @p0_norm.main
+// CHECK-SAME:    (%arg0: tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-SAME:    mpmd.spmd_partitioned
+// CHECK-NOT:     all_gather
+// CHECK:         stablehlo.reduce(%arg0 init: %{{.*}}) applies stablehlo.add across dimensions = [1] : (tensor<4x16xf32>, tensor<f32>) -> tensor<4xf32>
+// CHECK-NOT:     all_gather
+// CHECK:         stablehlo.subtract %arg0, %{{.*}} : tensor<4x16xf32>
+// CHECK-NOT:     all_gather
+// CHECK:         return
+func.func @p0_norm.main(%x: tensor<8x16xf32>) -> tensor<8x16xf32> attributes {mesh_shape = #sdy.mesh<["data"=2]>} {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %sum = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<8x16xf32>, tensor<f32>) -> tensor<8xf32>
+  %mean = stablehlo.broadcast_in_dim %sum, dims = [0] : (tensor<8xf32>) -> tensor<8x16xf32>
+  %centered = stablehlo.subtract %x, %mean : tensor<8x16xf32>
+  return %centered : tensor<8x16xf32>
+}
+
+// -----
+
+// The argument is batch-sharded and the result replicated: the body still
+// runs on each device's rows, and the result is gathered once, at the end.
+
+!x = !mpmd.mesh_tensor<"m", tensor<8x16xf32>, sharding=<@mesh, [{"data"}, {}]>>
+!y = !mpmd.mesh_tensor<"m", tensor<8x16xf32>>
+#topology = #mpmd.topology<<"m": <["data"=2]>>>
+sdy.mesh @mesh = <["data"=2]>
+
+func.func @main(%x: !x) -> !y attributes {topology = #topology} {
+  %0 = mpmd.fragment_call<mesh="m", origin=["act"]> @p0_act.main(%x) : (!x) -> !y
+  return %0 : !y
+}
+
+// CHECK-LABEL: func.func @p0_act.main
+// CHECK-SAME:    (%arg0: tensor<4x16xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT:    %[[T:.*]] = stablehlo.tanh %arg0 : tensor<4x16xf32>
+// CHECK-NEXT:    %[[E:.*]] = stablehlo.exponential %[[T]] : tensor<4x16xf32>
+// CHECK-NEXT:    %[[G:.*]] = "stablehlo.all_gather"(%[[E]])
+// CHECK-SAME:      (tensor<4x16xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT:    return %[[G]] : tensor<8x16xf32>
+func.func @p0_act.main(%x: tensor<8x16xf32>) -> tensor<8x16xf32> attributes {mesh_shape = #sdy.mesh<["data"=2]>} {
+  %t = stablehlo.tanh %x : tensor<8x16xf32>
+  %e = stablehlo.exponential %t : tensor<8x16xf32>
+  return %e : tensor<8x16xf32>
+}

@@ -185,8 +185,10 @@ def PartitionFragmentBodiesPass
     `mpmd.fragment_call`s on a mesh of more than one device (its
     `mesh_shape`) whose signature or body shards something (a sharding with
     axes, or an sdy op such as a collective or a reshard) is rewritten by
-    Shardy's partitioner, with `partition-count` = the mesh's device count:
-    `-sdy-remove-sharding-groups`, `-sdy-sharding-constraint-to-reshard`,
+    Shardy's propagation (`-sdy-user-priority-propagate`, seeded by the
+    signature shardings below and whatever shardings the body still has)
+    and then Shardy's partitioner, with `partition-count` = the mesh's
+    device count: `-sdy-remove-sharding-groups`, `-sdy-sharding-constraint-to-reshard`,
     `-sdy-insert-explicit-reshards{enable-full-version=true}`,
     `-sdy-resolve-permutation-factors`, `-sdy-reshard-to-collectives`,
     `-sdy-pad-for-divisibility`, `-sdy-resolve-single-device-sharding`,
@@ -195,7 +197,7 @@ def PartitionFragmentBodiesPass
     The contract with the executor: the arguments and results of the callee
     first take the shardings of the call's mesh tensor types as
     `sdy.sharding` (the `@main` values' shardings; shardings inside the
-    body are kept and honoured), and after partitioning have the *local*
+    body are kept, honoured and propagated from), and after partitioning have the *local*
     type of those values: one device's shard, each dimension divided by the
     product of the sizes of the (sub-)axes sharding it. Device d of the mesh
     is the one at row-major coordinates d over the topology mesh's axes;

@@ -2,6 +2,7 @@
 
 #include "mpmd/Dialect/Sdy/IR/SdyDialect.h"
 #include "mpmd/Dialect/Sdy/IR/SdyOps.h"
+#include "mpmd/Dialect/Sdy/IR/TensorShardings.h"
 #include "mpmd/Support/CheckedArithmetic.h"
 
 #include "mlir/IR/DialectImplementation.h"
@@ -122,7 +123,8 @@ std::optional<int64_t> getDeviceCount(ArrayRef<MeshAxisAttr> axes) {
 
 Attribute MeshAxisAttr::parse(AsmParser &parser, Type) {
   MeshAxisAttr axis;
-  if (parser.parseLess() || parseMeshAxis(parser, axis) || parser.parseGreater())
+  if (parser.parseLess() || parseMeshAxis(parser, axis) ||
+      parser.parseGreater())
     return {};
   return axis;
 }
@@ -229,8 +231,7 @@ LogicalResult MeshAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   llvm::SmallSet<StringRef, 8> names;
   for (MeshAxisAttr axis : axes) {
     if (!names.insert(axis.getName()).second)
-      return emitError() << "duplicate axis name: \"" << axis.getName()
-                         << "\"";
+      return emitError() << "duplicate axis name: \"" << axis.getName() << "\"";
     if (axis.getSize() < 1)
       return emitError() << "axis \"" << axis.getName()
                          << "\" must have size at least 1, got "
@@ -504,8 +505,8 @@ MeshAttr TensorShardingAttr::getMesh(Operation *op) const {
   StringAttr name = cast<FlatSymbolRefAttr>(getMeshOrRef()).getAttr();
   for (Operation *scope = op; scope; scope = scope->getParentOp())
     if (scope->hasTrait<OpTrait::SymbolTable>())
-      if (auto meshOp =
-              dyn_cast_or_null<MeshOp>(SymbolTable::lookupSymbolIn(scope, name)))
+      if (auto meshOp = dyn_cast_or_null<MeshOp>(
+              SymbolTable::lookupSymbolIn(scope, name)))
         return meshOp.getMesh();
   return MeshAttr();
 }
@@ -533,14 +534,24 @@ TensorShardingAttr TensorShardingAttr::getFullyOpen(MLIRContext *ctx,
                                                     Attribute meshOrRef,
                                                     int64_t rank) {
   SmallVector<DimensionShardingAttr> dims(
-      rank, DimensionShardingAttr::get(ctx, {}, /*isClosed=*/false,
-                                       std::nullopt));
+      rank,
+      DimensionShardingAttr::get(ctx, {}, /*isClosed=*/false, std::nullopt));
   return TensorShardingAttr::get(ctx, meshOrRef, dims, {}, {});
 }
 
-LogicalResult TensorShardingAttr::verifyForMesh(
-    MeshAttr mesh, Type type, function_ref<InFlightDiagnostic()> emitError,
-    bool checkDivisibility) const {
+TensorShardingAttr mlir::sdy::getFullyClosedSharding(Attribute meshOrRef,
+                                                     int64_t rank) {
+  MLIRContext *ctx = meshOrRef.getContext();
+  SmallVector<DimensionShardingAttr> dims(
+      rank,
+      DimensionShardingAttr::get(ctx, {}, /*isClosed=*/true, std::nullopt));
+  return TensorShardingAttr::get(ctx, meshOrRef, dims, {}, {});
+}
+
+LogicalResult
+TensorShardingAttr::verifyForMesh(MeshAttr mesh, Type type,
+                                  function_ref<InFlightDiagnostic()> emitError,
+                                  bool checkDivisibility) const {
   auto shapedType = dyn_cast<ShapedType>(type);
   // A maximal sharding (the whole value on one device) needs no dimension
   // shardings, whatever the rank.
@@ -579,8 +590,8 @@ LogicalResult TensorShardingAttr::verifyForMesh(
       if (sub.getSize() == *axisSize)
         return emitError() << "sub-axis \"" << axis.getName() << "\":("
                            << sub.getPreSize() << ")" << sub.getSize()
-                           << " is the whole axis; write \""
-                           << axis.getName() << "\"";
+                           << " is the whole axis; write \"" << axis.getName()
+                           << "\"";
       range = {sub.getPreSize(), sub.getSize()};
     }
     // A full axis conflicts with any sub-axis of it and vice versa.
@@ -615,8 +626,8 @@ LogicalResult TensorShardingAttr::verifyForMesh(
           a.getPreSize() * a.getSize() == b.getPreSize())
         return emitError() << "sub-axes \"" << major.getName() << "\":("
                            << a.getPreSize() << ")" << a.getSize() << " and \""
-                           << minor.getName() << "\":(" << b.getPreSize()
-                           << ")" << b.getSize()
+                           << minor.getName() << "\":(" << b.getPreSize() << ")"
+                           << b.getSize()
                            << " are contiguous and must be merged";
     }
     return success();
@@ -666,8 +677,7 @@ ParseResult mlir::sdy::parseStrippedTensorShardingPerValueAttr(
         return failure();
       sharding = dyn_cast<TensorShardingAttr>(full);
       if (!sharding)
-        return parser.emitError(loc, "expected a #sdy.sharding, got ")
-               << full;
+        return parser.emitError(loc, "expected a #sdy.sharding, got ") << full;
     } else {
       sharding = dyn_cast_or_null<TensorShardingAttr>(
           TensorShardingAttr::parse(parser, Type()));

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DeviceIds.h"
 #include "../Propagation/ShardingUtils.h"
+#include "DeviceIds.h"
 
 #include "mpmd/Dialect/Sdy/IR/SdyOps.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
@@ -18,7 +18,6 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/TypeSwitch.h"
-
 
 namespace mlir::sdy {
 #define GEN_PASS_DEF_CONVERTGLOBALTOLOCALPASS
@@ -112,9 +111,9 @@ private:
   Value buildShardSlice(OpBuilder &builder, Location loc, Value value,
                         const MeshDevices &devices, const DimAxes &axes,
                         ArrayRef<int64_t> localShape);
-  FailureOr<DenseIntElementsAttr> buildReplicaGroups(Operation *op,
-                                                     const MeshDevices &devices,
-                                                     ArrayRef<AxisRefAttr> axes);
+  FailureOr<DenseIntElementsAttr>
+  buildReplicaGroups(Operation *op, const MeshDevices &devices,
+                     ArrayRef<AxisRefAttr> axes);
   hlo::ChannelHandleAttr takeChannel() {
     return channels.takeDeviceToDevice(module.getContext());
   }
@@ -1073,11 +1072,11 @@ LogicalResult GlobalToLocalConverter::convertIota(hlo::IotaOp op) {
   OpBuilder builder(op);
   builder.setInsertionPointAfter(op);
   Location loc = op.getLoc();
-  Value offset = buildShardOffset(
-      builder, loc, MeshDevices(mesh),
-      getDimAxes(sharding, globalType.getRank())[dim],
-      localType.getDimSize(dim), /*offset=*/0, buildDeviceId(builder, loc),
-      DeviceIndexForm::kTable);
+  Value offset =
+      buildShardOffset(builder, loc, MeshDevices(mesh),
+                       getDimAxes(sharding, globalType.getRank())[dim],
+                       localType.getDimSize(dim), /*offset=*/0,
+                       buildDeviceId(builder, loc), DeviceIndexForm::kTable);
   Value converted = hlo::ConvertOp::create(
       builder, loc, RankedTensorType::get({}, localType.getElementType()),
       offset);

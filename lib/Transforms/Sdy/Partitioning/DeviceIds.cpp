@@ -25,8 +25,7 @@ Value buildI64Constant(OpBuilder &builder, Location loc, int64_t value) {
 
 ChannelCounter::ChannelCounter(Operation *root) {
   int64_t largest = getLargestHandle(root);
-  next = largest == std::numeric_limits<int64_t>::max() ? largest
-                                                         : largest + 1;
+  next = largest == std::numeric_limits<int64_t>::max() ? largest : largest + 1;
 }
 
 int64_t ChannelCounter::getLargestHandle(Operation *root) {
@@ -66,16 +65,15 @@ Value buildShardOffset(OpBuilder &builder, Location loc,
     SmallVector<int64_t> table = devices.getIndexTableById(axes, scale);
     for (int64_t &entry : table)
       entry += offset;
-    auto tableType = RankedTensorType::get(
-        {static_cast<int64_t>(table.size())}, builder.getI64Type());
+    auto tableType = RankedTensorType::get({static_cast<int64_t>(table.size())},
+                                           builder.getI64Type());
     Value constant = hlo::ConstantOp::create(
         builder, loc, DenseIntElementsAttr::get(tableType, table));
     Value entry = hlo::DynamicSliceOp::create(
         builder, loc, RankedTensorType::get({1}, builder.getI64Type()),
         constant, ValueRange{deviceId}, ArrayRef<int64_t>{1});
-    return hlo::ReshapeOp::create(builder, loc,
-                                  getI64ScalarType(builder.getContext()),
-                                  entry);
+    return hlo::ReshapeOp::create(
+        builder, loc, getI64ScalarType(builder.getContext()), entry);
   }
   // The id is the row-major position: fold its digits along `axes`.
   Value index;

@@ -4,6 +4,7 @@
 
 #include "../Propagation/DataFlowEdges.h"
 #include "../Propagation/ShardingUtils.h"
+#include "mpmd/Dialect/Sdy/IR/TensorShardings.h"
 #include "mpmd/Support/CheckedArithmetic.h"
 #include "mpmd/Transforms/Sdy/Propagation/OpShardingRuleRegistry.h"
 
@@ -76,14 +77,6 @@ TensorShardingAttr getClosedForm(TensorShardingAttr sharding) {
   return TensorShardingAttr::get(sharding.getContext(), sharding.getMeshOrRef(),
                                  dims, {}, sharding.getUnreducedAxes(),
                                  sharding.getUnreducedKind());
-}
-
-TensorShardingAttr getClosedReplicated(Attribute meshOrRef, int64_t rank) {
-  MLIRContext *context = meshOrRef.getContext();
-  SmallVector<DimensionShardingAttr> dims(
-      rank, DimensionShardingAttr::get(context, {}, /*isClosed=*/true,
-                                       /*priority=*/std::nullopt));
-  return TensorShardingAttr::get(context, meshOrRef, dims, {}, {});
 }
 
 SmallVector<AxisRefAttr> getAxesNotIn(ArrayRef<AxisRefAttr> axes,
@@ -230,7 +223,7 @@ void applyFactorShardings(const OpFactorView &view,
         changed[index] ? unproject(view, updated.results[index],
                                    view.rule.getResultMappings()[index])
                        : (old ? old
-                              : getClosedReplicated(
+                              : getFullyClosedSharding(
                                     view.mesh.meshOrRef,
                                     getRank(op->getResult(index).getType())));
     if (changed[index] && areEquivalent(old, newShardings[index], op)) {
@@ -262,8 +255,8 @@ void applyFactorShardings(const OpFactorView &view,
       Operation *reshard = ReshardOp::create(
           builder, op->getLoc(), value,
           old ? old
-              : getClosedReplicated(view.mesh.meshOrRef,
-                                    getRank(result.getType())));
+              : getFullyClosedSharding(view.mesh.meshOrRef,
+                                       getRank(result.getType())));
       first = first ? first : reshard;
       value = reshard->getResult(0);
     }

@@ -41,9 +41,6 @@ bool areEquivalent(TensorShardingAttr a, TensorShardingAttr b,
 /// axes: the form of the shardings this phase writes.
 TensorShardingAttr getClosedForm(TensorShardingAttr sharding);
 
-/// The closed, unsharded sharding of a rank-`rank` tensor on `meshOrRef`.
-TensorShardingAttr getClosedReplicated(Attribute meshOrRef, int64_t rank);
-
 /// The axes of `axes` not covered by one of `removed`.
 SmallVector<AxisRefAttr> getAxesNotIn(ArrayRef<AxisRefAttr> axes,
                                       ArrayRef<AxisRefAttr> removed,

@@ -24,6 +24,7 @@
 #include "ExplicitReshards.h"
 #include "MeshDevices.h"
 
+#include "mpmd/Dialect/Sdy/IR/TensorShardings.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
 #include "mpmd/Support/CheckedArithmetic.h"
 
@@ -130,8 +131,8 @@ public:
   /// Builds at the builder's insertion point, the start of the body; a
   /// null `fill` is a zero built when first needed.
   HaloBuilder(OpBuilder &builder, Location loc, MeshAttr mesh, Value fill,
-              RankedTensorType scalarType, bool masksOutside,
-              bool useReplicaId, ChannelCounter &channels)
+              RankedTensorType scalarType, bool masksOutside, bool useReplicaId,
+              ChannelCounter &channels)
       : builder(builder), loc(loc), devices(mesh), fill(fill),
         scalarType(scalarType), body(builder.getInsertionBlock()),
         masksOutside(masksOutside), useReplicaId(useReplicaId),
@@ -188,7 +189,8 @@ private:
   /// A constant of `type` (i64 elements) with every element `value`.
   Value splatI64(RankedTensorType type, int64_t value) {
     return hlo::ConstantOp::create(
-        builder, loc, DenseIntElementsAttr::get(type, ArrayRef<int64_t>{value}));
+        builder, loc,
+        DenseIntElementsAttr::get(type, ArrayRef<int64_t>{value}));
   }
   Value maskOutsideInput(Value window, const DimPlan &plan);
 
@@ -241,8 +243,7 @@ Value HaloBuilder::padDim(Value value, int64_t dim, int64_t low, int64_t high,
 Value HaloBuilder::permute(Value part, const DimPlan &plan,
                            function_ref<int64_t(int64_t)> source) {
   SmallVector<int64_t> pairs;
-  for (const SmallVector<int64_t> &group :
-       devices.getReplicaGroups(plan.axes))
+  for (const SmallVector<int64_t> &group : devices.getReplicaGroups(plan.axes))
     for (int64_t index = 0; index < plan.shards; ++index) {
       int64_t from = source(index);
       if (from >= 0 && from < plan.shards) {
@@ -285,8 +286,7 @@ Value HaloBuilder::maskOutsideInput(Value window, const DimPlan &plan) {
                                      hlo::ComparisonType::SIGNED));
   };
   Value inside = hlo::AndOp::create(
-      builder, loc, predType,
-      compare(0, hlo::ComparisonDirection::GE),
+      builder, loc, predType, compare(0, hlo::ComparisonDirection::GE),
       compare(plan.inSize, hlo::ComparisonDirection::LT));
   return hlo::SelectOp::create(builder, loc, type, inside, window,
                                broadcast(getFill(), type));
@@ -311,8 +311,8 @@ Value HaloBuilder::exchangeAndCut(Value value, const DimPlan &plan) {
     auto type = cast<RankedTensorType>(value.getType());
     SmallVector<int64_t> shape(type.getShape());
     shape[plan.dim] = a + plan.leftHalo + plan.rightHalo;
-    window = hlo::ConcatenateOp::create(builder, loc, type.clone(shape),
-                                        pieces, plan.dim);
+    window = hlo::ConcatenateOp::create(builder, loc, type.clone(shape), pieces,
+                                        plan.dim);
   }
   // Neighbours that do not exist sent nothing (zeros), and the last shard
   // may run past the input: a pad must see its padding value there.
@@ -480,9 +480,8 @@ bool rewriteWithHaloExchange(const OpFactorView &view, bool useReplicaId,
   Value input = op->getOperand(0);
   if (paddedIn != inType.getShape()) {
     Value outsideFill = buildFill();
-    auto padded =
-        hlo::PadOp::create(builder, loc, inType.clone(paddedIn), input,
-                           outsideFill, zeros, high, zeros);
+    auto padded = hlo::PadOp::create(builder, loc, inType.clone(paddedIn),
+                                     input, outsideFill, zeros, high, zeros);
     padded->setAttr(SdyDialect::kShardingAttrName,
                     TensorShardingPerValueAttr::get(ctx, {closedIn}));
     input = padded;
@@ -492,7 +491,7 @@ bool rewriteWithHaloExchange(const OpFactorView &view, bool useReplicaId,
   SmallVector<TensorShardingAttr> inShardings{closedIn};
   if (pad) {
     operands.push_back(pad.getPaddingValue());
-    inShardings.push_back(getClosedReplicated(view.mesh.meshOrRef, 0));
+    inShardings.push_back(getFullyClosedSharding(view.mesh.meshOrRef, 0));
   }
   SmallVector<StringAttr> manualAxes;
   for (MeshAxisAttr axis : mesh.getAxes())
@@ -534,8 +533,8 @@ bool rewriteWithHaloExchange(const OpFactorView &view, bool useReplicaId,
       any |= lows[dim] != 0 || highs[dim] != 0 || interiors[dim] != 0;
     }
     if (any)
-      local = hlo::PadOp::create(builder, loc, localType.clone(localOut),
-                                 local, fill, lows, highs, interiors);
+      local = hlo::PadOp::create(builder, loc, localType.clone(localOut), local,
+                                 fill, lows, highs, interiors);
   } else if (reverse) {
     // Every reversed dimension: the sharded ones now hold their mirror
     // shard in input order.

@@ -9,6 +9,7 @@
 
 #include "../Propagation/DataFlowEdges.h"
 #include "../Propagation/ShardingUtils.h"
+#include "mpmd/Dialect/Sdy/IR/TensorShardings.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
 #include "mpmd/Support/CheckedArithmetic.h"
 #include "mpmd/Transforms/Sdy/Partitioning/Passes.h"
@@ -197,22 +198,22 @@ void reconcileWithTarget(OpOperand &use, TensorShardingAttr target,
                      mesh);
     if (!added.empty()) {
       if (!current.sharding)
-        current.sharding = getClosedReplicated(target.getMeshOrRef(),
-                                               getRank(source.getType()));
+        current.sharding = getFullyClosedSharding(target.getMeshOrRef(),
+                                                  getRank(source.getType()));
       current = addUnreducedAxes(builder, loc, current, added, mesh);
     }
   }
   // A value without a sharding is replicated: a sharded target slices it.
   if (reshardToTarget && !current.sharding && target && sameAxes &&
       !target.isFullyReplicated())
-    current.sharding =
-        getClosedReplicated(target.getMeshOrRef(), getRank(source.getType()));
+    current.sharding = getFullyClosedSharding(target.getMeshOrRef(),
+                                              getRank(source.getType()));
   if (reshardToTarget && current.sharding &&
       !areEquivalent(current.sharding, target, scope)) {
     TensorShardingAttr sharding =
         target ? target
-               : getClosedReplicated(current.sharding.getMeshOrRef(),
-                                     getRank(source.getType()));
+               : getFullyClosedSharding(current.sharding.getMeshOrRef(),
+                                        getRank(source.getType()));
     current = {ReshardOp::create(builder, loc, current.value, sharding),
                sharding};
   }
@@ -1016,8 +1017,8 @@ class InsertExplicitReshardsPass
     if (added.empty())
       return;
     if (!sharding)
-      sharding = getClosedReplicated(target.getMeshOrRef(),
-                                     reshard.getType().getRank());
+      sharding = getFullyClosedSharding(target.getMeshOrRef(),
+                                        reshard.getType().getRank());
     if (sharding.getMesh(reshard) != mesh)
       return;
     OpBuilder builder(reshard);
@@ -1094,7 +1095,8 @@ class InsertExplicitReshardsPass
       if (!target) {
         if (!commonMesh || !meshesAgree)
           continue;
-        target = getClosedReplicated(commonMesh, getRank(use.get().getType()));
+        target =
+            getFullyClosedSharding(commonMesh, getRank(use.get().getType()));
       }
       reconcileWithTarget(use, target, /*reshardToTarget=*/true);
     }
@@ -1132,8 +1134,9 @@ class InsertExplicitReshardsPass
         continue;
       Value value = operand;
       if (global && sharding && !sharding.isFullyReplicated())
-        value = ReshardOp::create(builder, op->getLoc(), value,
-                                  getClosedReplicated(global, type.getRank()));
+        value =
+            ReshardOp::create(builder, op->getLoc(), value,
+                              getFullyClosedSharding(global, type.getRank()));
       use.set(ReshardOp::create(builder, op->getLoc(), value, deviceSharding));
     }
     SmallVector<TensorShardingAttr> original, onDevice;
@@ -1157,7 +1160,7 @@ class InsertExplicitReshardsPass
       if (!type)
         continue;
       TensorShardingAttr replicated =
-          getClosedReplicated(global, type.getRank());
+          getFullyClosedSharding(global, type.getRank());
       auto first = ReshardOp::create(builder, op->getLoc(), result, replicated);
       Value value = first;
       MeshAttr oldMesh = old ? old.getMesh(op) : nullptr;

@@ -12,6 +12,7 @@
 #include "ExplicitReshards.h"
 
 #include "../Propagation/DataFlowEdges.h"
+#include "mpmd/Dialect/Sdy/IR/TensorShardings.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
 #include "mpmd/Support/CheckedArithmetic.h"
 #include "mpmd/Transforms/Sdy/Partitioning/Passes.h"
@@ -89,9 +90,9 @@ getClosedShardings(ArrayRef<TensorShardingAttr> shardings, TypeRange types,
   SmallVector<TensorShardingAttr> closed;
   for (auto [sharding, type] : llvm::zip(shardings, types)) {
     auto tensorType = cast<RankedTensorType>(type);
-    closed.push_back(
-        sharding ? getClosedForm(sharding)
-                 : getClosedReplicated(mesh.meshOrRef, tensorType.getRank()));
+    closed.push_back(sharding ? getClosedForm(sharding)
+                              : getFullyClosedSharding(mesh.meshOrRef,
+                                                       tensorType.getRank()));
   }
   return closed;
 }

@@ -1,9 +1,10 @@
 //===- ReshardToCollectives.cpp - -sdy-reshard-to-collectives -------------===//
 
-#include "CollectiveInserter.h"
 #include "../Propagation/ShardingUtils.h"
+#include "CollectiveInserter.h"
 
 #include "mpmd/Dialect/Sdy/IR/SdyOps.h"
+#include "mpmd/Dialect/Sdy/IR/TensorShardings.h"
 #include "mpmd/Transforms/Sdy/Partitioning/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -30,15 +31,6 @@ bool isEquivalent(TensorShardingAttr in, TensorShardingAttr out,
       llvm::zip(in.getDimShardings(), out.getDimShardings()), [](auto pair) {
         return std::get<0>(pair).getAxes() == std::get<1>(pair).getAxes();
       });
-}
-
-/// A closed sharding of `rank` dimensions, none sharded, on `meshOrRef`.
-TensorShardingAttr getClosedReplicated(Attribute meshOrRef, int64_t rank) {
-  MLIRContext *context = meshOrRef.getContext();
-  SmallVector<DimensionShardingAttr> dims(
-      rank, DimensionShardingAttr::get(context, {}, /*isClosed=*/true,
-                                       std::nullopt));
-  return TensorShardingAttr::get(context, meshOrRef, dims, {}, {});
 }
 
 class ReshardToCollectivesPass
@@ -78,8 +70,8 @@ class ReshardToCollectivesPass
       }
       // Gathering on the input's mesh: the device order is irrelevant to a
       // replicated value.
-      out = getClosedReplicated(in.getMeshOrRef(),
-                                out.getDimShardings().size());
+      out = getFullyClosedSharding(in.getMeshOrRef(),
+                                   out.getDimShardings().size());
     }
     rewriter.setInsertionPoint(op);
     Value result =

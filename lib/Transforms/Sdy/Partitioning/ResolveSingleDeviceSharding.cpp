@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DeviceIds.h"
 #include "../Propagation/ShardingUtils.h"
+#include "DeviceIds.h"
 
 #include "mpmd/Dialect/Sdy/IR/SdyOps.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"

@@ -2,6 +2,7 @@
 //---------===//
 
 #include "ShardingUtils.h"
+#include "mpmd/Dialect/Sdy/IR/TensorShardings.h"
 #include "mpmd/Transforms/Sdy/Propagation/Passes.h"
 
 #include "mlir/IR/SymbolTable.h"
@@ -11,18 +12,6 @@ namespace mlir::sdy {
 #include "mpmd/Transforms/Sdy/Propagation/Passes.h.inc"
 
 namespace {
-
-/// `[{}, ..., {}]` on the mesh of `like`, for a value of `type`: what a
-/// value without a sharding holds.
-TensorShardingAttr getFullyClosedReplicated(TensorShardingAttr like,
-                                            Type type) {
-  MLIRContext *context = like.getContext();
-  SmallVector<DimensionShardingAttr> dims(
-      cast<ShapedType>(type).getRank(),
-      DimensionShardingAttr::get(context, {}, /*isClosed=*/true,
-                                 /*priority=*/std::nullopt));
-  return TensorShardingAttr::get(context, like.getMeshOrRef(), dims, {}, {});
-}
 
 /// Whether the values sharded by `lhs` and `rhs` (null: fully replicated)
 /// are laid out the same on the devices: same mesh, same axes per
@@ -67,7 +56,9 @@ class InsertFuncCallReshardsPass
                 result.getResultNumber(), SdyDialect::kShardingAttrName);
         // The callee's result is replicated: say so on the call's mesh.
         if (!target && current)
-          target = getFullyClosedReplicated(current, result.getType());
+          target = getFullyClosedSharding(
+              current.getMeshOrRef(),
+              cast<ShapedType>(result.getType()).getRank());
         targets.push_back(target);
         anyTarget |= static_cast<bool>(target);
         if (isEquivalent(current, target))
@@ -75,7 +66,9 @@ class InsertFuncCallReshardsPass
         // The call's users expect `current` (replicated if none).
         TensorShardingAttr expected =
             current ? current
-                    : getFullyClosedReplicated(target, result.getType());
+                    : getFullyClosedSharding(
+                          target.getMeshOrRef(),
+                          cast<ShapedType>(result.getType()).getRank());
         auto reshard =
             ReshardOp::create(builder, call.getLoc(), result, expected);
         result.replaceAllUsesExcept(reshard.getResult(), reshard);
