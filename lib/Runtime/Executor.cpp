@@ -171,7 +171,7 @@ FailureOr<ShardLayout> getShardLayout(MeshTensorType type, sdy::MeshAttr mesh,
     }
   }
   llvm::Expected<ShardLayout> layout =
-      ShardLayout::create(shape, axisSizes, parts);
+      ShardLayout::create(shape, axisSizes, parts, mesh.getDeviceIds());
   if (!layout)
     return fail() << "cannot be split into shards: "
                   << llvm::toString(layout.takeError());

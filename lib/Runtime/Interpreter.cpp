@@ -687,6 +687,15 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
     bind(op, std::move(*results));
     return success();
   }
+  if (auto manual = dyn_cast<sdy::ManualComputationOp>(op)) {
+    FailureOr<std::vector<Tensor>> results = runManualComputation(
+        manual, lookupAll(manual.getTensors()), interpreter.module,
+        interpreter.options, process, interpreter.firstCheckFailure);
+    if (failed(results))
+      return failure();
+    bind(op, std::move(*results));
+    return success();
+  }
   if (auto parallel = dyn_cast<interpreter::RunParallelOp>(op)) {
     FailureOr<std::vector<Tensor>> results =
         runParallel(parallel, lookupAll(parallel.getInputs()),
@@ -1067,6 +1076,16 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
         if (interpreter.namedComputationObserver)
           interpreter.namedComputationObserver(named,
                                                getThreadCpuSeconds() - start);
+        bind(op, std::move(*results));
+        return success();
+      })
+      // Shardy's named computation (inside a shard_map body, say) likewise:
+      // its shardings say nothing about the values.
+      .Case([&](sdy::NamedComputationOp named) -> LogicalResult {
+        FailureOr<std::vector<Tensor>> results =
+            runRegion(named.getBody(), lookupAll(named.getOperands()));
+        if (failed(results))
+          return failure();
         bind(op, std::move(*results));
         return success();
       })

@@ -12,11 +12,13 @@
 
 #include "InterpreterCollectives.h"
 
+#include "mpmd/Dialect/Sdy/IR/SdyOps.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
 #include "mpmd/Runtime/CollectiveBackend.h"
 #include "mpmd/Runtime/Executor.h"
 #include "mpmd/Runtime/InProcessRendezvous.h"
 #include "mpmd/Runtime/Kernels.h"
+#include "mpmd/Runtime/ShardLayout.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/SymbolTable.h"
@@ -87,8 +89,8 @@ public:
     std::optional<Membership> membership =
         findMembership(*groups, process.self);
     if (!membership && mustCover)
-      return op.emitOpError() << "process " << toString(process.self)
-                              << " is in no group";
+      return op.emitOpError()
+             << "process " << toString(process.self) << " is in no group";
     return membership;
   }
 
@@ -107,13 +109,12 @@ public:
     for (const Tensor &tensor : contribution)
       copies.push_back(tensor.clone());
     llvm::Expected<std::vector<std::vector<Tensor>>> result =
-        process.rendezvous->exchange(process.grid.flatten(process.self),
-                                     participants, channel,
-                                     op.getName().getStringRef(),
-                                     std::move(copies));
+        process.rendezvous->exchange(
+            process.grid.flatten(process.self), participants, channel,
+            op.getName().getStringRef(), std::move(copies));
     if (!result)
-      return op.emitOpError() << "could not complete: "
-                              << llvm::toString(result.takeError());
+      return op.emitOpError()
+             << "could not complete: " << llvm::toString(result.takeError());
     return std::move(*result);
   }
 
@@ -167,8 +168,8 @@ public:
     for (const Tensor &operand : operands) {
       llvm::Expected<Tensor> result = collective(operand);
       if (!result)
-        return op.emitOpError() << "could not complete: "
-                                << llvm::toString(result.takeError());
+        return op.emitOpError()
+               << "could not complete: " << llvm::toString(result.takeError());
       results.push_back(std::move(*result));
     }
     return results;
@@ -186,7 +187,8 @@ public:
 
   /// Fails unless `results` have the op's result types.
   LogicalResult checkResults(const std::vector<Tensor> &results) {
-    for (auto [index, pair] : llvm::enumerate(llvm::zip(results, op.getResultTypes()))) {
+    for (auto [index, pair] :
+         llvm::enumerate(llvm::zip(results, op.getResultTypes()))) {
       auto [tensor, type] = pair;
       auto expected = cast<RankedTensorType>(type).getShape();
       if (!llvm::equal(tensor.shape(), expected))
@@ -228,8 +230,8 @@ FailureOr<Membership> joinReplicaGroups(CollectiveRun &run, Operation &op,
       getReplicaGroupMode(op, channel, useGlobalDeviceIds);
   if (failed(mode))
     return failure();
-  FailureOr<std::optional<Membership>> membership = run.getMembership(
-      *mode, readIdGroups(replicaGroups), /*mustCover=*/true);
+  FailureOr<std::optional<Membership>> membership =
+      run.getMembership(*mode, readIdGroups(replicaGroups), /*mustCover=*/true);
   if (failed(membership))
     return failure();
   return **membership;
@@ -273,9 +275,9 @@ FailureOr<Tensor> foldMembers(Region &computation,
 /// before running the op).
 Tensor zerosOfResult(Operation &op) {
   auto tensorType = cast<RankedTensorType>(op.getResult(0).getType());
-  return Tensor::zeros(*getDType(tensorType.getElementType(), op.getLoc()),
-                       Shape(tensorType.getShape().begin(),
-                             tensorType.getShape().end()));
+  return Tensor::zeros(
+      *getDType(tensorType.getElementType(), op.getLoc()),
+      Shape(tensorType.getShape().begin(), tensorType.getShape().end()));
 }
 
 Tensor processIdTensor(int64_t id) {
@@ -300,8 +302,8 @@ getCollectiveGroups(Operation &op, const ProcessGrid &grid) {
   bool mustCover = true;
   auto readReplicaGroups = [&](auto collective) -> LogicalResult {
     int64_t channel = getChannelId(collective.getChannelHandle());
-    FailureOr<ProcessGroupMode> read = getReplicaGroupMode(
-        op, channel, collective.getUseGlobalDeviceIds());
+    FailureOr<ProcessGroupMode> read =
+        getReplicaGroupMode(op, channel, collective.getUseGlobalDeviceIds());
     if (failed(read))
       return failure();
     mode = *read;
@@ -328,8 +330,8 @@ getCollectiveGroups(Operation &op, const ProcessGrid &grid) {
           .Case([&](stablehlo::CollectivePermuteOp permute) {
             // One meeting of the ids the pairs name, repeated over the
             // other grid dimension (as runProcessOp forms it).
-            mode = getPartitionGroupMode(
-                getChannelId(permute.getChannelHandle()));
+            mode =
+                getPartitionGroupMode(getChannelId(permute.getChannelHandle()));
             std::vector<int64_t> ids;
             for (const std::vector<int64_t> &pair :
                  readIdGroups(permute.getSourceTargetPairs()))
@@ -374,14 +376,13 @@ FailureOr<std::vector<Tensor>> runProcessOp(Operation &op,
             return std::vector<Tensor>{processIdTensor(process.self.replica)};
           })
           .Case([&](stablehlo::PartitionIdOp) -> Results {
-            return std::vector<Tensor>{
-                processIdTensor(process.self.partition)};
+            return std::vector<Tensor>{processIdTensor(process.self.partition)};
           })
           .Case([&](stablehlo::AllGatherOp gather) -> Results {
             int64_t channel = getChannelId(gather.getChannelHandle());
-            FailureOr<Membership> member =
-                joinReplicaGroups(run, op, channel, gather.getUseGlobalDeviceIds(),
-                                  gather.getReplicaGroups());
+            FailureOr<Membership> member = joinReplicaGroups(
+                run, op, channel, gather.getUseGlobalDeviceIds(),
+                gather.getReplicaGroups());
             if (failed(member))
               return failure();
             const std::vector<ProcessId> &group = member->group;
@@ -408,9 +409,9 @@ FailureOr<std::vector<Tensor>> runProcessOp(Operation &op,
           })
           .Case([&](stablehlo::AllReduceOp reduce) -> Results {
             int64_t channel = getChannelId(reduce.getChannelHandle());
-            FailureOr<Membership> member =
-                joinReplicaGroups(run, op, channel, reduce.getUseGlobalDeviceIds(),
-                                  reduce.getReplicaGroups());
+            FailureOr<Membership> member = joinReplicaGroups(
+                run, op, channel, reduce.getUseGlobalDeviceIds(),
+                reduce.getReplicaGroups());
             if (failed(member))
               return failure();
             if (process.collectives) {
@@ -429,8 +430,8 @@ FailureOr<std::vector<Tensor>> runProcessOp(Operation &op,
               return failure();
             std::vector<Tensor> reduced;
             for (size_t index = 0; index < operands.size(); ++index) {
-              FailureOr<Tensor> folded = foldMembers(
-                  reduce.getComputation(), *deposits, index, combine);
+              FailureOr<Tensor> folded = foldMembers(reduce.getComputation(),
+                                                     *deposits, index, combine);
               if (failed(folded))
                 return failure();
               reduced.push_back(std::move(*folded));
@@ -439,9 +440,9 @@ FailureOr<std::vector<Tensor>> runProcessOp(Operation &op,
           })
           .Case([&](stablehlo::ReduceScatterOp scatter) -> Results {
             int64_t channel = getChannelId(scatter.getChannelHandle());
-            FailureOr<Membership> joined =
-                joinReplicaGroups(run, op, channel, scatter.getUseGlobalDeviceIds(),
-                                  scatter.getReplicaGroups());
+            FailureOr<Membership> joined = joinReplicaGroups(
+                run, op, channel, scatter.getUseGlobalDeviceIds(),
+                scatter.getReplicaGroups());
             if (failed(joined))
               return failure();
             const Membership &member = *joined;
@@ -468,8 +469,8 @@ FailureOr<std::vector<Tensor>> runProcessOp(Operation &op,
             auto deposits = run.exchangeAlike(member.group, channel, operands);
             if (failed(deposits))
               return failure();
-            FailureOr<Tensor> folded = foldMembers(scatter.getComputation(),
-                                                   *deposits, 0, combine);
+            FailureOr<Tensor> folded =
+                foldMembers(scatter.getComputation(), *deposits, 0, combine);
             if (failed(folded))
               return failure();
             return std::vector<Tensor>{
@@ -487,9 +488,9 @@ FailureOr<std::vector<Tensor>> runProcessOp(Operation &op,
             int64_t count = allToAll.getSplitCount();
             if (static_cast<int64_t>(member.group.size()) != count)
               return op.emitOpError()
-                     << "split_count is " << count << " but the group of process "
-                     << toString(process.self) << " has "
-                     << member.group.size() << " processes";
+                     << "split_count is " << count
+                     << " but the group of process " << toString(process.self)
+                     << " has " << member.group.size() << " processes";
             if (process.collectives)
               return run.onBackend(operands, [&](const Tensor &operand) {
                 return process.collectives->allToAll(
@@ -536,8 +537,8 @@ FailureOr<std::vector<Tensor>> runProcessOp(Operation &op,
                 if (id < 0 || id >= idCount)
                   return op.emitOpError()
                          << toString(mode) << " id " << id
-                         << " of source_target_pairs is outside [0, "
-                         << idCount << ")";
+                         << " of source_target_pairs is outside [0, " << idCount
+                         << ")";
               if (pair.size() != 2)
                 continue;
               if (toProcess(pair[1]) == process.self)
@@ -579,9 +580,10 @@ FailureOr<std::vector<Tensor>> runProcessOp(Operation &op,
             if (toProcess(*source) == process.self)
               return std::vector<Tensor>{operands[0]};
             const std::vector<Tensor> &received =
-                (*deposits)[llvm::find(group, toProcess(*source)) - group.begin()];
-            if (failed(run.checkAlike({toProcess(*source)}, {received},
-                                      operands)))
+                (*deposits)[llvm::find(group, toProcess(*source)) -
+                            group.begin()];
+            if (failed(
+                    run.checkAlike({toProcess(*source)}, {received}, operands)))
               return failure();
             return std::vector<Tensor>{received[0].clone()};
           })
@@ -603,14 +605,12 @@ FailureOr<std::vector<Tensor>> runProcessOp(Operation &op,
                           operands[0].shape().end());
               Shape unit = shape;
               unit.insert(unit.begin(), 1);
-              FailureOr<std::vector<Tensor>> gathered =
-                  run.onBackend({operands[0].reshaped(unit)},
-                                [&](const Tensor &operand) {
-                                  return process.collectives->allGather(
-                                      run.flatten(member.group),
-                                      process.grid.flatten(process.self),
-                                      operand, 0);
-                                });
+              FailureOr<std::vector<Tensor>> gathered = run.onBackend(
+                  {operands[0].reshaped(unit)}, [&](const Tensor &operand) {
+                    return process.collectives->allGather(
+                        run.flatten(member.group),
+                        process.grid.flatten(process.self), operand, 0);
+                  });
               if (failed(gathered))
                 return failure();
               return std::vector<Tensor>{
@@ -657,59 +657,30 @@ thread_local std::vector<CapturedDiagnostic> *processDiagnostics = nullptr;
 
 } // namespace
 
-FailureOr<std::vector<Tensor>>
-runParallel(interpreter::RunParallelOp op, std::vector<Tensor> inputs,
-            ModuleOp module, const InterpreterOptions &options,
-            const ProcessContext &caller,
-            std::optional<std::string> &firstCheckFailure) {
-  if (caller.rendezvous)
-    return op.emitOpError() << "cannot run inside another parallel run "
-                               "(process "
-                            << toString(caller.self) << ")";
-  ArrayAttr programs = op.getPrograms();
-  ProcessGrid grid{static_cast<int64_t>(programs.size()),
-                   static_cast<int64_t>(cast<ArrayAttr>(programs[0]).size())};
+namespace {
+
+/// Runs `body` as every process of `grid`, each on its own thread with its
+/// own Interpreter over `module`, and returns their results in process
+/// order (replica-major). The first process that fails stops the others;
+/// its diagnostics are reported, with a note at `op` (those of the
+/// processes it stopped are not). The first failed check of the processes
+/// (in process order) goes to `firstCheckFailure` unless it already holds
+/// one. The processes share `infeed` (null: none).
+FailureOr<std::vector<std::vector<Tensor>>> runProcesses(
+    Operation *op, const ProcessGrid &grid, ModuleOp module,
+    const InterpreterOptions &options, InfeedQueue *infeed,
+    llvm::function_ref<FailureOr<std::vector<Tensor>>(Interpreter &, int64_t)>
+        body,
+    std::optional<std::string> &firstCheckFailure) {
   // A thread that cannot be created would fail in the middle of the run:
   // the executor's device limit (within the process' thread limit) holds.
   if (int64_t maxProcesses = getMaxVirtualDevices();
       grid.numReplicas > maxProcesses / grid.numPartitions)
-    return op.emitOpError() << "runs " << grid.numReplicas << " x "
-                            << grid.numPartitions
-                            << " processes; the interpreter runs at most "
-                            << maxProcesses << " (one thread each)";
+    return op->emitOpError()
+           << "runs " << grid.numReplicas << " x " << grid.numPartitions
+           << " processes; the interpreter runs at most " << maxProcesses
+           << " (one thread each)";
   int64_t numProcesses = grid.getNumProcesses();
-
-  // Each process' function and its share of the inputs.
-  std::vector<func::FuncOp> functions;
-  std::vector<std::vector<Tensor>> arguments(numProcesses);
-  size_t nextInput = 0;
-  for (Attribute row : programs)
-    for (Attribute program : cast<ArrayAttr>(row)) {
-      auto function = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
-          op, cast<FlatSymbolRefAttr>(program));
-      if (!function)
-        return op.emitOpError() << "program " << program
-                                << " is not a function of this module";
-      std::vector<Tensor> &own = arguments[functions.size()];
-      for (unsigned i = 0; i < function.getNumArguments(); ++i)
-        own.push_back(std::move(inputs[nextInput++]));
-      functions.push_back(function);
-    }
-
-  // The infeed's values, computed before any process runs.
-  std::vector<Tensor> infeedValues;
-  if (std::optional<ArrayAttr> infeed = op.getInfeed())
-    for (Attribute symbol : *infeed) {
-      auto function = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
-          op, cast<FlatSymbolRefAttr>(symbol));
-      FailureOr<std::vector<Tensor>> value =
-          Interpreter(module, options).run(function, {});
-      if (failed(value))
-        return failure();
-      infeedValues.push_back(std::move(value->front()));
-    }
-  InfeedQueue infeedQueue(std::move(infeedValues));
-
   auto processOf = [&](int64_t index) {
     return ProcessId{index / grid.numPartitions, index % grid.numPartitions};
   };
@@ -724,12 +695,14 @@ runParallel(interpreter::RunParallelOp op, std::vector<Tensor> inputs,
 
   // The processes' diagnostics are held back: only the first failure's are
   // worth reading, the others say that they were stopped.
-  ScopedDiagnosticHandler capture(op.getContext(), [](Diagnostic &diagnostic) {
+  ScopedDiagnosticHandler capture(op->getContext(), [](Diagnostic &diagnostic) {
     if (!processDiagnostics)
       return failure(); // not a process thread: the next handler reports it
     CapturedDiagnostic &captured = processDiagnostics->emplace_back(
-        CapturedDiagnostic{diagnostic.getLocation(), diagnostic.getSeverity(),
-                           diagnostic.str(), {}});
+        CapturedDiagnostic{diagnostic.getLocation(),
+                           diagnostic.getSeverity(),
+                           diagnostic.str(),
+                           {}});
     for (Diagnostic &note : diagnostic.getNotes())
       captured.notes.emplace_back(note.getLocation(), note.str());
     return success();
@@ -739,9 +712,8 @@ runParallel(interpreter::RunParallelOp op, std::vector<Tensor> inputs,
     processDiagnostics = &diagnostics[index];
     Interpreter interpreter(module, options);
     interpreter.setProcess(
-        {grid, processOf(index), &rendezvous, nullptr, &infeedQueue});
-    results[index] =
-        interpreter.run(functions[index], std::move(arguments[index]));
+        {grid, processOf(index), &rendezvous, nullptr, infeed});
+    results[index] = body(interpreter, index);
     checkFailures[index] = interpreter.getFirstCheckFailure();
     if (failed(results[index])) {
       {
@@ -763,14 +735,13 @@ runParallel(interpreter::RunParallelOp op, std::vector<Tensor> inputs,
 
   if (firstFailure) {
     for (const CapturedDiagnostic &captured : diagnostics[*firstFailure]) {
-      InFlightDiagnostic reported =
-          op.getContext()->getDiagEngine().emit(captured.location,
-                                                captured.severity);
+      InFlightDiagnostic reported = op->getContext()->getDiagEngine().emit(
+          captured.location, captured.severity);
       reported << captured.message;
       for (const auto &[location, message] : captured.notes)
         reported.attachNote(location) << message;
       if (captured.severity == DiagnosticSeverity::Error)
-        reported.attachNote(op.getLoc())
+        reported.attachNote(op->getLoc())
             << "in process " << toString(processOf(*firstFailure))
             << " of this parallel run, which stopped the other processes";
     }
@@ -781,11 +752,193 @@ runParallel(interpreter::RunParallelOp op, std::vector<Tensor> inputs,
       firstCheckFailure = "process " +
                           toString(processOf(&failure - checkFailures.data())) +
                           ": " + *failure;
+  std::vector<std::vector<Tensor>> processResults;
+  processResults.reserve(numProcesses);
+  for (FailureOr<std::vector<Tensor>> &result : results)
+    processResults.push_back(std::move(*result));
+  return processResults;
+}
+
+} // namespace
+
+FailureOr<std::vector<Tensor>>
+runParallel(interpreter::RunParallelOp op, std::vector<Tensor> inputs,
+            ModuleOp module, const InterpreterOptions &options,
+            const ProcessContext &caller,
+            std::optional<std::string> &firstCheckFailure) {
+  if (caller.rendezvous)
+    return op.emitOpError() << "cannot run inside another parallel run "
+                               "(process "
+                            << toString(caller.self) << ")";
+  ArrayAttr programs = op.getPrograms();
+  ProcessGrid grid{static_cast<int64_t>(programs.size()),
+                   static_cast<int64_t>(cast<ArrayAttr>(programs[0]).size())};
+
+  // Each process' function and its share of the inputs.
+  std::vector<func::FuncOp> functions;
+  std::vector<std::vector<Tensor>> arguments;
+  size_t nextInput = 0;
+  for (Attribute row : programs)
+    for (Attribute program : cast<ArrayAttr>(row)) {
+      auto function = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+          op, cast<FlatSymbolRefAttr>(program));
+      if (!function)
+        return op.emitOpError()
+               << "program " << program << " is not a function of this module";
+      std::vector<Tensor> &own = arguments.emplace_back();
+      for (unsigned i = 0; i < function.getNumArguments(); ++i)
+        own.push_back(std::move(inputs[nextInput++]));
+      functions.push_back(function);
+    }
+
+  // The infeed's values, computed before any process runs.
+  std::vector<Tensor> infeedValues;
+  if (std::optional<ArrayAttr> infeed = op.getInfeed())
+    for (Attribute symbol : *infeed) {
+      auto function = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+          op, cast<FlatSymbolRefAttr>(symbol));
+      FailureOr<std::vector<Tensor>> value =
+          Interpreter(module, options).run(function, {});
+      if (failed(value))
+        return failure();
+      infeedValues.push_back(std::move(value->front()));
+    }
+  InfeedQueue infeedQueue(std::move(infeedValues));
+
+  FailureOr<std::vector<std::vector<Tensor>>> results = runProcesses(
+      op, grid, module, options, &infeedQueue,
+      [&](Interpreter &interpreter, int64_t index) {
+        return interpreter.run(functions[index], std::move(arguments[index]));
+      },
+      firstCheckFailure);
+  if (failed(results))
+    return failure();
   std::vector<Tensor> flattened;
-  for (FailureOr<std::vector<Tensor>> &processResults : results)
-    for (Tensor &tensor : *processResults)
+  for (std::vector<Tensor> &processResults : *results)
+    for (Tensor &tensor : processResults)
       flattened.push_back(std::move(tensor));
   return flattened;
+}
+
+//===----------------------------------------------------------------------===//
+// sdy.manual_computation on global values
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Which part of a global value each device of `mesh` holds when only the
+/// manual axes of `sharding` split it (the free axes leave the body
+/// global), indexed by device id. Fails after an error at `op` naming
+/// `what`.
+FailureOr<ShardLayout> getManualLayout(sdy::ManualComputationOp op,
+                                       sdy::TensorShardingAttr sharding,
+                                       sdy::MeshAttr mesh, const Shape &shape,
+                                       const Twine &what) {
+  std::vector<int64_t> axisSizes;
+  for (sdy::MeshAxisAttr axis : mesh.getAxes())
+    axisSizes.push_back(axis.getSize());
+  auto isManual = [&](StringRef name) {
+    return llvm::any_of(op.getManualAxes().getValue(), [&](StringAttr axis) {
+      return axis.getValue() == name;
+    });
+  };
+  std::vector<std::vector<MeshAxisPart>> parts;
+  for (sdy::DimensionShardingAttr dimension : sharding.getDimShardings()) {
+    std::vector<MeshAxisPart> &list = parts.emplace_back();
+    for (sdy::AxisRefAttr axis : dimension.getAxes()) {
+      if (!isManual(axis.getName()))
+        continue;
+      // The verifier keeps a sharding's axes in its mesh.
+      unsigned index = *mesh.getAxisIndex(axis.getName());
+      MeshAxisPart part{index, 1, axisSizes[index]};
+      if (sdy::SubAxisInfoAttr subAxis = axis.getSubAxisInfo()) {
+        part.preSize = subAxis.getPreSize();
+        part.size = subAxis.getSize();
+      }
+      list.push_back(part);
+    }
+  }
+  llvm::Expected<ShardLayout> layout =
+      ShardLayout::create(shape, axisSizes, parts, mesh.getDeviceIds());
+  if (!layout)
+    return op.emitOpError() << what << " with sharding " << sharding
+                            << " cannot be split over the manual axes: "
+                            << llvm::toString(layout.takeError());
+  return std::move(*layout);
+}
+
+} // namespace
+
+FailureOr<std::vector<Tensor>>
+runManualComputation(sdy::ManualComputationOp op, std::vector<Tensor> operands,
+                     ModuleOp module, const InterpreterOptions &options,
+                     const ProcessContext &caller,
+                     std::optional<std::string> &firstCheckFailure) {
+  // One of several processes holds per-device values; the only process of
+  // its grid (a program on its own, a fragment on a 1-device mesh) holds
+  // global ones.
+  if (caller.grid.getNumProcesses() > 1)
+    return op.emitOpError()
+           << "on global values cannot run in process " << toString(caller.self)
+           << " of a grid of " << caller.grid.getNumProcesses()
+           << " (a parallel run or a mesh of several devices), whose values "
+              "are per device: a partitioned program has it inlined";
+  auto shardings = llvm::concat<const sdy::TensorShardingAttr>(
+      op.getInShardings().getShardings(), op.getOutShardings().getShardings());
+  if (shardings.begin() == shardings.end())
+    return op.emitOpError() << "has no operands or results, so no mesh to "
+                               "run its body on";
+  sdy::MeshAttr mesh = (*shardings.begin()).getMesh(op);
+  if (!mesh)
+    return op.emitOpError() << "names a mesh no sdy.mesh of the module "
+                               "defines";
+  // Process d is the device with id d (partition_id and the collectives'
+  // groups name ids), and the layouts are indexed by id.
+  int64_t numDevices = mesh.getTotalSize();
+
+  std::vector<std::vector<Tensor>> arguments(numDevices);
+  for (auto [index, pair] : llvm::enumerate(
+           llvm::zip(operands, op.getInShardings().getShardings()))) {
+    auto &[operand, sharding] = pair;
+    FailureOr<ShardLayout> layout = getManualLayout(
+        op, sharding, mesh, operand.shape(), "operand #" + Twine(index));
+    if (failed(layout))
+      return failure();
+    for (int64_t id = 0; id < numDevices; ++id)
+      arguments[id].push_back(extractBox(operand, layout->getBox(id)));
+  }
+
+  FailureOr<std::vector<std::vector<Tensor>>> results = runProcesses(
+      op, ProcessGrid{1, numDevices}, module, options, caller.infeed,
+      [&](Interpreter &interpreter, int64_t id) {
+        return interpreter.runRegion(op.getBody(), std::move(arguments[id]));
+      },
+      firstCheckFailure);
+  if (failed(results))
+    return failure();
+
+  // Each shard of a result from the first device holding it.
+  std::vector<Tensor> globals;
+  for (auto [index, pair] : llvm::enumerate(
+           llvm::zip(op.getResults(), op.getOutShardings().getShardings()))) {
+    auto &[result, sharding] = pair;
+    FailureOr<TensorSpec> spec = getTensorSpec(result.getType(), op.getLoc());
+    if (failed(spec))
+      return failure();
+    FailureOr<ShardLayout> layout = getManualLayout(
+        op, sharding, mesh, spec->shape, "result #" + Twine(index));
+    if (failed(layout))
+      return failure();
+    Tensor global = Tensor::zeros(spec->dtype, spec->shape);
+    for (int64_t shard = 0; shard < layout->getNumShards(); ++shard) {
+      int64_t id = layout->getHolders(shard).front();
+      const Tensor &local = (*results)[id][index];
+      copyBox(local, std::vector<int64_t>(local.shape().size(), 0), global,
+              layout->getBegin(id).vec(), layout->getLocalShape());
+    }
+    globals.push_back(std::move(global));
+  }
+  return globals;
 }
 
 } // namespace mlir::mpmd::runtime

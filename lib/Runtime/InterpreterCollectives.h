@@ -1,4 +1,5 @@
-//===- InterpreterCollectives.h - The interpreter's parallel ops -*- C++ -*-===//
+//===- InterpreterCollectives.h - The interpreter's parallel ops -*- C++
+//-*-===//
 //
 // Private to the interpreter: StableHLO's collectives, replica_id and
 // partition_id on the process grid of a ProcessContext, and
@@ -10,6 +11,7 @@
 #define MPMD_LIB_RUNTIME_INTERPRETERCOLLECTIVES_H
 
 #include "mpmd/Dialect/Interpreter/IR/InterpreterOps.h"
+#include "mpmd/Dialect/Sdy/IR/SdyOps.h"
 #include "mpmd/Runtime/Interpreter.h"
 #include "mpmd/Runtime/Kernels.h"
 
@@ -61,6 +63,23 @@ runParallel(interpreter::RunParallelOp op, std::vector<Tensor> inputs,
             ModuleOp module, const InterpreterOptions &options,
             const ProcessContext &caller,
             std::optional<std::string> &firstCheckFailure);
+
+/// Runs an `sdy.manual_computation` on global values (the unpartitioned
+/// program, e.g. the reference `mpmd run --validate` and
+/// `%partition-and-run` compare with): its body runs as partition d of a
+/// 1 x N grid for each device id d of its mesh, on the operands' parts the
+/// manual axes give that device (free axes leave them whole), with its
+/// collectives meeting as under run_parallel; each shard of a result comes
+/// from the holding device of lowest id. Fails after an error
+/// at `op` when the caller is one of several processes (its values are
+/// per device). The devices run with `options` and read the caller's
+/// infeed.
+/// O(N x operand and result bytes) plus the body's work on N threads.
+FailureOr<std::vector<Tensor>>
+runManualComputation(sdy::ManualComputationOp op, std::vector<Tensor> operands,
+                     ModuleOp module, const InterpreterOptions &options,
+                     const ProcessContext &caller,
+                     std::optional<std::string> &firstCheckFailure);
 
 } // namespace mlir::mpmd::runtime
 

@@ -7,7 +7,10 @@ FILE holds `@parallel_NAME` functions with global types, `sdy.mesh`es,
 shardings and sdy collectives. They are partitioned with `mpmd-opt PASS...`;
 the sequential reference `@sequential_NAME` is the same function with sdy collectives, reshards and
 sharding constraints replaced by their operand, after
-`mpmd-opt -sdy-drop-sharding-and-mesh` (unless FILE defines it). Then:
+`mpmd-opt -sdy-inline-meshes -sdy-drop-sharding-and-mesh` (a manual
+computation stays, which `mpmd interpret` runs per device of its mesh),
+unless FILE defines the references (all of them or none; exit code 2
+otherwise). Then:
 
 * if FILE has `//--- part1.mlir` and `//--- part2.mlir` sections (the layout
   of upstream Shardy's executable tests), part1 is the program and part2
@@ -177,14 +180,37 @@ COLLECTIVE = re.compile(
 
 
 def sequential_version(mpmd_opt, part1):
-    """@sequential_NAME: part1 without collectives, shardings and meshes."""
+    """@sequential_NAME: part1 without collectives, shardings and meshes
+    (but those of manual computations)."""
     generic = run([mpmd_opt, "--mlir-print-op-generic", "-"], stdin=part1)
     identity = COLLECTIVE.sub(r'"stablehlo.reshape"(\1) : (\2) -> \3',
                               generic).replace('"sdy.constant"',
                                                '"stablehlo.constant"')
+    # A manual computation stays, its shardings on inlined meshes: the
+    # interpreter runs its body per device of the mesh on global values.
     sequential = strip_module(run(
-        [mpmd_opt, "-sdy-drop-sharding-and-mesh", "-"], stdin=identity))
+        [mpmd_opt, "-sdy-inline-meshes", "-sdy-drop-sharding-and-mesh", "-"],
+        stdin=identity))
     return sequential.replace("@parallel_", "@sequential_")
+
+
+def usage_error(message):
+    sys.stderr.write("partition_and_run.py: " + message + "\n")
+    sys.exit(2)
+
+
+def missing_references(part1):
+    """The NAMEs of `@parallel_NAME` without a `@sequential_NAME`: either
+    all of them (the references are generated) or none."""
+    names = re.findall(r"func\.func (?:public )?@parallel_(\w+)\(", part1)
+    missing = [name for name in names
+               if not re.search(r"func\.func (?:public |private )?"
+                                r"@sequential_" + name + r"\(", part1)]
+    if missing and len(missing) != len(names):
+        usage_error("@sequential_" + ", @sequential_".join(missing) +
+                    " missing: write a reference for every @parallel_ "
+                    "function or for none")
+    return missing
 
 
 def tensor_type(shape, element):
@@ -301,7 +327,8 @@ def main():
 
     pieces = [strip_module(run([args.mpmd_opt] + args.passes + ["-"],
                                stdin=part1))]
-    if "@parallel_" in part1 and "@sequential_" not in part1:
+    missing = missing_references(part1)
+    if missing:
         pieces.append(sequential_version(args.mpmd_opt, part1))
     if part2 is not None:
         pieces.append(part2)

@@ -70,6 +70,30 @@ TEST(ShardLayoutTest, DevicesAreRowMajorAndAxesSplitMajorToMinor) {
   EXPECT_FALSE(both.isReplicated());
 }
 
+TEST(ShardLayoutTest, DeviceIdsIndexTheLayout) {
+  // Mesh x=2, y=2 listing ids [3, 1, 2, 0]: device 3 sits at position 0,
+  // (x, y) = (0, 0); device 0 at position 3, (1, 1). Rows split by x.
+  llvm::Expected<ShardLayout> rows =
+      ShardLayout::create({8, 6}, {2, 2}, {{{0, 1, 2}}}, {3, 1, 2, 0});
+  ASSERT_TRUE(static_cast<bool>(rows)) << llvm::toString(rows.takeError());
+  EXPECT_EQ(beginsOf(*rows), (Begins{{4, 0}, {0, 0}, {4, 0}, {0, 0}}));
+  // Shards numbered by their first holder, device 0.
+  EXPECT_EQ(rows->getHolders(0).vec(), (std::vector<int64_t>{0, 2}));
+  EXPECT_EQ(rows->getHolders(1).vec(), (std::vector<int64_t>{1, 3}));
+
+  auto idsError = [](std::vector<int64_t> ids) {
+    llvm::Expected<ShardLayout> layout =
+        ShardLayout::create({8}, {4}, {{{0, 1, 4}}}, ids);
+    return layout ? "no error" : llvm::toString(layout.takeError());
+  };
+  EXPECT_EQ(idsError({0, 0, 1, 2}),
+            "the mesh's 4 device ids are not a permutation of its 4 positions");
+  EXPECT_EQ(idsError({0, 1, 2, 4}),
+            "the mesh's 4 device ids are not a permutation of its 4 positions");
+  EXPECT_EQ(idsError({1, 0}),
+            "the mesh's 2 device ids are not a permutation of its 4 positions");
+}
+
 TEST(ShardLayoutTest, SubAxesSelectDigitsOfTheirAxis) {
   // Axis x of size 4 as [pre=1, 2, 2]: "x":(1)2 is the major digit, "x":(2)2
   // the minor one.

@@ -57,13 +57,15 @@ class ShardLayout {
 public:
   /// The layout of a value of `globalShape` whose dimension i is sharded by
   /// `dimensionParts[i]` (major to minor; fewer lists than dimensions leave
-  /// the rest unsharded) over a mesh of `axisSizes`. Errors: an axis or
+  /// the rest unsharded) over a mesh of `axisSizes` whose device at
+  /// position p has id `deviceIds[p]` (p when empty). Errors: an axis or
   /// sub-axis outside the mesh, an axis used twice, a dimension whose size
-  /// does not divide by the product of its parts, sizes that overflow.
-  /// O(devices x rank + parts).
+  /// does not divide by the product of its parts, sizes that overflow, ids
+  /// that are not a permutation of the positions. O(devices x rank + parts).
   static llvm::Expected<ShardLayout>
   create(Shape globalShape, llvm::ArrayRef<int64_t> axisSizes,
-         llvm::ArrayRef<std::vector<MeshAxisPart>> dimensionParts);
+         llvm::ArrayRef<std::vector<MeshAxisPart>> dimensionParts,
+         llvm::ArrayRef<int64_t> deviceIds = {});
   /// Every one of `numDevices` devices holds the whole value.
   static ShardLayout replicated(Shape globalShape, int64_t numDevices);
 

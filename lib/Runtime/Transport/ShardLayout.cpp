@@ -27,7 +27,8 @@ std::string describePart(const MeshAxisPart &part) {
 
 llvm::Expected<ShardLayout>
 ShardLayout::create(Shape globalShape, llvm::ArrayRef<int64_t> axisSizes,
-                    llvm::ArrayRef<std::vector<MeshAxisPart>> dimensionParts) {
+                    llvm::ArrayRef<std::vector<MeshAxisPart>> dimensionParts,
+                    llvm::ArrayRef<int64_t> deviceIds) {
   const int64_t rank = globalShape.size();
   const int64_t numAxes = axisSizes.size();
   if (static_cast<int64_t>(dimensionParts.size()) > rank)
@@ -40,6 +41,21 @@ ShardLayout::create(Shape globalShape, llvm::ArrayRef<int64_t> axisSizes,
   std::optional<int64_t> numDevices = checkedProduct(axisSizes);
   if (!numDevices)
     return makeLayoutError("the mesh's device count overflows int64");
+  if (!deviceIds.empty()) {
+    bool isPermutation = deviceIds.size() == static_cast<size_t>(*numDevices);
+    std::vector<bool> seen(isPermutation ? deviceIds.size() : 0);
+    for (int64_t id : deviceIds) {
+      if (!isPermutation || id < 0 || id >= *numDevices || seen[id]) {
+        isPermutation = false;
+        break;
+      }
+      seen[id] = true;
+    }
+    if (!isPermutation)
+      return makeLayoutError("the mesh's " + llvm::Twine(deviceIds.size()) +
+                             " device ids are not a permutation of its " +
+                             llvm::Twine(*numDevices) + " positions");
+  }
 
   // Each part must lie in its axis, and no two parts may share devices of
   // an axis: [preSize, preSize * size) intervals of pre-sizes are disjoint.
@@ -85,12 +101,13 @@ ShardLayout::create(Shape globalShape, llvm::ArrayRef<int64_t> axisSizes,
   if (!numBegins)
     return makeLayoutError("the mesh's devices times the rank overflow int64");
   layout.begins.assign(*numBegins, 0);
-  for (int64_t device = 0; device < *numDevices; ++device)
+  for (int64_t position = 0; position < *numDevices; ++position) {
+    int64_t device = deviceIds.empty() ? position : deviceIds[position];
     for (auto [dimension, parts] : llvm::enumerate(dimensionParts)) {
       int64_t index = 0;
       for (const MeshAxisPart &part : parts) {
         int64_t coordinate =
-            device / axisStrides[part.axis] % axisSizes[part.axis];
+            position / axisStrides[part.axis] % axisSizes[part.axis];
         int64_t minor = axisSizes[part.axis] / (part.preSize * part.size);
         index = index * part.size + coordinate / minor % part.size;
       }
@@ -98,6 +115,7 @@ ShardLayout::create(Shape globalShape, llvm::ArrayRef<int64_t> axisSizes,
       layout.begins[device * rank + dimension] =
           index * layout.localShape[dimension];
     }
+  }
   layout.groupShards(*numDevices);
   return layout;
 }

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "MeshDevices.h"
 #include "../Propagation/ShardingUtils.h"
+#include "DeviceIds.h"
 
 #include "mpmd/Dialect/Sdy/IR/SdyOps.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
@@ -18,8 +18,6 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/TypeSwitch.h"
-
-#include <limits>
 
 namespace mlir::sdy {
 #define GEN_PASS_DEF_CONVERTGLOBALTOLOCALPASS
@@ -74,19 +72,7 @@ public:
                          bool useReplicaId)
       : module(module), perDimAllGather(perDimAllGather),
         combineReduceScatter(combineReduceScatter), enableRgv3(enableRgv3),
-        useReplicaId(useReplicaId) {
-    // New channels count on from the largest one already used.
-    module.walk([&](Operation *op) {
-      std::optional<Attribute> attr = op->getInherentAttr("channel_handle");
-      if (auto handle =
-              dyn_cast_or_null<hlo::ChannelHandleAttr>(attr.value_or(nullptr)))
-        nextChannel = std::max(
-            nextChannel,
-            handle.getHandle() == std::numeric_limits<int64_t>::max()
-                ? handle.getHandle()
-                : handle.getHandle() + 1);
-    });
-  }
+        useReplicaId(useReplicaId), channels(module) {}
 
   LogicalResult convertSignature(func::FuncOp function);
   LogicalResult convertBody(func::FuncOp function) {
@@ -115,9 +101,9 @@ private:
   LogicalResult convertStablehloOp(Operation *op);
 
   // Building blocks.
-  Value buildDeviceId(OpBuilder &builder, Location loc);
-  Value buildTableLookup(OpBuilder &builder, Location loc,
-                         ArrayRef<int64_t> table, Value deviceId);
+  Value buildDeviceId(OpBuilder &builder, Location loc) {
+    return sdy::buildDeviceId(builder, loc, useReplicaId);
+  }
   Value buildReshape(OpBuilder &builder, Location loc, Value value,
                      ArrayRef<int64_t> shape);
   Value buildTranspose(OpBuilder &builder, Location loc, Value value,
@@ -125,17 +111,11 @@ private:
   Value buildShardSlice(OpBuilder &builder, Location loc, Value value,
                         const MeshDevices &devices, const DimAxes &axes,
                         ArrayRef<int64_t> localShape);
-  FailureOr<DenseIntElementsAttr> buildReplicaGroups(Operation *op,
-                                                     const MeshDevices &devices,
-                                                     ArrayRef<AxisRefAttr> axes);
-  /// The next channel (device-to-device, type 1); handles saturate at the
-  /// largest int64 rather than overflow.
+  FailureOr<DenseIntElementsAttr>
+  buildReplicaGroups(Operation *op, const MeshDevices &devices,
+                     ArrayRef<AxisRefAttr> axes);
   hlo::ChannelHandleAttr takeChannel() {
-    int64_t handle = nextChannel;
-    if (nextChannel < std::numeric_limits<int64_t>::max())
-      ++nextChannel;
-    return hlo::ChannelHandleAttr::get(module.getContext(), handle,
-                                       /*type=*/1);
+    return channels.takeDeviceToDevice(module.getContext());
   }
   /// A body combining two scalars of `elementType` by `kind` (add, maximum
   /// or minimum).
@@ -187,7 +167,7 @@ private:
   /// written on the ops that compute them.
   DenseMap<Value, TensorShardingAttr> replacementShardings;
   bool perDimAllGather, combineReduceScatter, enableRgv3, useReplicaId;
-  int64_t nextChannel = 1;
+  ChannelCounter channels;
 };
 
 //===----------------------------------------------------------------------===//
@@ -562,29 +542,6 @@ LogicalResult GlobalToLocalConverter::convertStablehloOp(Operation *op) {
 // Building blocks
 //===----------------------------------------------------------------------===//
 
-Value GlobalToLocalConverter::buildDeviceId(OpBuilder &builder, Location loc) {
-  auto u32 = RankedTensorType::get({}, builder.getIntegerType(32, false));
-  Value id = useReplicaId
-                 ? hlo::ReplicaIdOp::create(builder, loc, u32).getResult()
-                 : hlo::PartitionIdOp::create(builder, loc, u32).getResult();
-  return hlo::ConvertOp::create(builder, loc,
-                                getI64ScalarType(builder.getContext()), id);
-}
-
-Value GlobalToLocalConverter::buildTableLookup(OpBuilder &builder,
-                                               Location loc,
-                                               ArrayRef<int64_t> table,
-                                               Value deviceId) {
-  auto tableType = RankedTensorType::get(
-      {static_cast<int64_t>(table.size())}, builder.getI64Type());
-  Value constant = hlo::ConstantOp::create(
-      builder, loc, DenseIntElementsAttr::get(tableType, table));
-  Value entry = hlo::DynamicSliceOp::create(
-      builder, loc, RankedTensorType::get({1}, builder.getI64Type()), constant,
-      ValueRange{deviceId}, ArrayRef<int64_t>{1});
-  return buildReshape(builder, loc, entry, {});
-}
-
 Value GlobalToLocalConverter::buildReshape(OpBuilder &builder, Location loc,
                                            Value value,
                                            ArrayRef<int64_t> shape) {
@@ -623,8 +580,9 @@ Value GlobalToLocalConverter::buildShardSlice(OpBuilder &builder, Location loc,
       offsets.push_back(zero);
       continue;
     }
-    offsets.push_back(buildTableLookup(
-        builder, loc, devices.getIndexTableById(dimAxes, size), deviceId));
+    offsets.push_back(buildShardOffset(builder, loc, devices, dimAxes, size,
+                                       /*offset=*/0, deviceId,
+                                       DeviceIndexForm::kTable));
   }
   auto type = cast<RankedTensorType>(value.getType());
   return hlo::DynamicSliceOp::create(builder, loc, type.clone(localShape),
@@ -1114,12 +1072,11 @@ LogicalResult GlobalToLocalConverter::convertIota(hlo::IotaOp op) {
   OpBuilder builder(op);
   builder.setInsertionPointAfter(op);
   Location loc = op.getLoc();
-  Value offset = buildTableLookup(
-      builder, loc,
-      MeshDevices(mesh).getIndexTableById(
-          getDimAxes(sharding, globalType.getRank())[dim],
-          localType.getDimSize(dim)),
-      buildDeviceId(builder, loc));
+  Value offset =
+      buildShardOffset(builder, loc, MeshDevices(mesh),
+                       getDimAxes(sharding, globalType.getRank())[dim],
+                       localType.getDimSize(dim), /*offset=*/0,
+                       buildDeviceId(builder, loc), DeviceIndexForm::kTable);
   Value converted = hlo::ConvertOp::create(
       builder, loc, RankedTensorType::get({}, localType.getElementType()),
       offset);

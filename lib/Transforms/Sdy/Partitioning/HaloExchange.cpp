@@ -36,25 +36,6 @@ namespace mlir::sdy {
 
 namespace hlo = ::mlir::stablehlo;
 
-ChannelCounter::ChannelCounter(Operation *root) {
-  root->walk([&](Operation *op) {
-    std::optional<Attribute> attr = op->getInherentAttr("channel_handle");
-    if (auto handle =
-            dyn_cast_or_null<hlo::ChannelHandleAttr>(attr.value_or(nullptr)))
-      next = std::max(next,
-                      handle.getHandle() == std::numeric_limits<int64_t>::max()
-                          ? handle.getHandle()
-                          : handle.getHandle() + 1);
-  });
-}
-
-int64_t ChannelCounter::take() {
-  int64_t handle = next;
-  if (next < std::numeric_limits<int64_t>::max())
-    ++next;
-  return handle;
-}
-
 namespace {
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -156,12 +137,7 @@ public:
         scalarType(scalarType), body(builder.getInsertionBlock()),
         masksOutside(masksOutside), useReplicaId(useReplicaId),
         channels(channels) {
-    auto u32 = RankedTensorType::get({}, builder.getIntegerType(32, false));
-    Value id = useReplicaId
-                   ? hlo::ReplicaIdOp::create(builder, loc, u32).getResult()
-                   : hlo::PartitionIdOp::create(builder, loc, u32).getResult();
-    deviceId = hlo::ConvertOp::create(builder, loc,
-                                      getI64Scalar(builder.getContext()), id);
+    deviceId = buildDeviceId(builder, loc, useReplicaId);
   }
 
   /// `value` (local, dimension `plan.dim` holding the device's input
@@ -190,7 +166,10 @@ private:
   /// `shardIndex * scale + offset` as an i64 scalar, for the shard index
   /// along `axes` of the device running the program.
   Value buildAffineOfShardIndex(ArrayRef<AxisRefAttr> axes, int64_t scale,
-                                int64_t offset);
+                                int64_t offset) {
+    return buildShardOffset(builder, loc, devices, axes, scale, offset,
+                            deviceId, DeviceIndexForm::kClosedFormIfIota);
+  }
   Value sliceDim(Value value, int64_t dim, int64_t begin, int64_t end,
                  int64_t stride = 1);
   Value padDim(Value value, int64_t dim, int64_t low, int64_t high,
@@ -226,48 +205,6 @@ private:
   ChannelCounter &channels;
   Value deviceId;
 };
-
-Value HaloBuilder::buildAffineOfShardIndex(ArrayRef<AxisRefAttr> axes,
-                                           int64_t scale, int64_t offset) {
-  MLIRContext *ctx = builder.getContext();
-  if (scale == 0)
-    return constantI64(offset);
-  if (devices.hasExplicitDeviceIds()) {
-    // A lookup table indexed by device id.
-    SmallVector<int64_t> table = devices.getIndexTableById(axes, scale);
-    for (int64_t &entry : table)
-      entry += offset;
-    auto tableType = RankedTensorType::get({static_cast<int64_t>(table.size())},
-                                           builder.getI64Type());
-    Value constant = hlo::ConstantOp::create(
-        builder, loc, DenseIntElementsAttr::get(tableType, table));
-    Value entry = hlo::DynamicSliceOp::create(
-        builder, loc, RankedTensorType::get({1}, builder.getI64Type()),
-        constant, ValueRange{deviceId}, ArrayRef<int64_t>{1});
-    return hlo::ReshapeOp::create(builder, loc, getI64Scalar(ctx), entry);
-  }
-  // Closed form: the id is the position; fold its digits along `axes`.
-  Value index;
-  for (MeshDevices::IndexDigit digit : devices.getIndexDigits(axes)) {
-    Value part = deviceId;
-    if (digit.divisor != 1)
-      part = hlo::DivOp::create(builder, loc, part, constantI64(digit.divisor));
-    if (digit.divisor * digit.size < devices.getNumDevices())
-      part = hlo::RemOp::create(builder, loc, part, constantI64(digit.size));
-    index =
-        index ? hlo::AddOp::create(builder, loc,
-                                   hlo::MulOp::create(builder, loc, index,
-                                                      constantI64(digit.size)),
-                                   part)
-              : part;
-  }
-  Value result = index;
-  if (scale != 1)
-    result = hlo::MulOp::create(builder, loc, result, constantI64(scale));
-  if (offset != 0)
-    result = hlo::AddOp::create(builder, loc, result, constantI64(offset));
-  return result;
-}
 
 Value HaloBuilder::sliceDim(Value value, int64_t dim, int64_t begin,
                             int64_t end, int64_t stride) {
@@ -320,8 +257,7 @@ Value HaloBuilder::permute(Value part, const DimPlan &plan,
   // with a channel, pairs name partitions (cross-partition).
   hlo::ChannelHandleAttr channel =
       useReplicaId ? hlo::ChannelHandleAttr()
-                   : hlo::ChannelHandleAttr::get(builder.getContext(),
-                                                 channels.take(), /*type=*/1);
+                   : channels.takeDeviceToDevice(builder.getContext());
   return hlo::CollectivePermuteOp::create(
       builder, loc, part.getType(), part,
       DenseIntElementsAttr::get(pairsType, pairs), channel);

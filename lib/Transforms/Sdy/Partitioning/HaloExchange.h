@@ -12,6 +12,8 @@
 #ifndef MPMD_LIB_TRANSFORMS_SDY_PARTITIONING_HALOEXCHANGE_H
 #define MPMD_LIB_TRANSFORMS_SDY_PARTITIONING_HALOEXCHANGE_H
 
+#include "DeviceIds.h"
+
 #include "mlir/IR/Operation.h"
 
 #include <cstdint>
@@ -19,19 +21,6 @@
 namespace mlir::sdy {
 
 struct OpFactorView;
-
-/// Channel handles for new collectives, counting on from the largest one
-/// already used.
-class ChannelCounter {
-public:
-  /// Starts after the largest `channel_handle` under `root`.
-  explicit ChannelCounter(Operation *root);
-  /// The next handle; saturates at the largest int64.
-  int64_t take();
-
-private:
-  int64_t next = 1;
-};
 
 /// Replaces the pad or slice of `view` by a halo exchange when its operand
 /// and result are sharded alike on full axes of one mesh (no unreduced

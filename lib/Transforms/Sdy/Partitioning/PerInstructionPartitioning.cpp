@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeviceIds.h"
 #include "ExplicitReshards.h"
 
 #include "../Propagation/DataFlowEdges.h"
@@ -241,18 +242,6 @@ std::optional<Candidate> getCandidate(Operation *op) {
   return candidate;
 }
 
-/// The largest `channel_handle` in `root` (0 when none).
-int64_t getLargestChannel(Operation *root) {
-  int64_t largest = 0;
-  root->walk([&](Operation *op) {
-    std::optional<Attribute> attr = op->getInherentAttr(kChannelHandleAttrName);
-    if (auto handle =
-            dyn_cast_or_null<hlo::ChannelHandleAttr>(attr.value_or(nullptr)))
-      largest = std::max(largest, handle.getHandle());
-  });
-  return largest;
-}
-
 class PerInstructionPartitioningPass
     : public impl::PerInstructionPartitioningPassBase<
           PerInstructionPartitioningPass> {
@@ -284,7 +273,7 @@ class PerInstructionPartitioningPass
       return;
 
     OpPassManager partitioner = buildPartitioner();
-    int64_t channelBase = getLargestChannel(module);
+    int64_t channelBase = ChannelCounter::getLargestHandle(module);
     for (Candidate &candidate : selected)
       if (failed(partition(module, candidate, partitioner, channelBase)))
         return signalPassFailure();
@@ -297,8 +286,7 @@ class PerInstructionPartitioningPass
     permutation.enableHaloExchange = enableHaloExchange;
     permutation.replicaCount = replicaCount;
     permutation.partitionCount = partitionCount;
-    pm.addNestedPass<func::FuncOp>(
-        createResolvePermutationFactorsPass(permutation));
+    pm.addPass(createResolvePermutationFactorsPass(permutation));
     pm.addNestedPass<func::FuncOp>(createInsertExplicitReshardsPass(
         InsertExplicitReshardsPassOptions{/*enableFullVersion=*/true}));
     pm.addNestedPass<func::FuncOp>(createReshardToCollectivesPass());

@@ -146,7 +146,7 @@ class ResolvePermutationFactorsPass
 
   void runOnOperation() override {
     SmallVector<Operation *> ops;
-    getOperation().walk([&](Operation *op) {
+    getOperation()->walk([&](Operation *op) {
       if (isa<hlo::StablehloDialect>(op->getDialect()) &&
           !op->hasTrait<OpTrait::IsTerminator>())
         ops.push_back(op);

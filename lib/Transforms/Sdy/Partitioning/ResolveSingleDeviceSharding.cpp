@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Propagation/ShardingUtils.h"
+#include "DeviceIds.h"
 
 #include "mpmd/Dialect/Sdy/IR/SdyOps.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
@@ -117,13 +118,8 @@ class ResolveSingleDeviceShardingPass
     OpBuilder builder(&getContext());
     // The device id, computed once at the top of the function.
     builder.setInsertionPointToStart(&function.getBody().front());
-    Location loc = function.getLoc();
-    Value rawId = replicaCount > 1
-                      ? stablehlo::ReplicaIdOp::create(builder, loc).getResult()
-                      : stablehlo::PartitionIdOp::create(builder, loc)
-                            .getResult();
-    auto i64Scalar = RankedTensorType::get({}, builder.getI64Type());
-    Value deviceId = stablehlo::ConvertOp::create(builder, loc, i64Scalar, rawId);
+    Value deviceId =
+        buildDeviceId(builder, function.getLoc(), replicaCount > 1);
 
     for (auto [op, device] : singleDeviceOps)
       if (failed(rewrite(builder, op, device, deviceId, globalMesh)))

@@ -41,7 +41,11 @@ func.func @pad_right_halo(%a: tensor<16xf32> {sdy.sharding = #sdy.sharding<@four
   return %0 : tensor<18xf32>
 }
 
-// New channels count on after the largest one in the function (7 here).
+// -----
+
+sdy.mesh @four = <["x"=4]>
+
+// New channels count on after the largest one in the module (7 here).
 // CHECK-LABEL: func.func @existing_channel
 func.func @existing_channel(%a: tensor<16xf32> {sdy.sharding = #sdy.sharding<@four, [{"x"}]>}, %z: tensor<f32>) -> tensor<18xf32> {
   // CHECK: "stablehlo.collective_permute"(%{{.*}}) <{channel_handle = #stablehlo.channel_handle<handle = 8, type = 1>
@@ -49,6 +53,10 @@ func.func @existing_channel(%a: tensor<16xf32> {sdy.sharding = #sdy.sharding<@fo
   %1 = stablehlo.pad %0, %z, low = [1], high = [1], interior = [0] {sdy.sharding = #sdy.sharding_per_value<[<@four, [{"x"}]>]>} : (tensor<16xf32>, tensor<f32>) -> tensor<18xf32>
   return %1 : tensor<18xf32>
 }
+
+// -----
+
+sdy.mesh @four = <["x"=4]>
 
 // A strided slice over a non-divisible input (15 over 4: shards of 4,
 // padded at the high end first). Output shard k (2 elements) reads
@@ -72,6 +80,10 @@ func.func @strided_slice(%a: tensor<15xf32> {sdy.sharding = #sdy.sharding<@four,
   return %0 : tensor<7xf32>
 }
 
+// -----
+
+sdy.mesh @four = <["x"=4]>
+
 // Reverse over divisible shards: one permute swaps mirror devices, then
 // each reverses locally.
 // CHECK-LABEL: func.func @reverse
@@ -87,6 +99,10 @@ func.func @reverse(%a: tensor<16x2xf32> {sdy.sharding = #sdy.sharding<@four, [{"
   %0 = stablehlo.reverse %a, dims = [0, 1] {sdy.sharding = #sdy.sharding_per_value<[<@four, [{"x"}, {}]>]>} : tensor<16x2xf32>
   return %0 : tensor<16x2xf32>
 }
+
+// -----
+
+sdy.mesh @four = <["x"=4]>
 
 // A non-divisible reverse (14 over 4 shards of 4) first shifts the 2
 // padding elements of the last shard to the front: a halo of 2 from the
@@ -165,4 +181,28 @@ func.func @different_shardings(%a: tensor<8xf32>, %z: tensor<f32>) -> tensor<10x
   // CHECK-NOT: sdy.manual_computation
   %0 = stablehlo.pad %a, %z, low = [1], high = [1], interior = [0] {sdy.sharding = #sdy.sharding_per_value<[<@two, [{"x"}]>]>} : (tensor<8xf32>, tensor<f32>) -> tensor<10xf32>
   return %0 : tensor<10xf32>
+}
+
+// -----
+
+// Channel handles are unique in the module: the halo of the first function
+// counts on after the handle the second one already uses, and the second
+// function's halo after that.
+sdy.mesh @four = <["x"=4]>
+
+// CHECK-LABEL: func.func @first_function
+func.func @first_function(%a: tensor<16xf32> {sdy.sharding = #sdy.sharding<@four, [{"x"}]>}, %z: tensor<f32>) -> tensor<18xf32> {
+  // CHECK: "stablehlo.collective_permute"(%{{.*}}) <{channel_handle = #stablehlo.channel_handle<handle = 8, type = 1>
+  // CHECK-NOT: "stablehlo.collective_permute"
+  %0 = stablehlo.pad %a, %z, low = [1], high = [1], interior = [0] {sdy.sharding = #sdy.sharding_per_value<[<@four, [{"x"}]>]>} : (tensor<16xf32>, tensor<f32>) -> tensor<18xf32>
+  return %0 : tensor<18xf32>
+}
+
+// CHECK-LABEL: func.func @second_function
+func.func @second_function(%a: tensor<16xf32> {sdy.sharding = #sdy.sharding<@four, [{"x"}]>}, %z: tensor<f32>) -> tensor<18xf32> {
+  // CHECK: "stablehlo.collective_permute"(%arg0) <{channel_handle = #stablehlo.channel_handle<handle = 7, type = 1>
+  // CHECK: "stablehlo.collective_permute"(%{{.*}}) <{channel_handle = #stablehlo.channel_handle<handle = 9, type = 1>
+  %0 = "stablehlo.collective_permute"(%a) <{channel_handle = #stablehlo.channel_handle<handle = 7, type = 1>, source_target_pairs = dense<[[0, 1]]> : tensor<1x2xi64>}> {sdy.sharding = #sdy.sharding_per_value<[<@four, [{"x"}]>]>} : (tensor<16xf32>) -> tensor<16xf32>
+  %1 = stablehlo.pad %0, %z, low = [1], high = [1], interior = [0] {sdy.sharding = #sdy.sharding_per_value<[<@four, [{"x"}]>]>} : (tensor<16xf32>, tensor<f32>) -> tensor<18xf32>
+  return %1 : tensor<18xf32>
 }

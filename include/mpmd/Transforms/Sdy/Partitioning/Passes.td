@@ -149,8 +149,10 @@ def InsertExplicitReshardsPass
   let dependentDialects = ["::mlir::sdy::SdyDialect"];
 }
 
-def ResolvePermutationFactorsPass
-    : Pass<"sdy-resolve-permutation-factors", "::mlir::func::FuncOp"> {
+// No anchor: upstream runs it on the module (channel handles unique in
+// the module); -mpmd-partition-fragment-bodies nests it per function, each
+// alone in a scratch module.
+def ResolvePermutationFactorsPass : Pass<"sdy-resolve-permutation-factors"> {
   let summary = "Runs ops with sharded permutation factors on those "
                 "dimensions replicated.";
   let description = [{
@@ -178,8 +180,10 @@ def ResolvePermutationFactorsPass
     when `replica-count` > 1, else `partition_id`): closed-form arithmetic
     on meshes without device ids, a lookup table otherwise. It falls back
     to replication when a halo is as large as what an all-gather moves.
-    New collectives take channel handles after the largest one in the
-    function (none with `replica-count` > 1: pairs of replica ids). A reverse swaps shards between mirror devices (after moving
+    New collectives take channel handles after the largest one in the op
+    the pass runs on, the module as upstream runs it, so that handles are
+    unique in the module (none with `replica-count` > 1: pairs of replica
+    ids). A reverse swaps shards between mirror devices (after moving
     the padding of a non-divisible last shard to the front) and reverses
     locally. Reshapes always take the replication path.
     Complexity: O(ops x (T x R + P x S)) for T tensors of rank R per op, P
