@@ -12,6 +12,11 @@
 // * activations: the forward's other operands and results that the
 //   backward of the same name takes;
 // * boundary: the forward's results that another layer's forward takes.
+// The ops outside the named computations are timed too and charged to a
+// layer (LayerOfOps): those that run per microbatch (in a function that
+// mpmd.call calls, or reading a call's results: the gradient sums) as its
+// `accumulate_seconds`, the others (the optimizer update, the input
+// slices) as its `update_seconds`.
 // Exit codes (CommandError.h): 2 for bad options, 1 for a model that
 // cannot be read or run.
 //
@@ -28,8 +33,10 @@
 #include "mpmd/Driver/ModuleFile.h"
 #include "mpmd/Plan/CostFile.h"
 #include "mpmd/Runtime/Interpreter.h"
+#include "mpmd/Runtime/Kernels.h"
 #include "mpmd/Runtime/ProgramIO.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -113,6 +120,90 @@ void addForwardBytes(NamedComputationOp forward, NamedComputationOp backward,
   }
 }
 
+/// The layer the work of an op outside the named computations belongs to:
+/// the layer whose named computation produced one of its operands (through
+/// mpmd.call results and other ops), else the first layer that takes one
+/// of them (an input of @main, through calls and other ops). Memoized: O(ops
+/// + uses) over all queries.
+class LayerOfOps {
+public:
+  explicit LayerOfOps(ModuleOp module) : symbols(module) {}
+
+  StringRef getLayer(Operation &op) {
+    for (Value operand : op.getOperands())
+      if (StringRef layer = getProducer(operand); !layer.empty())
+        return layer;
+    for (Value operand : op.getOperands())
+      if (StringRef layer = getConsumer(operand); !layer.empty())
+        return layer;
+    for (Value result : op.getResults())
+      if (StringRef layer = getConsumer(result); !layer.empty())
+        return layer;
+    return {};
+  }
+
+private:
+  func::FuncOp getCallee(CallOp call) {
+    return symbols.lookup<func::FuncOp>(call.getCallee());
+  }
+
+  StringRef getProducer(Value value) {
+    auto [it, inserted] = producers.try_emplace(value);
+    if (!inserted)
+      return it->second;
+    StringRef layer;
+    Operation *op = value.getDefiningOp();
+    if (auto named = dyn_cast_or_null<NamedComputationOp>(op)) {
+      layer = named.getOrigin().getUserName();
+    } else if (auto call = dyn_cast_or_null<CallOp>(op)) {
+      if (func::FuncOp callee = getCallee(call))
+        layer = getProducer(callee.front().getTerminator()->getOperand(
+            cast<OpResult>(value).getResultNumber()));
+    } else if (op) {
+      for (Value operand : op->getOperands())
+        if (layer = getProducer(operand); !layer.empty())
+          break;
+    }
+    return producers[value] = layer;
+  }
+
+  StringRef getConsumer(Value value) {
+    auto [it, inserted] = consumers.try_emplace(value);
+    if (!inserted)
+      return it->second;
+    StringRef layer;
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto named = dyn_cast<NamedComputationOp>(user)) {
+        layer = named.getOrigin().getUserName();
+      } else if (auto call = dyn_cast<CallOp>(user)) {
+        if (func::FuncOp callee = getCallee(call))
+          layer = getConsumer(callee.getArgument(use.getOperandNumber()));
+      } else {
+        for (Value result : user->getResults())
+          if (layer = getConsumer(result); !layer.empty())
+            break;
+      }
+      if (!layer.empty())
+        break;
+    }
+    return consumers[value] = layer;
+  }
+
+  SymbolTable symbols;
+  llvm::DenseMap<Value, StringRef> producers, consumers;
+};
+
+/// Whether `op` (outside the named computations) runs once per microbatch:
+/// it sits in a function that mpmd.call calls, or reads a call's results.
+bool runsPerMicrobatch(Operation &op, const llvm::DenseSet<Operation *> &calledFunctions) {
+  if (calledFunctions.contains(op.getParentOfType<func::FuncOp>()))
+    return true;
+  return llvm::any_of(op.getOperands(), [](Value operand) {
+    return isa_and_nonnull<CallOp>(operand.getDefiningOp());
+  });
+}
+
 struct MeasuredTime {
   double seconds = 0;
   int64_t calls = 0;
@@ -164,11 +255,37 @@ llvm::Error runProfile(llvm::ArrayRef<StringRef> args) {
   const std::vector<runtime::Tensor> arguments =
       runtime::randomInputs(seed, *specs);
 
+  // One BLAS thread, as each device of the executor runs: the thread's CPU
+  // time then counts all the work.
+  runtime::BlasThreadLimit oneThread(1);
   runtime::Interpreter interpreter(module);
   if (failed(interpreter.run(main, arguments)))
     return makeInputError("@main failed on the interpreter");
   // Keyed by name, then transpose count.
   llvm::StringMap<std::array<MeasuredTime, 2>> measured;
+  // The work outside the named computations, by layer: per microbatch (all
+  // microbatches together) and per step.
+  llvm::StringMap<std::pair<double, double>> outside;
+  LayerOfOps layerOfOps(module);
+  llvm::DenseSet<Operation *> calledFunctions;
+  module.walk([&](CallOp call) {
+    if (auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee()))
+      calledFunctions.insert(callee);
+  });
+  // A fused chain's time is shared equally by its ops (elementwise, on
+  // tensors of one shape).
+  interpreter.setOpObserver(
+      [&](llvm::ArrayRef<Operation *> ops, double seconds) {
+        for (Operation *op : ops) {
+          StringRef layer = layerOfOps.getLayer(*op);
+          if (layer.empty())
+            continue;
+          std::pair<double, double> &time = outside[layer];
+          (runsPerMicrobatch(*op, calledFunctions) ? time.first
+                                                   : time.second) +=
+              seconds / double(ops.size());
+        }
+      });
   interpreter.setNamedComputationObserver(
       [&](NamedComputationOp computation, double seconds) {
         int64_t transposeCount = computation.getOrigin().getTransposeCount();
@@ -197,6 +314,9 @@ llvm::Error runProfile(llvm::ArrayRef<StringRef> args) {
     cost.name = name;
     cost.seconds = times[0].seconds / std::max<int64_t>(times[0].calls, 1);
     addForwardBytes(forward, backwardOf.lookup(name), module, cost);
+    auto [perMicrobatch, perStep] = outside.lookup(name);
+    cost.accumulateSeconds = perMicrobatch / costs.microbatches;
+    cost.updateSeconds = perStep;
     if (!times[1].calls)
       continue;
     plan::ComputationCost &backward = costs.computations.emplace_back();
