@@ -204,6 +204,10 @@ int runOnExecutor(const runtime::Executable &executable, ModuleOp reference,
     if (llvm::Error error =
             runtime::printRunReport(executable, *result, llvm::outs()))
       return fail(std::move(error));
+    if (options.repeat > 1)
+      llvm::outs() << llvm::format("fastest step of %lld runs: %.3f ms\n",
+                                   static_cast<long long>(options.repeat),
+                                   fastestStepUs / 1e3);
     if (options.plannedStepSeconds)
       runtime::printPlannedStep(*options.plannedStepSeconds,
                                 options.plannedDescription, result->stepUs,
