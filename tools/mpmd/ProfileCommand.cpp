@@ -1,11 +1,11 @@
 //===- ProfileCommand.cpp - mpmd profile ----------------------------------===//
 //
 // Runs an unpartitioned model on the interpreter, once to warm up (buffer
-// pool, constants) and once timed, and writes the cost file `mpmd plan`
-// reads (mpmd/Plan/CostFile.h). Times are the mean wall time of each
-// named computation and transpose count per call (one call per
-// microbatch); bytes come from the types of the forward computation's
-// values:
+// pool, constants) and five times timed, and writes the cost file `mpmd
+// plan` reads (mpmd/Plan/CostFile.h). Times are the mean thread CPU time of
+// each named computation and transpose count per call (one call per
+// microbatch), the smallest of the timed runs; bytes come from the types
+// of the forward computation's values:
 // * parameters: the operands that every microbatch receives unchanged
 //   (the same value at that argument of each mpmd.call of the enclosing
 //   function), counted twice (the weights and their gradient sums);
@@ -17,6 +17,9 @@
 // mpmd.call calls, or reading a call's results: the gradient sums) as its
 // `accumulate_seconds`, the others (the optimizer update, the input
 // slices) as its `update_seconds`.
+// The executor's fixed costs come from its calibration on this machine
+// (ExecutorCalibration.h): the cost file's action overhead, link latency
+// and link bandwidth.
 // Exit codes (CommandError.h): 2 for bad options, 1 for a model that
 // cannot be read or run.
 //
@@ -30,6 +33,7 @@
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
 #include "mpmd/Dialect/Mpmd/IR/TensorSizes.h"
+#include "mpmd/Driver/ExecutorCalibration.h"
 #include "mpmd/Driver/ModuleFile.h"
 #include "mpmd/Plan/CostFile.h"
 #include "mpmd/Runtime/Interpreter.h"
@@ -40,6 +44,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <optional>
 #include <string>
 
@@ -56,8 +61,11 @@ void printProfileHelp(llvm::raw_ostream &os) {
         "warm up, once\ntimed) and writes, per named computation and "
         "transpose count, its mean time\nper microbatch and, for forwards, "
         "the bytes of its parameters, of the\nactivations its backward "
-        "takes and of what it sends to the next layer: the\ncost file of "
-        "'mpmd plan --costs'.\n\n"
+        "takes and of what it sends to the next layer, with the\nwork "
+        "around the layers (gradient sums, optimizer update) charged to "
+        "them and\nthe executor's per-fragment and per-transfer costs "
+        "measured on this machine:\nthe cost file of 'mpmd plan "
+        "--costs'.\n\n"
         "  --random-inputs SEED  seeded random arguments (default 0)\n"
         "  -o FILE               the cost file\n";
 }
@@ -209,6 +217,22 @@ struct MeasuredTime {
   int64_t calls = 0;
 };
 
+/// A layer's times in one measured run: per call of its forward and
+/// backward, its gradient sums per microbatch and its update.
+struct LayerTimes {
+  double forward, backward, accumulate, update;
+  bool hasBackward;
+
+  static LayerTimes min(const LayerTimes &a, const LayerTimes &b) {
+    return {std::min(a.forward, b.forward), std::min(a.backward, b.backward),
+            std::min(a.accumulate, b.accumulate), std::min(a.update, b.update),
+            a.hasBackward};
+  }
+};
+
+/// Runs measured after the warm-up.
+constexpr int64_t kMeasuredRuns = 5;
+
 llvm::Error runProfile(llvm::ArrayRef<StringRef> args) {
   std::optional<std::string> model, seedText, output;
   bool help = false;
@@ -261,7 +285,7 @@ llvm::Error runProfile(llvm::ArrayRef<StringRef> args) {
   runtime::Interpreter interpreter(module);
   if (failed(interpreter.run(main, arguments)))
     return makeInputError("@main failed on the interpreter");
-  // Keyed by name, then transpose count.
+  // Keyed by name, then transpose count; of the run being measured.
   llvm::StringMap<std::array<MeasuredTime, 2>> measured;
   // The work outside the named computations, by layer: per microbatch (all
   // microbatches together) and per step.
@@ -296,8 +320,26 @@ llvm::Error runProfile(llvm::ArrayRef<StringRef> args) {
         time.seconds += seconds;
         ++time.calls;
       });
-  if (failed(interpreter.run(main, arguments)))
-    return makeInputError("@main failed on the interpreter");
+  // Per layer, the smallest of each time over the measured runs: other work
+  // on a shared machine slows some runs down, never speeds one up.
+  llvm::StringMap<LayerTimes> fastest;
+  for (int64_t run = 0; run < kMeasuredRuns; ++run) {
+    measured.clear();
+    outside.clear();
+    if (failed(interpreter.run(main, arguments)))
+      return makeInputError("@main failed on the interpreter");
+    for (const std::string &name : layers.names) {
+      const std::array<MeasuredTime, 2> &times = measured[name];
+      auto [perMicrobatch, perStep] = outside.lookup(name);
+      LayerTimes now{times[0].seconds / std::max<int64_t>(times[0].calls, 1),
+                     times[1].calls ? times[1].seconds / times[1].calls : 0,
+                     perMicrobatch / layers.microbatches, perStep,
+                     times[1].calls > 0};
+      auto [it, first] = fastest.try_emplace(name, now);
+      if (!first)
+        it->second = LayerTimes::min(it->second, now);
+    }
+  }
 
   // The first backward of each layer, for the activations it takes.
   llvm::StringMap<NamedComputationOp> backwardOf;
@@ -308,21 +350,27 @@ llvm::Error runProfile(llvm::ArrayRef<StringRef> args) {
   });
   plan::CostFile costs;
   costs.microbatches = layers.microbatches;
+  llvm::Expected<driver::ExecutorCosts> executor = driver::calibrateExecutor();
+  if (!executor)
+    return makeInputError(llvm::toString(executor.takeError()));
+  costs.actionOverhead = executor->fragmentSeconds;
+  costs.linkLatency = executor->transferSeconds;
+  if (std::isfinite(executor->transferBandwidth))
+    costs.linkBandwidth = executor->transferBandwidth;
   for (auto [name, forward] : llvm::zip(layers.names, layers.forwards)) {
-    const std::array<MeasuredTime, 2> &times = measured[name];
+    const LayerTimes &times = fastest[name];
     plan::ComputationCost &cost = costs.computations.emplace_back();
     cost.name = name;
-    cost.seconds = times[0].seconds / std::max<int64_t>(times[0].calls, 1);
+    cost.seconds = times.forward;
     addForwardBytes(forward, backwardOf.lookup(name), module, cost);
-    auto [perMicrobatch, perStep] = outside.lookup(name);
-    cost.accumulateSeconds = perMicrobatch / costs.microbatches;
-    cost.updateSeconds = perStep;
-    if (!times[1].calls)
+    cost.accumulateSeconds = times.accumulate;
+    cost.updateSeconds = times.update;
+    if (!times.hasBackward)
       continue;
     plan::ComputationCost &backward = costs.computations.emplace_back();
     backward.name = name;
     backward.transposeCount = 1;
-    backward.seconds = times[1].seconds / times[1].calls;
+    backward.seconds = times.backward;
   }
   return writeOutputFile(*output, plan::writeCostFile(costs));
 }
