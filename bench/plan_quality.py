@@ -12,8 +12,11 @@ step. Each config then runs as `mpmd run --config ... --repeat R --summary`
 interleaved ROUNDS times so that load changes hit all of them alike. Per
 config: the median over rounds of the fastest of the R runs' steps; the
 ratio planned / best even split is the median of the per-round ratios.
-Prints, per model, the measured steps, the ratios, the planner's prediction
-next to the planned config's measured step, and whether the targets hold:
+Prints, per model, the measured steps, the ratios, the replay of each
+config's measured step times (`mpmd run --summary`: the step its fragment
+and copy times allow without the executor's waits, which load inflates
+least), the planner's prediction next to the planned config's measured step
+and replay, and whether the targets hold:
 planned <= best even split (strictly better on the unbalanced model), and
 prediction within 10% of the measured step. Run it on an otherwise idle
 machine; a loaded one inflates the measured steps, not the predictions.
@@ -49,13 +52,19 @@ def run(command):
                           text=True).stdout
 
 
-def fastest_step_ms(mpmd, model, config, repeat):
+def measure_ms(mpmd, model, config, repeat):
+    """The fastest step of `repeat` runs, and the replay of the last run's
+    measured step times (the step the executor's own fragment and copy
+    times allow without its waits: what load inflates least)."""
     out = run([mpmd, "run", model, "--config", config, "--random-inputs",
                "1", "--repeat", str(repeat), "--summary", "--quiet"])
-    match = re.search(r"fastest step of \d+ runs: ([0-9.]+) ms", out)
-    if not match:
-        raise RuntimeError("no fastest step in:\n" + out)
-    return float(match.group(1))
+    fastest = re.search(r"fastest step of \d+ runs: ([0-9.]+) ms", out)
+    replay = re.search(r"replay of the measured step times: ([0-9.]+) (m?s)",
+                       out)
+    if not fastest or not replay:
+        raise RuntimeError("no fastest step or replay in:\n" + out)
+    scale = 1 if replay.group(2) == "ms" else 1e-3
+    return float(fastest.group(1)), float(replay.group(1)) * scale
 
 
 def prepare(mpmd, work, name, kind, options):
@@ -89,23 +98,29 @@ def main():
             model, configs, printed, plan = prepare(mpmd, work, name, kind,
                                                     options)
             steps = {label: [] for label, _ in configs}
+            replays = {label: [] for label, _ in configs}
             ratios = []
             for _ in range(args.rounds):
                 for label, config in configs:
-                    steps[label].append(
-                        fastest_step_ms(mpmd, model, config, args.repeat))
+                    step, replay = measure_ms(mpmd, model, config,
+                                              args.repeat)
+                    steps[label].append(step)
+                    replays[label].append(replay)
                 best_even = min(steps[label][-1] for label, _ in BASELINES)
                 ratios.append(steps["planned"][-1] / best_even)
             print(f"== {name}: mpmd example {kind} {' '.join(options)}")
             print(printed.rstrip())
             print(f"median over {args.rounds} rounds of the fastest of "
                   f"{args.repeat} runs:")
-            print("| config | measured step | vs planned |")
-            print("|---|---|---|")
+            print("| config | measured step | vs planned | replay of its "
+                  "step times |")
+            print("|---|---|---|---|")
             planned_ms = statistics.median(steps["planned"])
             for label, _ in configs:
                 step = statistics.median(steps[label])
-                print(f"| {label} | {step:.2f} ms | {step / planned_ms:.2f}x |")
+                replay = statistics.median(replays[label])
+                print(f"| {label} | {step:.2f} ms | {step / planned_ms:.2f}x "
+                      f"| {replay:.2f} ms |")
             ratio = statistics.median(ratios)
             predicted_ms = plan["step_seconds"] * 1e3
             error = planned_ms / predicted_ms - 1
@@ -115,7 +130,9 @@ def main():
                   f"{'yes' if holds else 'NO'})")
             print(f"predicted {predicted_ms:.2f} ms ({plan['description']}), "
                   f"measured {planned_ms:.2f} ms: {error:+.1%} (target "
-                  f"within 10%: {'yes' if abs(error) <= 0.10 else 'NO'})")
+                  f"within 10%: {'yes' if abs(error) <= 0.10 else 'NO'}); "
+                  f"replay {statistics.median(replays['planned']):.2f} ms: "
+                  f"{statistics.median(replays['planned']) / predicted_ms - 1:+.1%}")
             print()
 
 
