@@ -39,8 +39,8 @@ std::string writeChainProgram(int64_t fragments, int64_t elements,
     int64_t mesh = alternate ? i % 2 : 0;
     std::string operand = "%v" + std::to_string(i);
     if (alternate && i > 0) {
-      os << llvm::formatv("  %t{0} = mpmd.transfer {1} : (!t{2}) -> !t{3}\n",
-                          i, operand, 1 - mesh, mesh);
+      os << llvm::formatv("  %t{0} = mpmd.transfer {1} : (!t{2}) -> !t{3}\n", i,
+                          operand, 1 - mesh, mesh);
       operand = "%t" + std::to_string(i);
     }
     os << llvm::formatv(
@@ -85,8 +85,8 @@ llvm::Expected<ExecutorCosts> calibrateExecutor() {
   // Small enough that copying it is free, large enough for the bandwidth
   // to show over the latency.
   constexpr int64_t kSmallElements = 1, kLargeElements = 1 << 18;
-  llvm::Expected<double> local = timeChain(kFragments, kSmallElements, false,
-                                           kRuns);
+  llvm::Expected<double> local =
+      timeChain(kFragments, kSmallElements, false, kRuns);
   if (!local)
     return local.takeError();
   llvm::Expected<double> small =

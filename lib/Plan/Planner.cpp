@@ -71,9 +71,9 @@ class LayerSums {
 public:
   explicit LayerSums(const CostTable &costs) {
     const size_t layers = costs.layers.size();
-    for (std::vector<double> *sums : {&forward, &backward, &weightGradient,
-                                      &activation, &parameters, &accumulate,
-                                      &update})
+    for (std::vector<double> *sums :
+         {&forward, &backward, &weightGradient, &activation, &parameters,
+          &accumulate, &update})
       sums->assign(layers + 1, 0);
     for (auto [i, layer] : llvm::enumerate(costs.layers)) {
       forward[i + 1] = forward[i] + layer.forward;
@@ -95,8 +95,8 @@ public:
            sum(weightGradient, first, end);
   }
 
-  std::vector<double> forward, backward, weightGradient, activation,
-      parameters, accumulate, update;
+  std::vector<double> forward, backward, weightGradient, activation, parameters,
+      accumulate, update;
 };
 
 /// The latency of one transfer over the boundary after `lastLayer`, with
@@ -212,7 +212,8 @@ llvm::Expected<PlanCandidate> scoreSchedule(
     stageCost.backward = costs.actionOverhead +
                          perDevice * LayerSums::sum(sums.backward, first, end);
     stageCost.weightGradient =
-        (splitsWeightGradients ? costs.actionOverhead : 0) + perDevice * LayerSums::sum(sums.weightGradient, first, end) +
+        (splitsWeightGradients ? costs.actionOverhead : 0) +
+        perDevice * LayerSums::sum(sums.weightGradient, first, end) +
         LayerSums::sum(sums.accumulate, first, end);
     stageCost.transferToNext =
         end < layers ? getTransferTime(costs, end - 1, scale) : 0;
@@ -258,12 +259,12 @@ double getBusiestMeshWork(const PlanRequest &request, const LayerSums &sums,
     const int64_t end =
         stage + 1 < built.getNumStages() ? firstLayers[stage + 1] : layers;
     const int64_t first = firstLayers[stage];
-    work[mesh] += params.microbatches *
-                      (2 * request.costs.actionOverhead +
-                       scale * sums.work(first, end) /
-                           request.meshDevices[mesh] +
-                       LayerSums::sum(sums.accumulate, first, end)) +
-                  LayerSums::sum(sums.update, first, end);
+    work[mesh] +=
+        params.microbatches *
+            (2 * request.costs.actionOverhead +
+             scale * sums.work(first, end) / request.meshDevices[mesh] +
+             LayerSums::sum(sums.accumulate, first, end)) +
+        LayerSums::sum(sums.update, first, end);
   }
   return *std::max_element(work.begin(), work.end());
 }

@@ -139,8 +139,8 @@ llvm::Error printRunReport(const Executable &executable,
 }
 
 void printPlannedStep(double predictedSeconds, llvm::StringRef description,
-                      double measuredStepUs, double fastestStepUs,
-                      int64_t runs, llvm::raw_ostream &os) {
+                      double measuredStepUs, double fastestStepUs, int64_t runs,
+                      llvm::raw_ostream &os) {
   constexpr double kMicrosPerSecond = 1e6, kMicrosPerMilli = 1e3;
   const double predictedUs = predictedSeconds * kMicrosPerSecond;
   os << llvm::format("mpmd plan: predicted step %.3f ms",
@@ -151,10 +151,9 @@ void printPlannedStep(double predictedSeconds, llvm::StringRef description,
                      measuredStepUs / kMicrosPerMilli,
                      measuredStepUs / predictedUs);
   if (runs > 1)
-    os << llvm::format(" (fastest of %lld runs %.3f ms, %.2f)",
-                       static_cast<long long>(runs),
-                       fastestStepUs / kMicrosPerMilli,
-                       fastestStepUs / predictedUs);
+    os << llvm::format(
+        " (fastest of %lld runs %.3f ms, %.2f)", static_cast<long long>(runs),
+        fastestStepUs / kMicrosPerMilli, fastestStepUs / predictedUs);
   os << "\n";
 }
 

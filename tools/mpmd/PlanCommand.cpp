@@ -192,11 +192,10 @@ std::string writePlanConfig(const plan::PlanCandidate &best,
       assignment.push_back(
           {layerNames[layer], planned.mesh, static_cast<int64_t>(stage)});
   // What `mpmd run --config ... --summary` compares the measured step with.
-  llvm::json::Object plan{
-      {"step_seconds", best.stepTime},
-      {"bubble_fraction", best.bubbleFraction},
-      {"peak_bytes", std::ceil(best.peakMemory)},
-      {"description", plan::describeCandidate(best)}};
+  llvm::json::Object plan{{"step_seconds", best.stepTime},
+                          {"bubble_fraction", best.bubbleFraction},
+                          {"peak_bytes", std::ceil(best.peakMemory)},
+                          {"description", plan::describeCandidate(best)}};
   return examples::writeCompileConfig(meshes, assignment,
                                       getConfigSchedule(best), {}, plan);
 }

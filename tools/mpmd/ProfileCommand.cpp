@@ -204,7 +204,8 @@ private:
 
 /// Whether `op` (outside the named computations) runs once per microbatch:
 /// it sits in a function that mpmd.call calls, or reads a call's results.
-bool runsPerMicrobatch(Operation &op, const llvm::DenseSet<Operation *> &calledFunctions) {
+bool runsPerMicrobatch(Operation &op,
+                       const llvm::DenseSet<Operation *> &calledFunctions) {
   if (calledFunctions.contains(op.getParentOfType<func::FuncOp>()))
     return true;
   return llvm::any_of(op.getOperands(), [](Value operand) {
@@ -298,18 +299,17 @@ llvm::Error runProfile(llvm::ArrayRef<StringRef> args) {
   });
   // A fused chain's time is shared equally by its ops (elementwise, on
   // tensors of one shape).
-  interpreter.setOpObserver(
-      [&](llvm::ArrayRef<Operation *> ops, double seconds) {
-        for (Operation *op : ops) {
-          StringRef layer = layerOfOps.getLayer(*op);
-          if (layer.empty())
-            continue;
-          std::pair<double, double> &time = outside[layer];
-          (runsPerMicrobatch(*op, calledFunctions) ? time.first
-                                                   : time.second) +=
-              seconds / double(ops.size());
-        }
-      });
+  interpreter.setOpObserver([&](llvm::ArrayRef<Operation *> ops,
+                                double seconds) {
+    for (Operation *op : ops) {
+      StringRef layer = layerOfOps.getLayer(*op);
+      if (layer.empty())
+        continue;
+      std::pair<double, double> &time = outside[layer];
+      (runsPerMicrobatch(*op, calledFunctions) ? time.first : time.second) +=
+          seconds / double(ops.size());
+    }
+  });
   interpreter.setNamedComputationObserver(
       [&](NamedComputationOp computation, double seconds) {
         int64_t transposeCount = computation.getOrigin().getTransposeCount();

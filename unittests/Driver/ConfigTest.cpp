@@ -158,7 +158,8 @@ TEST(ConfigTest, ErrorsNameTheJsonPath) {
 
 TEST(ConfigTest, PlanPredictionIsCarried) {
   llvm::Expected<Config> without = parseConfig(withTopology(""));
-  ASSERT_TRUE(static_cast<bool>(without)) << llvm::toString(without.takeError());
+  ASSERT_TRUE(static_cast<bool>(without))
+      << llvm::toString(without.takeError());
   EXPECT_FALSE(without->plan.has_value());
   llvm::Expected<Config> config = parseConfig(withTopology(
       R"("plan": {"step_seconds": 0.0125, "bubble_fraction": 0.25,
@@ -182,8 +183,9 @@ TEST(ConfigTest, PlanErrorsNameTheField) {
             "config.plan: expected an object, got a number");
   EXPECT_EQ(errorOf(parseConfig(withTopology(R"("plan": {})"))),
             "config.plan: step_seconds is required");
-  EXPECT_EQ(errorOf(parseConfig(withTopology(R"("plan": {"step_seconds": 0})"))),
-            "config.plan.step_seconds: must be a finite number > 0");
+  EXPECT_EQ(
+      errorOf(parseConfig(withTopology(R"("plan": {"step_seconds": 0})"))),
+      "config.plan.step_seconds: must be a finite number > 0");
   EXPECT_EQ(
       errorOf(parseConfig(withTopology(R"("plan": {"step_seconds": "1"})"))),
       "config.plan.step_seconds: expected a number, got a string");
@@ -193,8 +195,8 @@ TEST(ConfigTest, PlanErrorsNameTheField) {
   EXPECT_EQ(errorOf(parseConfig(withTopology(
                 R"("plan": {"step_seconds": 1, "peak_bytes": -1})"))),
             "config.plan.peak_bytes: must be a finite number >= 0");
-  EXPECT_EQ(errorOf(parseConfig(withTopology(
-                R"("plan": {"step_seconds": 1, "steps": 2})"))),
+  EXPECT_EQ(errorOf(parseConfig(
+                withTopology(R"("plan": {"step_seconds": 1, "steps": 2})"))),
             "config.plan.steps: unknown field; expected one of step_seconds, "
             "bubble_fraction, peak_bytes, description");
 }

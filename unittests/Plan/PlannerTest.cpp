@@ -201,8 +201,7 @@ TEST(PlannerTest, GradientSumsJoinTheWeightGradientsAndUpdatesEndTheStep) {
       << errorOf(withOptimizer.takeError());
   EXPECT_DOUBLE_EQ(withOptimizer->stepTime, 13.5);
   // Busy: per mesh 2 * (1 + 2.5) plus its update, over 2 meshes x 13.5.
-  EXPECT_DOUBLE_EQ(withOptimizer->bubbleFraction,
-                   1 - (7 + 3 + 7 + 1) / 27.0);
+  EXPECT_DOUBLE_EQ(withOptimizer->bubbleFraction, 1 - (7 + 3 + 7 + 1) / 27.0);
 }
 
 TEST(PlannerTest, AnActionPaysItsOverheadOnce) {

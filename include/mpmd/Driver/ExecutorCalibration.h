@@ -1,4 +1,4 @@
-//===- ExecutorCalibration.h - The executor's fixed costs here ---*- C++ -*-===//
+//===- ExecutorCalibration.h - The executor's fixed costs -------*- C++ -*-===//
 //
 // What a step on the MPMD executor costs beyond its kernels, measured on
 // this machine with small generated programs on two meshes of one device:

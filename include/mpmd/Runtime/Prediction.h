@@ -55,8 +55,8 @@ llvm::Error printRunReport(const Executable &executable,
 /// the reported run and the fastest of `runs` runs (`--repeat`), with their
 /// ratios to the prediction.
 void printPlannedStep(double predictedSeconds, llvm::StringRef description,
-                      double measuredStepUs, double fastestStepUs,
-                      int64_t runs, llvm::raw_ostream &os);
+                      double measuredStepUs, double fastestStepUs, int64_t runs,
+                      llvm::raw_ostream &os);
 
 } // namespace mlir::mpmd::runtime
 
