@@ -18,6 +18,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Regex.h"
 
+#include <cmath>
+
 namespace mlir::mpmd::driver {
 
 namespace {
@@ -594,6 +596,61 @@ parseShardingList(const Value *value, StringRef field,
   return shardings;
 }
 
+/// `"plan"`: {"step_seconds": S, "bubble_fraction": B, "peak_bytes": N,
+/// "description": TEXT}, only `step_seconds` required.
+llvm::Expected<PlanPrediction> parsePlan(const Value &value) {
+  const std::string path = "config.plan";
+  const Object *object = value.getAsObject();
+  if (!object)
+    return makeTypeError(path, "an object", value);
+  constexpr StringRef kPlanFields[] = {"step_seconds", "bubble_fraction",
+                                       "peak_bytes", "description"};
+  for (const std::string &key : getSortedKeys(*object))
+    if (!llvm::is_contained(kPlanFields, key))
+      return makeConfigError(path + "." + key,
+                             "unknown field; expected one of " +
+                                 llvm::join(llvm::ArrayRef(kPlanFields), ", "));
+  // Each number field: the path, where it goes and whether 0 is allowed.
+  auto getNumber = [&](StringRef field, bool allowZero,
+                       std::optional<double> &target) -> llvm::Error {
+    const Value *number = object->get(field);
+    if (!number)
+      return llvm::Error::success();
+    std::optional<double> parsed = number->getAsNumber();
+    if (!parsed)
+      return makeTypeError(path + "." + field, "a number", *number);
+    if (!std::isfinite(*parsed) || *parsed < 0 || (!allowZero && *parsed == 0))
+      return makeConfigError(path + "." + field,
+                             allowZero ? "must be a finite number >= 0"
+                                       : "must be a finite number > 0");
+    target = *parsed;
+    return llvm::Error::success();
+  };
+  PlanPrediction plan;
+  std::optional<double> step;
+  if (!object->get("step_seconds"))
+    return makeConfigError(path, "step_seconds is required");
+  if (llvm::Error error = getNumber("step_seconds", false, step))
+    return std::move(error);
+  plan.stepSeconds = *step;
+  if (llvm::Error error =
+          getNumber("bubble_fraction", true, plan.bubbleFraction))
+    return std::move(error);
+  if (plan.bubbleFraction && *plan.bubbleFraction > 1)
+    return makeConfigError(path + ".bubble_fraction",
+                           "must be between 0 and 1");
+  if (llvm::Error error = getNumber("peak_bytes", true, plan.peakBytes))
+    return std::move(error);
+  if (const Value *description = object->get("description")) {
+    llvm::Expected<StringRef> text =
+        getString(*description, path + ".description");
+    if (!text)
+      return text.takeError();
+    plan.description = text->str();
+  }
+  return plan;
+}
+
 llvm::Expected<std::vector<ShardingRule>>
 parseShardingRules(const Value *value,
                    const std::vector<TopologyMesh> &topology) {
@@ -776,7 +833,8 @@ llvm::Expected<Config> parseConfig(StringRef jsonText) {
                                    "partitioning_options",
                                    "in_shardings",
                                    "out_shardings",
-                                   "sharding_rules"};
+                                   "sharding_rules",
+                                   "plan"};
   for (const std::string &key : getSortedKeys(*root))
     if (!llvm::is_contained(kFields, key))
       return makeConfigError("config." + key,
@@ -842,6 +900,12 @@ llvm::Expected<Config> parseConfig(StringRef jsonText) {
   if (!rules)
     return rules.takeError();
   config.shardingRules = std::move(*rules);
+  if (const Value *plan = root->get("plan")) {
+    llvm::Expected<PlanPrediction> parsed = parsePlan(*plan);
+    if (!parsed)
+      return parsed.takeError();
+    config.plan = std::move(*parsed);
+  }
 
   // Upstream's registry: zero-bubble schedules require split backward
   // fragments, set when missing and an error when contradicted. The same

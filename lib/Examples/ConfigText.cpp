@@ -10,7 +10,8 @@ namespace mlir::mpmd::examples {
 std::string writeCompileConfig(llvm::ArrayRef<ConfigMesh> topology,
                                llvm::ArrayRef<ConfigPlacement> assignment,
                                const llvm::json::Value &schedule,
-                               const llvm::json::Array &shardingRules) {
+                               const llvm::json::Array &shardingRules,
+                               const llvm::json::Object &plan) {
   using llvm::json::Value;
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -35,6 +36,8 @@ std::string writeCompileConfig(llvm::ArrayRef<ConfigMesh> topology,
       os << (index ? "," : "") << "\n    " << rule;
     os << "\n  ]";
   }
+  if (!plan.empty())
+    os << ",\n  \"plan\": " << Value(llvm::json::Object(plan));
   os << "\n}\n";
   return text;
 }

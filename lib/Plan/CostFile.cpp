@@ -55,7 +55,8 @@ llvm::Error parseComputation(const Value &value, const std::string &path,
   if (llvm::Error error = verifyKeys(
           *object,
           {"name", "transpose_count", "seconds", "weight_gradient_seconds",
-           "activation_bytes", "boundary_bytes", "parameter_bytes"},
+           "activation_bytes", "boundary_bytes", "parameter_bytes",
+           "accumulate_seconds", "update_seconds"},
           path))
     return error;
   std::optional<llvm::StringRef> name = object->getString("name");
@@ -70,7 +71,9 @@ llvm::Error parseComputation(const Value &value, const std::string &path,
       {"seconds", &cost.seconds},
       {"activation_bytes", &cost.activationBytes},
       {"boundary_bytes", &cost.boundaryBytes},
-      {"parameter_bytes", &cost.parameterBytes}};
+      {"parameter_bytes", &cost.parameterBytes},
+      {"accumulate_seconds", &cost.accumulateSeconds},
+      {"update_seconds", &cost.updateSeconds}};
   for (auto [key, target] : numbers) {
     llvm::Expected<std::optional<double>> number =
         getNumber(*object, key, path);
@@ -164,11 +167,14 @@ std::string writeCostFile(const CostFile &file) {
     if (cost.weightGradientSeconds)
       os << ", \"weight_gradient_seconds\": "
          << number(*cost.weightGradientSeconds);
-    if (cost.transposeCount == 0)
+    if (cost.transposeCount == 0) {
       os << llvm::formatv(", \"activation_bytes\": {0:F0}, \"boundary_bytes\": "
                           "{1:F0}, \"parameter_bytes\": {2:F0}",
                           cost.activationBytes, cost.boundaryBytes,
                           cost.parameterBytes);
+      os << ", \"accumulate_seconds\": " << number(cost.accumulateSeconds)
+         << ", \"update_seconds\": " << number(cost.updateSeconds);
+    }
     os << "}";
   }
   os << "\n  ]\n}\n";
@@ -202,6 +208,8 @@ makeCostTable(const CostFile &file, llvm::ArrayRef<std::string> layerNames) {
       layer.activationBytes = cost.activationBytes;
       layer.boundaryBytes = cost.boundaryBytes;
       layer.parameterBytes = cost.parameterBytes;
+      layer.accumulate = cost.accumulateSeconds;
+      layer.update = cost.updateSeconds;
       continue;
     }
     layer.weightGradient =

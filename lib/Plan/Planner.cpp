@@ -32,7 +32,9 @@ llvm::Error verifyRequest(const PlanRequest &request) {
         {"weight_gradient", layer.weightGradient},
         {"activation_bytes", layer.activationBytes},
         {"boundary_bytes", layer.boundaryBytes},
-        {"parameter_bytes", layer.parameterBytes}};
+        {"parameter_bytes", layer.parameterBytes},
+        {"accumulate", layer.accumulate},
+        {"update", layer.update}};
     for (auto [name, value] : named)
       if (!std::isfinite(value) || value < 0)
         return makePlanError("layer '" + layer.name + "': " + name +
@@ -70,7 +72,8 @@ public:
   explicit LayerSums(const CostTable &costs) {
     const size_t layers = costs.layers.size();
     for (std::vector<double> *sums :
-         {&forward, &backward, &weightGradient, &activation, &parameters})
+         {&forward, &backward, &weightGradient, &activation, &parameters,
+          &accumulate, &update})
       sums->assign(layers + 1, 0);
     for (auto [i, layer] : llvm::enumerate(costs.layers)) {
       forward[i + 1] = forward[i] + layer.forward;
@@ -78,6 +81,8 @@ public:
       weightGradient[i + 1] = weightGradient[i] + layer.weightGradient;
       activation[i + 1] = activation[i] + layer.activationBytes;
       parameters[i + 1] = parameters[i] + layer.parameterBytes;
+      accumulate[i + 1] = accumulate[i] + layer.accumulate;
+      update[i + 1] = update[i] + layer.update;
     }
   }
 
@@ -90,7 +95,8 @@ public:
            sum(weightGradient, first, end);
   }
 
-  std::vector<double> forward, backward, weightGradient, activation, parameters;
+  std::vector<double> forward, backward, weightGradient, activation, parameters,
+      accumulate, update;
 };
 
 /// The latency of one transfer over the boundary after `lastLayer`, with
@@ -158,7 +164,8 @@ std::vector<int64_t> cutForLayout(const PlanRequest &request,
         if (parameterBytes(stage, first, end) > request.memoryPerDevice)
           return std::numeric_limits<double>::infinity();
         double time =
-            sums.work(first, end) / request.meshDevices[stageMesh[stage]];
+            sums.work(first, end) / request.meshDevices[stageMesh[stage]] +
+            LayerSums::sum(sums.accumulate, first, end);
         if (end < layers)
           time += 2 * getTransferTime(request.costs, end - 1, 1);
         return time;
@@ -183,8 +190,17 @@ llvm::Expected<PlanCandidate> scoreSchedule(
   candidate.meshes = params.meshes;
   candidate.stagesPerMesh = params.stagesPerMesh;
   candidate.microbatches = params.microbatches;
+  // An action pays the overhead once: without W actions, B (which then
+  // lasts backward + weight gradient) pays it in its backward part.
+  const bool splitsWeightGradients =
+      llvm::any_of(built.meshActions, [](const auto &actions) {
+        return llvm::any_of(actions, [](const schedule::Action &action) {
+          return action.kind == schedule::ActionKind::kWeightGradient;
+        });
+      });
   std::vector<schedule::StageCosts> stageCosts(stages);
   std::vector<double> meshParameters(params.meshes, 0);
+  std::vector<double> meshUpdate(params.meshes, 0);
   for (int64_t stage = 0; stage < stages; ++stage) {
     const int64_t first = firstLayers[stage];
     const int64_t end = stage + 1 < stages ? firstLayers[stage + 1] : layers;
@@ -196,24 +212,35 @@ llvm::Expected<PlanCandidate> scoreSchedule(
     stageCost.backward = costs.actionOverhead +
                          perDevice * LayerSums::sum(sums.backward, first, end);
     stageCost.weightGradient =
-        costs.actionOverhead +
-        perDevice * LayerSums::sum(sums.weightGradient, first, end);
+        (splitsWeightGradients ? costs.actionOverhead : 0) +
+        perDevice * LayerSums::sum(sums.weightGradient, first, end) +
+        LayerSums::sum(sums.accumulate, first, end);
     stageCost.transferToNext =
         end < layers ? getTransferTime(costs, end - 1, scale) : 0;
     stageCost.activationBytes =
         perDevice * LayerSums::sum(sums.activation, first, end);
     meshParameters[mesh] += LayerSums::sum(sums.parameters, first, end);
+    meshUpdate[mesh] += LayerSums::sum(sums.update, first, end);
     candidate.stages.push_back({mesh, first, end});
   }
   llvm::Expected<schedule::SimulationResult> simulation =
       schedule::simulate(built, stageCosts);
   if (!simulation)
     return simulation.takeError();
+  // Each mesh updates its weights after its last action.
+  double busy = 0;
   candidate.stepTime = simulation->makespan;
-  candidate.bubbleFraction = simulation->getTotalBubbleFraction();
-  for (auto [mesh, stats] : llvm::enumerate(simulation->meshes))
+  for (auto [mesh, stats] : llvm::enumerate(simulation->meshes)) {
+    candidate.stepTime =
+        std::max(candidate.stepTime, stats.lastEnd + meshUpdate[mesh]);
+    busy += stats.busy + meshUpdate[mesh];
     candidate.peakMemory = std::max(
         candidate.peakMemory, meshParameters[mesh] + stats.peakActivationBytes);
+  }
+  candidate.bubbleFraction =
+      candidate.stepTime > 0
+          ? 1 - busy / (candidate.stepTime * double(params.meshes))
+          : 0;
   return candidate;
 }
 
@@ -231,10 +258,13 @@ double getBusiestMeshWork(const PlanRequest &request, const LayerSums &sums,
     const int64_t mesh = built.stageMesh[stage];
     const int64_t end =
         stage + 1 < built.getNumStages() ? firstLayers[stage + 1] : layers;
+    const int64_t first = firstLayers[stage];
     work[mesh] +=
-        params.microbatches * (3 * request.costs.actionOverhead +
-                               scale * sums.work(firstLayers[stage], end) /
-                                   request.meshDevices[mesh]);
+        params.microbatches *
+            (2 * request.costs.actionOverhead +
+             scale * sums.work(first, end) / request.meshDevices[mesh] +
+             LayerSums::sum(sums.accumulate, first, end)) +
+        LayerSums::sum(sums.update, first, end);
   }
   return *std::max_element(work.begin(), work.end());
 }

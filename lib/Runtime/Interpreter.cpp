@@ -411,16 +411,32 @@ public:
     const BlockPlan *outerPlan = std::exchange(currentPlan, &plan);
     auto restorePlan =
         llvm::make_scope_exit([&] { currentPlan = outerPlan; });
+    // With an op observer: the ops skipped since the last kernel, which a
+    // later chain computes.
+    llvm::SmallVector<Operation *> fusedAway;
     for (Operation &op : block.without_terminator()) {
       // Computed in a later op's chain, or a transpose a later dot_general
       // reads in place.
-      if (plan.fusion.isFusedAway(&op))
+      if (plan.fusion.isFusedAway(&op)) {
+        if (interpreter.opObserver)
+          fusedAway.push_back(&op);
         continue;
+      }
       auto dead = deadAfter.find(&op);
       dyingAtCurrentOp = dead != deadAfter.end() ? &dead->second : nullptr;
       const FusedChain *chain = plan.fusion.getChain(&op);
+      const bool observed =
+          interpreter.opObserver && namedComputationDepth == 0 &&
+          !isa<mpmd::NamedComputationOp, func::CallOp, mpmd::CallOp>(op);
+      const double start = observed ? getThreadCpuSeconds() : 0;
       if (failed(chain ? runChain(*chain) : runOp(op)))
         return failure();
+      if (observed) {
+        const double seconds = getThreadCpuSeconds() - start;
+        fusedAway.push_back(&op);
+        interpreter.opObserver(fusedAway, seconds);
+      }
+      fusedAway.clear();
       if (dead != deadAfter.end())
         for (Value value : dead->second) {
           values.erase(value);
@@ -551,6 +567,9 @@ private:
   const llvm::SmallVector<Value, 2> *dyingAtCurrentOp = nullptr;
   /// The plan of the block being run (set by runRegion).
   const BlockPlan *currentPlan = nullptr;
+  /// How many mpmd.named_computation regions this frame is inside: the op
+  /// observer sees the ops outside all of them.
+  int64_t namedComputationDepth = 0;
 };
 
 Interpreter::Interpreter(ModuleOp module, InterpreterOptions options)
@@ -1069,8 +1088,10 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
       // region on its operands, in this frame: it is isolated from above.
       .Case([&](mpmd::NamedComputationOp named) -> LogicalResult {
         const double start = getThreadCpuSeconds();
+        ++namedComputationDepth;
         FailureOr<std::vector<Tensor>> results =
             runRegion(named.getRegion(), lookupAll(named.getTensors()));
+        --namedComputationDepth;
         if (failed(results))
           return failure();
         if (interpreter.namedComputationObserver)

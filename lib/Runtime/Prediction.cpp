@@ -138,4 +138,23 @@ llvm::Error printRunReport(const Executable &executable,
   return llvm::Error::success();
 }
 
+void printPlannedStep(double predictedSeconds, llvm::StringRef description,
+                      double measuredStepUs, double fastestStepUs, int64_t runs,
+                      llvm::raw_ostream &os) {
+  constexpr double kMicrosPerSecond = 1e6, kMicrosPerMilli = 1e3;
+  const double predictedUs = predictedSeconds * kMicrosPerSecond;
+  os << llvm::format("mpmd plan: predicted step %.3f ms",
+                     predictedUs / kMicrosPerMilli);
+  if (!description.empty())
+    os << " (" << description << ")";
+  os << llvm::format("; measured %.3f ms, measured/predicted %.2f",
+                     measuredStepUs / kMicrosPerMilli,
+                     measuredStepUs / predictedUs);
+  if (runs > 1)
+    os << llvm::format(
+        " (fastest of %lld runs %.3f ms, %.2f)", static_cast<long long>(runs),
+        fastestStepUs / kMicrosPerMilli, fastestStepUs / predictedUs);
+  os << "\n";
+}
+
 } // namespace mlir::mpmd::runtime

@@ -85,6 +85,9 @@ class MpmdConfig:
     in_shardings: list | None = None
     out_shardings: list | None = None
     sharding_rules: list | None = None
+    # What `mpmd plan` predicted for this configuration (docs/config.md):
+    # carried unchanged; `mpmd run --summary` compares it with the run.
+    plan: dict | None = None
 
     @property
     def mesh_names(self) -> list[str]:
@@ -116,6 +119,8 @@ class MpmdConfig:
             result["out_shardings"] = self.out_shardings
         if self.sharding_rules is not None:
             result["sharding_rules"] = self.sharding_rules
+        if self.plan is not None:
+            result["plan"] = self.plan
         return result
 
     def to_json(self, indent: int | None = None) -> str:
@@ -133,7 +138,7 @@ class MpmdConfig:
         known = {
             "topology", "assignment", "input_assignment", "output_assignment",
             "schedule", "merge_rules", "partitioning_options", "in_shardings",
-            "out_shardings", "sharding_rules",
+            "out_shardings", "sharding_rules", "plan",
         }
         unknown = sorted(set(config) - known)
         if unknown:
@@ -162,6 +167,7 @@ class MpmdConfig:
             in_shardings=config.get("in_shardings"),
             out_shardings=config.get("out_shardings"),
             sharding_rules=config.get("sharding_rules"),
+            plan=config.get("plan"),
         )
 
     @classmethod

@@ -62,6 +62,15 @@ def test_the_cpp_parser_validates(tmp_path):
         mpmd.make_config({"m0": {"x": 0}}, {}).validate()
 
 
+def test_a_planned_config_keeps_its_prediction(mlp_files):
+    _, config_path = mlp_files
+    planned = json.loads(config_path.read_text())
+    planned["plan"] = {"step_seconds": 0.0125, "description": "1F1B, 4 meshes"}
+    config = mpmd.MpmdConfig.from_dict(planned)
+    assert config.plan == planned["plan"]
+    assert config.to_dict() == planned
+
+
 def test_bad_json_and_unknown_fields():
     with pytest.raises(mpmd.ConfigError, match="invalid JSON"):
         mpmd.MpmdConfig.from_json("{")

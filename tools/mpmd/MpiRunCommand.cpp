@@ -338,6 +338,10 @@ int runOnMpi(const runtime::Executable &executable, ModuleOp reference,
       else
         llvm::outs() << "pipeline simulator: not applicable ("
                      << llvm::toString(prediction.takeError()) << ")\n";
+      if (options.plannedStepSeconds)
+        runtime::printPlannedStep(*options.plannedStepSeconds,
+                                  options.plannedDescription, result->stepUs,
+                                  result->stepUs, 1, llvm::outs());
     }
     if (reference) {
       llvm::Expected<driver::ValidationReport> report =

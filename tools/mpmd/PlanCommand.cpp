@@ -28,6 +28,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -190,8 +191,13 @@ std::string writePlanConfig(const plan::PlanCandidate &best,
     for (int64_t layer = planned.firstLayer; layer < planned.endLayer; ++layer)
       assignment.push_back(
           {layerNames[layer], planned.mesh, static_cast<int64_t>(stage)});
+  // What `mpmd run --config ... --summary` compares the measured step with.
+  llvm::json::Object plan{{"step_seconds", best.stepTime},
+                          {"bubble_fraction", best.bubbleFraction},
+                          {"peak_bytes", std::ceil(best.peakMemory)},
+                          {"description", plan::describeCandidate(best)}};
   return examples::writeCompileConfig(meshes, assignment,
-                                      getConfigSchedule(best));
+                                      getConfigSchedule(best), {}, plan);
 }
 
 void printCandidates(const std::vector<plan::PlanCandidate> &candidates,

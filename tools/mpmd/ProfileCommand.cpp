@@ -1,17 +1,25 @@
 //===- ProfileCommand.cpp - mpmd profile ----------------------------------===//
 //
 // Runs an unpartitioned model on the interpreter, once to warm up (buffer
-// pool, constants) and once timed, and writes the cost file `mpmd plan`
-// reads (mpmd/Plan/CostFile.h). Times are the mean wall time of each
-// named computation and transpose count per call (one call per
-// microbatch); bytes come from the types of the forward computation's
-// values:
+// pool, constants) and five times timed, and writes the cost file `mpmd
+// plan` reads (mpmd/Plan/CostFile.h). Times are the mean thread CPU time of
+// each named computation and transpose count per call (one call per
+// microbatch), the smallest of the timed runs; bytes come from the types
+// of the forward computation's values:
 // * parameters: the operands that every microbatch receives unchanged
 //   (the same value at that argument of each mpmd.call of the enclosing
 //   function), counted twice (the weights and their gradient sums);
 // * activations: the forward's other operands and results that the
 //   backward of the same name takes;
 // * boundary: the forward's results that another layer's forward takes.
+// The ops outside the named computations are timed too and charged to a
+// layer (LayerOfOps): those that run per microbatch (in a function that
+// mpmd.call calls, or reading a call's results: the gradient sums) as its
+// `accumulate_seconds`, the others (the optimizer update, the input
+// slices) as its `update_seconds`.
+// The executor's fixed costs come from its calibration on this machine
+// (ExecutorCalibration.h): the cost file's action overhead, link latency
+// and link bandwidth.
 // Exit codes (CommandError.h): 2 for bad options, 1 for a model that
 // cannot be read or run.
 //
@@ -25,14 +33,18 @@
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
 #include "mpmd/Dialect/Mpmd/IR/TensorSizes.h"
+#include "mpmd/Driver/ExecutorCalibration.h"
 #include "mpmd/Driver/ModuleFile.h"
 #include "mpmd/Plan/CostFile.h"
 #include "mpmd/Runtime/Interpreter.h"
+#include "mpmd/Runtime/Kernels.h"
 #include "mpmd/Runtime/ProgramIO.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <optional>
 #include <string>
 
@@ -49,8 +61,11 @@ void printProfileHelp(llvm::raw_ostream &os) {
         "warm up, once\ntimed) and writes, per named computation and "
         "transpose count, its mean time\nper microbatch and, for forwards, "
         "the bytes of its parameters, of the\nactivations its backward "
-        "takes and of what it sends to the next layer: the\ncost file of "
-        "'mpmd plan --costs'.\n\n"
+        "takes and of what it sends to the next layer, with the\nwork "
+        "around the layers (gradient sums, optimizer update) charged to "
+        "them and\nthe executor's per-fragment and per-transfer costs "
+        "measured on this machine:\nthe cost file of 'mpmd plan "
+        "--costs'.\n\n"
         "  --random-inputs SEED  seeded random arguments (default 0)\n"
         "  -o FILE               the cost file\n";
 }
@@ -113,10 +128,111 @@ void addForwardBytes(NamedComputationOp forward, NamedComputationOp backward,
   }
 }
 
+/// The layer the work of an op outside the named computations belongs to:
+/// the layer whose named computation produced one of its operands (through
+/// mpmd.call results and other ops), else the first layer that takes one
+/// of them (an input of @main, through calls and other ops). Memoized: O(ops
+/// + uses) over all queries.
+class LayerOfOps {
+public:
+  explicit LayerOfOps(ModuleOp module) : symbols(module) {}
+
+  StringRef getLayer(Operation &op) {
+    for (Value operand : op.getOperands())
+      if (StringRef layer = getProducer(operand); !layer.empty())
+        return layer;
+    for (Value operand : op.getOperands())
+      if (StringRef layer = getConsumer(operand); !layer.empty())
+        return layer;
+    for (Value result : op.getResults())
+      if (StringRef layer = getConsumer(result); !layer.empty())
+        return layer;
+    return {};
+  }
+
+private:
+  func::FuncOp getCallee(CallOp call) {
+    return symbols.lookup<func::FuncOp>(call.getCallee());
+  }
+
+  StringRef getProducer(Value value) {
+    auto [it, inserted] = producers.try_emplace(value);
+    if (!inserted)
+      return it->second;
+    StringRef layer;
+    Operation *op = value.getDefiningOp();
+    if (auto named = dyn_cast_or_null<NamedComputationOp>(op)) {
+      layer = named.getOrigin().getUserName();
+    } else if (auto call = dyn_cast_or_null<CallOp>(op)) {
+      if (func::FuncOp callee = getCallee(call))
+        layer = getProducer(callee.front().getTerminator()->getOperand(
+            cast<OpResult>(value).getResultNumber()));
+    } else if (op) {
+      for (Value operand : op->getOperands())
+        if (layer = getProducer(operand); !layer.empty())
+          break;
+    }
+    return producers[value] = layer;
+  }
+
+  StringRef getConsumer(Value value) {
+    auto [it, inserted] = consumers.try_emplace(value);
+    if (!inserted)
+      return it->second;
+    StringRef layer;
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto named = dyn_cast<NamedComputationOp>(user)) {
+        layer = named.getOrigin().getUserName();
+      } else if (auto call = dyn_cast<CallOp>(user)) {
+        if (func::FuncOp callee = getCallee(call))
+          layer = getConsumer(callee.getArgument(use.getOperandNumber()));
+      } else {
+        for (Value result : user->getResults())
+          if (layer = getConsumer(result); !layer.empty())
+            break;
+      }
+      if (!layer.empty())
+        break;
+    }
+    return consumers[value] = layer;
+  }
+
+  SymbolTable symbols;
+  llvm::DenseMap<Value, StringRef> producers, consumers;
+};
+
+/// Whether `op` (outside the named computations) runs once per microbatch:
+/// it sits in a function that mpmd.call calls, or reads a call's results.
+bool runsPerMicrobatch(Operation &op,
+                       const llvm::DenseSet<Operation *> &calledFunctions) {
+  if (calledFunctions.contains(op.getParentOfType<func::FuncOp>()))
+    return true;
+  return llvm::any_of(op.getOperands(), [](Value operand) {
+    return isa_and_nonnull<CallOp>(operand.getDefiningOp());
+  });
+}
+
 struct MeasuredTime {
   double seconds = 0;
   int64_t calls = 0;
 };
+
+/// A layer's times in one measured run: per call of its forward and
+/// backward, its gradient sums per microbatch and its update.
+struct LayerTimes {
+  double forward, backward, accumulate, update;
+  bool hasBackward;
+
+  static LayerTimes min(const LayerTimes &a, const LayerTimes &b) {
+    return {std::min(a.forward, b.forward), std::min(a.backward, b.backward),
+            std::min(a.accumulate, b.accumulate), std::min(a.update, b.update),
+            a.hasBackward};
+  }
+};
+
+/// Runs measured after the warm-up.
+constexpr int64_t kMeasuredRuns = 5;
 
 llvm::Error runProfile(llvm::ArrayRef<StringRef> args) {
   std::optional<std::string> model, seedText, output;
@@ -164,11 +280,36 @@ llvm::Error runProfile(llvm::ArrayRef<StringRef> args) {
   const std::vector<runtime::Tensor> arguments =
       runtime::randomInputs(seed, *specs);
 
+  // One BLAS thread, as each device of the executor runs: the thread's CPU
+  // time then counts all the work.
+  runtime::BlasThreadLimit oneThread(1);
   runtime::Interpreter interpreter(module);
   if (failed(interpreter.run(main, arguments)))
     return makeInputError("@main failed on the interpreter");
-  // Keyed by name, then transpose count.
+  // Keyed by name, then transpose count; of the run being measured.
   llvm::StringMap<std::array<MeasuredTime, 2>> measured;
+  // The work outside the named computations, by layer: per microbatch (all
+  // microbatches together) and per step.
+  llvm::StringMap<std::pair<double, double>> outside;
+  LayerOfOps layerOfOps(module);
+  llvm::DenseSet<Operation *> calledFunctions;
+  module.walk([&](CallOp call) {
+    if (auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee()))
+      calledFunctions.insert(callee);
+  });
+  // A fused chain's time is shared equally by its ops (elementwise, on
+  // tensors of one shape).
+  interpreter.setOpObserver([&](llvm::ArrayRef<Operation *> ops,
+                                double seconds) {
+    for (Operation *op : ops) {
+      StringRef layer = layerOfOps.getLayer(*op);
+      if (layer.empty())
+        continue;
+      std::pair<double, double> &time = outside[layer];
+      (runsPerMicrobatch(*op, calledFunctions) ? time.first : time.second) +=
+          seconds / double(ops.size());
+    }
+  });
   interpreter.setNamedComputationObserver(
       [&](NamedComputationOp computation, double seconds) {
         int64_t transposeCount = computation.getOrigin().getTransposeCount();
@@ -179,8 +320,26 @@ llvm::Error runProfile(llvm::ArrayRef<StringRef> args) {
         time.seconds += seconds;
         ++time.calls;
       });
-  if (failed(interpreter.run(main, arguments)))
-    return makeInputError("@main failed on the interpreter");
+  // Per layer, the smallest of each time over the measured runs: other work
+  // on a shared machine slows some runs down, never speeds one up.
+  llvm::StringMap<LayerTimes> fastest;
+  for (int64_t run = 0; run < kMeasuredRuns; ++run) {
+    measured.clear();
+    outside.clear();
+    if (failed(interpreter.run(main, arguments)))
+      return makeInputError("@main failed on the interpreter");
+    for (const std::string &name : layers.names) {
+      const std::array<MeasuredTime, 2> &times = measured[name];
+      auto [perMicrobatch, perStep] = outside.lookup(name);
+      LayerTimes now{times[0].seconds / std::max<int64_t>(times[0].calls, 1),
+                     times[1].calls ? times[1].seconds / times[1].calls : 0,
+                     perMicrobatch / layers.microbatches, perStep,
+                     times[1].calls > 0};
+      auto [it, first] = fastest.try_emplace(name, now);
+      if (!first)
+        it->second = LayerTimes::min(it->second, now);
+    }
+  }
 
   // The first backward of each layer, for the activations it takes.
   llvm::StringMap<NamedComputationOp> backwardOf;
@@ -191,18 +350,27 @@ llvm::Error runProfile(llvm::ArrayRef<StringRef> args) {
   });
   plan::CostFile costs;
   costs.microbatches = layers.microbatches;
+  llvm::Expected<driver::ExecutorCosts> executor = driver::calibrateExecutor();
+  if (!executor)
+    return makeInputError(llvm::toString(executor.takeError()));
+  costs.actionOverhead = executor->fragmentSeconds;
+  costs.linkLatency = executor->transferSeconds;
+  if (std::isfinite(executor->transferBandwidth))
+    costs.linkBandwidth = executor->transferBandwidth;
   for (auto [name, forward] : llvm::zip(layers.names, layers.forwards)) {
-    const std::array<MeasuredTime, 2> &times = measured[name];
+    const LayerTimes &times = fastest[name];
     plan::ComputationCost &cost = costs.computations.emplace_back();
     cost.name = name;
-    cost.seconds = times[0].seconds / std::max<int64_t>(times[0].calls, 1);
+    cost.seconds = times.forward;
     addForwardBytes(forward, backwardOf.lookup(name), module, cost);
-    if (!times[1].calls)
+    cost.accumulateSeconds = times.accumulate;
+    cost.updateSeconds = times.update;
+    if (!times.hasBackward)
       continue;
     plan::ComputationCost &backward = costs.computations.emplace_back();
     backward.name = name;
     backward.transposeCount = 1;
-    backward.seconds = times[1].seconds / times[1].calls;
+    backward.seconds = times.backward;
   }
   return writeOutputFile(*output, plan::writeCostFile(costs));
 }

@@ -89,7 +89,11 @@ void printRunHelp(llvm::raw_ostream &os) {
         "  --summary            print step time, busy and bubble share and "
         "peak memory per\n"
         "                       device, and the replay of the measured step "
-        "times\n"
+        "times; with\n"
+        "                       --repeat, the fastest step; with a config "
+        "from 'mpmd plan',\n"
+        "                       its predicted step next to the measured "
+        "ones\n"
         "  --device-memory N    per-device memory cap in bytes (suffixes K, "
         "M, G: powers of\n"
         "                       1024); a program that exceeds it is refused, "
@@ -174,6 +178,9 @@ int runOnExecutor(const runtime::Executable &executable, ModuleOp reference,
   // Wall time of each call of `run` (what an embedder's call costs: the
   // Python overhead benchmark compares with it).
   double totalWallUs = 0, minWallUs = std::numeric_limits<double>::infinity();
+  // The executor's step of the fastest run (what a planned step compares
+  // with on a machine shared with other work).
+  double fastestStepUs = std::numeric_limits<double>::infinity();
   for (int64_t run = 1; run <= options.repeat; ++run) {
     auto start = std::chrono::steady_clock::now();
     llvm::Expected<runtime::RunResult> ran =
@@ -185,6 +192,7 @@ int runOnExecutor(const runtime::Executable &executable, ModuleOp reference,
       return fail(ran.takeError());
     totalWallUs += wallUs;
     minWallUs = std::min(minWallUs, wallUs);
+    fastestStepUs = std::min(fastestStepUs, ran->stepUs);
     result = std::move(*ran);
     progress.finished("run " + llvm::Twine(run) + "/" +
                       llvm::Twine(options.repeat));
@@ -196,10 +204,19 @@ int runOnExecutor(const runtime::Executable &executable, ModuleOp reference,
         "runs: %lld, wall time per run: mean %.1f us, min %.1f us\n",
         static_cast<long long>(options.repeat),
         totalWallUs / double(options.repeat), minWallUs);
-  if (options.summary)
+  if (options.summary) {
     if (llvm::Error error =
             runtime::printRunReport(executable, *result, llvm::outs()))
       return fail(std::move(error));
+    if (options.repeat > 1)
+      llvm::outs() << llvm::format("fastest step of %lld runs: %.3f ms\n",
+                                   static_cast<long long>(options.repeat),
+                                   fastestStepUs / 1e3);
+    if (options.plannedStepSeconds)
+      runtime::printPlannedStep(*options.plannedStepSeconds,
+                                options.plannedDescription, result->stepUs,
+                                fastestStepUs, options.repeat, llvm::outs());
+  }
   if (reference) {
     llvm::Expected<driver::ValidationReport> report =
         driver::validateAgainstReference(reference, *arguments, result->outputs,
@@ -475,6 +492,10 @@ int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
     if (!parsed)
       return fail(makeUsageError(llvm::toString(parsed.takeError())));
     config = std::move(*parsed);
+    if (config->plan) {
+      options.plannedStepSeconds = config->plan->stepSeconds;
+      options.plannedDescription = config->plan->description;
+    }
   }
   std::string error;
   std::unique_ptr<driver::ModuleFile> file =

@@ -32,6 +32,11 @@ struct RunOptions {
   std::string backend = "threads";
   int64_t devicesPerRank = 1;
   runtime::ExecutorOptions executor;
+  /// From the configuration's "plan" section (`mpmd plan`): the predicted
+  /// step in seconds and the planned candidate in words, which --summary
+  /// puts next to the measured step.
+  std::optional<double> plannedStepSeconds;
+  std::string plannedDescription;
 };
 
 /// The arguments of `what` (a function), from the input files or the seed.

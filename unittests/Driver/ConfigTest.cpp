@@ -156,6 +156,51 @@ TEST(ConfigTest, ErrorsNameTheJsonPath) {
             "gradients)");
 }
 
+TEST(ConfigTest, PlanPredictionIsCarried) {
+  llvm::Expected<Config> without = parseConfig(withTopology(""));
+  ASSERT_TRUE(static_cast<bool>(without))
+      << llvm::toString(without.takeError());
+  EXPECT_FALSE(without->plan.has_value());
+  llvm::Expected<Config> config = parseConfig(withTopology(
+      R"("plan": {"step_seconds": 0.0125, "bubble_fraction": 0.25,
+                  "peak_bytes": 4096, "description": "1F1B, 2 meshes"})"));
+  ASSERT_TRUE(static_cast<bool>(config)) << llvm::toString(config.takeError());
+  ASSERT_TRUE(config->plan.has_value());
+  EXPECT_DOUBLE_EQ(config->plan->stepSeconds, 0.0125);
+  EXPECT_EQ(config->plan->bubbleFraction, 0.25);
+  EXPECT_EQ(config->plan->peakBytes, 4096);
+  EXPECT_EQ(config->plan->description, "1F1B, 2 meshes");
+  llvm::Expected<Config> stepOnly =
+      parseConfig(withTopology(R"("plan": {"step_seconds": 2})"));
+  ASSERT_TRUE(static_cast<bool>(stepOnly))
+      << llvm::toString(stepOnly.takeError());
+  EXPECT_FALSE(stepOnly->plan->bubbleFraction.has_value());
+  EXPECT_TRUE(stepOnly->plan->description.empty());
+}
+
+TEST(ConfigTest, PlanErrorsNameTheField) {
+  EXPECT_EQ(errorOf(parseConfig(withTopology(R"("plan": 3)"))),
+            "config.plan: expected an object, got a number");
+  EXPECT_EQ(errorOf(parseConfig(withTopology(R"("plan": {})"))),
+            "config.plan: step_seconds is required");
+  EXPECT_EQ(
+      errorOf(parseConfig(withTopology(R"("plan": {"step_seconds": 0})"))),
+      "config.plan.step_seconds: must be a finite number > 0");
+  EXPECT_EQ(
+      errorOf(parseConfig(withTopology(R"("plan": {"step_seconds": "1"})"))),
+      "config.plan.step_seconds: expected a number, got a string");
+  EXPECT_EQ(errorOf(parseConfig(withTopology(
+                R"("plan": {"step_seconds": 1, "bubble_fraction": 1.5})"))),
+            "config.plan.bubble_fraction: must be between 0 and 1");
+  EXPECT_EQ(errorOf(parseConfig(withTopology(
+                R"("plan": {"step_seconds": 1, "peak_bytes": -1})"))),
+            "config.plan.peak_bytes: must be a finite number >= 0");
+  EXPECT_EQ(errorOf(parseConfig(
+                withTopology(R"("plan": {"step_seconds": 1, "steps": 2})"))),
+            "config.plan.steps: unknown field; expected one of step_seconds, "
+            "bubble_fraction, peak_bytes, description");
+}
+
 TEST(ConfigTest, RepeatedKeysAreErrorsNamingTheirPath) {
   EXPECT_EQ(errorOf(parseConfig(withTopology(
                 R"("assignment": {"f": "m1", "g": "m0", "f": "m1"})"))),

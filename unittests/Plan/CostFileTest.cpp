@@ -19,7 +19,7 @@ TEST(CostFileTest, WrittenFilesReadBackAsTheSameTable) {
   file.microbatches = 4;
   file.linkBandwidth = 2e9;
   file.linkLatency = 1e-5;
-  file.computations = {{"embed", 0, 1e-3, std::nullopt, 64, 32, 16},
+  file.computations = {{"embed", 0, 1e-3, std::nullopt, 64, 32, 16, 5e-5, 7e-4},
                        {"embed", 1, 3e-3, 1e-3, 0, 0, 0},
                        {"head", 0, 2e-3, std::nullopt, 8, 4, 2}};
   llvm::Expected<CostFile> read = parseCostFile(writeCostFile(file));
@@ -37,6 +37,9 @@ TEST(CostFileTest, WrittenFilesReadBackAsTheSameTable) {
   EXPECT_DOUBLE_EQ(embed.activationBytes, 64);
   EXPECT_DOUBLE_EQ(embed.boundaryBytes, 32);
   EXPECT_DOUBLE_EQ(embed.parameterBytes, 16);
+  EXPECT_DOUBLE_EQ(embed.accumulate, 5e-5);
+  EXPECT_DOUBLE_EQ(embed.update, 7e-4);
+  EXPECT_DOUBLE_EQ(table->layers[1].update, 0);
   // No backward: an inference layer.
   EXPECT_DOUBLE_EQ(table->layers[1].backward, 0);
 }

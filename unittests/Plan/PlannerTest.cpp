@@ -177,6 +177,49 @@ TEST(PlannerTest, MoreMicrobatchesShrinkTheBubbleUntilOverheadsDominate) {
   EXPECT_LT(candidates.front().microbatches, 64);
 }
 
+TEST(PlannerTest, GradientSumsJoinTheWeightGradientsAndUpdatesEndTheStep) {
+  // Two layers of F = B = W = 1 on two meshes, 1F1B, 2 microbatches (B
+  // lasts B + W = 2). Mesh 1 runs F0 [1, 2], B0 [2, 4], F1 [4, 5], B1
+  // [5, 7]; mesh 0 F0, F1 [0, 2], B0 [4, 6], B1 [7, 9].
+  PlanRequest request = makeUniformRequest(2, 3, 2, 2);
+  llvm::Expected<PlanCandidate> plain =
+      evaluatePlan(request, ScheduleKind::kOneFOneB, {2, 2, 1}, {0, 1});
+  ASSERT_TRUE(static_cast<bool>(plain)) << errorOf(plain.takeError());
+  EXPECT_DOUBLE_EQ(plain->stepTime, 9);
+  // Summing a layer's gradients (0.5 per microbatch, whatever its size)
+  // lengthens each of its backwards to 2.5; its update (3 on mesh 0, 1 on
+  // mesh 1, once) follows its mesh's last action. Mesh 1: B1 ends at 8,
+  // updates until 9; mesh 0: B0 [4.5, 7], B1 [8, 10.5], updates until
+  // 13.5.
+  for (LayerCost &layer : request.costs.layers)
+    layer.accumulate = 0.5;
+  request.costs.layers[0].update = 3;
+  request.costs.layers[1].update = 1;
+  llvm::Expected<PlanCandidate> withOptimizer =
+      evaluatePlan(request, ScheduleKind::kOneFOneB, {2, 2, 1}, {0, 1});
+  ASSERT_TRUE(static_cast<bool>(withOptimizer))
+      << errorOf(withOptimizer.takeError());
+  EXPECT_DOUBLE_EQ(withOptimizer->stepTime, 13.5);
+  // Busy: per mesh 2 * (1 + 2.5) plus its update, over 2 meshes x 13.5.
+  EXPECT_DOUBLE_EQ(withOptimizer->bubbleFraction, 1 - (7 + 3 + 7 + 1) / 27.0);
+}
+
+TEST(PlannerTest, AnActionPaysItsOverheadOnce) {
+  // 1F1B keeps the weight gradient in B: 2 actions per microbatch and
+  // stage, each with the overhead, on one mesh: 2 * (1 + 0.5) + 2 * (2 + 0.5).
+  PlanRequest request = makeUniformRequest(1, 3, 1, 2);
+  request.costs.actionOverhead = 0.5;
+  llvm::Expected<PlanCandidate> unsplit =
+      evaluatePlan(request, ScheduleKind::kOneFOneB, {1, 2, 1}, {0});
+  ASSERT_TRUE(static_cast<bool>(unsplit)) << errorOf(unsplit.takeError());
+  EXPECT_DOUBLE_EQ(unsplit->stepTime, 8);
+  // ZB-H1 runs W on its own: 3 actions per microbatch.
+  llvm::Expected<PlanCandidate> split =
+      evaluatePlan(request, ScheduleKind::kZeroBubbleH1, {1, 2, 1}, {0});
+  ASSERT_TRUE(static_cast<bool>(split)) << errorOf(split.takeError());
+  EXPECT_DOUBLE_EQ(split->stepTime, 9);
+}
+
 TEST(PlannerTest, InvalidRequestsSayWhy) {
   PlanRequest request = makeUniformRequest(2, 3, 2, 1);
   request.costs.layers[1].forward = -1;

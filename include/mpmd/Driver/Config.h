@@ -13,7 +13,8 @@
 //     "in_shardings": ["#sdy.sharding<@mesh, [{\"data\"}, {}]>", null],
 //     "out_shardings": [[["data"], null]],
 //     "sharding_rules": [{"match": "^w1_", "sharding": [null, "model"]},
-//                        {"fsdp": ["data"], "min_size": 1024}]
+//                        {"fsdp": ["data"], "min_size": 1024}],
+//     "plan": {"step_seconds": 0.018, "description": "1F1B, 2 meshes ..."}
 //   }
 //
 // The topology is a list because JSON objects are unordered and the order of
@@ -86,6 +87,19 @@ struct ShardingSpec {
   std::string path;
 };
 
+/// What `mpmd plan` predicted for the configuration it wrote: carried to
+/// `mpmd run --summary`, which puts the measured step next to it.
+struct PlanPrediction {
+  /// The predicted step time (seconds, > 0).
+  double stepSeconds = 0;
+  /// The idle share of all meshes, in [0, 1]; none when not given.
+  std::optional<double> bubbleFraction;
+  /// The largest peak of any device, in bytes; none when not given.
+  std::optional<double> peakBytes;
+  /// The candidate in words ("1F1B, 2 meshes x 1 stage, 8 microbatches").
+  std::string description;
+};
+
 /// One entry of `sharding_rules`: inputs of @main whose name matches
 /// `pattern` (a regex, searched) take `sharding`; an `fsdp` rule shards the
 /// largest dimension divisible by the product of `fsdpAxes` of every input
@@ -124,6 +138,8 @@ struct Config {
   /// Applied in order to the inputs `inShardings` leaves open: the first
   /// rule that applies to an input decides.
   std::vector<ShardingRule> shardingRules;
+  /// `"plan"`: the prediction of `mpmd plan`; no effect on compilation.
+  std::optional<PlanPrediction> plan;
 
   /// Whether every mesh of the topology has the same axes, so that one sdy
   /// mesh (`@mesh`) serves them all.

@@ -33,12 +33,14 @@ struct ConfigPlacement {
   int64_t stage;
 };
 
-/// The config's JSON text; `schedule` is its "schedule" value, and
-/// `shardingRules`, when not empty, its "sharding_rules" (one line each).
+/// The config's JSON text; `schedule` is its "schedule" value,
+/// `shardingRules`, when not empty, its "sharding_rules" (one line each),
+/// and `plan`, when not empty, its "plan" (what `mpmd plan` predicted).
 std::string writeCompileConfig(llvm::ArrayRef<ConfigMesh> topology,
                                llvm::ArrayRef<ConfigPlacement> assignment,
                                const llvm::json::Value &schedule,
-                               const llvm::json::Array &shardingRules = {});
+                               const llvm::json::Array &shardingRules = {},
+                               const llvm::json::Object &plan = {});
 
 } // namespace mlir::mpmd::examples
 

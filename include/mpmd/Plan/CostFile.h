@@ -11,7 +11,8 @@
 //     "computations": [
 //       {"name": "layer_0", "transpose_count": 0, "seconds": 1.2e-4,
 //        "activation_bytes": 4096, "boundary_bytes": 512,
-//        "parameter_bytes": 2048},
+//        "parameter_bytes": 2048, "accumulate_seconds": 2e-6,
+//        "update_seconds": 4e-6},
 //       {"name": "layer_0", "transpose_count": 1, "seconds": 2.5e-4,
 //        "weight_gradient_seconds": 1.2e-4},
 //       ...
@@ -23,7 +24,11 @@
 // (transpose count 0) carries the bytes; the backward (1) the time of the
 // whole backward, of which `weight_gradient_seconds` (default: half, as
 // when the input and weight gradients are equal matrix products) is the
-// weight gradient that zero-bubble schedules split off.
+// weight gradient that zero-bubble schedules split off. A forward may also
+// carry the work outside the named computations that belongs to its layer:
+// `accumulate_seconds` per microbatch (summing its gradients over the
+// microbatches, whatever the microbatch size) and `update_seconds` once per
+// step (the optimizer update of its weights); both default to 0.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,6 +57,9 @@ struct ComputationCost {
   double activationBytes = 0;
   double boundaryBytes = 0;
   double parameterBytes = 0;
+  /// Forwards only: per microbatch, and once per step.
+  double accumulateSeconds = 0;
+  double updateSeconds = 0;
 };
 
 struct CostFile {

@@ -111,6 +111,16 @@ public:
     namedComputationObserver = std::move(observer);
   }
 
+  /// Called after each kernel of a function body that runs outside every
+  /// mpmd.named_computation (not for calls, whose callees' ops are
+  /// reported), with its ops and the CPU seconds its thread spent in it: one
+  /// op, or a fused chain, its root last after the ops fused into it that
+  /// the block skipped since the previous kernel. How `mpmd profile` times
+  /// the work around the layers (gradient sums, optimizer).
+  using OpObserver =
+      std::function<void(llvm::ArrayRef<Operation *> ops, double seconds)>;
+  void setOpObserver(OpObserver observer) { opObserver = std::move(observer); }
+
   /// The first check that failed since the last reset, with its values.
   const std::optional<std::string> &getFirstCheckFailure() const {
     return firstCheckFailure;
@@ -147,6 +157,7 @@ private:
   llvm::DenseMap<Block *, std::unique_ptr<BlockPlan>> blockPlans;
   std::optional<std::string> firstCheckFailure;
   NamedComputationObserver namedComputationObserver;
+  OpObserver opObserver;
   /// The tensor of each stablehlo.constant run so far.
   llvm::DenseMap<Operation *, Tensor> constants;
   /// Per op on quantized tensors that the spec computes as

@@ -49,6 +49,15 @@ void printPrediction(const PipelinePrediction &prediction,
 llvm::Error printRunReport(const Executable &executable,
                            const RunResult &result, llvm::raw_ostream &os);
 
+/// What `mpmd run --summary` prints for a configuration that `mpmd plan`
+/// wrote (its "plan" section): the predicted step (`description`, the
+/// planned candidate in words, may be empty) next to the measured step of
+/// the reported run and the fastest of `runs` runs (`--repeat`), with their
+/// ratios to the prediction.
+void printPlannedStep(double predictedSeconds, llvm::StringRef description,
+                      double measuredStepUs, double fastestStepUs, int64_t runs,
+                      llvm::raw_ostream &os);
+
 } // namespace mlir::mpmd::runtime
 
 #endif // MPMD_RUNTIME_PREDICTION_H
