@@ -487,8 +487,8 @@ FragmentOp mlir::mpmd::mergeFragmentSequence(
 
   // Operands: data operands, then control operands, from outside the group.
   // The operands of trivial producers are not listed; a use of a result of
-  // one lists its substitute instead (unless the group defines it too). The
-  // operands skipped are then still listed (see `TrivialProducerMerges`).
+  // one lists its substitute instead (unless the group defines it too), so
+  // the operand a trivial producer had is listed in its consumer's place.
   auto listedValue = [&](Value operand) -> Value {
     if (!isMemberResult(operand))
       return operand;
