@@ -788,13 +788,8 @@ public:
     for (FragmentOp fragment : llvm::reverse(fragments)) {
       if (options.eraseUnusedPureFragments && isOpTriviallyDead(fragment)) {
         byMesh[fragment.getMeshNameAttr()].erase(positionOf.at(fragment));
-        // Its uses leave the boundaries of the (unvisited) producers.
-        for (Value operand : fragment->getOperands()) {
-          ++steps;
-          if (Operation *def = operand.getDefiningOp())
-            if (std::optional<unsigned> group = groupOfOp(def))
-              groups[*group].boundary.results.subtract(operand, 1);
-        }
+        // Its producers are not visited yet: their boundaries, read from the
+        // IR when first needed, will not count its uses.
         rewriter.eraseOp(fragment);
         changed = true;
         continue;
@@ -834,8 +829,7 @@ private:
   struct Group {
     Group(FragmentOp fragment, unsigned index)
         : anchor(fragment), first(fragment), last(fragment),
-          summary(fragment), boundary(RunBoundary::of(fragment)),
-          parent(index) {}
+          summary(fragment), parent(index) {}
 
     /// The fragment whose position the merged fragment takes.
     Operation *anchor;
@@ -843,8 +837,9 @@ private:
     Operation *first, *last;
     FragmentSummary summary;
     /// The values crossing the boundary of the group, to tell trivial
-    /// producers.
-    RunBoundary boundary;
+    /// producers: read from the IR when the group first merges (see
+    /// `boundaryOf`), then merged with the other group's.
+    std::optional<RunBoundary> boundary;
     /// Union-find parent, and the number of fragments.
     unsigned parent, size = 1;
     /// Fragments using a result of the group (a heap by `laterUser`); see
@@ -1095,25 +1090,41 @@ private:
     return std::nullopt;
   }
 
+  /// The boundary of `group`. A group that has not merged yet is one
+  /// fragment whose users are all in the IR (fragments erased as unused
+  /// were after it: they are gone), so its boundary is read from the IR;
+  /// O(operands + uses) once per fragment.
+  RunBoundary &boundaryOf(unsigned group) {
+    Group &g = groups[group];
+    if (!g.boundary) {
+      assert(g.size == 1 && "a merged group has its boundary");
+      g.boundary = RunBoundary::of(cast<FragmentOp>(g.first));
+    }
+    return *g.boundary;
+  }
+
   unsigned merge(unsigned producer, unsigned consumer,
                  MergePlacement placement) {
     ++merges;
     {
       Group &p = groups[producer];
       Group &c = groups[consumer];
+      RunBoundary &producerBoundary = boundaryOf(producer);
+      RunBoundary &consumerBoundary = boundaryOf(consumer);
       if (std::optional<std::pair<Value, OpOperand *>> trivial =
               findTrivialProducer(
-              p.boundary,
-              p.size == 1 ? cast<FragmentOp>(p.first) : FragmentOp(),
-              cast<FragmentOp>(p.last), c.boundary,
-              /*consumerIsOneFragment=*/c.size == 1)) {
+                  producerBoundary,
+                  p.size == 1 ? cast<FragmentOp>(p.first) : FragmentOp(),
+                  cast<FragmentOp>(p.last), consumerBoundary,
+                  /*consumerIsOneFragment=*/c.size == 1)) {
         trivialProducerRuns.push_back({p.first, p.last});
         trivialMerges.substitutes[trivial->first] = trivial->second;
       }
-      steps += mergeBoundaries(p.boundary, c.boundary, [&](Value value) {
-        Operation *def = value.getDefiningOp();
-        return def && groupOfOp(def) == producer;
-      });
+      steps += mergeBoundaries(producerBoundary, consumerBoundary,
+                               [&](Value value) {
+                                 Operation *def = value.getDefiningOp();
+                                 return def && groupOfOp(def) == producer;
+                               });
     }
     if (placement == MergePlacement::kAtProducer) {
       // The consumer's fragments move earlier: heaps holding them as users
@@ -1156,6 +1167,7 @@ private:
     r.summary = summary;
     if (root != producer)
       std::swap(r.boundary, groups[producer].boundary);
+    ch.boundary.reset();
     r.size += ch.size;
     r.visited = true;
     ch.parent = root;
