@@ -23,6 +23,7 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -56,6 +57,16 @@ bool sameSchedulingUnit(const FragmentSummary &producer,
           producerCounter == consumerCounter);
 }
 
+/// A policy under which a merge can allow the next one: an inferred
+/// producer only merges into an inferred consumer, a user fragment into any.
+/// A merge of a user and an inferred fragment then goes on into a user
+/// fragment that the inferred one could not merge into, so that merged
+/// fragments are trivial producers too.
+bool userProducerOrInferredConsumer(const FragmentSummary &producer,
+                                    const FragmentSummary &consumer) {
+  return producer.isUserFragment() || !consumer.isUserFragment();
+}
+
 constexpr ConsumerSelection kSelections[] = {
     ConsumerSelection::kClosestConsumer,
     ConsumerSelection::kClosestMergeableConsumer,
@@ -63,7 +74,8 @@ constexpr ConsumerSelection kSelections[] = {
     ConsumerSelection::kNextOnSameMeshIfConsumer,
 };
 constexpr Policy kPolicies[] = {always, notBothUserFragments,
-                                sameSchedulingUnit};
+                                sameSchedulingUnit,
+                                userProducerOrInferredConsumer};
 
 MLIRContext &context() {
   static MLIRContext *ctx = [] {
@@ -77,9 +89,13 @@ MLIRContext &context() {
 }
 
 /// A random @main of fragments on two meshes with transfers between them:
-/// operands drawn from earlier values of the fragment's mesh, user and
+/// operands drawn from earlier values of the fragment's mesh (sometimes the
+/// same value twice, sometimes the last one a control operand), user and
 /// inferred fragments of transpose count 0 or 1 with and without call
-/// counters, and some results left unused.
+/// counters, and some results left unused. A third of the fragments have one
+/// operand and one result, so that merges of trivial producers (which keep
+/// the consumer's operand order) are frequent, of single fragments and of
+/// merged ones.
 std::string randomBlock(unsigned seed) {
   std::mt19937 rng(seed);
   auto pick = [&](size_t n) {
@@ -101,10 +117,12 @@ std::string randomBlock(unsigned seed) {
       continue;
     }
     size_t mesh = pick(2);
+    bool oneToOne = pick(3) == 0;
     std::vector<std::string> operands;
-    for (size_t n = 1 + pick(3); n > 0; --n) {
+    for (size_t n = oneToOne ? 1 : 1 + pick(3); n > 0; --n) {
       std::string value = onMesh[mesh][pick(onMesh[mesh].size())];
-      if (std::find(operands.begin(), operands.end(), value) == operands.end())
+      if (pick(6) == 0 ||
+          std::find(operands.begin(), operands.end(), value) == operands.end())
         operands.push_back(value);
     }
     std::string origin;
@@ -112,10 +130,19 @@ std::string randomBlock(unsigned seed) {
       origin = llvm::formatv("\"{0}\"{1}", char('a' + pick(3)),
                              pick(2) ? "(1)" : "")
                    .str();
-    std::string attrs;
+    SmallVector<std::string> attrList;
     if (pick(2))
-      attrs = llvm::formatv(" {{call_counter = {0} : ui32}", pick(2)).str();
-    unsigned results = 1 + pick(2);
+      attrList.push_back(
+          llvm::formatv("call_counter = {0} : ui32", pick(2)).str());
+    if (operands.size() > 1 && pick(6) == 0)
+      attrList.push_back(
+          llvm::formatv("mpmd.control_operand_start_idx = {0} : i64",
+                        operands.size() - 1)
+              .str());
+    std::string attrs;
+    if (!attrList.empty())
+      attrs = " {" + llvm::join(attrList, ", ") + "}";
+    unsigned results = oneToOne ? 1 : 1 + pick(2);
     std::string name = llvm::formatv("%f{0}", counter++).str();
     std::string args, operandTypes, returned, resultTypes;
     for (size_t k = 0; k < operands.size(); ++k) {
@@ -157,9 +184,16 @@ std::string randomBlock(unsigned seed) {
          "  return " + returned + " : " + types + "\n}\n";
 }
 
+/// The merges of trivial producers seen while merging pair by pair: all of
+/// them, those whose producer, and those whose consumer, was a merge already.
+struct TrivialMergeCounts {
+  int all = 0, ofMergedProducer = 0, intoMergedConsumer = 0;
+};
+
 /// The traversal as defined: fragments visited in reverse order, each merged
 /// with its selected consumer on the IR while one is found and placeable.
-void mergePairwise(Block &block, ConsumerSelection selection, Policy allowed) {
+void mergePairwise(Block &block, ConsumerSelection selection, Policy allowed,
+                   TrivialMergeCounts &counts) {
   IRRewriter rewriter(&context());
   SmallVector<FragmentOp> fragments(block.getOps<FragmentOp>());
   auto allow = [&](FragmentOp producer, FragmentOp consumer) {
@@ -205,6 +239,9 @@ void mergePairwise(Block &block, ConsumerSelection selection, Policy allowed) {
     }
     return {};
   };
+  // The fragments made by merges (only merges create ops here, so an address
+  // reused after an erasure is a merge's too).
+  llvm::SmallPtrSet<Operation *, 16> merged;
   for (FragmentOp fragment : llvm::reverse(fragments)) {
     if (isOpTriviallyDead(fragment)) {
       rewriter.eraseOp(fragment);
@@ -218,7 +255,13 @@ void mergePairwise(Block &block, ConsumerSelection selection, Policy allowed) {
         break;
       MergeFragmentsOptions options;
       options.placement = *placement;
+      if (!getTrivialProducerMerge(current, consumer).empty()) {
+        ++counts.all;
+        counts.ofMergedProducer += merged.contains(current);
+        counts.intoMergedConsumer += merged.contains(consumer);
+      }
       current = mergeFragments(current, consumer, rewriter, options);
+      merged.insert(current);
     }
   }
 }
@@ -230,8 +273,11 @@ std::string print(ModuleOp module) {
   return text;
 }
 
+// The printed programs must be equal: the same merges, and each merged
+// fragment with the operands (and their order) of the pairwise merges.
 TEST(MergeTraversalTest, DecidesLikePairwiseMergingOnRandomBlocks) {
   int merged = 0;
+  TrivialMergeCounts trivial;
   for (unsigned seed = 0; seed < 300; ++seed) {
     std::string text = randomBlock(seed);
     for (ConsumerSelection selection : kSelections) {
@@ -246,7 +292,7 @@ TEST(MergeTraversalTest, DecidesLikePairwiseMergingOnRandomBlocks) {
         Block &actualBlock =
             actual->lookupSymbol<func::FuncOp>("main").getBody().front();
         size_t before = llvm::range_size(actualBlock.getOps<FragmentOp>());
-        mergePairwise(expectedBlock, selection, policy);
+        mergePairwise(expectedBlock, selection, policy, trivial);
         FragmentMergeTraversalOptions options;
         options.selection = selection;
         options.allowMerging = policy;
@@ -261,8 +307,12 @@ TEST(MergeTraversalTest, DecidesLikePairwiseMergingOnRandomBlocks) {
       }
     }
   }
-  // The random blocks exercise merging, not only erasure.
+  // The random blocks exercise merging, not only erasure, and the operand
+  // order of trivial producers, merged or not, into merged consumers.
   EXPECT_GT(merged, 1000);
+  EXPECT_GT(trivial.all, 2000);
+  EXPECT_GT(trivial.ofMergedProducer, 20);
+  EXPECT_GT(trivial.intoMergedConsumer, 1000);
 }
 
 /// Records a copy of @main right after the pass with `argument` (a module

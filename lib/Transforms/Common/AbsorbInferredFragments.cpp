@@ -113,9 +113,9 @@ FragmentOp absorb(FragmentOp root, FragmentOp absorbed, bool absorbedFirst,
       absorbedFirst ? SmallVector<FragmentOp, 2>{absorbed, root}
                     : SmallVector<FragmentOp, 2>{root, absorbed};
   // The root accumulates merges: keep its body, splice the other one.
-  FragmentOp merged =
-      mergeFragmentSequence(sequence, summary, root, absorbedFirst ? 1 : 0,
-                            rewriter);
+  FragmentOp merged = mergeFragmentSequence(
+      sequence, summary, root, absorbedFirst ? 1 : 0, rewriter,
+      getTrivialProducerMerge(sequence[0], sequence[1]));
   merged->removeAttr(kInferredByAttrName);
   if (!rootIsUser)
     for (StringRef name : inferredBy)

@@ -13,8 +13,11 @@
 
 #include <algorithm>
 #include <cassert>
+#include <iterator>
 #include <limits>
 #include <map>
+#include <memory>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::mpmd;
@@ -54,7 +57,305 @@ bool isDefinedBefore(Value value, Operation *op) {
   return !ancestor || ancestor->isBeforeInBlock(op);
 }
 
+/// Values with a count, in insertion order up to removals: O(1) insertion,
+/// lookup and removal (a value index is built past a few entries), and the
+/// k-th value in O(1). Used for the values crossing the boundary of a run of
+/// fragments; `absorb` moves the smaller of two into the larger.
+class CountedValues {
+public:
+  unsigned size() const { return items.size(); }
+  Value key(unsigned i) const { return items[i].value; }
+  bool isData(unsigned i) const { return items[i].data; }
+  /// A use the entry was added for, if any.
+  OpOperand *use(unsigned i) const { return items[i].use; }
+  unsigned count(Value value) const {
+    std::optional<unsigned> i = find(value);
+    return i ? items[*i].count : 0;
+  }
+
+  /// Adds `n` to the count of `value`; `data` is or-ed into its flag; `use`
+  /// is kept if it is the first.
+  void add(Value value, unsigned n, bool data, OpOperand *use = nullptr) {
+    if (std::optional<unsigned> i = find(value)) {
+      items[*i].count += n;
+      items[*i].data |= data;
+      return;
+    }
+    items.push_back({value, n, data, use});
+    if (index)
+      index->try_emplace(value, items.size() - 1);
+    else if (items.size() > kLinearSearchLimit)
+      buildIndex();
+  }
+
+  /// Removes `n` from the count of `value` (which has at least that), and
+  /// `value` when nothing is left.
+  void subtract(Value value, unsigned n) {
+    std::optional<unsigned> i = find(value);
+    assert(i && items[*i].count >= n && "subtracting more than was added");
+    items[*i].count -= n;
+    if (items[*i].count == 0)
+      eraseAt(*i);
+  }
+
+  void erase(Value value) {
+    if (std::optional<unsigned> i = find(value))
+      eraseAt(*i);
+  }
+
+  /// Adds the entries of `other` and empties it, iterating the smaller of the
+  /// two; returns the number of entries moved.
+  unsigned absorb(CountedValues &other) {
+    if (other.size() > size())
+      std::swap(*this, other);
+    for (const Item &item : other.items)
+      add(item.value, item.count, item.data, item.use);
+    unsigned moved = other.size();
+    other.items.clear();
+    other.index.reset();
+    return moved;
+  }
+
+private:
+  struct Item {
+    Value value;
+    unsigned count;
+    bool data;
+    OpOperand *use;
+  };
+  static constexpr unsigned kLinearSearchLimit = 8;
+
+  std::optional<unsigned> find(Value value) const {
+    if (index) {
+      auto it = index->find(value);
+      if (it == index->end())
+        return std::nullopt;
+      return it->second;
+    }
+    for (auto [i, item] : llvm::enumerate(items))
+      if (item.value == value)
+        return i;
+    return std::nullopt;
+  }
+
+  void buildIndex() {
+    index = std::make_unique<llvm::DenseMap<Value, unsigned>>();
+    for (auto [i, item] : llvm::enumerate(items))
+      index->try_emplace(item.value, i);
+  }
+
+  void eraseAt(unsigned i) {
+    if (index)
+      index->erase(items[i].value);
+    if (i + 1 != items.size()) {
+      items[i] = items.back();
+      if (index)
+        (*index)[items[i].value] = i;
+    }
+    items.pop_back();
+  }
+
+  SmallVector<Item, 1> items;
+  std::unique_ptr<llvm::DenseMap<Value, unsigned>> index;
+};
+
+/// What crosses the boundary of a run of fragments merged pair by pair (the
+/// fragment it stands for, built or not): the values its fragments use that
+/// none of them defines (with the number of such uses, and whether one is a
+/// data operand), and the values they define that are used outside the run
+/// (with the number of such uses).
+///
+/// These are the operands and results of the built fragment, which tell
+/// whether it is a trivial producer: its operands are those values (built
+/// merges deduplicate; see `TrivialProducerMerges` for why the values are the
+/// same whichever merges were trivial), its results the results used outside
+/// and all results of its last fragment.
+struct RunBoundary {
+  CountedValues operands, results;
+
+  static RunBoundary of(FragmentOp fragment) {
+    RunBoundary boundary;
+    unsigned numData = getNumDataOperands(fragment);
+    for (OpOperand &operand : fragment->getOpOperands())
+      boundary.operands.add(operand.get(), 1,
+                            operand.getOperandNumber() < numData, &operand);
+    for (OpResult result : fragment->getResults())
+      if (unsigned uses = std::distance(result.use_begin(), result.use_end()))
+        boundary.results.add(result, uses, /*data=*/true);
+    return boundary;
+  }
+};
+
+/// If merging the run `producer` into the run `consumer` is the merge of a
+/// trivial producer, the producer's result and a use of its operand. `producerFragment`
+/// is the producer's fragment when the run is one unmerged fragment (its
+/// operands are not deduplicated), `producerLast` the run's last fragment;
+/// `consumerIsOneFragment` says the same of the consumer (its uses of the
+/// result are not deduplicated).
+std::optional<std::pair<Value, OpOperand *>>
+findTrivialProducer(const RunBoundary &producer, FragmentOp producerFragment,
+                    FragmentOp producerLast, const RunBoundary &consumer,
+                    bool consumerIsOneFragment) {
+  OpOperand *operand;
+  Value result;
+  if (producerFragment) {
+    if (producerFragment->getNumOperands() != 1 ||
+        getNumDataOperands(producerFragment) != 1 ||
+        producerFragment->getNumResults() != 1)
+      return std::nullopt;
+    operand = &producerFragment->getOpOperand(0);
+    result = producerFragment->getResult(0);
+  } else {
+    if (producer.operands.size() != 1 || !producer.operands.isData(0))
+      return std::nullopt;
+    operand = producer.operands.use(0);
+    // All results of the last fragment, and the others used outside.
+    const CountedValues &usedOutside = producer.results;
+    if (producerLast->getNumResults() == 1) {
+      result = producerLast->getResult(0);
+      if (usedOutside.size() > 1 ||
+          (usedOutside.size() == 1 && usedOutside.key(0) != result))
+        return std::nullopt;
+    } else if (producerLast->getNumResults() == 0 && usedOutside.size() == 1) {
+      result = usedOutside.key(0);
+    } else {
+      return std::nullopt;
+    }
+  }
+  // One use, in the consumer: all uses outside the producer are the
+  // consumer's, and a built consumer lists the result once.
+  unsigned consumerUses = consumer.operands.count(result);
+  if (consumerUses == 0 || consumerUses != producer.results.count(result) ||
+      (consumerIsOneFragment && consumerUses != 1))
+    return std::nullopt;
+  return std::make_pair(result, operand);
+}
+
+/// Makes `producer` the boundary of the merge of the runs `producer` and
+/// `consumer` (`definedInProducer` tells the producer's values), leaving
+/// `consumer` empty. Returns the number of entries looked at: the smaller of
+/// each pair of sets, so that merging smaller into larger keeps a whole
+/// traversal O(n log n).
+unsigned mergeBoundaries(RunBoundary &producer, RunBoundary &consumer,
+                         function_ref<bool(Value)> definedInProducer) {
+  unsigned steps = 0;
+  // The consumer's uses of producer results are inside the merge now.
+  if (consumer.operands.size() <= producer.results.size()) {
+    for (unsigned i = 0; i < consumer.operands.size();) {
+      ++steps;
+      Value value = consumer.operands.key(i);
+      if (!definedInProducer(value)) {
+        ++i;
+        continue;
+      }
+      producer.results.subtract(value, consumer.operands.count(value));
+      consumer.operands.erase(value);
+    }
+  } else {
+    for (unsigned i = 0; i < producer.results.size();) {
+      ++steps;
+      Value result = producer.results.key(i);
+      unsigned uses = consumer.operands.count(result);
+      if (uses == 0) {
+        ++i;
+        continue;
+      }
+      consumer.operands.erase(result);
+      unsigned before = producer.results.size();
+      producer.results.subtract(result, uses);
+      if (producer.results.size() == before)
+        ++i;
+    }
+  }
+  steps += producer.operands.absorb(consumer.operands);
+  steps += producer.results.absorb(consumer.results);
+  return steps;
+}
+
+/// Replaces each substitute that is itself substituted by the end of its
+/// chain.
+void resolveSubstituteChains(
+    llvm::DenseMap<Value, OpOperand *> &substitutes) {
+  SmallVector<Value> path;
+  for (auto &entry : substitutes) {
+    OpOperand *end = entry.second;
+    path.clear();
+    for (auto it = substitutes.find(end->get()); it != substitutes.end();
+         it = substitutes.find(end->get())) {
+      path.push_back(end->get());
+      end = it->second;
+    }
+    entry.second = end;
+    for (Value value : path)
+      substitutes.find(value)->second = end;
+  }
+}
+
 } // namespace
+
+TrivialProducerMerges mlir::mpmd::getTrivialProducerMerge(FragmentOp producer,
+                                                          FragmentOp consumer) {
+  TrivialProducerMerges merges;
+  if (producer->getNumOperands() != 1 || getNumDataOperands(producer) != 1 ||
+      producer->getNumResults() != 1)
+    return merges;
+  Value result = producer->getResult(0);
+  if (!result.hasOneUse() ||
+      result.use_begin()->getOwner() != consumer.getOperation())
+    return merges;
+  merges.producers.insert(producer);
+  merges.substitutes.try_emplace(result, &producer->getOpOperand(0));
+  return merges;
+}
+
+TrivialProducerMerges
+mlir::mpmd::getTrivialProducerMerges(ArrayRef<FragmentOp> fragments,
+                                     MergeFold fold) {
+  TrivialProducerMerges merges;
+  if (fragments.size() < 2)
+    return merges;
+  llvm::SmallPtrSet<Operation *, 8> run;
+  auto inRun = [&](Value value) {
+    Operation *def = value.getDefiningOp();
+    return def && run.contains(def);
+  };
+  if (fold == MergeFold::kEachIntoEarlierOnes) {
+    RunBoundary merged = RunBoundary::of(fragments.front());
+    run.insert(fragments.front());
+    // A trivial merge kills the operands of the whole run so far.
+    size_t producersEnd = 0;
+    for (size_t k = 1; k < fragments.size(); ++k) {
+      RunBoundary next = RunBoundary::of(fragments[k]);
+      if (auto trivial = findTrivialProducer(
+              merged, k == 1 ? fragments.front() : FragmentOp(),
+              fragments[k - 1], next, /*consumerIsOneFragment=*/true)) {
+        producersEnd = k;
+        merges.substitutes[trivial->first] = trivial->second;
+      }
+      mergeBoundaries(merged, next, inRun);
+      run.insert(fragments[k]);
+    }
+    for (FragmentOp fragment : fragments.take_front(producersEnd))
+      merges.producers.insert(fragment);
+  } else {
+    RunBoundary merged = RunBoundary::of(fragments.back());
+    for (size_t k = fragments.size() - 1; k-- > 0;) {
+      RunBoundary producer = RunBoundary::of(fragments[k]);
+      if (auto trivial = findTrivialProducer(
+              producer, fragments[k], fragments[k], merged,
+              /*consumerIsOneFragment=*/k + 2 == fragments.size())) {
+        merges.producers.insert(fragments[k]);
+        merges.substitutes[trivial->first] = trivial->second;
+      }
+      run.clear();
+      run.insert(fragments[k]);
+      mergeBoundaries(producer, merged, inRun);
+      std::swap(merged, producer);
+    }
+  }
+  resolveSubstituteChains(merges.substitutes);
+  return merges;
+}
 
 FragmentSummary::FragmentSummary(FragmentOp fragment)
     : meshName(fragment.getMeshNameAttr()),
@@ -167,7 +468,8 @@ mlir::mpmd::findMergePlacement(FragmentOp producer, FragmentOp consumer) {
 
 FragmentOp mlir::mpmd::mergeFragmentSequence(
     ArrayRef<FragmentOp> fragments, const FragmentSummary &summary,
-    Operation *insertionPoint, unsigned keptBodyIndex, RewriterBase &rewriter) {
+    Operation *insertionPoint, unsigned keptBodyIndex, RewriterBase &rewriter,
+    const TrivialProducerMerges &trivialMerges) {
   assert(fragments.size() >= 2 && keptBodyIndex < fragments.size() &&
          "expected at least two fragments and a kept body among them");
   MLIRContext *ctx = summary.getMeshName().getContext();
@@ -184,18 +486,36 @@ FragmentOp mlir::mpmd::mergeFragmentSequence(
   };
 
   // Operands: data operands, then control operands, from outside the group.
+  // The operands of trivial producers are not listed; a use of a result of
+  // one lists its substitute instead (unless the group defines it too), so
+  // the operand a trivial producer had is listed in its consumer's place.
+  auto listedValue = [&](Value operand) -> Value {
+    if (!isMemberResult(operand))
+      return operand;
+    auto it = trivialMerges.substitutes.find(operand);
+    if (it == trivialMerges.substitutes.end())
+      return nullptr;
+    Value substitute = it->second->get();
+    return isMemberResult(substitute) ? Value() : substitute;
+  };
   llvm::SetVector<Value> data;
-  for (FragmentOp fragment : fragments)
+  for (FragmentOp fragment : fragments) {
+    if (trivialMerges.producers.contains(fragment))
+      continue;
     for (Value operand :
          fragment->getOperands().take_front(getNumDataOperands(fragment)))
-      if (!isMemberResult(operand))
-        data.insert(operand);
+      if (Value listed = listedValue(operand))
+        data.insert(listed);
+  }
   llvm::SetVector<Value> control;
-  for (FragmentOp fragment : fragments)
+  for (FragmentOp fragment : fragments) {
+    if (trivialMerges.producers.contains(fragment))
+      continue;
     for (Value operand :
          fragment->getOperands().drop_front(getNumDataOperands(fragment)))
-      if (!data.contains(operand) && !isMemberResult(operand))
-        control.insert(operand);
+      if (Value listed = listedValue(operand); listed && !data.contains(listed))
+        control.insert(listed);
+  }
   SmallVector<Value> operands(data.begin(), data.end());
   operands.append(control.begin(), control.end());
   llvm::DenseMap<Value, unsigned> operandIndex;
@@ -339,7 +659,8 @@ FragmentOp mlir::mpmd::mergeFragments(FragmentOp producer, FragmentOp consumer,
                                   ? consumer.getOperation()
                                   : producer.getOperation();
   return mergeFragmentSequence({producer, consumer}, summary, insertionPoint,
-                               options.keepProducerBody ? 0 : 1, rewriter);
+                               options.keepProducerBody ? 0 : 1, rewriter,
+                               getTrivialProducerMerge(producer, consumer));
 }
 
 FailureOr<FragmentOp> mlir::mpmd::tryMergeFragments(FragmentOp producer,
@@ -467,6 +788,8 @@ public:
     for (FragmentOp fragment : llvm::reverse(fragments)) {
       if (options.eraseUnusedPureFragments && isOpTriviallyDead(fragment)) {
         byMesh[fragment.getMeshNameAttr()].erase(positionOf.at(fragment));
+        // Its producers are not visited yet: their boundaries, read from the
+        // IR when first needed, will not count its uses.
         rewriter.eraseOp(fragment);
         changed = true;
         continue;
@@ -513,6 +836,10 @@ private:
     /// The fragments in merge order, as a list through `nextInGroup`.
     Operation *first, *last;
     FragmentSummary summary;
+    /// The values crossing the boundary of the group, to tell trivial
+    /// producers: read from the IR when the group first merges (see
+    /// `boundaryOf`), then merged with the other group's.
+    std::optional<RunBoundary> boundary;
     /// Union-find parent, and the number of fragments.
     unsigned parent, size = 1;
     /// Fragments using a result of the group (a heap by `laterUser`); see
@@ -763,9 +1090,42 @@ private:
     return std::nullopt;
   }
 
+  /// The boundary of `group`. A group that has not merged yet is one
+  /// fragment whose users are all in the IR (fragments erased as unused
+  /// were after it: they are gone), so its boundary is read from the IR;
+  /// O(operands + uses) once per fragment.
+  RunBoundary &boundaryOf(unsigned group) {
+    Group &g = groups[group];
+    if (!g.boundary) {
+      assert(g.size == 1 && "a merged group has its boundary");
+      g.boundary = RunBoundary::of(cast<FragmentOp>(g.first));
+    }
+    return *g.boundary;
+  }
+
   unsigned merge(unsigned producer, unsigned consumer,
                  MergePlacement placement) {
     ++merges;
+    {
+      Group &p = groups[producer];
+      Group &c = groups[consumer];
+      RunBoundary &producerBoundary = boundaryOf(producer);
+      RunBoundary &consumerBoundary = boundaryOf(consumer);
+      if (std::optional<std::pair<Value, OpOperand *>> trivial =
+              findTrivialProducer(
+                  producerBoundary,
+                  p.size == 1 ? cast<FragmentOp>(p.first) : FragmentOp(),
+                  cast<FragmentOp>(p.last), consumerBoundary,
+                  /*consumerIsOneFragment=*/c.size == 1)) {
+        trivialProducerRuns.push_back({p.first, p.last});
+        trivialMerges.substitutes[trivial->first] = trivial->second;
+      }
+      steps += mergeBoundaries(producerBoundary, consumerBoundary,
+                               [&](Value value) {
+                                 Operation *def = value.getDefiningOp();
+                                 return def && groupOfOp(def) == producer;
+                               });
+    }
     if (placement == MergePlacement::kAtProducer) {
       // The consumer's fragments move earlier: heaps holding them as users
       // may now have keys larger than their positions.
@@ -805,6 +1165,9 @@ private:
     r.first = first;
     r.last = last;
     r.summary = summary;
+    if (root != producer)
+      std::swap(r.boundary, groups[producer].boundary);
+    ch.boundary.reset();
     r.size += ch.size;
     r.visited = true;
     ch.parent = root;
@@ -815,17 +1178,31 @@ private:
   /// Builds every group of two or more fragments. Groups do not overlap, so
   /// each is built on its own; the IR is whole again once all are.
   void build() {
+    // A run merged as a trivial producer is a contiguous part of its group's
+    // fragments in merge order: mark its first and last fragments, then
+    // collect the fragments in between while listing each group.
+    llvm::DenseMap<Operation *, unsigned> runsStarting, runsEnding;
+    for (auto [first, last] : trivialProducerRuns) {
+      ++runsStarting[first];
+      ++runsEnding[last];
+    }
+    resolveSubstituteChains(trivialMerges.substitutes);
     for (unsigned group = 0; group < groups.size(); ++group) {
       if (find(group) != group || groups[group].size < 2)
         continue;
       SmallVector<FragmentOp> fragments;
+      unsigned openRuns = 0;
       anyFragment(group, [&](FragmentOp fragment) {
         fragments.push_back(fragment);
+        openRuns += runsStarting.lookup(fragment);
+        if (openRuns > 0)
+          trivialMerges.producers.insert(fragment);
+        openRuns -= runsEnding.lookup(fragment);
         return false;
       });
       mergeFragmentSequence(fragments, groups[group].summary,
                             groups[group].anchor, fragments.size() - 1,
-                            rewriter);
+                            rewriter, trivialMerges);
     }
   }
 
@@ -835,9 +1212,13 @@ private:
   llvm::DenseMap<Operation *, unsigned> positionOf;
   llvm::DenseMap<Operation *, unsigned> groupOf;
   llvm::DenseMap<Operation *, Operation *> nextInGroup;
-  SmallVector<Group> groups;
+  SmallVector<Group, 0> groups;
   /// The groups of each mesh by position.
   llvm::DenseMap<StringAttr, std::map<unsigned, unsigned>> byMesh;
+  /// The trivial-producer merges decided: each producer group as its first
+  /// and last fragments, and the substitutes of their results.
+  SmallVector<std::pair<Operation *, Operation *>> trivialProducerRuns;
+  TrivialProducerMerges trivialMerges;
   uint64_t steps = 0, merges = 0;
 };
 

@@ -664,8 +664,11 @@ private:
       return;
     }
     if (auto loop = dyn_cast<ForOp>(def)) {
-      // The last iteration's value.
-      addUse(loop.getRegion().front().getTerminator()->getOperand(j), use);
+      // A loop-carried value has one mesh: the result is the operand and the
+      // block argument of the next iteration too, and the block argument's
+      // set flows on to the loop operand and to the value the body returns
+      // (the last iteration's value).
+      addUse(loop.getRegion().front().getArgument(j), use);
       return;
     }
     if (isa<UnassignOp, BroadcastOp, ReduceOp>(def)) {

@@ -108,8 +108,11 @@ class RematFragmentPass
     FragmentSummary summary(sequence.front());
     for (FragmentOp fragment : ArrayRef(sequence).drop_front())
       summary = FragmentSummary::merge(summary, FragmentSummary(fragment));
-    mergeFragmentSequence(sequence, summary, backward,
-                          /*keptBodyIndex=*/sequence.size() - 1, rewriter);
+    // Each clone, last first, merges into the backward fragment.
+    mergeFragmentSequence(
+        sequence, summary, backward, /*keptBodyIndex=*/sequence.size() - 1,
+        rewriter,
+        getTrivialProducerMerges(sequence, MergeFold::kEachIntoLaterOnes));
   }
 };
 

@@ -90,10 +90,12 @@ class RuleBasedMergePass
       for (FragmentOp fragment : ArrayRef(fragments).drop_front())
         summary = FragmentSummary::merge(summary, FragmentSummary(fragment));
       // Right after the first fragment; the sort below moves it after the
-      // producers of its operands.
+      // producers of its operands. The fragments are merged pair by pair in
+      // order, each into the merge of those before it.
       FragmentOp mergedFragment = mergeFragmentSequence(
           fragments, summary, fragments.front()->getNextNode(),
-          /*keptBodyIndex=*/0, rewriter);
+          /*keptBodyIndex=*/0, rewriter,
+          getTrivialProducerMerges(fragments, MergeFold::kEachIntoEarlierOnes));
       setFragmentInfo(mergedFragment, rule.target);
       merged = true;
     }

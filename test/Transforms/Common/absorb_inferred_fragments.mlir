@@ -383,3 +383,42 @@ func.func @token_neighbours_on_another_mesh(%arg0: !m2) -> !m2 attributes {topol
   } : (!stablehlo.token) -> !stablehlo.token
   return %2 : !m2
 }
+
+// -----
+
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// An absorbed trivial producer (one operand, one result used once) keeps the
+// root's operand list, its operand in the place of its result; an absorbed
+// producer with two operands lists them first.
+// CHECK-LABEL: func.func private @absorbed_producers_operand_order
+// CHECK-NEXT: %[[F:.*]] = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0, %arg2, %arg1) (%[[A:.*]]: tensor<4x8xf32>, %[[X:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<4x8xf32>) {
+// CHECK-NEXT:   %[[N:.*]] = stablehlo.negate %[[X]]
+// CHECK-NEXT:   %[[S:.*]] = stablehlo.add %[[A]], %[[N]]
+// CHECK-NEXT:   %[[M:.*]] = stablehlo.multiply %[[S]], %[[B]]
+// CHECK-NEXT:   mpmd.return %[[M]]
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[G:.*]] = mpmd.fragment<mesh="m1", origin=["g"]> (%arg2, %arg3, %arg0)
+// CHECK:      return %[[F]], %[[G]]
+func.func private @absorbed_producers_operand_order(%arg0: !m1, %arg1: !m1, %arg2: !m1, %arg3: !m1) -> (!m1, !m1) attributes {topology = #topology} {
+  %0 = mpmd.fragment<mesh="m1", origin=[]> (%arg2) (%a: !t) {
+    %1 = stablehlo.negate %a : !t
+    mpmd.return %1 : !t
+  } : (!m1) -> !m1
+  %2 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0, %0, %arg1) (%a: !t, %b: !t, %c: !t) {
+    %3 = stablehlo.add %a, %b : !t
+    %4 = stablehlo.multiply %3, %c : !t
+    mpmd.return %4 : !t
+  } : (!m1, !m1, !m1) -> !m1
+  %5 = mpmd.fragment<mesh="m1", origin=[]> (%arg2, %arg3) (%a: !t, %b: !t) {
+    %6 = stablehlo.add %a, %b : !t
+    mpmd.return %6 : !t
+  } : (!m1, !m1) -> !m1
+  %7 = mpmd.fragment<mesh="m1", origin=["g"]> (%arg0, %5) (%a: !t, %b: !t) {
+    %8 = stablehlo.add %a, %b : !t
+    mpmd.return %8 : !t
+  } : (!m1, !m1) -> !m1
+  return %2, %7 : !m1, !m1
+}

@@ -249,3 +249,136 @@ func.func @token_user_on_another_mesh(%arg0: !m2) -> !m2 attributes {topology = 
   } : (!m2, !stablehlo.token) -> !m2
   return %2 : !m2
 }
+
+// -----
+
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// A trivial producer (one operand, one result used once, by the consumer)
+// merges into the consumer's operand list: its operand takes the place of
+// its result, the other operands keep their order.
+// CHECK-LABEL: func.func @trivial_producer_keeps_consumer_operand_order
+// CHECK-NEXT: %[[F:.*]] = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0, %arg2, %arg1) (%[[A:.*]]: tensor<4x8xf32>, %[[X:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<4x8xf32>) {
+// CHECK-NEXT:   %[[N:.*]] = stablehlo.negate %[[X]]
+// CHECK-NEXT:   %[[S:.*]] = stablehlo.add %[[A]], %[[N]]
+// CHECK-NEXT:   %[[M:.*]] = stablehlo.multiply %[[S]], %[[B]]
+// CHECK-NEXT:   mpmd.return %[[M]]
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[F]]
+func.func @trivial_producer_keeps_consumer_operand_order(%arg0: !m1, %arg1: !m1, %arg2: !m1) -> !m1 attributes {topology = #topology} {
+  %0 = mpmd.fragment<mesh="m1", origin=[]> (%arg2) (%a: !t) {
+    %1 = stablehlo.negate %a : !t
+    mpmd.return %1 : !t
+  } : (!m1) -> !m1
+  %2 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0, %0, %arg1) (%a: !t, %b: !t, %c: !t) {
+    %3 = stablehlo.add %a, %b : !t
+    %4 = stablehlo.multiply %3, %c : !t
+    mpmd.return %4 : !t
+  } : (!m1, !m1, !m1) -> !m1
+  return %2 : !m1
+}
+
+// -----
+
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// Two trivial producers in a chain: the first one's operand ends up in the
+// place of the second one's result.
+// CHECK-LABEL: func.func @chain_of_trivial_producers
+// CHECK-NEXT: %[[F:.*]] = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0, %arg2, %arg1) (%[[A:.*]]: tensor<4x8xf32>, %[[X:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<4x8xf32>) {
+// CHECK-NEXT:   %[[N:.*]] = stablehlo.negate %[[X]]
+// CHECK-NEXT:   %[[E:.*]] = stablehlo.exponential %[[N]]
+// CHECK-NEXT:   %[[S:.*]] = stablehlo.add %[[A]], %[[E]]
+// CHECK-NEXT:   %[[M:.*]] = stablehlo.multiply %[[S]], %[[B]]
+// CHECK-NEXT:   mpmd.return %[[M]]
+func.func @chain_of_trivial_producers(%arg0: !m1, %arg1: !m1, %arg2: !m1) -> !m1 attributes {topology = #topology} {
+  %0 = mpmd.fragment<mesh="m1", origin=[]> (%arg2) (%a: !t) {
+    %1 = stablehlo.negate %a : !t
+    mpmd.return %1 : !t
+  } : (!m1) -> !m1
+  %2 = mpmd.fragment<mesh="m1", origin=[]> (%0) (%a: !t) {
+    %3 = stablehlo.exponential %a : !t
+    mpmd.return %3 : !t
+  } : (!m1) -> !m1
+  %4 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0, %2, %arg1) (%a: !t, %b: !t, %c: !t) {
+    %5 = stablehlo.add %a, %b : !t
+    %6 = stablehlo.multiply %5, %c : !t
+    mpmd.return %6 : !t
+  } : (!m1, !m1, !m1) -> !m1
+  return %4 : !m1
+}
+
+// -----
+
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// Not trivial producers: with two operands, with a result used twice by the
+// consumer, with a result also returned. Each merge lists the producer's
+// operands first, then the consumer's other operands.
+// CHECK-LABEL: func.func @non_trivial_producers
+// CHECK-NEXT: %[[F:.*]] = mpmd.fragment<mesh="m1", origin=["f"]> (%arg2, %arg3, %arg0, %arg1)
+// CHECK:      %[[G:.*]] = mpmd.fragment<mesh="m1", origin=["g"]> (%arg3, %arg0, %arg1)
+// CHECK:      %[[H:.*]]:2 = mpmd.fragment<mesh="m1", origin=["h"]> (%arg1, %arg0)
+// CHECK:      return %[[F]], %[[G]], %[[H]]#1, %[[H]]#0
+func.func @non_trivial_producers(%arg0: !m1, %arg1: !m1, %arg2: !m1, %arg3: !m1) -> (!m1, !m1, !m1, !m1) attributes {topology = #topology} {
+  %0 = mpmd.fragment<mesh="m1", origin=[]> (%arg2, %arg3) (%a: !t, %b: !t) {
+    %1 = stablehlo.add %a, %b : !t
+    mpmd.return %1 : !t
+  } : (!m1, !m1) -> !m1
+  %2 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0, %0, %arg1) (%a: !t, %b: !t, %c: !t) {
+    %3 = stablehlo.add %a, %b : !t
+    %4 = stablehlo.multiply %3, %c : !t
+    mpmd.return %4 : !t
+  } : (!m1, !m1, !m1) -> !m1
+  %5 = mpmd.fragment<mesh="m1", origin=[]> (%arg3) (%a: !t) {
+    %6 = stablehlo.negate %a : !t
+    mpmd.return %6 : !t
+  } : (!m1) -> !m1
+  %7 = mpmd.fragment<mesh="m1", origin=["g"]> (%arg0, %5, %5, %arg1) (%a: !t, %b: !t, %c: !t, %d: !t) {
+    %8 = stablehlo.add %a, %b : !t
+    %9 = stablehlo.multiply %c, %d : !t
+    %10 = stablehlo.add %8, %9 : !t
+    mpmd.return %10 : !t
+  } : (!m1, !m1, !m1, !m1) -> !m1
+  %11 = mpmd.fragment<mesh="m1", origin=[]> (%arg1) (%a: !t) {
+    %12 = stablehlo.negate %a : !t
+    mpmd.return %12 : !t
+  } : (!m1) -> !m1
+  %13 = mpmd.fragment<mesh="m1", origin=["h"]> (%arg0, %11) (%a: !t, %b: !t) {
+    %14 = stablehlo.add %a, %b : !t
+    mpmd.return %14 : !t
+  } : (!m1, !m1) -> !m1
+  return %2, %7, %13, %11 : !m1, !m1, !m1, !m1
+}
+
+// -----
+
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// A trivial producer whose operand the consumer already has: listed once,
+// where it comes first in the consumer's list.
+// CHECK-LABEL: func.func @trivial_producer_of_an_operand_already_listed
+// CHECK-NEXT: mpmd.fragment<mesh="m1", origin=["f"]> (%arg1, %arg0) (%[[B:.*]]: tensor<4x8xf32>, %[[A:.*]]: tensor<4x8xf32>) {
+// CHECK-NEXT:   %[[N:.*]] = stablehlo.negate %[[A]]
+// CHECK-NEXT:   %[[S:.*]] = stablehlo.add %[[B]], %[[N]]
+// CHECK-NEXT:   %[[M:.*]] = stablehlo.multiply %[[S]], %[[A]]
+func.func @trivial_producer_of_an_operand_already_listed(%arg0: !m1, %arg1: !m1) -> !m1 attributes {topology = #topology} {
+  %0 = mpmd.fragment<mesh="m1", origin=[]> (%arg0) (%a: !t) {
+    %1 = stablehlo.negate %a : !t
+    mpmd.return %1 : !t
+  } : (!m1) -> !m1
+  %2 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg1, %0, %arg0) (%a: !t, %b: !t, %c: !t) {
+    %3 = stablehlo.add %a, %b : !t
+    %4 = stablehlo.multiply %3, %c : !t
+    mpmd.return %4 : !t
+  } : (!m1, !m1, !m1) -> !m1
+  return %2 : !m1
+}

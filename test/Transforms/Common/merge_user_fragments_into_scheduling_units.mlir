@@ -129,3 +129,28 @@ func.func @not_mpmd(%arg0: !m1) -> !m1 {
   } : (!m1) -> !m1
   return %1 : !m1
 }
+
+// -----
+
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// A producer with one operand and one result used once by its consumer keeps
+// the consumer's operand order, its operand in the place of its result.
+// CHECK-LABEL: func.func @trivial_producer_keeps_consumer_operand_order
+// CHECK-NEXT: %[[F:.*]] = mpmd.fragment<mesh="m1", origin=["f1", "f2"]> (%arg1, %arg0) {call_counter = 0 : ui32} (%[[B:.*]]: tensor<4x8xf32>, %[[A:.*]]: tensor<4x8xf32>) {
+// CHECK-NEXT:   %[[X:.*]] = stablehlo.add %[[A]], %[[A]]
+// CHECK-NEXT:   %[[Y:.*]] = stablehlo.multiply %[[B]], %[[X]]
+// CHECK-NEXT:   mpmd.return %[[Y]]
+func.func @trivial_producer_keeps_consumer_operand_order(%arg0: !m1, %arg1: !m1) -> !m1 attributes {topology = #topology} {
+  %0 = mpmd.fragment<mesh="m1", origin=["f1"]> (%arg0) {call_counter = 0 : ui32} (%a: !t) {
+    %1 = stablehlo.add %a, %a : !t
+    mpmd.return %1 : !t
+  } : (!m1) -> !m1
+  %2 = mpmd.fragment<mesh="m1", origin=["f2"]> (%arg1, %0) {call_counter = 0 : ui32} (%b: !t, %a: !t) {
+    %3 = stablehlo.multiply %b, %a : !t
+    mpmd.return %3 : !t
+  } : (!m1, !m1) -> !m1
+  return %2 : !m1
+}

@@ -55,16 +55,17 @@ func.func private @f(%arg0: !t) -> !t attributes {topology = #topology} {
 // A loop (G5): the use_set of a loop-carried value -- where its block
 // argument and its result are used -- is kept per value in the loop's
 // arg_attrs, not on the loop. It flows to the loop operand and to the value
-// returned to the next iteration.
+// returned to the next iteration. The abs is used (last user first) by the
+// return, where the result is used (m2), and on m1.
 
 !t = tensor<4xf32>
 !m1 = !mpmd.mesh_tensor<"m1", !t>
 !m2 = !mpmd.mesh_tensor<"m2", !t>
 #topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
 
-// CHECK-LABEL: func.func @loop(%arg0: tensor<4xf32> {mpmd.use_set = #mpmd.meshes_with_origins<"m1", "m2">})
-// CHECK:         mpmd.for (%arg0) {arg_attrs = [{mpmd.use_set = #mpmd.meshes_with_origins<"m1", "m2">}], iterations = 2 : ui32, unroll_factor = 2 : ui32}
-// CHECK-NEXT:      stablehlo.abs %arg1 {mpmd.use_set = #mpmd.meshes_with_origins<"m1", "m2">}
+// CHECK-LABEL: func.func @loop(%arg0: tensor<4xf32> {mpmd.use_set = #mpmd.meshes_with_origins<"m2", "m1">})
+// CHECK:         mpmd.for (%arg0) {arg_attrs = [{mpmd.use_set = #mpmd.meshes_with_origins<"m2", "m1">}], iterations = 2 : ui32, unroll_factor = 2 : ui32}
+// CHECK-NEXT:      stablehlo.abs %arg1 {mpmd.use_set = #mpmd.meshes_with_origins<"m2", "m1">}
 func.func @loop(%arg0: !t) -> !m2 attributes {topology = #topology} {
   %0 = mpmd.for (%arg0) {iterations = 2 : ui32, unroll_factor = 2 : ui32} (%x: !t, %i: tensor<ui32>) {
     %1 = stablehlo.abs %x : !t
@@ -101,4 +102,26 @@ func.func @order(%arg0: !t) -> (!m1, !m3, !m2, !m1, !m3) attributes {topology = 
   %5 = stablehlo.negate %0 : !t
   %6 = mpmd.assign {origin = "e"} %5 : (!t) -> !m3
   return %1, %2, %3, %4, %6 : !m1, !m3, !m2, !m1, !m3
+}
+
+// -----
+
+// A loop-carried value is one value: where the loop result is used flows to
+// the block argument and to the loop operand even when the body returns a
+// value computed from something else (here the result 0 comes from the
+// block argument 1), not only to the value the body returns.
+
+!t = tensor<4xf32>
+!m2 = !mpmd.mesh_tensor<"m2", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// CHECK-LABEL: func.func @loop_result_used_after_the_loop(%arg0: tensor<4xf32> {mpmd.use_set = #mpmd.meshes_with_origins<"m2">}, %arg1: tensor<4xf32> {mpmd.use_set = #mpmd.meshes_with_origins<"m2">})
+// CHECK:         mpmd.for (%arg0, %arg1) {arg_attrs = [{mpmd.use_set = #mpmd.meshes_with_origins<"m2">}, {mpmd.use_set = #mpmd.meshes_with_origins<"m2">}], iterations = 2 : ui32}
+func.func @loop_result_used_after_the_loop(%arg0: !t, %arg1: !t) -> !m2 attributes {topology = #topology} {
+  %0:2 = mpmd.for (%arg0, %arg1) {iterations = 2 : ui32} (%x: !t, %y: !t, %index: tensor<ui32>) {
+    %n = stablehlo.negate %y : !t
+    mpmd.return %n, %y : !t, !t
+  } : !t, !t
+  %r = mpmd.assign %0#0 : (!t) -> !m2
+  return %r : !m2
 }

@@ -67,3 +67,29 @@ func.func @moved_ops_lose_analysis_sets(%arg0: !m1) -> (!m1, !m2) attributes {to
   } : (!m1) -> !m1
   return %5, %2 : !m1, !m2
 }
+
+// -----
+
+// A same-mesh assign(unassign) pair is left for finalize to fold (as
+// upstream), not folded by the rewrite.
+
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// CHECK-LABEL: func.func @same_mesh_pair_kept
+// CHECK:         %[[F:.*]] = mpmd.fragment<mesh="m1", origin=["f"]>
+// CHECK:         %[[U:.*]] = mpmd.unassign %[[F]]
+// CHECK-NEXT:    %[[A:.*]] = mpmd.assign %[[U]]
+// CHECK-NEXT:    mpmd.fragment<mesh="m1", origin=["g"]> (%[[A]])
+func.func @same_mesh_pair_kept(%arg0: !m1) -> !m1 attributes {topology = #topology} {
+  %0 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0) (%y: !t) {
+    mpmd.return %y : !t
+  } : (!m1) -> !m1
+  %1 = mpmd.unassign %0 : (!m1) -> !t
+  %2 = mpmd.assign %1 : (!t) -> !m1
+  %3 = mpmd.fragment<mesh="m1", origin=["g"]> (%2) (%y: !t) {
+    mpmd.return %y : !t
+  } : (!m1) -> !m1
+  return %3 : !m1
+}

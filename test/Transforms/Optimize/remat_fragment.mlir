@@ -133,3 +133,36 @@ func.func @no_remat(%arg0: !m1) -> (!m1, !m1, !m1, !m1, !m1) attributes {topolog
   } : (!m1) -> !m1
   return %2, %3, %6, %7, %0 : !m1, !m1, !m1, !m1, !m1
 }
+
+// -----
+
+!t = tensor<4x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// A clone with one operand and one result used once by the backward fragment
+// is a trivial producer: merged, its operand takes the place of its result
+// in the backward fragment's operands.
+// CHECK-LABEL: func.func @merged_trivial_clone_keeps_backward_operand_order
+// CHECK:      %[[R:.*]] = mpmd.fragment<mesh="m1", origin=["f1"]> (%arg0) {call_counter = 0 : ui32, remat}
+// CHECK:      mpmd.fragment<mesh="m1", origin=["f1"(1)]> (%arg1, %[[R]])
+// MERGE-LABEL: func.func @merged_trivial_clone_keeps_backward_operand_order
+// MERGE:      %[[B:.*]] = mpmd.fragment<mesh="m1", origin=["f1", "f1"(1)]> (%arg1, %arg0) {call_counter = 0 : ui32, remat} (%[[C:.*]]: tensor<4x8xf32>, %[[A:.*]]: tensor<4x8xf32>) {
+// MERGE-NEXT:   %[[X:.*]] = stablehlo.add %[[A]], %[[A]]
+// MERGE-NEXT:   %[[Y:.*]] = stablehlo.subtract %[[C]], %[[X]]
+// MERGE-NEXT:   mpmd.return %[[Y]]
+func.func @merged_trivial_clone_keeps_backward_operand_order(%arg0: !m1, %arg1: !m1) -> (!m1, !m1) attributes {topology = #topology} {
+  %0 = mpmd.fragment<mesh="m1", origin=["f1"]> (%arg0) {call_counter = 0 : ui32} (%a: !t) {
+    %1 = stablehlo.add %a, %a : !t
+    mpmd.return %1 : !t
+  } : (!m1) -> !m1
+  %2 = mpmd.fragment<mesh="m1", origin=["g"]> (%arg1) (%a: !t) {
+    %3 = stablehlo.negate %a : !t
+    mpmd.return %3 : !t
+  } : (!m1) -> !m1
+  %4 = mpmd.fragment<mesh="m1", origin=["f1"(1)]> (%arg1, %0) {call_counter = 0 : ui32} (%c: !t, %a: !t) {
+    %5 = stablehlo.subtract %c, %a : !t
+    mpmd.return %5 : !t
+  } : (!m1, !m1) -> !m1
+  return %4, %2 : !m1, !m1
+}

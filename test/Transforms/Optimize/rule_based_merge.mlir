@@ -60,3 +60,25 @@ func.func @merge(%arg0: !m1) -> (!m1, !m1, !m1) attributes {topology = #topology
   } : (!m1, !m1) -> !m1
   return %4, %8, %6 : !m1, !m1, !m1
 }
+
+// The sources are merged pair by pair in order: f, with one operand and one
+// result used once by g, is a trivial producer, so the merge keeps g's
+// operand order with f's operand in the place of f's result.
+// CHECK-LABEL: func.func @trivial_source_keeps_operand_order
+// CHECK-NEXT: %[[FG:.*]] = mpmd.fragment<mesh="m1", origin=["f", "g"]> (%arg1, %arg0, %arg2) {call_counter = 0 : ui32} (%[[B:.*]]: tensor<4xf32>, %[[A:.*]]: tensor<4xf32>, %[[C:.*]]: tensor<4xf32>) {
+// CHECK-NEXT:   %[[X:.*]] = stablehlo.add %[[A]], %[[A]]
+// CHECK-NEXT:   %[[Y:.*]] = stablehlo.multiply %[[B]], %[[X]]
+// CHECK-NEXT:   %[[Z:.*]] = stablehlo.subtract %[[Y]], %[[C]]
+// CHECK-NEXT:   mpmd.return %[[Z]]
+func.func @trivial_source_keeps_operand_order(%arg0: !m1, %arg1: !m1, %arg2: !m1) -> !m1 attributes {topology = #topology} {
+  %0 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0) {call_counter = 0 : ui32} (%a: !t) {
+    %10 = stablehlo.add %a, %a : !t
+    mpmd.return %10 : !t
+  } : (!m1) -> !m1
+  %1 = mpmd.fragment<mesh="m1", origin=["g"]> (%arg1, %0, %arg2) {call_counter = 0 : ui32} (%b: !t, %a: !t, %c: !t) {
+    %10 = stablehlo.multiply %b, %a : !t
+    %11 = stablehlo.subtract %10, %c : !t
+    mpmd.return %11 : !t
+  } : (!m1, !m1, !m1) -> !m1
+  return %1 : !m1
+}

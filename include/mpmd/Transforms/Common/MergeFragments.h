@@ -18,6 +18,8 @@
 #include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
 
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <cstdint>
 #include <optional>
@@ -105,6 +107,47 @@ private:
   DictionaryAttr attributes;
 };
 
+/// How merges of trivial producers list the operands of the merged fragment.
+///
+/// A producer is *trivial* when it has one operand (a data operand), one
+/// result, and that result has exactly one use, in the consumer. Merging it
+/// keeps the consumer's operand list with the producer's operand in the place
+/// of the result (upstream Shardy:MPMD's rule); any other merge lists the
+/// producer's operands first. A merge of a sequence that went through such
+/// merges is described by:
+struct TrivialProducerMerges {
+  /// The fragments that were (part of) a trivial producer: their operands do
+  /// not place an operand in the list.
+  llvm::SmallPtrSet<Operation *, 4> producers;
+  /// For each result of a trivial producer, the use of the value that took
+  /// its place in its consumer's operand list: the producer's operand, read
+  /// when the merge is built (building other merges may replace it). Never a
+  /// use of a key: chains are resolved.
+  llvm::DenseMap<Value, OpOperand *> substitutes;
+
+  bool empty() const { return producers.empty(); }
+};
+
+/// The description of merging `producer` into `consumer` (two fragments of
+/// the IR): empty unless `producer` is trivial for `consumer`.
+TrivialProducerMerges getTrivialProducerMerge(FragmentOp producer,
+                                              FragmentOp consumer);
+
+/// How a sequence of fragments is merged pair by pair.
+enum class MergeFold {
+  /// Each fragment is the consumer of the merge of those before it.
+  kEachIntoEarlierOnes,
+  /// Each fragment, last but one first, is the producer of the merge of those
+  /// after it.
+  kEachIntoLaterOnes,
+};
+
+/// The trivial-producer merges of merging `fragments` (in order, a fragment
+/// using only results of fragments before it) pair by pair as `fold` says.
+/// O(operands + uses) of the fragments, up to a log factor.
+TrivialProducerMerges getTrivialProducerMerges(ArrayRef<FragmentOp> fragments,
+                                               MergeFold fold);
+
 /// Merges `producer` and `consumer` into one fragment and returns it; both are
 /// erased.
 ///
@@ -114,10 +157,13 @@ private:
 /// producer (sideways merges).
 ///
 /// Semantics:
-/// * operands: the producer's data operands, then the consumer's data operands
-///   that are not producer results, deduplicated; then the control operands
-///   of both (those not pointing at the partner fragment and not already data
-///   operands), with `mpmd.control_operand_start_idx` updated;
+/// * operands: for a trivial producer (`TrivialProducerMerges`), the
+///   consumer's operands with the producer's operand in the place of its
+///   result; otherwise the producer's data operands, then the consumer's data
+///   operands that are not producer results; deduplicated (first occurrence
+///   kept); then the control operands of both likewise (those not pointing at
+///   the partner fragment and not already data operands), with
+///   `mpmd.control_operand_start_idx` updated;
 /// * body: the producer's body, then the consumer's; consumer block arguments
 ///   fed by producer results are rewired to the values the producer returns;
 /// * results: the producer results used by something other than the consumer
@@ -140,7 +186,9 @@ FragmentOp mergeFragments(FragmentOp producer, FragmentOp consumer,
 ///   appearance;
 /// * operands: the data operands of all fragments, in order, not defined by
 ///   one of them, deduplicated; then their control operands likewise,
-///   minus those that are data operands;
+///   minus those that are data operands. With `trivialMerges`, the operands
+///   of its producers are skipped and a use of one of its substituted results
+///   lists the substitute (when not defined by a fragment of the sequence);
 /// * results: the results of each fragment but the last that are used by
 ///   something outside the sequence, in order; then all results of the last;
 /// * body: the bodies in order; block arguments fed by a merged fragment are
@@ -153,7 +201,9 @@ FragmentOp mergeFragmentSequence(ArrayRef<FragmentOp> fragments,
                                  const FragmentSummary &summary,
                                  Operation *insertionPoint,
                                  unsigned keptBodyIndex,
-                                 RewriterBase &rewriter);
+                                 RewriterBase &rewriter,
+                                 const TrivialProducerMerges &trivialMerges =
+                                     TrivialProducerMerges());
 
 /// True if the merged fragment can be created at `placement`:
 /// * kAtConsumer: no user of a producer result other than the consumer lies
@@ -228,8 +278,11 @@ struct FragmentMergeTraversalOptions {
 /// The result is that of merging pair by pair, but the merged fragments are
 /// built once, at the end: decisions are taken on groups of fragments that
 /// stand for their merge, each group keeping its users in a heap by
-/// position that merges smaller into larger. Cost: O((n + u) log u) for n
-/// fragments with u uses, plus the operands of the consumer group for each
+/// position that merges smaller into larger, and the values crossing its
+/// boundary (operands and results used outside, with use counts, merged
+/// smaller into larger) to tell which merges are of a trivial producer (see
+/// `TrivialProducerMerges`). Cost: O((n + u) log u) for n fragments with u
+/// uses, plus the operands of the consumer group for each
 /// merge placed at the producer, each refused placement and each
 /// `kNextOnSameMeshIfConsumer` check, and with `kClosestMergeableConsumer`
 /// the users of the consumers refused before the chosen one (building each
