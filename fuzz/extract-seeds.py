@@ -77,6 +77,10 @@ def main(root, out):
                     options = (match.group(1) or match.group(2) or "") if match else ""
                     write(out / "mpmd-sdy-propagation-pipeline-fuzzer", options + "\n" + module)
                     write(out / "mpmd-sdy-partitioner-fuzzer", "\n" + module)
+                # The interpreter's tests (StableHLO's ops, the check and
+                # interpreter dialects) seed the interpreter.
+                if "Runtime" in path.parts:
+                    write(out / "mpmd-interpreter-fuzzer", module)
                 # Modules with GSPMD shardings seed the GSPMD import (no
                 # options).
                 if "mhlo.sharding" in module or "@SPMDFullToShardShape" in module:

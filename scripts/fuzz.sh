@@ -16,7 +16,8 @@ if [ ${#fuzzers[@]} -eq 0 ]; then
            mpmd-optimize-pipeline-fuzzer mpmd-export-pipeline-fuzzer
            mpmd-sdy-propagation-pipeline-fuzzer mpmd-sdy-partitioner-fuzzer
            mpmd-gspmd-import-pipeline-fuzzer
-           mpmd-config-fuzzer mpmd-npy-fuzzer mpmd-schedule-fuzzer)
+           mpmd-interpreter-fuzzer mpmd-config-fuzzer mpmd-npy-fuzzer
+           mpmd-schedule-fuzzer)
 fi
 
 MPMD_BUILD_DIR=$build_dir "$root/scripts/build.sh" --sanitize "${fuzzers[@]}"
