@@ -35,8 +35,8 @@ TopologyAttr buildTopology(MLIRContext *context, const Config &config) {
     SmallVector<sdy::MeshAxisAttr> axes;
     for (const auto &[name, size] : mesh.axes)
       axes.push_back(sdy::MeshAxisAttr::get(context, name, size));
-    meshes.push_back(NamedMeshAttr::get(context, mesh.name,
-                                        sdy::MeshAttr::get(context, axes, {})));
+    meshes.push_back(NamedMeshAttr::get(
+        context, mesh.name, sdy::MeshAttr::get(context, axes, mesh.deviceIds)));
   }
   return TopologyAttr::get(context, meshes);
 }
@@ -57,11 +57,8 @@ ImportOptions getImportOptions(const Config &config) {
   import.absorbInferredFragmentsOnEntryPointFunction =
       options.absorbInferredFragmentsOnEntryPointFunction;
   import.splitBwdFragments = options.splitBwdFragments;
-  // Meshes of different shapes need one sdy.mesh each.
-  import.enableHeterogeneousMeshes = llvm::any_of(
-      config.topology, [&](const TopologyMesh &mesh) {
-        return mesh.axes != config.topology.front().axes;
-      });
+  // Meshes of different shapes (axes or device ids) need one sdy.mesh each.
+  import.enableHeterogeneousMeshes = !config.isHomogeneous();
   return import;
 }
 

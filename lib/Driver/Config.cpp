@@ -185,6 +185,59 @@ llvm::Error verifyMeshName(StringRef name, const llvm::Twine &path) {
   return llvm::Error::success();
 }
 
+/// The options of a topology mesh, `{"device_ids": [...]}`: the ids must be
+/// a permutation of 0..deviceCount-1 (the executor runs device d as
+/// partition d of the mesh). O(deviceCount).
+llvm::Error parseMeshDeviceIds(const Value &value, const std::string &path,
+                               int64_t deviceCount, TopologyMesh &mesh) {
+  const Object *options = value.getAsObject();
+  if (!options)
+    return makeTypeError(path, "{\"device_ids\": [...]}", value);
+  for (const std::string &key : getSortedKeys(*options))
+    if (key != "device_ids")
+      return makeConfigError(path + "." + key,
+                             "unknown field; expected device_ids");
+  const Value *idsValue = options->get("device_ids");
+  if (!idsValue)
+    return makeConfigError(path + ".device_ids", "missing");
+  std::string idsPath = path + ".device_ids";
+  const Array *ids = idsValue->getAsArray();
+  if (!ids)
+    return makeTypeError(idsPath, "a list of device ids", *idsValue);
+  if (static_cast<int64_t>(ids->size()) != deviceCount)
+    return makeConfigError(idsPath, "mesh \"" + mesh.name + "\" has " +
+                                        llvm::Twine(deviceCount) +
+                                        " devices, but " +
+                                        llvm::Twine(ids->size()) +
+                                        " device ids are given");
+  std::vector<bool> seen(ids->size());
+  bool isIota = true;
+  for (auto [position, idValue] : llvm::enumerate(*ids)) {
+    std::string idPath =
+        (idsPath + "[" + llvm::Twine(position) + "]").str();
+    llvm::Expected<int64_t> id = getInteger(idValue, idPath);
+    if (!id)
+      return id.takeError();
+    if (*id < 0 || *id >= deviceCount)
+      return makeConfigError(idPath, "device id " + llvm::Twine(*id) +
+                                         " of mesh \"" + mesh.name +
+                                         "\" is not in [0, " +
+                                         llvm::Twine(deviceCount) +
+                                         "); the ids are a permutation of "
+                                         "the mesh's device positions");
+    if (seen[*id])
+      return makeConfigError(idPath, "device id " + llvm::Twine(*id) +
+                                         " of mesh \"" + mesh.name +
+                                         "\" is given twice");
+    seen[*id] = true;
+    isIota &= *id == static_cast<int64_t>(position);
+    mesh.deviceIds.push_back(*id);
+  }
+  if (isIota)
+    mesh.deviceIds.clear();
+  return llvm::Error::success();
+}
+
 llvm::Expected<std::vector<TopologyMesh>> parseTopology(const Value *value) {
   const char *path = "config.topology";
   if (!value)
@@ -201,8 +254,10 @@ llvm::Expected<std::vector<TopologyMesh>> parseTopology(const Value *value) {
     std::string meshPath =
         (llvm::Twine(path) + "[" + llvm::Twine(index) + "]").str();
     const Array *pair = meshValue.getAsArray();
-    if (!pair || pair->size() != 2)
-      return makeTypeError(meshPath, "[mesh name, [[axis, size], ...]]",
+    if (!pair || pair->size() < 2 || pair->size() > 3)
+      return makeTypeError(meshPath,
+                           "[mesh name, [[axis, size], ...]] or [mesh name, "
+                           "[[axis, size], ...], {\"device_ids\": [...]}]",
                            meshValue);
     llvm::Expected<StringRef> name = getString((*pair)[0], meshPath + "[0]");
     if (!name)
@@ -212,7 +267,8 @@ llvm::Expected<std::vector<TopologyMesh>> parseTopology(const Value *value) {
     if (!names.insert(*name).second)
       return makeConfigError(meshPath + "[0]",
                              "mesh \"" + *name + "\" is defined twice");
-    TopologyMesh mesh{name->str(), {}};
+    TopologyMesh mesh;
+    mesh.name = name->str();
     const Array *axes = (*pair)[1].getAsArray();
     if (!axes)
       return makeTypeError(meshPath + "[1]", "a list of [axis, size]",
@@ -240,10 +296,16 @@ llvm::Expected<std::vector<TopologyMesh>> parseTopology(const Value *value) {
                                    llvm::Twine(*size));
       mesh.axes.emplace_back(axisName->str(), *size);
     }
-    if (!checkedProduct(llvm::make_second_range(mesh.axes)))
+    std::optional<int64_t> deviceCount =
+        checkedProduct(llvm::make_second_range(mesh.axes));
+    if (!deviceCount)
       return makeConfigError(meshPath + "[1]",
                              "the product of the axis sizes of mesh \"" +
                                  mesh.name + "\" does not fit in 64 bits");
+    if (pair->size() == 3)
+      if (llvm::Error error = parseMeshDeviceIds((*pair)[2], meshPath + "[2]",
+                                                 *deviceCount, mesh))
+        return std::move(error);
     topology.push_back(std::move(mesh));
   }
   return topology;
@@ -796,7 +858,8 @@ llvm::Error parsePartitioningOptions(const Value &value, Config &config,
 
 bool Config::isHomogeneous() const {
   return llvm::all_of(topology, [&](const TopologyMesh &mesh) {
-    return mesh.axes == topology.front().axes;
+    return mesh.axes == topology.front().axes &&
+           mesh.deviceIds == topology.front().deviceIds;
   });
 }
 

@@ -30,7 +30,7 @@ sdy::MeshAttr buildMesh(MLIRContext *ctx, const TopologyMesh &mesh) {
   SmallVector<sdy::MeshAxisAttr> axes;
   for (const auto &[name, size] : mesh.axes)
     axes.push_back(sdy::MeshAxisAttr::get(ctx, name, size));
-  return sdy::MeshAttr::get(ctx, axes, {});
+  return sdy::MeshAttr::get(ctx, axes, mesh.deviceIds);
 }
 
 /// The sdy mesh a sharding on mesh symbol `name` refers to: in a

@@ -20,7 +20,9 @@ __all__ = ["MpmdConfig", "make_config", "generated_schedule"]
 
 # A mesh's axes: {"data": 2, "model": 4} (ordered) or [("data", 2), ...].
 MeshShape = Union[Mapping[str, int], Sequence[Sequence[Any]]]
-# The topology: {"m0": MeshShape, ...} (ordered) or [("m0", MeshShape), ...].
+# The topology: {"m0": MeshShape, ...} (ordered) or [("m0", MeshShape), ...],
+# where a list entry may add the mesh's device ids:
+# ("m0", MeshShape, {"device_ids": [1, 0]}).
 Topology = Union[Mapping[str, MeshShape], Sequence[Sequence[Any]]]
 # The JSON of one sharding of `in_shardings` / `out_shardings` / a rule:
 # upstream's sharding text, or a PartitionSpec-like list [["data"], None].
@@ -40,8 +42,18 @@ def _mesh_axes(shape: MeshShape) -> list:
 
 
 def _topology_json(topology: Topology) -> list:
+    """The JSON topology; a list entry may carry a third item, the mesh's
+    options ``{"device_ids": [...]}``, passed through for the C++ parser to
+    check."""
     items = topology.items() if isinstance(topology, Mapping) else topology
-    return [[str(name), _mesh_axes(shape)] for name, shape in items]
+    meshes = []
+    for entry in items:
+        name, shape, *options = entry
+        mesh = [str(name), _mesh_axes(shape)]
+        if options:
+            mesh.extend(dict(option) for option in options)
+        meshes.append(mesh)
+    return meshes
 
 
 def _indexed_assignment(assignment) -> list | None:
@@ -224,7 +236,9 @@ def make_config(
 
     Args:
       topology: the meshes in pipeline order, ``{"m0": {"data": 2}, ...}``
-        (insertion-ordered) or ``[("m0", [("data", 2)]), ...]``.
+        (insertion-ordered) or ``[("m0", [("data", 2)]), ...]``; a list
+        entry ``("m0", {"data": 2}, {"device_ids": [1, 0]})`` numbers the
+        mesh's devices (docs/config.md).
       name_to_mesh_assignment: named computation or tensor -> mesh, with an
         optional ``#pinned_host`` / ``#device`` memory kind.
       name_to_stage_assignment: named computation -> pipeline stage (>= 0).

@@ -87,3 +87,15 @@ def test_a_python_config_compiles_as_the_cli_does(mlp_files, cli, tmp_path):
     cli("compile", program, "--config", saved, "-o", exported)
     lowered = mpmd.jit(program, config).lower()
     assert lowered.as_text() == exported.read_text()
+
+
+def test_mesh_device_ids_pass_through_and_are_checked():
+    config = mpmd.make_config(
+        [("m0", {"x": 2}, {"device_ids": [1, 0]}), ("m1", {"x": 2})], {"a": "m0"})
+    assert config.to_dict()["topology"] == [
+        ["m0", [["x", 2]], {"device_ids": [1, 0]}], ["m1", [["x", 2]]]]
+    assert config.validate() is config
+    assert mpmd.MpmdConfig.from_json(config.to_json()) == config
+    with pytest.raises(mpmd.ConfigError,
+                       match=r'config.topology\[0\]\[2\].device_ids\[1\]: device id 1 of mesh "m0" is given twice'):
+        mpmd.make_config([("m0", {"x": 2}, {"device_ids": [1, 1]})], {}).validate()

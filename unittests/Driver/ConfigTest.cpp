@@ -31,8 +31,8 @@ TEST(ConfigTest, TopologyKeepsMeshAndAxisOrder) {
   ASSERT_EQ(config->topology.size(), 2u);
   // Listed order, not sorted: m1 is the first pipeline stage.
   EXPECT_EQ(config->topology[0],
-            (TopologyMesh{"m1", {{"data", 4}, {"model", 2}}}));
-  EXPECT_EQ(config->topology[1], (TopologyMesh{"m0", {{"x", 8}}}));
+            (TopologyMesh{"m1", {{"data", 4}, {"model", 2}}, {}}));
+  EXPECT_EQ(config->topology[1], (TopologyMesh{"m0", {{"x", 8}}, {}}));
   EXPECT_EQ(config->findMesh("m0"), &config->topology[1]);
   EXPECT_EQ(config->findMesh("m2"), nullptr);
   // Defaults: upstream's C++ schedule, no rules, all options off.
@@ -230,6 +230,68 @@ TEST(ConfigTest, MeshesWhoseDeviceCountOverflowsAreErrors) {
           R"({"topology": [["m1", [["x", 4294967296], ["y", 4294967296]]]]})")),
       "config.topology[0][1]: the product of the axis sizes of mesh \"m1\" "
       "does not fit in 64 bits");
+}
+
+TEST(ConfigTest, MeshDeviceIds) {
+  llvm::Expected<Config> config = parseConfig(
+      R"({"topology": [["m0", [["x", 2], ["y", 2]], {"device_ids": [3, 1, 2, 0]}],
+                       ["m1", [["x", 2], ["y", 2]], {"device_ids": [0, 1, 2, 3]}],
+                       ["m2", [["x", 2], ["y", 2]]]]})");
+  ASSERT_TRUE(static_cast<bool>(config)) << errorOf(std::move(config));
+  EXPECT_EQ(config->topology[0].deviceIds,
+            (std::vector<int64_t>{3, 1, 2, 0}));
+  // An iota is the default order, stored as none (sdy drops it too).
+  EXPECT_TRUE(config->topology[1].deviceIds.empty());
+  EXPECT_TRUE(config->topology[2].deviceIds.empty());
+  // Meshes that differ only in their ids are of different shapes.
+  EXPECT_FALSE(config->isHomogeneous());
+  llvm::Expected<Config> same = parseConfig(
+      R"({"topology": [["m0", [["x", 2]], {"device_ids": [1, 0]}],
+                       ["m1", [["x", 2]], {"device_ids": [1, 0]}]]})");
+  ASSERT_TRUE(static_cast<bool>(same)) << errorOf(std::move(same));
+  EXPECT_TRUE(same->isHomogeneous());
+}
+
+TEST(ConfigTest, BadMeshDeviceIdsNameTheMesh) {
+  EXPECT_EQ(
+      errorOf(parseConfig(
+          R"({"topology": [["m0", [["x", 2]], {"device_ids": [0, 0]}]]})")),
+      "config.topology[0][2].device_ids[1]: device id 0 of mesh \"m0\" is "
+      "given twice");
+  EXPECT_EQ(
+      errorOf(parseConfig(
+          R"({"topology": [["m0", [["x", 2]], {"device_ids": [0, 2]}]]})")),
+      "config.topology[0][2].device_ids[1]: device id 2 of mesh \"m0\" is "
+      "not in [0, 2); the ids are a permutation of the mesh's device "
+      "positions");
+  EXPECT_EQ(
+      errorOf(parseConfig(
+          R"({"topology": [["m0", [["x", 2]], {"device_ids": [-1, 0]}]]})")),
+      "config.topology[0][2].device_ids[0]: device id -1 of mesh \"m0\" is "
+      "not in [0, 2); the ids are a permutation of the mesh's device "
+      "positions");
+  EXPECT_EQ(
+      errorOf(parseConfig(
+          R"({"topology": [["m0", [["x", 2]], {"device_ids": [1, 0, 2]}]]})")),
+      "config.topology[0][2].device_ids: mesh \"m0\" has 2 devices, but 3 "
+      "device ids are given");
+  EXPECT_EQ(
+      errorOf(parseConfig(
+          R"({"topology": [["m0", [["x", 2]], {"device_ids": [1, 0.5]}]]})")),
+      "config.topology[0][2].device_ids[1]: expected an integer, got a number");
+  EXPECT_EQ(errorOf(parseConfig(
+                R"({"topology": [["m0", [["x", 2]], {"ids": [1, 0]}]]})")),
+            "config.topology[0][2].ids: unknown field; expected device_ids");
+  EXPECT_EQ(errorOf(parseConfig(R"({"topology": [["m0", [["x", 2]], {}]]})")),
+            "config.topology[0][2].device_ids: missing");
+  EXPECT_EQ(errorOf(parseConfig(
+                R"({"topology": [["m0", [["x", 2]], [1, 0]]]})")),
+            "config.topology[0][2]: expected {\"device_ids\": [...]}, got a "
+            "list");
+  EXPECT_EQ(
+      errorOf(parseConfig(R"({"topology": [["m0", [["x", 2]], {}, {}]]})")),
+      "config.topology[0]: expected [mesh name, [[axis, size], ...]] or [mesh "
+      "name, [[axis, size], ...], {\"device_ids\": [...]}], got a list");
 }
 
 TEST(ConfigTest, ShardingsAndRules) {

@@ -113,7 +113,7 @@ TYPED_TEST_P(ExampleModelTest, ContiguousStagesOneMeshEach) {
   options.meshes = 2;
   const driver::Config config = this->parseConfigOf(options);
   ASSERT_EQ(config.topology.size(), 2u);
-  EXPECT_EQ(config.topology[1], (driver::TopologyMesh{"m1", {{"x", 1}}}));
+  EXPECT_EQ(config.topology[1], (driver::TopologyMesh{"m1", {{"x", 1}}, {}}));
   // Layer i on mesh floor(i * P / L), stage = that mesh.
   const std::map<std::string, MeshAssignment> expected = {
       {"layer_0", {"m0", std::nullopt, 0}},

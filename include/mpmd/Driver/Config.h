@@ -3,7 +3,7 @@
 // What upstream's JAX `make_config` takes, read from JSON:
 //
 //   {
-//     "topology": [["m0", [["x", 2]]], ["m1", [["x", 2]]]],
+//     "topology": [["m0", [["x", 2]]], ["m1", [["x", 2]], {"device_ids": [1, 0]}]],
 //     "assignment": {"layer1": "m0", "layer2": {"mesh": "m1", "stage": 1}},
 //     "input_assignment": ["m0", null, "m1#pinned_host"],
 //     "output_assignment": ["m1"],
@@ -19,7 +19,9 @@
 //
 // The topology is a list because JSON objects are unordered and the order of
 // meshes (a mesh's position is its pipeline stage) and of axes matters; it is
-// upstream's `topology_shape = [(name, [(axis, size), ...]), ...]`.
+// upstream's `topology_shape = [(name, [(axis, size), ...]), ...]`; an
+// optional third entry `{"device_ids": [...]}` numbers a mesh's devices as
+// sdy's `device_ids` does.
 // `schedule` is a built-in schedule name, `{"generated": NAME}` (a schedule
 // generated for the program's meshes and stages, e.g. Interleaved1F1B, ZB-V)
 // or a list of FragmentScheduleRule strings. Every error names the JSON path
@@ -45,10 +47,15 @@
 
 namespace mlir::mpmd::driver {
 
-/// A mesh of the topology: its name and its ordered (axis, size) pairs.
+/// A mesh of the topology: its name, its ordered (axis, size) pairs and the
+/// device at each row-major position of the axes.
 struct TopologyMesh {
   std::string name;
   std::vector<std::pair<std::string, int64_t>> axes;
+  /// `{"device_ids": [...]}`: position p of the mesh is device
+  /// `deviceIds[p]`, a permutation of 0..N-1; empty for the iota order (a
+  /// given iota is stored empty, as sdy prints it).
+  std::vector<int64_t> deviceIds;
 
   bool operator==(const TopologyMesh &other) const = default;
 };
@@ -141,8 +148,8 @@ struct Config {
   /// `"plan"`: the prediction of `mpmd plan`; no effect on compilation.
   std::optional<PlanPrediction> plan;
 
-  /// Whether every mesh of the topology has the same axes, so that one sdy
-  /// mesh (`@mesh`) serves them all.
+  /// Whether every mesh of the topology has the same axes and device ids, so
+  /// that one sdy mesh (`@mesh`) serves them all.
   bool isHomogeneous() const;
 
   /// The topology mesh called `name`, or null. O(meshes).

@@ -125,23 +125,34 @@ bool needsPartitioning(func::FuncOp callee,
       .wasInterrupted();
 }
 
-/// True if `mesh` has the devices `meshShape` numbers: the same axes in
-/// iota order, or one device of it (a maximal mesh).
+/// True if `mesh` has the devices `meshShape` numbers: the same axes and
+/// device ids (iota when a mesh lists none), or one device of it (a maximal
+/// mesh). O(devices).
 bool isMeshOf(sdy::MeshAttr mesh, sdy::MeshAttr meshShape) {
   ArrayRef<int64_t> ids = mesh.getDeviceIds();
+  ArrayRef<int64_t> shapeIds = meshShape.getDeviceIds();
   if (mesh.getAxes().empty())
-    return ids.size() == 1 && ids.front() >= 0 &&
-           ids.front() < meshShape.getTotalSize();
+    return ids.size() == 1 &&
+           (shapeIds.empty() ? ids.front() >= 0 &&
+                                   ids.front() < meshShape.getTotalSize()
+                             : llvm::is_contained(shapeIds, ids.front()));
   if (mesh.getAxes() != meshShape.getAxes())
     return false;
-  for (auto [position, id] : llvm::enumerate(ids))
-    if (id != static_cast<int64_t>(position))
+  // Meshes built with an explicit iota keep it, parsed ones drop it: compare
+  // the device at each position.
+  auto getDevice = [](ArrayRef<int64_t> deviceIds, int64_t position) {
+    return deviceIds.empty() ? position : deviceIds[position];
+  };
+  for (int64_t position = 0, size = meshShape.getTotalSize(); position < size;
+       ++position)
+    if (getDevice(ids, position) != getDevice(shapeIds, position))
       return false;
   return true;
 }
 
 /// The sharding's mesh must number the devices of the callee's mesh as the
-/// executor does (row-major over the topology mesh's axes).
+/// executor does (the topology mesh's device ids, row-major over its axes
+/// when it lists none).
 LogicalResult
 verifyShardingMeshes(func::FuncOp callee, FragmentCallOp call,
                      sdy::MeshAttr meshShape,
@@ -158,7 +169,7 @@ verifyShardingMeshes(func::FuncOp callee, FragmentCallOp call,
       return error << "whose mesh no sdy.mesh of the module defines";
     return error << "whose mesh " << mesh << " is not mesh \""
                  << call.getMeshName() << "\" " << meshShape
-                 << " of the topology (same axes, devices in row-major order)";
+                 << " of the topology (same axes and device ids)";
   }
   return success();
 }

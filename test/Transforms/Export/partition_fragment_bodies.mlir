@@ -257,3 +257,32 @@ func.func @p0_act.main(%x: tensor<8x16xf32>) -> tensor<8x16xf32> attributes {mes
   %e = stablehlo.exponential %t : tensor<8x16xf32>
   return %e : tensor<8x16xf32>
 }
+
+// -----
+
+// A topology mesh with device ids: the sharding's mesh lists the same ids, and
+// the collectives group devices by id. Position (a, b) of the 2x2 mesh is
+// device ids[2a + b], so the groups over "b" are {0, 2} and {1, 3}.
+
+!x = !mpmd.mesh_tensor<"m", tensor<8x4xf32>>
+!w = !mpmd.mesh_tensor<"m", tensor<4x4xf32>, sharding=<@mesh, [{"b"}, {}]>>
+!h = !mpmd.mesh_tensor<"m", tensor<8x4xf32>, sharding=<@mesh, [{}, {"b"}]>>
+#topology = #mpmd.topology<<"m": <["a"=2, "b"=2], device_ids=[0, 2, 1, 3]>>>
+sdy.mesh @mesh = <["a"=2, "b"=2], device_ids=[0, 2, 1, 3]>
+
+func.func @main(%h: !h, %w: !w) -> !x attributes {topology = #topology} {
+  %0 = mpmd.fragment_call<mesh="m", origin=["proj"]> @p0_proj.main(%h, %w) : (!h, !w) -> !x
+  return %0 : !x
+}
+
+// CHECK-LABEL: func.func @p0_proj.main
+// CHECK-SAME:    (%arg0: tensor<8x2xf32>, %arg1: tensor<2x4xf32>) -> tensor<8x4xf32>
+// CHECK-SAME:    attributes {mesh_shape = #sdy.mesh<["a"=2, "b"=2], device_ids=[0, 2, 1, 3]>, mpmd.spmd_partitioned}
+// CHECK-NEXT:    %[[P:.*]] = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<8x2xf32>, tensor<2x4xf32>) -> tensor<8x4xf32>
+// CHECK-NEXT:    %[[S:.*]] = "stablehlo.all_reduce"(%[[P]])
+// CHECK:         replica_groups = dense<{{\[\[}}0, 2], [1, 3]]> : tensor<2x2xi64>
+// CHECK:         return %[[S]] : tensor<8x4xf32>
+func.func @p0_proj.main(%h: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"b"}]>}, %w: tensor<4x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"b"}, {}]>}) -> tensor<8x4xf32> attributes {mesh_shape = #sdy.mesh<["a"=2, "b"=2], device_ids=[0, 2, 1, 3]>} {
+  %y = stablehlo.dot_general %h, %w, contracting_dims = [1] x [0] : (tensor<8x4xf32>, tensor<4x4xf32>) -> tensor<8x4xf32>
+  return %y : tensor<8x4xf32>
+}

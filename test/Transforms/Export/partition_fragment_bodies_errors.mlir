@@ -8,7 +8,7 @@ sdy.mesh @mesh = <["x"=2]>
 sdy.mesh @other = <["y"=2]>
 
 func.func @main(%x: !x) -> !x attributes {topology = #topology} {
-  // expected-error @+1 {{cannot be SPMD-partitioned: callee @p0_f.main has sharding #sdy.sharding<@other, [{"y"}, {}]>, whose mesh #sdy.mesh<["y"=2]> is not mesh "m" #sdy.mesh<["x"=2]> of the topology (same axes, devices in row-major order)}}
+  // expected-error @+1 {{cannot be SPMD-partitioned: callee @p0_f.main has sharding #sdy.sharding<@other, [{"y"}, {}]>, whose mesh #sdy.mesh<["y"=2]> is not mesh "m" #sdy.mesh<["x"=2]> of the topology (same axes and device ids)}}
   %0 = mpmd.fragment_call<mesh="m", origin=["f"]> @p0_f.main(%x) : (!x) -> !x
   return %0 : !x
 }
@@ -32,6 +32,25 @@ func.func @main(%x: !x) -> !x attributes {topology = #topology} {
   return %0 : !x
 }
 func.func @p0_f.main(%x: tensor<8x4xf32>) -> tensor<8x4xf32> attributes {mesh_shape = #sdy.mesh<["x"=2]>} {
+  %0 = stablehlo.abs %x : tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}
+
+// -----
+
+// A topology mesh with device ids and a sharding mesh in iota order: the
+// shards would land on the wrong devices.
+
+!x = !mpmd.mesh_tensor<"m", tensor<8x4xf32>, sharding=<@mesh, [{"x"}, {}]>>
+#topology = #mpmd.topology<<"m": <["x"=2], device_ids=[1, 0]>>>
+sdy.mesh @mesh = <["x"=2]>
+
+func.func @main(%x: !x) -> !x attributes {topology = #topology} {
+  // expected-error @+1 {{whose mesh #sdy.mesh<["x"=2]> is not mesh "m" #sdy.mesh<["x"=2], device_ids=[1, 0]> of the topology (same axes and device ids)}}
+  %0 = mpmd.fragment_call<mesh="m", origin=["f"]> @p0_f.main(%x) : (!x) -> !x
+  return %0 : !x
+}
+func.func @p0_f.main(%x: tensor<8x4xf32>) -> tensor<8x4xf32> attributes {mesh_shape = #sdy.mesh<["x"=2], device_ids=[1, 0]>} {
   %0 = stablehlo.abs %x : tensor<8x4xf32>
   return %0 : tensor<8x4xf32>
 }
