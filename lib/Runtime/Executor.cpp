@@ -151,27 +151,7 @@ FailureOr<ShardLayout> getShardLayout(MeshTensorType type, sdy::MeshAttr mesh,
   if (!sharding.getUnreducedAxes().empty())
     return fail() << "has unreduced axes: values between fragments must be "
                      "reduced (the MPMD executor moves no partial sums)";
-  std::vector<int64_t> axisSizes;
-  for (sdy::MeshAxisAttr axis : mesh.getAxes())
-    axisSizes.push_back(axis.getSize());
-  std::vector<std::vector<MeshAxisPart>> parts;
-  for (sdy::DimensionShardingAttr dimension : sharding.getDimShardings()) {
-    std::vector<MeshAxisPart> &list = parts.emplace_back();
-    for (sdy::AxisRefAttr axis : dimension.getAxes()) {
-      std::optional<unsigned> index = mesh.getAxisIndex(axis.getName());
-      if (!index)
-        return fail() << "names axis \"" << axis.getName()
-                      << "\", which the mesh lacks";
-      MeshAxisPart part{*index, 1, axisSizes[*index]};
-      if (sdy::SubAxisInfoAttr subAxis = axis.getSubAxisInfo()) {
-        part.preSize = subAxis.getPreSize();
-        part.size = subAxis.getSize();
-      }
-      list.push_back(part);
-    }
-  }
-  llvm::Expected<ShardLayout> layout =
-      ShardLayout::create(shape, axisSizes, parts, mesh.getDeviceIds());
+  llvm::Expected<ShardLayout> layout = createShardLayout(sharding, mesh, shape);
   if (!layout)
     return fail() << "cannot be split into shards: "
                   << llvm::toString(layout.takeError());
@@ -298,9 +278,8 @@ FailureOr<std::unique_ptr<Executable>> Executable::create(ModuleOp module) {
       step.name = describeFragment(call.getOrigin(), call, call.getCallee());
       step.letter = getFragmentLetter(call.getOrigin());
       for (unsigned i = 0; i < call.getNumOperands(); ++i)
-        step.donatable.push_back(
-            callee.getArgAttr(i, kBufferDonorAttrName) ||
-            callee.getArgAttr(i, kAliasingOutputAttrName));
+        step.donatable.push_back(callee.getArgAttr(i, kBufferDonorAttrName) ||
+                                 callee.getArgAttr(i, kAliasingOutputAttrName));
     } else if (auto fragment = dyn_cast<FragmentOp>(op)) {
       body = &fragment.getRegion();
       llvm::append_range(types, body->front().getArgumentTypes());
@@ -332,10 +311,9 @@ FailureOr<std::unique_ptr<Executable>> Executable::create(ModuleOp module) {
                << operand.getType();
     step.operands = idsOf(op.getOperands());
     for (OpResult result : op.getResults()) {
-      FailureOr<int64_t> id =
-          addValue(result, op.getLoc(),
-                   step.name + " #" + std::to_string(result.getResultNumber()),
-                   nullptr);
+      FailureOr<int64_t> id = addValue(
+          result, op.getLoc(),
+          step.name + " #" + std::to_string(result.getResultNumber()), nullptr);
       if (failed(id))
         return failure();
       step.results.push_back(*id);
@@ -742,14 +720,14 @@ llvm::Error Executable::Run::allocate(int64_t value, int64_t device,
   slot(value, device).live = true;
   state.liveBytes += info.bytes;
   state.peakBytes = std::max(state.peakBytes, state.liveBytes);
-  if (!options.deviceMemoryBytes || state.liveBytes <= *options.deviceMemoryBytes)
+  if (!options.deviceMemoryBytes ||
+      state.liveBytes <= *options.deviceMemoryBytes)
     return llvm::Error::success();
   std::string message;
   llvm::raw_string_ostream os(message);
   os << "device " << program.describeDevice(info.mesh, device)
-     << " exceeded its memory (" << *options.deviceMemoryBytes
-     << " bytes) " << where << ": "
-     << state.liveBytes << " bytes live:";
+     << " exceeded its memory (" << *options.deviceMemoryBytes << " bytes) "
+     << where << ": " << state.liveBytes << " bytes live:";
   int64_t listed = 0;
   for (int64_t other = 0; other < static_cast<int64_t>(program.values.size());
        ++other)
@@ -805,8 +783,8 @@ void Executable::Run::handOver(int64_t index, int64_t device,
   int64_t source = step.operands.front(), result = step.results.front();
   Slot &made = slot(result, device);
   made.awaitingHandover = false;
-  if (llvm::Error error = allocate(
-          result, device, "at '" + llvm::Twine(step.name) + "'")) {
+  if (llvm::Error error =
+          allocate(result, device, "at '" + llvm::Twine(step.name) + "'")) {
     fail(std::move(error));
     return;
   }
@@ -983,9 +961,9 @@ void Executable::Run::runSteps(int64_t mesh, int64_t device,
                                    std::move(interpreter));
   });
   interpreter->resetRunState();
-  interpreter->setProcess(
-      {ProcessGrid{1, program.meshes[mesh].numDevices}, ProcessId{0, device},
-       /*rendezvous=*/nullptr, &collectives});
+  interpreter->setProcess({ProcessGrid{1, program.meshes[mesh].numDevices},
+                           ProcessId{0, device},
+                           /*rendezvous=*/nullptr, &collectives});
   lock.lock();
   DeviceState &state = devices[deviceIndex(mesh, device)];
   for (int64_t index : program.meshOrder[mesh]) {
@@ -1013,8 +991,8 @@ void Executable::Run::runSteps(int64_t mesh, int64_t device,
     for (auto [i, operand] : llvm::enumerate(step.operands)) {
       Slot &used = slot(operand, device);
       // One use left: this one, and the operand appears once.
-      if (!step.donatable.empty() && step.donatable[i] &&
-          used.usesLeft == 1 && !isOutput[operand]) {
+      if (!step.donatable.empty() && step.donatable[i] && used.usesLeft == 1 &&
+          !isOutput[operand]) {
         arguments.push_back(std::move(used.tensor));
         used.usesLeft = 0;
         release(operand, device);
@@ -1054,11 +1032,10 @@ void Executable::Run::runSteps(int64_t mesh, int64_t device,
     lockDevice(lock);
 
     if (failed(results)) {
-      fail(makeRunError(
-          "fragment '" + step.name + "' failed on device " +
-          program.describeDevice(mesh, device) +
-          (injected ? ": " + llvm::toString(std::move(injected))
-                    : std::string(" (see the error above)"))));
+      fail(makeRunError("fragment '" + step.name + "' failed on device " +
+                        program.describeDevice(mesh, device) +
+                        (injected ? ": " + llvm::toString(std::move(injected))
+                                  : std::string(" (see the error above)"))));
       return;
     }
     state.busyUs += end - start;
@@ -1166,8 +1143,7 @@ std::string Executable::Run::describeWaitingDevices() {
   return text;
 }
 
-llvm::Expected<RunResult>
-Executable::Run::execute(std::vector<Tensor> inputs) {
+llvm::Expected<RunResult> Executable::Run::execute(std::vector<Tensor> inputs) {
   // Transfers, then the gathering of the outputs' shards.
   const int64_t tagBlocks = program.steps.size() + program.outputs.size();
   if (std::optional<int64_t> tags = checkedMul(tagBlocks, maxMeshDevices);
@@ -1202,8 +1178,7 @@ Executable::Run::execute(std::vector<Tensor> inputs) {
   for (auto [mesh, info] : llvm::enumerate(program.meshes))
     for (int64_t device = 0; device < info.numDevices; ++device)
       if (transport.isLocal(deviceIndex(mesh, device)))
-        threads.emplace_back(
-            [this, mesh, device] { runDevice(mesh, device); });
+        threads.emplace_back([this, mesh, device] { runDevice(mesh, device); });
   RunResult result;
   {
     std::unique_lock<std::mutex> lock(mutex);
@@ -1225,8 +1200,9 @@ Executable::Run::execute(std::vector<Tensor> inputs) {
         return;
       }
       auto deadline =
-          startTime + std::chrono::duration_cast<std::chrono::nanoseconds>(
-                          std::chrono::duration<double>(*options.timeoutSeconds));
+          startTime +
+          std::chrono::duration_cast<std::chrono::nanoseconds>(
+              std::chrono::duration<double>(*options.timeoutSeconds));
       if (progressed.wait_until(lock, deadline, done))
         return;
       std::string message =
@@ -1287,8 +1263,7 @@ llvm::Error Executable::checkInputs(llvm::ArrayRef<Tensor> inputs,
     int64_t mesh = program.values[program.inputs[index]].mesh, base = 0;
     for (int64_t earlier = 0; earlier < mesh; ++earlier)
       base += program.meshes[earlier].numDevices;
-    for (int64_t device = 0; device < program.meshes[mesh].numDevices;
-         ++device)
+    for (int64_t device = 0; device < program.meshes[mesh].numDevices; ++device)
       if (transport->isLocal(base + device))
         return true;
     return false;
@@ -1297,9 +1272,8 @@ llvm::Error Executable::checkInputs(llvm::ArrayRef<Tensor> inputs,
     if (isRead(index) && (inputs[index].dtype() != spec.dtype ||
                           inputs[index].shape() != spec.shape))
       return makeRunError(
-          "input " + std::to_string(index) + ": expected " +
-          toString(spec) + ", got " +
-          toString({inputs[index].dtype(), inputs[index].shape()}));
+          "input " + std::to_string(index) + ": expected " + toString(spec) +
+          ", got " + toString({inputs[index].dtype(), inputs[index].shape()}));
   return llvm::Error::success();
 }
 

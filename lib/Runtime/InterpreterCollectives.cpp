@@ -820,6 +820,35 @@ runParallel(interpreter::RunParallelOp op, std::vector<Tensor> inputs,
   return flattened;
 }
 
+llvm::Expected<ShardLayout>
+createShardLayout(sdy::TensorShardingAttr sharding, sdy::MeshAttr mesh,
+                  const Shape &shape,
+                  llvm::function_ref<bool(StringRef)> splitsBy) {
+  std::vector<int64_t> axisSizes;
+  for (sdy::MeshAxisAttr axis : mesh.getAxes())
+    axisSizes.push_back(axis.getSize());
+  std::vector<std::vector<MeshAxisPart>> parts;
+  for (sdy::DimensionShardingAttr dimension : sharding.getDimShardings()) {
+    std::vector<MeshAxisPart> &list = parts.emplace_back();
+    for (sdy::AxisRefAttr axis : dimension.getAxes()) {
+      if (splitsBy && !splitsBy(axis.getName()))
+        continue;
+      std::optional<unsigned> index = mesh.getAxisIndex(axis.getName());
+      if (!index)
+        return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                       "axis \"" + axis.getName() +
+                                           "\" is not an axis of the mesh");
+      MeshAxisPart part{*index, 1, axisSizes[*index]};
+      if (sdy::SubAxisInfoAttr subAxis = axis.getSubAxisInfo()) {
+        part.preSize = subAxis.getPreSize();
+        part.size = subAxis.getSize();
+      }
+      list.push_back(part);
+    }
+  }
+  return ShardLayout::create(shape, axisSizes, parts, mesh.getDeviceIds());
+}
+
 //===----------------------------------------------------------------------===//
 // sdy.manual_computation on global values
 //===----------------------------------------------------------------------===//
@@ -834,32 +863,13 @@ FailureOr<ShardLayout> getManualLayout(sdy::ManualComputationOp op,
                                        sdy::TensorShardingAttr sharding,
                                        sdy::MeshAttr mesh, const Shape &shape,
                                        const Twine &what) {
-  std::vector<int64_t> axisSizes;
-  for (sdy::MeshAxisAttr axis : mesh.getAxes())
-    axisSizes.push_back(axis.getSize());
   auto isManual = [&](StringRef name) {
     return llvm::any_of(op.getManualAxes().getValue(), [&](StringAttr axis) {
       return axis.getValue() == name;
     });
   };
-  std::vector<std::vector<MeshAxisPart>> parts;
-  for (sdy::DimensionShardingAttr dimension : sharding.getDimShardings()) {
-    std::vector<MeshAxisPart> &list = parts.emplace_back();
-    for (sdy::AxisRefAttr axis : dimension.getAxes()) {
-      if (!isManual(axis.getName()))
-        continue;
-      // The verifier keeps a sharding's axes in its mesh.
-      unsigned index = *mesh.getAxisIndex(axis.getName());
-      MeshAxisPart part{index, 1, axisSizes[index]};
-      if (sdy::SubAxisInfoAttr subAxis = axis.getSubAxisInfo()) {
-        part.preSize = subAxis.getPreSize();
-        part.size = subAxis.getSize();
-      }
-      list.push_back(part);
-    }
-  }
   llvm::Expected<ShardLayout> layout =
-      ShardLayout::create(shape, axisSizes, parts, mesh.getDeviceIds());
+      createShardLayout(sharding, mesh, shape, isManual);
   if (!layout)
     return op.emitOpError() << what << " with sharding " << sharding
                             << " cannot be split over the manual axes: "

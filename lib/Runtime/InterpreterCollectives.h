@@ -14,6 +14,7 @@
 #include "mpmd/Dialect/Sdy/IR/SdyOps.h"
 #include "mpmd/Runtime/Interpreter.h"
 #include "mpmd/Runtime/Kernels.h"
+#include "mpmd/Runtime/ShardLayout.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 
@@ -22,6 +23,16 @@
 #include <vector>
 
 namespace mlir::mpmd::runtime {
+
+/// The shards of a value of global `shape` that `sharding` splits over
+/// `mesh`: each dimension by its (sub-)axes, major to minor, counting only
+/// the axes `splitsBy` accepts (every axis when null); indexed by device id.
+/// Fails for an axis the mesh lacks or a layout ShardLayout rejects.
+/// O(devices x dimensions).
+llvm::Expected<ShardLayout>
+createShardLayout(sdy::TensorShardingAttr sharding, sdy::MeshAttr mesh,
+                  const Shape &shape,
+                  llvm::function_ref<bool(StringRef)> splitsBy = nullptr);
 
 /// Folds two same-shaped tensors element by element with a reduction body
 /// (`computation` of all_reduce / reduce_scatter).
