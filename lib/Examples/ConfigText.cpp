@@ -21,7 +21,11 @@ std::string writeCompileConfig(llvm::ArrayRef<ConfigMesh> topology,
     for (auto [axisIndex, axis] : llvm::enumerate(mesh.axes))
       os << (axisIndex ? ", " : "") << "[" << Value(axis.first) << ", "
          << axis.second << "]";
-    os << "]]";
+    os << "]";
+    if (!mesh.deviceIds.empty())
+      os << ", " << Value(llvm::json::Object{
+                        {"device_ids", llvm::json::Array(mesh.deviceIds)}});
+    os << "]";
   }
   os << "],\n  \"assignment\": {";
   for (auto [index, placement] : llvm::enumerate(assignment))

@@ -185,7 +185,8 @@ std::string writePlanConfig(const plan::PlanCandidate &best,
                             const std::vector<std::string> &layerNames) {
   std::vector<examples::ConfigMesh> meshes;
   for (int64_t mesh = 0; mesh < best.meshes; ++mesh)
-    meshes.push_back({topology[mesh].name, topology[mesh].axes});
+    meshes.push_back(
+        {topology[mesh].name, topology[mesh].axes, topology[mesh].deviceIds});
   std::vector<examples::ConfigPlacement> assignment;
   for (auto [stage, planned] : llvm::enumerate(best.stages))
     for (int64_t layer = planned.firstLayer; layer < planned.endLayer; ++layer)

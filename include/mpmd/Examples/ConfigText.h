@@ -24,6 +24,8 @@ struct ConfigMesh {
   std::string name;
   /// Ordered (axis, size) pairs.
   std::vector<std::pair<std::string, int64_t>> axes;
+  /// The mesh's `device_ids` (config.md, "Device ids"); empty: iota order.
+  std::vector<int64_t> deviceIds = {};
 };
 
 /// A named computation on `topology[mesh]` in pipeline stage `stage`.
