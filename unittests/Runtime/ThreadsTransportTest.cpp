@@ -106,6 +106,24 @@ TEST_P(ThreadsCollectiveTest, AllReduceSumsEveryElement) {
   }
 }
 
+TEST_P(ThreadsCollectiveTest, AllReduceSumsChunksOfSeveralBlocks) {
+  const std::vector<int64_t> &group = GetParam();
+  ThreadsTransport transport(8);
+  // Each member's chunk spans several 64 KiB blocks (16,384 f32) and ends
+  // in a partial one.
+  const int64_t elements = 8 * 16384 + 5;
+  auto results = onEveryMember(group, [&](int64_t position) {
+    return transport.allReduce(group, group[position],
+                               makeOperand(position, {elements}),
+                               ReduceKind::Add);
+  });
+  for (llvm::Expected<Tensor> &result : results) {
+    ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
+    EXPECT_THAT(valuesOf(*result),
+                ElementsAreArray(referenceAllReduceSum(group.size(), elements)));
+  }
+}
+
 TEST_P(ThreadsCollectiveTest, AllGatherConcatenatesInGroupOrder) {
   const std::vector<int64_t> &group = GetParam();
   ThreadsTransport transport(8);
