@@ -69,6 +69,20 @@ std::vector<std::string> getSortedKeys(const Object &object) {
   return keys;
 }
 
+/// Fails at the first key of `object` (sorted) that is not one of
+/// `fields`, naming it under `path` with the fields expected ("one of" them
+/// when there are more than two).
+llvm::Error checkFieldNames(const Object &object, const llvm::Twine &path,
+                            llvm::ArrayRef<StringRef> fields) {
+  for (const std::string &key : getSortedKeys(object))
+    if (!llvm::is_contained(fields, key))
+      return makeConfigError(path + "." + key,
+                             llvm::Twine("unknown field; expected ") +
+                                 (fields.size() > 2 ? "one of " : "") +
+                                 llvm::join(fields, ", "));
+  return llvm::Error::success();
+}
+
 llvm::Expected<int64_t> getInteger(const Value &value,
                                    const llvm::Twine &path) {
   if (std::optional<int64_t> integer = value.getAsInteger())
@@ -193,10 +207,8 @@ llvm::Error parseMeshDeviceIds(const Value &value, const std::string &path,
   const Object *options = value.getAsObject();
   if (!options)
     return makeTypeError(path, "{\"device_ids\": [...]}", value);
-  for (const std::string &key : getSortedKeys(*options))
-    if (key != "device_ids")
-      return makeConfigError(path + "." + key,
-                             "unknown field; expected device_ids");
+  if (llvm::Error error = checkFieldNames(*options, path, {"device_ids"}))
+    return error;
   const Value *idsValue = options->get("device_ids");
   if (!idsValue)
     return makeConfigError(path + ".device_ids", "missing");
@@ -205,26 +217,23 @@ llvm::Error parseMeshDeviceIds(const Value &value, const std::string &path,
   if (!ids)
     return makeTypeError(idsPath, "a list of device ids", *idsValue);
   if (static_cast<int64_t>(ids->size()) != deviceCount)
-    return makeConfigError(idsPath, "mesh \"" + mesh.name + "\" has " +
-                                        llvm::Twine(deviceCount) +
-                                        " devices, but " +
-                                        llvm::Twine(ids->size()) +
-                                        " device ids are given");
+    return makeConfigError(
+        idsPath, "mesh \"" + mesh.name + "\" has " + llvm::Twine(deviceCount) +
+                     " devices, but " + llvm::Twine(ids->size()) +
+                     " device ids are given");
   std::vector<bool> seen(ids->size());
   bool isIota = true;
   for (auto [position, idValue] : llvm::enumerate(*ids)) {
-    std::string idPath =
-        (idsPath + "[" + llvm::Twine(position) + "]").str();
+    std::string idPath = (idsPath + "[" + llvm::Twine(position) + "]").str();
     llvm::Expected<int64_t> id = getInteger(idValue, idPath);
     if (!id)
       return id.takeError();
     if (*id < 0 || *id >= deviceCount)
-      return makeConfigError(idPath, "device id " + llvm::Twine(*id) +
-                                         " of mesh \"" + mesh.name +
-                                         "\" is not in [0, " +
-                                         llvm::Twine(deviceCount) +
-                                         "); the ids are a permutation of "
-                                         "the mesh's device positions");
+      return makeConfigError(
+          idPath, "device id " + llvm::Twine(*id) + " of mesh \"" + mesh.name +
+                      "\" is not in [0, " + llvm::Twine(deviceCount) +
+                      "); the ids are a permutation of "
+                      "the mesh's device positions");
     if (seen[*id])
       return makeConfigError(idPath, "device id " + llvm::Twine(*id) +
                                          " of mesh \"" + mesh.name +
@@ -373,10 +382,9 @@ parseAssignment(const Value *value, const std::vector<TopologyMesh> &topology) {
     if (!object)
       return makeTypeError(
           entryPath, "a mesh name or {\"mesh\": ..., \"stage\": ...}", entry);
-    for (const std::string &key : getSortedKeys(*object))
-      if (key != "mesh" && key != "stage")
-        return makeConfigError(entryPath + "." + key,
-                               "unknown field; expected mesh, stage");
+    if (llvm::Error error =
+            checkFieldNames(*object, entryPath, {"mesh", "stage"}))
+      return std::move(error);
     const Value *meshValue = object->get("mesh");
     if (!meshValue)
       return makeConfigError(entryPath + ".mesh", "missing");
@@ -457,10 +465,8 @@ llvm::Error parseSchedule(const Value &value, Config &config) {
     return llvm::Error::success();
   }
   if (const Object *object = value.getAsObject()) {
-    for (const std::string &key : getSortedKeys(*object))
-      if (key != "generated")
-        return makeConfigError(llvm::Twine(path) + "." + key,
-                               "unknown field; expected generated");
+    if (llvm::Error error = checkFieldNames(*object, path, {"generated"}))
+      return error;
     const Value *generated = object->get("generated");
     if (!generated)
       return makeConfigError(llvm::Twine(path) + ".generated", "missing");
@@ -667,11 +673,8 @@ llvm::Expected<PlanPrediction> parsePlan(const Value &value) {
     return makeTypeError(path, "an object", value);
   constexpr StringRef kPlanFields[] = {"step_seconds", "bubble_fraction",
                                        "peak_bytes", "description"};
-  for (const std::string &key : getSortedKeys(*object))
-    if (!llvm::is_contained(kPlanFields, key))
-      return makeConfigError(path + "." + key,
-                             "unknown field; expected one of " +
-                                 llvm::join(llvm::ArrayRef(kPlanFields), ", "));
+  if (llvm::Error error = checkFieldNames(*object, path, kPlanFields))
+    return std::move(error);
   // Each number field: the path, where it goes and whether 0 is allowed.
   auto getNumber = [&](StringRef field, bool allowZero,
                        std::optional<double> &target) -> llvm::Error {
@@ -739,11 +742,8 @@ parseShardingRules(const Value *value,
     const std::vector<StringRef> fields =
         isFsdp ? std::vector<StringRef>{"fsdp", "min_size"}
                : std::vector<StringRef>{"match", "sharding"};
-    for (const std::string &key : getSortedKeys(*object))
-      if (!llvm::is_contained(fields, key))
-        return makeConfigError(rule.path + "." + key,
-                               "unknown field; expected " +
-                                   llvm::join(fields, ", "));
+    if (llvm::Error error = checkFieldNames(*object, rule.path, fields))
+      return std::move(error);
     if (isFsdp) {
       std::vector<std::pair<std::string, std::string>> axes;
       if (llvm::Error error = parseAxisList(
@@ -898,11 +898,8 @@ llvm::Expected<Config> parseConfig(StringRef jsonText) {
                                    "out_shardings",
                                    "sharding_rules",
                                    "plan"};
-  for (const std::string &key : getSortedKeys(*root))
-    if (!llvm::is_contained(kFields, key))
-      return makeConfigError("config." + key,
-                             "unknown field; expected one of " +
-                                 llvm::join(llvm::ArrayRef(kFields), ", "));
+  if (llvm::Error error = checkFieldNames(*root, "config", kFields))
+    return std::move(error);
 
   Config config;
   llvm::Expected<std::vector<TopologyMesh>> topology =
