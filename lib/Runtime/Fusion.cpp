@@ -122,6 +122,29 @@ foldTranspose(ArrayRef<int64_t> permutation, const std::vector<int64_t> &batch,
   return std::make_pair(map(batch), map(contracting));
 }
 
+/// The dot_general that computes an operand of `add` for it alone, in the
+/// add's f32 or f64 type from operands of that element type (no widening,
+/// no quantization), with the add's other operand; nullopt when there is
+/// none.
+std::optional<AccumulatingDot> findAccumulatingDot(stablehlo::AddOp add) {
+  auto type = dyn_cast<RankedTensorType>(add.getType());
+  if (!type || !type.hasStaticShape() ||
+      !(type.getElementType().isF32() || type.getElementType().isF64()))
+    return std::nullopt;
+  for (int i = 0; i < 2; ++i) {
+    Value product = add->getOperand(i), addend = add->getOperand(1 - i);
+    auto dot = product.getDefiningOp<stablehlo::DotGeneralOp>();
+    if (!dot || dot->getBlock() != add->getBlock() || !product.hasOneUse() ||
+        dot.getType() != type ||
+        llvm::any_of(dot->getOperandTypes(), [&](Type operand) {
+          return getElementTypeOrSelf(operand) != type.getElementType();
+        }))
+      continue;
+    return AccumulatingDot{dot, addend};
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 FusionPlan FusionPlan::build(Block &block) {
@@ -130,6 +153,19 @@ FusionPlan FusionPlan::build(Block &block) {
   for (auto [index, op] : llvm::enumerate(block))
     position[&op] = index;
   llvm::DenseSet<Operation *> taken;
+
+  // Before chains: an accumulating add leaves a chain it would have joined
+  // (the product then goes into the addend instead of a zero-filled buffer
+  // that a pass of the chain reads back).
+  for (Operation &op : block)
+    if (auto add = dyn_cast<stablehlo::AddOp>(op))
+      if (std::optional<AccumulatingDot> accumulating =
+              findAccumulatingDot(add)) {
+        plan.rootOf[accumulating->dot] = &op;
+        taken.insert(&op);
+        taken.insert(accumulating->dot);
+        plan.accumulatingDots[&op] = *accumulating;
+      }
 
   for (Operation &root : llvm::reverse(block)) {
     if (taken.contains(&root) || (!getUnaryKind(root) && !getBinaryKind(root)))
@@ -259,7 +295,8 @@ FusionPlan FusionPlan::build(Block &block) {
         return;
       operand = transpose.getOperand();
       std::tie(batch, contracting) = std::move(*mapped);
-      plan.rootOf[transpose] = &op;
+      // Read where the dot runs: at its accumulating add, if it has one.
+      plan.rootOf[transpose] = plan.getRunningOp(&op);
       changed = true;
     };
     fold(folded->lhs, folded->dims.lhsBatch, folded->dims.lhsContracting);

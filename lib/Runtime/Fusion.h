@@ -8,7 +8,9 @@
 // the chain, and broadcasts read in place. Every element still goes
 // through the same operations in the same order, so results are
 // bit-identical to running the ops one by one. A transpose feeding a
-// dot_general is read by the dot in place.
+// dot_general is read by the dot in place, and a dot_general whose only
+// user is an `add` adds its product into the add's other operand (gemm
+// with beta = 1, see `dotGeneralAccumulate`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,6 +49,15 @@ struct FoldedDot {
   DotDimensions dims;
 };
 
+/// An `add` of a dot_general's result (its only use) and another value,
+/// `addend`, computed as `addend` += lhs·rhs: in `addend`'s buffer when it
+/// dies at the add and the dot does not read it, else in a copy of it. The
+/// dot does not run by itself.
+struct AccumulatingDot {
+  Operation *dot;
+  Value addend;
+};
+
 class FusionPlan {
 public:
   /// The chains and folded transposes of `block` (its own ops; nested
@@ -57,6 +68,8 @@ public:
   /// that chain; a chain is kept when it saves a pass over memory (two or
   /// more kernels, or a broadcast or splat read in place). Greedy from the
   /// last op backwards, O((ops + uses) log ops).
+  /// An f32/f64 `add` with an operand that a dot_general of the same type
+  /// computes for it alone is an accumulating dot (taken before chains).
   static FusionPlan build(Block &block);
 
   /// How `op` (a dot_general) reads a folded transpose, or null.
@@ -64,13 +77,18 @@ public:
     auto found = foldedDots.find(op);
     return found == foldedDots.end() ? nullptr : found->second.get();
   }
+  /// The dot_general `op` (an add) accumulates, or null.
+  const AccumulatingDot *getAccumulatingDot(Operation *op) const {
+    auto found = accumulatingDots.find(op);
+    return found == accumulatingDots.end() ? nullptr : &found->second;
+  }
   /// The chain `op` is the root of, or null.
   const FusedChain *getChain(Operation *op) const {
     auto found = chains.find(op);
     return found == chains.end() ? nullptr : found->second.get();
   }
-  /// True for an op computed inside a later op's chain, or a transpose a
-  /// dot_general reads through: it does not run.
+  /// True for an op computed inside a later op's chain, a transpose a
+  /// dot_general reads through, or an accumulating dot: it does not run.
   bool isFusedAway(Operation *op) const { return rootOf.count(op); }
   /// The op at whose place `op` runs: its chain's root, or itself.
   Operation *getRunningOp(Operation *op) const {
@@ -81,6 +99,7 @@ public:
 private:
   llvm::DenseMap<Operation *, std::unique_ptr<FusedChain>> chains;
   llvm::DenseMap<Operation *, std::unique_ptr<FoldedDot>> foldedDots;
+  llvm::DenseMap<Operation *, AccumulatingDot> accumulatingDots;
   llvm::DenseMap<Operation *, Operation *> rootOf;
 };
 

@@ -429,7 +429,11 @@ public:
           interpreter.opObserver && namedComputationDepth == 0 &&
           !isa<mpmd::NamedComputationOp, func::CallOp, mpmd::CallOp>(op);
       const double start = observed ? getThreadCpuSeconds() : 0;
-      if (failed(chain ? runChain(*chain) : runOp(op)))
+      const AccumulatingDot *accumulating =
+          chain ? nullptr : plan.fusion.getAccumulatingDot(&op);
+      if (failed(chain          ? runChain(*chain)
+                 : accumulating ? runAccumulatingDot(op, *accumulating)
+                                : runOp(op)))
         return failure();
       if (observed) {
         const double seconds = getThreadCpuSeconds() - start;
@@ -539,7 +543,13 @@ private:
   bool computesDequantized(Operation &op);
   LogicalResult runDequantized(Operation &op);
   LogicalResult runChain(const FusedChain &chain);
+  /// `add` as its dot_general's product added into the other operand.
+  LogicalResult runAccumulatingDot(Operation &add,
+                                   const AccumulatingDot &accumulating);
   Tensor runConvolution(stablehlo::ConvolutionOp op);
+  /// What `dot` reads: its operands and dimensions, or the operands of the
+  /// transposes folded into it.
+  FoldedDot getDotOperands(stablehlo::DotGeneralOp dot);
   /// dot_general of `lhs` and `rhs` in the element type of `op`'s result.
   Tensor dotInResultType(Operation &op, const Tensor &lhs, const Tensor &rhs,
                          const DotDimensions &dims);
@@ -954,18 +964,9 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
         return success();
       })
       .Case([&](stablehlo::DotGeneralOp dot) {
-        if (const FoldedDot *folded = currentPlan->fusion.getFoldedDot(&op)) {
-          bind(op, {dotInResultType(op, lookup(folded->lhs),
-                                    lookup(folded->rhs), folded->dims)});
-          return success();
-        }
-        stablehlo::DotDimensionNumbersAttr numbers = dot.getDotDimensionNumbers();
-        DotDimensions dims{toVector(numbers.getLhsBatchingDimensions()),
-                           toVector(numbers.getRhsBatchingDimensions()),
-                           toVector(numbers.getLhsContractingDimensions()),
-                           toVector(numbers.getRhsContractingDimensions())};
-        bind(op, {dotInResultType(op, lookup(dot.getLhs()),
-                                  lookup(dot.getRhs()), dims)});
+        FoldedDot read = getDotOperands(dot);
+        bind(op, {dotInResultType(op, lookup(read.lhs), lookup(read.rhs),
+                                  read.dims)});
         return success();
       })
       .Case([&](stablehlo::DotOp dot) {
@@ -1283,6 +1284,37 @@ Interpreter::Frame::combineElementwise(Region &computation, const Tensor &lhs,
     result.setElement(i, (*combined)[0]);
   }
   return result;
+}
+
+FoldedDot Interpreter::Frame::getDotOperands(stablehlo::DotGeneralOp dot) {
+  if (const FoldedDot *folded = currentPlan->fusion.getFoldedDot(dot))
+    return *folded;
+  stablehlo::DotDimensionNumbersAttr numbers = dot.getDotDimensionNumbers();
+  return FoldedDot{dot.getLhs(), dot.getRhs(),
+                   DotDimensions{toVector(numbers.getLhsBatchingDimensions()),
+                                 toVector(numbers.getRhsBatchingDimensions()),
+                                 toVector(numbers.getLhsContractingDimensions()),
+                                 toVector(numbers.getRhsContractingDimensions())}};
+}
+
+LogicalResult
+Interpreter::Frame::runAccumulatingDot(Operation &add,
+                                       const AccumulatingDot &accumulating) {
+  FoldedDot read = getDotOperands(cast<stablehlo::DotGeneralOp>(accumulating.dot));
+  const Tensor &addend = lookup(accumulating.addend);
+  // The addend's buffer takes the product when nothing else reads it: it
+  // dies here, no other tensor shares it, and the dot does not read it
+  // (through a folded transpose).
+  const bool reusable =
+      dyingAtCurrentOp &&
+      llvm::is_contained(*dyingAtCurrentOp, accumulating.addend) &&
+      addend.ownsBufferAlone() && read.lhs != accumulating.addend &&
+      read.rhs != accumulating.addend;
+  Tensor accumulator = reusable ? addend : addend.clone();
+  dotGeneralAccumulate(lookup(read.lhs), lookup(read.rhs), read.dims,
+                       accumulator);
+  bind(add, {std::move(accumulator)});
+  return success();
 }
 
 Tensor Interpreter::Frame::dotInResultType(Operation &op, const Tensor &lhs,

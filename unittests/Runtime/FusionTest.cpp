@@ -31,6 +31,8 @@ using namespace mlir::mpmd::runtime;
 
 namespace {
 
+bool sameBits(const Tensor &a, const Tensor &b);
+
 class FusionTest : public ::testing::Test {
 protected:
   FusionTest() {
@@ -51,7 +53,9 @@ protected:
     for (Operation &op : block.without_terminator())
       if (!plan.isFusedAway(&op))
         names.push_back(op.getName().getStringRef().str() +
-                        (plan.getChain(&op) ? " (chain)" : ""));
+                        (plan.getChain(&op)             ? " (chain)"
+                         : plan.getAccumulatingDot(&op) ? " (accumulating)"
+                                                        : ""));
     return names;
   }
 
@@ -179,6 +183,63 @@ TEST_F(FusionTest, DotsReadTransposesInPlace) {
     EXPECT_LE(difference.maxAbsolute, 1e-5 * difference.maxExpectedMagnitude)
         << "result " << i;
   }
+}
+
+TEST_F(FusionTest, AddsDotProductsIntoTheAddend) {
+  // The last backward fragment of the MLP: the gradients of earlier
+  // microbatches summed in order, this microbatch's x^T dz added last, the
+  // SGD step; then a residual x + x w whose addend the dot also reads, and
+  // an addend read through a transpose folded into its dot.
+  OwningOpRef<ModuleOp> module = parse(R"mlir(
+    func.func @main(%g0: tensor<48x48xf32>, %g1: tensor<48x48xf32>, %g2: tensor<48x48xf32>,
+                    %x: tensor<40x48xf32>, %dz: tensor<40x48xf32>, %w: tensor<48x48xf32>)
+        -> (tensor<48x48xf32>, tensor<48x48xf32>, tensor<48x48xf32>) {
+      %lr = stablehlo.constant dense<0.5> : tensor<48x48xf32>
+      %s1 = stablehlo.add %g0, %g1 : tensor<48x48xf32>
+      %s2 = stablehlo.add %s1, %g2 : tensor<48x48xf32>
+      %dw = stablehlo.dot_general %x, %dz, contracting_dims = [0] x [0] : (tensor<40x48xf32>, tensor<40x48xf32>) -> tensor<48x48xf32>
+      %g = stablehlo.add %s2, %dw : tensor<48x48xf32>
+      %step = stablehlo.multiply %g, %lr : tensor<48x48xf32>
+      %new = stablehlo.subtract %w, %step : tensor<48x48xf32>
+      %xw = stablehlo.dot_general %new, %w, contracting_dims = [1] x [0] : (tensor<48x48xf32>, tensor<48x48xf32>) -> tensor<48x48xf32>
+      %residual = stablehlo.add %xw, %new : tensor<48x48xf32>
+      %m = stablehlo.multiply %residual, %residual : tensor<48x48xf32>
+      %mt = stablehlo.transpose %m, dims = [1, 0] : (tensor<48x48xf32>) -> tensor<48x48xf32>
+      %p = stablehlo.dot_general %mt, %w, contracting_dims = [1] x [0] : (tensor<48x48xf32>, tensor<48x48xf32>) -> tensor<48x48xf32>
+      %q = stablehlo.add %p, %m : tensor<48x48xf32>
+      func.return %new, %residual, %q : tensor<48x48xf32>, tensor<48x48xf32>, tensor<48x48xf32>
+    })mlir");
+  ASSERT_TRUE(module);
+  auto main = module->lookupSymbol<func::FuncOp>("main");
+  Block &body = main.front();
+  FusionPlan plan = FusionPlan::build(body);
+  // The add of the dot leaves the chain of the sum: the earlier gradients
+  // are one chain, the product goes into their sum, the SGD step is a
+  // second chain. The dots and the transpose run at their adds.
+  EXPECT_EQ(runningOps(body, plan),
+            (std::vector<std::string>{
+                "stablehlo.constant", "stablehlo.add (chain)",
+                "stablehlo.add (accumulating)", "stablehlo.subtract (chain)",
+                "stablehlo.add (accumulating)", "stablehlo.multiply",
+                "stablehlo.add (accumulating)"}));
+  std::vector<Tensor> arguments;
+  for (auto [index, shape] : llvm::enumerate(std::vector<Shape>{
+           {48, 48}, {48, 48}, {48, 48}, {40, 48}, {40, 48}, {48, 48}}))
+    arguments.push_back(randomTensor(DType::F32, shape, index));
+  std::vector<Tensor> copies;
+  for (const Tensor &argument : arguments)
+    copies.push_back(argument.clone());
+  Interpreter fused(*module), unfused(*module, {/*fuseElementwise=*/false});
+  FailureOr<std::vector<Tensor>> expected = unfused.run(main, arguments);
+  FailureOr<std::vector<Tensor>> actual = fused.run(main, arguments);
+  ASSERT_TRUE(succeeded(expected) && succeeded(actual));
+  // A contraction of 40 or 48 fits in one of BLAS's blocks: the gemm adds
+  // its finished dot products to the addend, the same sums as the add.
+  for (size_t i = 0; i < expected->size(); ++i)
+    EXPECT_TRUE(sameBits((*actual)[i], (*expected)[i])) << "result " << i;
+  // The caller's tensors were read, never written.
+  for (size_t i = 0; i < arguments.size(); ++i)
+    EXPECT_TRUE(sameBits(arguments[i], copies[i])) << "argument " << i;
 }
 
 /// A random function of elementwise ops on tensor<37x53xT> (several tiles,

@@ -100,6 +100,45 @@ TEST_P(DotGeneralTest, MatchesReferenceLoop) {
   }
 }
 
+TEST_P(DotGeneralTest, AccumulatesIntoTheAddend) {
+  // Small integers: every sum is exact in every dtype, so accumulating in
+  // the gemm (beta = 1) must give the bits of the dot followed by an add.
+  auto [dotCase, dtype] = GetParam();
+  Tensor lhs = randomTensor(dtype, dotCase.lhsShape, 1);
+  Tensor rhs = randomTensor(dtype, dotCase.rhsShape, 2);
+  Tensor product = dotGeneral(lhs, rhs, dotCase.dims);
+  Tensor addend = randomTensor(dtype, product.shape(), 3);
+  Tensor expected = binary(BinaryKind::Add, addend, product);
+  Tensor accumulator = addend.clone();
+  dotGeneralAccumulate(lhs, rhs, dotCase.dims, accumulator);
+  ASSERT_EQ(accumulator.dtype(), dtype);
+  ASSERT_EQ(accumulator.shape(), product.shape());
+  for (int64_t i = 0; i < expected.numElements(); ++i)
+    ASSERT_EQ(accumulator.elementAsDouble(i), expected.elementAsDouble(i))
+        << "element " << i;
+}
+
+TEST(DotGeneralAccumulateTest, StaysCloseToDotThenAddOverALongContraction) {
+  // 3000 terms span several of BLAS's contraction blocks: the partial sums
+  // are added to the accumulator block by block, so only closeness holds.
+  std::mt19937 generator(7);
+  std::uniform_real_distribution<float> values(-1, 1);
+  auto random = [&](Shape shape) {
+    Tensor tensor = Tensor::empty(DType::F32, std::move(shape));
+    for (int64_t i = 0; i < tensor.numElements(); ++i)
+      tensor.data<float>()[i] = values(generator);
+    return tensor;
+  };
+  Tensor lhs = random({9, 3000}), rhs = random({3000, 11}), addend = random({9, 11});
+  DotDimensions dims{{}, {}, {1}, {0}};
+  Tensor expected = binary(BinaryKind::Add, addend, dotGeneral(lhs, rhs, dims));
+  Tensor accumulator = addend.clone();
+  dotGeneralAccumulate(lhs, rhs, dims, accumulator);
+  for (int64_t i = 0; i < expected.numElements(); ++i)
+    EXPECT_NEAR(accumulator.data<float>()[i], expected.data<float>()[i], 1e-3)
+        << "element " << i;
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Layouts, DotGeneralTest,
     ::testing::Combine(

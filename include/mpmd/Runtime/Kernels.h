@@ -160,6 +160,17 @@ struct DotDimensions {
 /// blocked loop.
 Tensor dotGeneral(const Tensor &lhs, const Tensor &rhs,
                   const DotDimensions &dimensions);
+/// `accumulator` = `accumulator` + dot_general(lhs, rhs), with
+/// `accumulator` of the dot's shape and of the operands' dtype, in a buffer
+/// no one else reads. f32/f64/complex: one gemm per batch element with
+/// beta = 1, so the product is added as BLAS computes it, with no
+/// zero-filled result and no separate add pass. The sum can round
+/// differently from `add(accumulator, dot)`: BLAS adds its partial sums
+/// over blocks of the contraction to the accumulator one block at a time
+/// (the same bits while the contraction fits in one block). Other dtypes
+/// compute the product, then add it.
+void dotGeneralAccumulate(const Tensor &lhs, const Tensor &rhs,
+                          const DotDimensions &dimensions, Tensor &accumulator);
 
 /// Limits the threads one BLAS call may use while it lives (the MPMD
 /// executor gives each virtual device one core), restoring the previous
