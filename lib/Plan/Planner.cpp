@@ -392,4 +392,55 @@ searchPlans(const PlanRequest &request) {
   return best;
 }
 
+std::vector<int64_t> getEvenCut(int64_t layers, int64_t stages) {
+  std::vector<int64_t> firstLayers;
+  const int64_t base = layers / stages, extra = layers % stages;
+  for (int64_t stage = 0, first = 0; stage < stages; ++stage) {
+    firstLayers.push_back(first);
+    first += base + (stage < extra ? 1 : 0);
+  }
+  return firstLayers;
+}
+
+llvm::Expected<std::vector<PlanCandidate>>
+searchBestPerSchedule(const PlanRequest &request) {
+  if (llvm::Error error = verifyRequest(request))
+    return std::move(error);
+  const int64_t layers = request.costs.layers.size();
+  std::vector<PlanCandidate> shortList;
+  for (schedule::ScheduleKind kind : request.schedules) {
+    PlanRequest alone = request;
+    alone.schedules = {kind};
+    alone.maxCandidates = 1;
+    llvm::Expected<std::vector<PlanCandidate>> best = searchPlans(alone);
+    if (!best) {
+      llvm::consumeError(best.takeError());
+      continue;
+    }
+    PlanCandidate &planned = best->front();
+    std::vector<int64_t> plannedCut;
+    for (const PlannedStage &stage : planned.stages)
+      plannedCut.push_back(stage.firstLayer);
+    const std::vector<int64_t> evenCut =
+        getEvenCut(layers, static_cast<int64_t>(planned.stages.size()));
+    const schedule::ScheduleParams params{
+        planned.meshes, planned.microbatches, planned.stagesPerMesh};
+    shortList.push_back(std::move(planned));
+    if (evenCut == plannedCut)
+      continue;
+    llvm::Expected<PlanCandidate> even =
+        evaluatePlan(request, kind, params, evenCut);
+    if (!even)
+      return even.takeError();
+    if (even->peakMemory <= request.memoryPerDevice)
+      shortList.push_back(std::move(*even));
+  }
+  // No schedule has a candidate: the search over all of them says why
+  // (the least memory a candidate needs).
+  if (shortList.empty())
+    return searchPlans(request);
+  llvm::sort(shortList, isBetter);
+  return shortList;
+}
+
 } // namespace mlir::mpmd::plan

@@ -220,6 +220,61 @@ TEST(PlannerTest, AnActionPaysItsOverheadOnce) {
   EXPECT_DOUBLE_EQ(split->stepTime, 9);
 }
 
+TEST(PlannerTest, EvenCutGivesTheFirstStagesTheRemainder) {
+  EXPECT_EQ(getEvenCut(8, 2), (std::vector<int64_t>{0, 4}));
+  EXPECT_EQ(getEvenCut(10, 4), (std::vector<int64_t>{0, 3, 6, 8}));
+  EXPECT_EQ(getEvenCut(3, 3), (std::vector<int64_t>{0, 1, 2}));
+  EXPECT_EQ(getEvenCut(5, 1), (std::vector<int64_t>{0}));
+}
+
+TEST(PlannerTest, ShortListHasEachSchedulesBestAndItsEvenCut) {
+  // The heavy last layer of OneHeavyLayerGetsAStageOfItsOwnShare: per
+  // schedule the planned 6 | 2 cut (step 30) and the even 4 | 4 one (36).
+  PlanRequest request = makeUniformRequest(8, 1, 2, 4);
+  request.costs.layers.back().forward = 5.0 / 3;
+  request.costs.layers.back().backward = 5.0 / 3;
+  request.costs.layers.back().weightGradient = 5.0 / 3;
+  request.schedules = {ScheduleKind::kOneFOneB, ScheduleKind::kGPipe};
+  llvm::Expected<std::vector<PlanCandidate>> shortList =
+      searchBestPerSchedule(request);
+  ASSERT_TRUE(static_cast<bool>(shortList)) << errorOf(shortList.takeError());
+  ASSERT_EQ(shortList->size(), 4u);
+  for (ScheduleKind kind : request.schedules) {
+    PlanRequest alone = request;
+    alone.schedules = {kind};
+    const PlanCandidate best = search(alone).front();
+    std::vector<const PlanCandidate *> ofKind;
+    for (const PlanCandidate &candidate : *shortList)
+      if (candidate.schedule == kind)
+        ofKind.push_back(&candidate);
+    ASSERT_EQ(ofKind.size(), 2u);
+    EXPECT_EQ(getFirstLayers(*ofKind[0]), getFirstLayers(best));
+    EXPECT_DOUBLE_EQ(ofKind[0]->stepTime, best.stepTime);
+    EXPECT_EQ(getFirstLayers(*ofKind[1]), (std::vector<int64_t>{0, 4}));
+    EXPECT_EQ(ofKind[1]->meshes, best.meshes);
+    EXPECT_GT(ofKind[1]->stepTime, best.stepTime);
+  }
+  EXPECT_DOUBLE_EQ(shortList->front().stepTime, 30);
+  for (size_t i = 1; i < shortList->size(); ++i)
+    EXPECT_LE((*shortList)[i - 1].stepTime, (*shortList)[i].stepTime);
+  // Balanced layers: the planned cut is the even one, listed once.
+  request = makeUniformRequest(8, 3, 4, 4);
+  shortList = searchBestPerSchedule(request);
+  ASSERT_TRUE(static_cast<bool>(shortList)) << errorOf(shortList.takeError());
+  ASSERT_EQ(shortList->size(), 1u);
+  EXPECT_EQ(getFirstLayers(shortList->front()),
+            (std::vector<int64_t>{0, 2, 4, 6}));
+}
+
+TEST(PlannerTest, ShortListUnderAnInfeasibleCapSaysTheSmallestMemory) {
+  PlanRequest request = makeUniformRequest(4, 3, 2, 2);
+  for (LayerCost &layer : request.costs.layers)
+    layer.parameterBytes = 100;
+  request.memoryPerDevice = 50;
+  EXPECT_EQ(errorOf(searchBestPerSchedule(request).takeError()),
+            errorOf(searchPlans(request).takeError()));
+}
+
 TEST(PlannerTest, InvalidRequestsSayWhy) {
   PlanRequest request = makeUniformRequest(2, 3, 2, 1);
   request.costs.layers[1].forward = -1;

@@ -142,6 +142,22 @@ evaluatePlan(const PlanRequest &request, schedule::ScheduleKind kind,
 llvm::Expected<std::vector<PlanCandidate>>
 searchPlans(const PlanRequest &request);
 
+/// The first layer of each of `stages` stages when `layers` layers are cut
+/// as evenly by count as they go (the first stages take one more when the
+/// count does not divide): the cut a user picks by hand. Requires
+/// 1 <= stages <= layers. O(stages).
+std::vector<int64_t> getEvenCut(int64_t layers, int64_t stages);
+
+/// The best candidate of each schedule of the request under the memory cap
+/// (`searchPlans` with that schedule alone) and, where it differs, the same
+/// schedule, meshes, stages per mesh and microbatches with the layers cut
+/// evenly (`getEvenCut`), fastest first: the short list whose steps
+/// `mpmd plan --measure` measures. Schedules without a candidate under the
+/// cap are left out; fails as `searchPlans` when no schedule has one.
+/// O(schedules x searchPlans).
+llvm::Expected<std::vector<PlanCandidate>>
+searchBestPerSchedule(const PlanRequest &request);
+
 } // namespace mlir::mpmd::plan
 
 #endif // MPMD_PLAN_PLANNER_H
