@@ -7,6 +7,8 @@
 #include "mpmd/Runtime/ProgramIO.h"
 #include "mpmd/Runtime/Trace.h"
 
+#include "mlir/IR/Diagnostics.h"
+
 #include <algorithm>
 #include <limits>
 
@@ -24,6 +26,11 @@ llvm::Expected<MeasuredStep> measureStep(ModuleOp model, const Config &config,
                                          int64_t runs, uint64_t seed) {
   if (runs < 1)
     return makeMeasurementError("the measured runs must be at least 1");
+  // Warnings about one candidate (a schedule the data flow reorders) are
+  // not the caller's concern; errors go on to the context's handler.
+  ScopedDiagnosticHandler onlyErrors(model.getContext(), [](Diagnostic &d) {
+    return success(d.getSeverity() != DiagnosticSeverity::Error);
+  });
   FailureOr<Lowered> lowered = lower(model, config);
   if (failed(lowered))
     return makeMeasurementError("the configuration does not lower");

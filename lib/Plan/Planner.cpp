@@ -49,6 +49,10 @@ llvm::Error verifyRequest(const PlanRequest &request) {
     return makePlanError(
         "the link latency and the action overhead must be finite and "
         "non-negative");
+  if (!std::isfinite(costs.concurrencySlowdown) ||
+      costs.concurrencySlowdown < 1)
+    return makePlanError(
+        "the concurrency slowdown must be a finite number of at least 1");
   if (request.meshDevices.empty())
     return makePlanError("no mesh to plan for");
   if (llvm::any_of(request.meshDevices, [](int64_t d) { return d < 1; }))
@@ -98,6 +102,15 @@ public:
   std::vector<double> forward, backward, weightGradient, activation, parameters,
       accumulate, update;
 };
+
+/// The factor of the computed times of a candidate on the first `meshes`
+/// meshes: the concurrency slowdown once two devices or more compute.
+double getComputeFactor(const PlanRequest &request, int64_t meshes) {
+  int64_t devices = 0;
+  for (int64_t mesh = 0; mesh < meshes; ++mesh)
+    devices += request.meshDevices[mesh];
+  return devices > 1 ? request.costs.concurrencySlowdown : 1;
+}
 
 /// The latency of one transfer over the boundary after `lastLayer`, with
 /// per-microbatch bytes scaled by `scale`.
@@ -156,6 +169,8 @@ std::vector<int64_t> cutForLayout(const PlanRequest &request,
                                   const std::vector<int64_t> &stageMesh) {
   const int64_t layers = request.costs.layers.size();
   const int64_t stages = stageMesh.size();
+  const double computeFactor = getComputeFactor(
+      request, *std::max_element(stageMesh.begin(), stageMesh.end()) + 1);
   auto parameterBytes = [&](int64_t, int64_t first, int64_t end) {
     return LayerSums::sum(sums.parameters, first, end);
   };
@@ -164,8 +179,9 @@ std::vector<int64_t> cutForLayout(const PlanRequest &request,
         if (parameterBytes(stage, first, end) > request.memoryPerDevice)
           return std::numeric_limits<double>::infinity();
         double time =
-            sums.work(first, end) / request.meshDevices[stageMesh[stage]] +
-            LayerSums::sum(sums.accumulate, first, end);
+            computeFactor *
+            (sums.work(first, end) / request.meshDevices[stageMesh[stage]] +
+             LayerSums::sum(sums.accumulate, first, end));
         if (end < layers)
           time += 2 * getTransferTime(request.costs, end - 1, 1);
         return time;
@@ -185,6 +201,7 @@ llvm::Expected<PlanCandidate> scoreSchedule(
   const int64_t stages = built.getNumStages();
   const double scale =
       static_cast<double>(costs.microbatches) / params.microbatches;
+  const double computeFactor = getComputeFactor(request, params.meshes);
   PlanCandidate candidate;
   candidate.schedule = kind;
   candidate.meshes = params.meshes;
@@ -205,7 +222,8 @@ llvm::Expected<PlanCandidate> scoreSchedule(
     const int64_t first = firstLayers[stage];
     const int64_t end = stage + 1 < stages ? firstLayers[stage + 1] : layers;
     const int64_t mesh = built.stageMesh[stage];
-    const double perDevice = scale / request.meshDevices[mesh];
+    const double perDevice =
+        computeFactor * scale / request.meshDevices[mesh];
     schedule::StageCosts &stageCost = stageCosts[stage];
     stageCost.forward = costs.actionOverhead +
                         perDevice * LayerSums::sum(sums.forward, first, end);
@@ -214,13 +232,14 @@ llvm::Expected<PlanCandidate> scoreSchedule(
     stageCost.weightGradient =
         (splitsWeightGradients ? costs.actionOverhead : 0) +
         perDevice * LayerSums::sum(sums.weightGradient, first, end) +
-        LayerSums::sum(sums.accumulate, first, end);
+        computeFactor * LayerSums::sum(sums.accumulate, first, end);
     stageCost.transferToNext =
         end < layers ? getTransferTime(costs, end - 1, scale) : 0;
-    stageCost.activationBytes =
-        perDevice * LayerSums::sum(sums.activation, first, end);
+    stageCost.activationBytes = scale / request.meshDevices[mesh] *
+                                LayerSums::sum(sums.activation, first, end);
     meshParameters[mesh] += LayerSums::sum(sums.parameters, first, end);
-    meshUpdate[mesh] += LayerSums::sum(sums.update, first, end);
+    meshUpdate[mesh] +=
+        computeFactor * LayerSums::sum(sums.update, first, end);
     candidate.stages.push_back({mesh, first, end});
   }
   llvm::Expected<schedule::SimulationResult> simulation =
@@ -253,6 +272,7 @@ double getBusiestMeshWork(const PlanRequest &request, const LayerSums &sums,
   const int64_t layers = request.costs.layers.size();
   const double scale =
       static_cast<double>(request.costs.microbatches) / params.microbatches;
+  const double computeFactor = getComputeFactor(request, params.meshes);
   std::vector<double> work(params.meshes, 0);
   for (int64_t stage = 0; stage < built.getNumStages(); ++stage) {
     const int64_t mesh = built.stageMesh[stage];
@@ -262,9 +282,10 @@ double getBusiestMeshWork(const PlanRequest &request, const LayerSums &sums,
     work[mesh] +=
         params.microbatches *
             (2 * request.costs.actionOverhead +
-             scale * sums.work(first, end) / request.meshDevices[mesh] +
-             LayerSums::sum(sums.accumulate, first, end)) +
-        LayerSums::sum(sums.update, first, end);
+             computeFactor *
+                 (scale * sums.work(first, end) / request.meshDevices[mesh] +
+                  LayerSums::sum(sums.accumulate, first, end))) +
+        computeFactor * LayerSums::sum(sums.update, first, end);
   }
   return *std::max_element(work.begin(), work.end());
 }

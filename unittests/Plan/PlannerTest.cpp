@@ -220,6 +220,54 @@ TEST(PlannerTest, AnActionPaysItsOverheadOnce) {
   EXPECT_DOUBLE_EQ(split->stepTime, 9);
 }
 
+TEST(PlannerTest, ConcurrencySlowdownStretchesComputeOnTwoDevicesOrMore) {
+  // 1F1B, 2 meshes, 2 microbatches, F = 1 and B = 2 (W kept) per stage:
+  // (m + p - 1) x (F + B) = 9 without the slowdown; 1.5 stretches every
+  // action, so the step, by 1.5; the overhead and latency stay.
+  PlanRequest request = makeUniformRequest(2, 3, 2, 2);
+  llvm::Expected<PlanCandidate> plain =
+      evaluatePlan(request, ScheduleKind::kOneFOneB, {2, 2, 1}, {0, 1});
+  ASSERT_TRUE(static_cast<bool>(plain)) << errorOf(plain.takeError());
+  EXPECT_DOUBLE_EQ(plain->stepTime, 9);
+  request.costs.concurrencySlowdown = 1.5;
+  llvm::Expected<PlanCandidate> slowed =
+      evaluatePlan(request, ScheduleKind::kOneFOneB, {2, 2, 1}, {0, 1});
+  ASSERT_TRUE(static_cast<bool>(slowed)) << errorOf(slowed.takeError());
+  EXPECT_DOUBLE_EQ(slowed->stepTime, 13.5);
+  request.costs.actionOverhead = 0.5;
+  llvm::Expected<PlanCandidate> withOverhead =
+      evaluatePlan(request, ScheduleKind::kOneFOneB, {2, 2, 1}, {0, 1});
+  ASSERT_TRUE(static_cast<bool>(withOverhead))
+      << errorOf(withOverhead.takeError());
+  EXPECT_DOUBLE_EQ(withOverhead->stepTime, 3 * (1.5 + 0.5 + 3 + 0.5));
+  // One mesh of one device computes alone: m x (F + B) of both layers.
+  request.costs.actionOverhead = 0;
+  llvm::Expected<PlanCandidate> alone =
+      evaluatePlan(request, ScheduleKind::kOneFOneB, {1, 2, 1}, {0});
+  ASSERT_TRUE(static_cast<bool>(alone)) << errorOf(alone.takeError());
+  EXPECT_DOUBLE_EQ(alone->stepTime, 12);
+  // One mesh of two devices: they compute at once, each half a microbatch.
+  request.meshDevices = {2};
+  llvm::Expected<PlanCandidate> spmd =
+      evaluatePlan(request, ScheduleKind::kOneFOneB, {1, 2, 1}, {0});
+  ASSERT_TRUE(static_cast<bool>(spmd)) << errorOf(spmd.takeError());
+  EXPECT_DOUBLE_EQ(spmd->stepTime, 12 / 2 * 1.5);
+}
+
+TEST(PlannerTest, ConcurrencySlowdownDecidesBetweenOneMeshAndTwo) {
+  // Two meshes take 9 x slowdown, one takes 12: two win below 4/3.
+  PlanRequest request = makeUniformRequest(2, 3, 2, 2);
+  request.costs.concurrencySlowdown = 1.2;
+  EXPECT_EQ(search(request).front().meshes, 2);
+  EXPECT_DOUBLE_EQ(search(request).front().stepTime, 9 * 1.2);
+  request.costs.concurrencySlowdown = 1.5;
+  EXPECT_EQ(search(request).front().meshes, 1);
+  EXPECT_DOUBLE_EQ(search(request).front().stepTime, 12);
+  request.costs.concurrencySlowdown = 0.9;
+  EXPECT_EQ(errorOf(searchPlans(request).takeError()),
+            "the concurrency slowdown must be a finite number of at least 1");
+}
+
 TEST(PlannerTest, EvenCutGivesTheFirstStagesTheRemainder) {
   EXPECT_EQ(getEvenCut(8, 2), (std::vector<int64_t>{0, 4}));
   EXPECT_EQ(getEvenCut(10, 4), (std::vector<int64_t>{0, 3, 6, 8}));

@@ -33,7 +33,8 @@ struct MeasuredStep {
 /// pool and caches, then `runs` times on the random inputs of `seed` (as
 /// `mpmd run --random-inputs SEED`). Fails when `runs` < 1, when the
 /// lowering fails (its diagnostics go to the module's context) or a run
-/// fails. O(lowering + (runs + 1) steps).
+/// fails. The lowering's warnings are dropped. O(lowering + (runs + 1)
+/// steps).
 llvm::Expected<MeasuredStep> measureStep(ModuleOp model, const Config &config,
                                          int64_t runs, uint64_t seed);
 

@@ -9,6 +9,10 @@
 //   `CostTable::microbatches` microbatches; with m they scale by
 //   `CostTable::microbatches / m` (the microbatch is that much larger or
 //   smaller), plus `CostTable::actionOverhead` per action.
+// * When a candidate uses two devices or more, they compute at the same time
+//   on one machine and slow each other down: every computed time (forward,
+//   backward, weight gradient, gradient sums, update) is multiplied by
+//   `CostTable::concurrencySlowdown`.
 // * A mesh of d devices splits each microbatch d ways: its stages' times and
 //   activation bytes are divided by d; every device holds its stages' full
 //   parameter bytes.
@@ -78,6 +82,9 @@ struct CostTable {
   double linkLatency = 0;
   /// Seconds every action (F, B or W of a stage) takes beyond its layers.
   double actionOverhead = 0;
+  /// How much slower the layers compute when two devices or more compute
+  /// at once (`driver::calibrateExecutor`): >= 1.
+  double concurrencySlowdown = 1;
 };
 
 struct PlanRequest {
