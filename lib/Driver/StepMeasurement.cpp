@@ -26,14 +26,22 @@ llvm::Expected<MeasuredStep> measureStep(ModuleOp model, const Config &config,
                                          int64_t runs, uint64_t seed) {
   if (runs < 1)
     return makeMeasurementError("the measured runs must be at least 1");
-  // Warnings about one candidate (a schedule the data flow reorders) are
-  // not the caller's concern; errors go on to the context's handler.
-  ScopedDiagnosticHandler onlyErrors(model.getContext(), [](Diagnostic &d) {
-    return success(d.getSeverity() != DiagnosticSeverity::Error);
-  });
-  FailureOr<Lowered> lowered = lower(model, config);
+  // The lowering's diagnostics are about this configuration, not the
+  // caller's program: the first error becomes the message, the rest (and
+  // warnings, such as a schedule the data flow reorders) are dropped.
+  std::string firstError;
+  FailureOr<Lowered> lowered = failure();
+  {
+    ScopedDiagnosticHandler capture(model.getContext(), [&](Diagnostic &d) {
+      if (d.getSeverity() == DiagnosticSeverity::Error && firstError.empty())
+        firstError = d.str();
+      return success();
+    });
+    lowered = lower(model, config);
+  }
   if (failed(lowered))
-    return makeMeasurementError("the configuration does not lower");
+    return makeMeasurementError("the configuration does not lower: " +
+                                firstError);
   FailureOr<std::unique_ptr<runtime::Executable>> executable =
       lowered->compile();
   if (failed(executable))

@@ -250,7 +250,8 @@ std::string formatCut(const plan::PlanCandidate &candidate) {
 
 /// `--measure K`: compiles and runs the `count` fastest predicted of the
 /// short list with the model's microbatch count, prints their measured
-/// steps and returns the fastest measured with a note saying its step.
+/// steps (or why one does not run) and returns the fastest measured with a
+/// note saying its step; fails when none runs.
 llvm::Expected<std::pair<plan::PlanCandidate, std::string>>
 measureShortList(const plan::PlanRequest &request, int64_t count,
                  ModuleOp model, const ModelLayers &layers,
@@ -285,10 +286,13 @@ measureShortList(const plan::PlanRequest &request, int64_t count,
       return config.takeError();
     llvm::Expected<driver::MeasuredStep> step =
         driver::measureStep(model, *config, kRuns, kInputSeed);
-    if (!step)
-      return makeInputError("--measure: " +
-                            plan::describeCandidate(candidate) + ": " +
-                            llvm::toString(step.takeError()));
+    if (!step) {
+      os << llvm::formatv("{0,-4}{1,-56}{2,-12}not measured: {3}\n", rank + 1,
+                          plan::describeCandidate(candidate),
+                          formatCut(candidate),
+                          llvm::toString(step.takeError()));
+      continue;
+    }
     steps[rank] = *step;
     os << llvm::formatv(
         "{0,-4}{1,-56}{2,-12}{3,-16}{4,-14}{5}\n", rank + 1,
@@ -300,6 +304,10 @@ measureShortList(const plan::PlanRequest &request, int64_t count,
         step->fastestStepSeconds < steps[*fastest].fastestStepSeconds)
       fastest = rank;
   }
+  if (!fastest)
+    return makeInputError("--measure: none of the " +
+                          llvm::Twine(shortList->size()) +
+                          " candidates measured runs here");
   const plan::PlanCandidate &chosen = (*shortList)[*fastest];
   os << "fastest measured: " << plan::describeCandidate(chosen) << ", layers "
      << formatCut(chosen) << "\n";

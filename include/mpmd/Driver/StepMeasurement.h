@@ -32,8 +32,8 @@ struct MeasuredStep {
 /// Lowers a copy of `model` with `config`, runs it once to warm the buffer
 /// pool and caches, then `runs` times on the random inputs of `seed` (as
 /// `mpmd run --random-inputs SEED`). Fails when `runs` < 1, when the
-/// lowering fails (its diagnostics go to the module's context) or a run
-/// fails. The lowering's warnings are dropped. O(lowering + (runs + 1)
+/// lowering fails (the message says its first error; its diagnostics do
+/// not reach the module's context) or a run fails. O(lowering + (runs + 1)
 /// steps).
 llvm::Expected<MeasuredStep> measureStep(ModuleOp model, const Config &config,
                                          int64_t runs, uint64_t seed);
