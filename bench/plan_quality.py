@@ -167,7 +167,7 @@ def main():
     parser.add_argument("build")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--measure", type=int, default=12,
+    parser.add_argument("--measure", type=int, default=64,
                         help="candidates mpmd plan --measure runs (0: none)")
     args = parser.parse_args()
     mpmd = os.path.join(args.build, "bin", "mpmd")

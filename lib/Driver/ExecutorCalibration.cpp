@@ -66,10 +66,10 @@ constexpr int64_t kComputeRows = 16, kComputeColumns = 256;
 std::string writeComputeProgram(int64_t fragments, int64_t meshes) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  const std::string activations = llvm::formatv(
-      "tensor<{0}x{1}xf32>", kComputeRows, kComputeColumns);
-  const std::string weight = llvm::formatv("tensor<{0}x{0}xf32>",
-                                           kComputeColumns);
+  const std::string activations =
+      llvm::formatv("tensor<{0}x{1}xf32>", kComputeRows, kComputeColumns);
+  const std::string weight =
+      llvm::formatv("tensor<{0}x{0}xf32>", kComputeColumns);
   std::string arguments, results, resultTypes;
   for (int64_t mesh = 0; mesh < meshes; ++mesh) {
     os << llvm::formatv("!x{0} = !mpmd.mesh_tensor<\"m{0}\", {1}>\n"
@@ -77,8 +77,7 @@ std::string writeComputeProgram(int64_t fragments, int64_t meshes) {
                         mesh, activations, weight);
     arguments += llvm::formatv("{0}%x{1}_0: !x{1}, %w{1}: !w{1}",
                                mesh ? ", " : "", mesh);
-    results += llvm::formatv("{0}%x{1}_{2}", mesh ? ", " : "", mesh,
-                             fragments);
+    results += llvm::formatv("{0}%x{1}_{2}", mesh ? ", " : "", mesh, fragments);
     resultTypes += llvm::formatv("{0}!x{1}", mesh ? ", " : "", mesh);
   }
   os << "func.func @main(" << arguments << ") -> (" << resultTypes
@@ -139,8 +138,7 @@ llvm::Expected<double> timeCompute(int64_t fragments, int64_t meshes,
     inputs.push_back(runtime::randomTensor(
         runtime::DType::F32, {kComputeRows, kComputeColumns}, 2 * mesh));
     inputs.push_back(runtime::randomTensor(
-        runtime::DType::F32, {kComputeColumns, kComputeColumns},
-        2 * mesh + 1));
+        runtime::DType::F32, {kComputeColumns, kComputeColumns}, 2 * mesh + 1));
   }
   return timeProgram(writeComputeProgram(fragments, meshes), inputs, runs);
 }

@@ -104,12 +104,12 @@ llvm::Expected<CostFile> parseCostFile(llvm::StringRef jsonText) {
   const Object *root = json->getAsObject();
   if (!root)
     return makeCostError("costs", "expected an object");
-  if (llvm::Error error = verifyKeys(
-          *root,
-          {"microbatches", "link_bandwidth_bytes_per_second",
-           "link_latency_seconds", "action_overhead_seconds",
-           "concurrency_slowdown", "computations"},
-          "costs"))
+  if (llvm::Error error =
+          verifyKeys(*root,
+                     {"microbatches", "link_bandwidth_bytes_per_second",
+                      "link_latency_seconds", "action_overhead_seconds",
+                      "concurrency_slowdown", "computations"},
+                     "costs"))
     return std::move(error);
   CostFile file;
   std::optional<int64_t> microbatches = root->getInteger("microbatches");

@@ -64,6 +64,11 @@ llvm::Error verifyRequest(const PlanRequest &request) {
   if (request.microbatches.empty() ||
       llvm::any_of(request.microbatches, [](int64_t m) { return m < 1; }))
     return makePlanError("the microbatch counts must be at least 1");
+  if (request.minMeshes < 1 ||
+      request.minMeshes > static_cast<int64_t>(request.meshDevices.size()))
+    return makePlanError("the fewest meshes must be between 1 and the " +
+                         llvm::Twine(request.meshDevices.size()) +
+                         " available");
   if (request.maxStagesPerMesh < 1 || request.maxCandidates < 1)
     return makePlanError(
         "the stages per mesh and the candidates must be at least 1");
@@ -222,8 +227,7 @@ llvm::Expected<PlanCandidate> scoreSchedule(
     const int64_t first = firstLayers[stage];
     const int64_t end = stage + 1 < stages ? firstLayers[stage + 1] : layers;
     const int64_t mesh = built.stageMesh[stage];
-    const double perDevice =
-        computeFactor * scale / request.meshDevices[mesh];
+    const double perDevice = computeFactor * scale / request.meshDevices[mesh];
     schedule::StageCosts &stageCost = stageCosts[stage];
     stageCost.forward = costs.actionOverhead +
                         perDevice * LayerSums::sum(sums.forward, first, end);
@@ -238,8 +242,7 @@ llvm::Expected<PlanCandidate> scoreSchedule(
     stageCost.activationBytes = scale / request.meshDevices[mesh] *
                                 LayerSums::sum(sums.activation, first, end);
     meshParameters[mesh] += LayerSums::sum(sums.parameters, first, end);
-    meshUpdate[mesh] +=
-        computeFactor * LayerSums::sum(sums.update, first, end);
+    meshUpdate[mesh] += computeFactor * LayerSums::sum(sums.update, first, end);
     candidate.stages.push_back({mesh, first, end});
   }
   llvm::Expected<schedule::SimulationResult> simulation =
@@ -362,7 +365,7 @@ searchPlans(const PlanRequest &request) {
   std::map<std::vector<int64_t>, std::vector<int64_t>> cutOfLayout;
   const int64_t maxMeshes =
       std::min<int64_t>(request.meshDevices.size(), layers);
-  for (int64_t meshes = 1; meshes <= maxMeshes; ++meshes) {
+  for (int64_t meshes = request.minMeshes; meshes <= maxMeshes; ++meshes) {
     for (int64_t stagesPerMesh = 1; stagesPerMesh <= request.maxStagesPerMesh &&
                                     meshes * stagesPerMesh <= layers;
          ++stagesPerMesh) {
@@ -429,32 +432,38 @@ searchBestPerSchedule(const PlanRequest &request) {
     return std::move(error);
   const int64_t layers = request.costs.layers.size();
   std::vector<PlanCandidate> shortList;
+  const int64_t maxMeshes =
+      std::min<int64_t>(request.meshDevices.size(), layers);
   for (schedule::ScheduleKind kind : request.schedules) {
-    PlanRequest alone = request;
-    alone.schedules = {kind};
-    alone.maxCandidates = 1;
-    llvm::Expected<std::vector<PlanCandidate>> best = searchPlans(alone);
-    if (!best) {
-      llvm::consumeError(best.takeError());
-      continue;
+    for (int64_t meshes = request.minMeshes; meshes <= maxMeshes; ++meshes) {
+      PlanRequest alone = request;
+      alone.schedules = {kind};
+      alone.meshDevices.resize(meshes);
+      alone.minMeshes = meshes;
+      alone.maxCandidates = 1;
+      llvm::Expected<std::vector<PlanCandidate>> best = searchPlans(alone);
+      if (!best) {
+        llvm::consumeError(best.takeError());
+        continue;
+      }
+      PlanCandidate &planned = best->front();
+      std::vector<int64_t> plannedCut;
+      for (const PlannedStage &stage : planned.stages)
+        plannedCut.push_back(stage.firstLayer);
+      const std::vector<int64_t> evenCut =
+          getEvenCut(layers, static_cast<int64_t>(planned.stages.size()));
+      const schedule::ScheduleParams params{
+          planned.meshes, planned.microbatches, planned.stagesPerMesh};
+      shortList.push_back(std::move(planned));
+      if (evenCut == plannedCut)
+        continue;
+      llvm::Expected<PlanCandidate> even =
+          evaluatePlan(request, kind, params, evenCut);
+      if (!even)
+        return even.takeError();
+      if (even->peakMemory <= request.memoryPerDevice)
+        shortList.push_back(std::move(*even));
     }
-    PlanCandidate &planned = best->front();
-    std::vector<int64_t> plannedCut;
-    for (const PlannedStage &stage : planned.stages)
-      plannedCut.push_back(stage.firstLayer);
-    const std::vector<int64_t> evenCut =
-        getEvenCut(layers, static_cast<int64_t>(planned.stages.size()));
-    const schedule::ScheduleParams params{
-        planned.meshes, planned.microbatches, planned.stagesPerMesh};
-    shortList.push_back(std::move(planned));
-    if (evenCut == plannedCut)
-      continue;
-    llvm::Expected<PlanCandidate> even =
-        evaluatePlan(request, kind, params, evenCut);
-    if (!even)
-      return even.takeError();
-    if (even->peakMemory <= request.memoryPerDevice)
-      shortList.push_back(std::move(*even));
   }
   // No schedule has a candidate: the search over all of them says why
   // (the least memory a candidate needs).

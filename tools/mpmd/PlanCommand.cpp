@@ -72,10 +72,12 @@ void printPlanHelp(llvm::raw_ostream &os) {
         "                           see 'mpmd schedule --help'\n"
         "  --measure K              compile and run the K fastest predicted of "
         "a short\n"
-        "                           list (each schedule's best candidate and "
-        "its even\n"
-        "                           cut) on this machine, 5 runs each after "
-        "a warm-up,\n"
+        "                           list (the best candidate of each "
+        "schedule and mesh\n"
+        "                           count, and its even cut) on this "
+        "machine, 5 runs each\n"
+        "                           after a warm-up,"
+        "\n"
         "                           and write the fastest measured\n"
         "  -o FILE                  the configuration\n";
 }
@@ -204,11 +206,11 @@ std::string writePlanConfig(const plan::PlanCandidate &best,
       assignment.push_back(
           {layerNames[layer], planned.mesh, static_cast<int64_t>(stage)});
   // What `mpmd run --config ... --summary` compares the measured step with.
-  llvm::json::Object plan{{"step_seconds", best.stepTime},
-                          {"bubble_fraction", best.bubbleFraction},
-                          {"peak_bytes", std::ceil(best.peakMemory)},
-                          {"description", plan::describeCandidate(best) +
-                                              note.str()}};
+  llvm::json::Object plan{
+      {"step_seconds", best.stepTime},
+      {"bubble_fraction", best.bubbleFraction},
+      {"peak_bytes", std::ceil(best.peakMemory)},
+      {"description", plan::describeCandidate(best) + note.str()}};
   return examples::writeCompileConfig(meshes, assignment,
                                       getConfigSchedule(best), {}, plan);
 }
@@ -280,8 +282,8 @@ measureShortList(const plan::PlanRequest &request, int64_t count,
   std::optional<size_t> fastest;
   std::vector<driver::MeasuredStep> steps(shortList->size());
   for (auto [rank, candidate] : llvm::enumerate(*shortList)) {
-    llvm::Expected<driver::Config> config = driver::parseConfig(
-        writePlanConfig(candidate, topology, layers.names));
+    llvm::Expected<driver::Config> config =
+        driver::parseConfig(writePlanConfig(candidate, topology, layers.names));
     if (!config)
       return config.takeError();
     llvm::Expected<driver::MeasuredStep> step =
@@ -311,10 +313,10 @@ measureShortList(const plan::PlanRequest &request, int64_t count,
   const plan::PlanCandidate &chosen = (*shortList)[*fastest];
   os << "fastest measured: " << plan::describeCandidate(chosen) << ", layers "
      << formatCut(chosen) << "\n";
-  return std::pair{chosen, llvm::formatv("; measured {0:F3} ms when planned",
-                                         steps[*fastest].fastestStepSeconds *
-                                             1e3)
-                               .str()};
+  return std::pair{chosen,
+                   llvm::formatv("; measured {0:F3} ms when planned",
+                                 steps[*fastest].fastestStepSeconds * 1e3)
+                       .str()};
 }
 
 llvm::Error runPlan(llvm::ArrayRef<StringRef> args) {

@@ -275,9 +275,10 @@ TEST(PlannerTest, EvenCutGivesTheFirstStagesTheRemainder) {
   EXPECT_EQ(getEvenCut(5, 1), (std::vector<int64_t>{0}));
 }
 
-TEST(PlannerTest, ShortListHasEachSchedulesBestAndItsEvenCut) {
+TEST(PlannerTest, ShortListHasEachSchedulesBestAndItsEvenCutPerMeshCount) {
   // The heavy last layer of OneHeavyLayerGetsAStageOfItsOwnShare: per
-  // schedule the planned 6 | 2 cut (step 30) and the even 4 | 4 one (36).
+  // schedule, on two meshes the planned 6 | 2 cut (step 30) and the even
+  // 4 | 4 one (36); on one mesh the only cut (4 microbatches x 12).
   PlanRequest request = makeUniformRequest(8, 1, 2, 4);
   request.costs.layers.back().forward = 5.0 / 3;
   request.costs.layers.back().backward = 5.0 / 3;
@@ -286,32 +287,50 @@ TEST(PlannerTest, ShortListHasEachSchedulesBestAndItsEvenCut) {
   llvm::Expected<std::vector<PlanCandidate>> shortList =
       searchBestPerSchedule(request);
   ASSERT_TRUE(static_cast<bool>(shortList)) << errorOf(shortList.takeError());
-  ASSERT_EQ(shortList->size(), 4u);
+  ASSERT_EQ(shortList->size(), 6u);
   for (ScheduleKind kind : request.schedules) {
     PlanRequest alone = request;
     alone.schedules = {kind};
     const PlanCandidate best = search(alone).front();
-    std::vector<const PlanCandidate *> ofKind;
+    ASSERT_EQ(best.meshes, 2);
+    std::vector<const PlanCandidate *> twoMeshes, oneMesh;
     for (const PlanCandidate &candidate : *shortList)
       if (candidate.schedule == kind)
-        ofKind.push_back(&candidate);
-    ASSERT_EQ(ofKind.size(), 2u);
-    EXPECT_EQ(getFirstLayers(*ofKind[0]), getFirstLayers(best));
-    EXPECT_DOUBLE_EQ(ofKind[0]->stepTime, best.stepTime);
-    EXPECT_EQ(getFirstLayers(*ofKind[1]), (std::vector<int64_t>{0, 4}));
-    EXPECT_EQ(ofKind[1]->meshes, best.meshes);
-    EXPECT_GT(ofKind[1]->stepTime, best.stepTime);
+        (candidate.meshes == 2 ? twoMeshes : oneMesh).push_back(&candidate);
+    ASSERT_EQ(twoMeshes.size(), 2u);
+    EXPECT_EQ(getFirstLayers(*twoMeshes[0]), getFirstLayers(best));
+    EXPECT_DOUBLE_EQ(twoMeshes[0]->stepTime, best.stepTime);
+    EXPECT_EQ(getFirstLayers(*twoMeshes[1]), (std::vector<int64_t>{0, 4}));
+    EXPECT_GT(twoMeshes[1]->stepTime, best.stepTime);
+    ASSERT_EQ(oneMesh.size(), 1u);
+    EXPECT_DOUBLE_EQ(oneMesh[0]->stepTime, 4 * 12);
   }
   EXPECT_DOUBLE_EQ(shortList->front().stepTime, 30);
   for (size_t i = 1; i < shortList->size(); ++i)
     EXPECT_LE((*shortList)[i - 1].stepTime, (*shortList)[i].stepTime);
-  // Balanced layers: the planned cut is the even one, listed once.
-  request = makeUniformRequest(8, 3, 4, 4);
+  // Balanced layers: the planned cuts are the even ones, listed once per
+  // mesh count; two meshes (5 x 12) beat one (4 x 24).
+  request = makeUniformRequest(8, 3, 2, 4);
   shortList = searchBestPerSchedule(request);
   ASSERT_TRUE(static_cast<bool>(shortList)) << errorOf(shortList.takeError());
-  ASSERT_EQ(shortList->size(), 1u);
-  EXPECT_EQ(getFirstLayers(shortList->front()),
-            (std::vector<int64_t>{0, 2, 4, 6}));
+  ASSERT_EQ(shortList->size(), 2u);
+  EXPECT_EQ(getFirstLayers((*shortList)[0]), (std::vector<int64_t>{0, 4}));
+  EXPECT_DOUBLE_EQ((*shortList)[0].stepTime, 60);
+  EXPECT_EQ(getFirstLayers((*shortList)[1]), (std::vector<int64_t>{0}));
+  EXPECT_DOUBLE_EQ((*shortList)[1].stepTime, 96);
+}
+
+TEST(PlannerTest, FewestMeshesBoundTheSearch) {
+  // At one microbatch a pipeline overlaps nothing: one mesh ties with more
+  // and wins the tie, unless at least two are asked for.
+  PlanRequest request = makeUniformRequest(4, 3, 4, 1);
+  EXPECT_EQ(search(request).front().meshes, 1);
+  request.minMeshes = 2;
+  for (const PlanCandidate &candidate : search(request))
+    EXPECT_GE(candidate.meshes, 2);
+  request.minMeshes = 5;
+  EXPECT_EQ(errorOf(searchPlans(request).takeError()),
+            "the fewest meshes must be between 1 and the 4 available");
 }
 
 TEST(PlannerTest, ShortListUnderAnInfeasibleCapSaysTheSmallestMemory) {

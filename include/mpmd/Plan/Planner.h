@@ -92,6 +92,8 @@ struct PlanRequest {
   /// The device count of each mesh available, in pipeline order; a
   /// candidate with p meshes uses the first p.
   std::vector<int64_t> meshDevices;
+  /// The fewest meshes a candidate uses.
+  int64_t minMeshes = 1;
   /// Bytes per device a candidate may use at its peak.
   double memoryPerDevice = std::numeric_limits<double>::infinity();
   /// The schedules to try.
@@ -155,13 +157,13 @@ searchPlans(const PlanRequest &request);
 /// 1 <= stages <= layers. O(stages).
 std::vector<int64_t> getEvenCut(int64_t layers, int64_t stages);
 
-/// The best candidate of each schedule of the request under the memory cap
-/// (`searchPlans` with that schedule alone) and, where it differs, the same
-/// schedule, meshes, stages per mesh and microbatches with the layers cut
-/// evenly (`getEvenCut`), fastest first: the short list whose steps
-/// `mpmd plan --measure` measures. Schedules without a candidate under the
-/// cap are left out; fails as `searchPlans` when no schedule has one.
-/// O(schedules x searchPlans).
+/// For each schedule of the request and mesh count, the best candidate
+/// under the memory cap (`searchPlans` with that schedule and exactly that
+/// many meshes) and, where it differs, the same schedule, meshes, stages per
+/// mesh and microbatches with the layers cut evenly (`getEvenCut`), fastest
+/// first: the short list whose steps `mpmd plan --measure` measures.
+/// Those without a candidate under the cap are left out; fails as
+/// `searchPlans` when none has one. O(schedules x meshes x searchPlans).
 llvm::Expected<std::vector<PlanCandidate>>
 searchBestPerSchedule(const PlanRequest &request);
 
