@@ -276,7 +276,7 @@ measureShortList(const plan::PlanRequest &request, int64_t count,
     shortList->resize(count);
   os << "measured on this machine (fastest of " << kRuns
      << " runs after a warm-up, random inputs " << kInputSeed << "):\n"
-     << llvm::formatv("{0,-4}{1,-56}{2,-12}{3,-16}{4,-14}{5}\n", "#",
+     << llvm::formatv("{0,-4}{1,-67}{2,-16}{3,-16}{4,-14}{5}\n", "#",
                       "candidate", "layers", "predicted (ms)", "measured (ms)",
                       "replay (ms)");
   std::optional<size_t> fastest;
@@ -289,7 +289,7 @@ measureShortList(const plan::PlanRequest &request, int64_t count,
     llvm::Expected<driver::MeasuredStep> step =
         driver::measureStep(model, *config, kRuns, kInputSeed);
     if (!step) {
-      os << llvm::formatv("{0,-4}{1,-56}{2,-12}not measured: {3}\n", rank + 1,
+      os << llvm::formatv("{0,-4}{1,-67}{2,-16}not measured: {3}\n", rank + 1,
                           plan::describeCandidate(candidate),
                           formatCut(candidate),
                           llvm::toString(step.takeError()));
@@ -297,7 +297,7 @@ measureShortList(const plan::PlanRequest &request, int64_t count,
     }
     steps[rank] = *step;
     os << llvm::formatv(
-        "{0,-4}{1,-56}{2,-12}{3,-16}{4,-14}{5}\n", rank + 1,
+        "{0,-4}{1,-67}{2,-16}{3,-16}{4,-14}{5}\n", rank + 1,
         plan::describeCandidate(candidate), formatCut(candidate),
         llvm::formatv("{0:F3}", candidate.stepTime * 1e3).str(),
         llvm::formatv("{0:F3}", step->fastestStepSeconds * 1e3).str(),
