@@ -71,14 +71,14 @@ void printPlanHelp(llvm::raw_ostream &os) {
         "all);\n"
         "                           see 'mpmd schedule --help'\n"
         "  --measure K              compile and run the K fastest predicted of "
-        "a short\n"
-        "                           list (the best candidate of each "
-        "schedule and mesh\n"
-        "                           count, and its even cut) on this "
-        "machine, 5 runs each\n"
-        "                           after a warm-up,"
-        "\n"
-        "                           and write the fastest measured\n"
+        "a "
+        "short\n"
+        "                           list (the best candidate of each schedule "
+        "and mesh\n"
+        "                           count, and its even cut) on this machine, "
+        "5 runs each\n"
+        "                           after a warm-up, and write the fastest "
+        "measured\n"
         "  -o FILE                  the configuration\n";
 }
 
