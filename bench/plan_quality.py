@@ -6,8 +6,9 @@ and on the example MLP, on two meshes of one device (one per core of a
 2-core machine, `mpmd plan --devices 2`).
 
 For each model: `mpmd example` writes the model and the even configs,
-`mpmd profile` the costs, `mpmd plan` the planned config with its predicted
-step. Each config then runs as `mpmd run --config ... --repeat R --summary`
+`mpmd profile` the costs, `mpmd plan --measure K` the planned config with
+its predicted step (the K fastest predicted of its short list compiled and
+run, the fastest measured chosen; `--measure 0`: the model's best alone). Each config then runs as `mpmd run --config ... --repeat R --summary`
 (a fresh process; the first runs warm the buffer pool), the four configs
 interleaved ROUNDS times so that load changes hit all of them alike. Per
 config: the median over rounds of the fastest of the R runs' steps; the
@@ -18,10 +19,16 @@ and copy times allow without the executor's waits, which load inflates
 least), the planner's prediction next to the planned config's measured step
 and replay, and whether the targets hold:
 planned <= best even split (strictly better on the unbalanced model), and
-prediction within 10% of the measured step. Run it on an otherwise idle
-machine; a loaded one inflates the measured steps, not the predictions.
+prediction within 10% of the measured step. Then, for the planned config
+and the best even split, where the prediction goes wrong: one more run with
+a trace, and per fragment (a stage's forward or backward, by mesh) its
+measured time per microbatch against the profiled time of its layers (the
+named computations of the unpartitioned model; backward: backward, weight
+gradient and gradient sums), before and after the calibrated concurrency
+slowdown. Run it on an otherwise idle machine; a loaded one inflates the
+measured steps, not the predictions.
 
-usage: bench/plan_quality.py BUILD_DIR [--rounds N] [--repeat R]
+usage: bench/plan_quality.py BUILD_DIR [--rounds N] [--repeat R] [--measure K]
 """
 import argparse
 import json
@@ -67,8 +74,9 @@ def measure_ms(mpmd, model, config, repeat):
     return float(fastest.group(1)), float(replay.group(1)) * scale
 
 
-def prepare(mpmd, work, name, kind, options):
-    """The model, its configs (planned first) and the planner's output."""
+def prepare(mpmd, work, name, kind, options, measure):
+    """The model, its configs (planned first), the planner's output and the
+    cost file."""
     model = os.path.join(work, f"{kind}.mlir")
     configs = []
     for label, schedule in BASELINES:
@@ -80,10 +88,78 @@ def prepare(mpmd, work, name, kind, options):
     run([mpmd, "profile", model, "--random-inputs", "1", "-o", costs])
     planned = os.path.join(work, f"{kind}_plan.json")
     printed = run([mpmd, "plan", model, "--costs", costs, "--topology",
-                   TOPOLOGY, "--devices", "2", "-o", planned])
+                   TOPOLOGY, "--devices", "2", "-o", planned] +
+                  (["--measure", str(measure)] if measure else []))
     with open(planned) as file:
         plan = json.load(file)["plan"]
-    return model, [("planned", planned)] + configs, printed, plan
+    with open(costs) as file:
+        cost_table = json.load(file)
+    return model, [("planned", planned)] + configs, printed, plan, cost_table
+
+
+def profiled_ms(cost_table, fragment, kind):
+    """The profiled time per microbatch of a fragment's layers, in ms: the
+    forwards for F, else backward (with weight gradient) plus gradient
+    sums. The fragment's name lists its layers ('layer_2+layer_3',
+    'layer_3(1)+layer_2(1)')."""
+    layers = {name.replace("(1)", "") for name in fragment.split("+")}
+    total = 0.0
+    for cost in cost_table["computations"]:
+        if cost["name"] not in layers:
+            continue
+        if kind == "F" and cost["transpose_count"] == 0:
+            total += cost["seconds"]
+        elif kind != "F" and cost["transpose_count"] == 1:
+            total += cost["seconds"]
+        elif kind != "F":
+            total += cost.get("accumulate_seconds", 0)
+    return total * 1e3
+
+
+def fragment_breakdown(mpmd, work, model, label, config, cost_table,
+                       repeat):
+    """Per fragment of the last of `repeat` runs: its measured time per
+    microbatch (the sum of its runs over the microbatch count: a backward
+    split into B and W counts both) against its profiled time."""
+    trace = os.path.join(work, "trace.json")
+    run([mpmd, "run", model, "--config", config, "--random-inputs", "1",
+         "--repeat", str(repeat), "--trace", trace, "--quiet"])
+    with open(trace) as file:
+        events = json.load(file)
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    meshes = {e["pid"]: e["args"]["name"] for e in events
+              if e.get("ph") == "M" and e.get("name") == "process_name"}
+    sums = {}
+    for event in events:
+        if event.get("ph") != "X" or event.get("cat") != "fragment":
+            continue
+        name = re.sub(r" mb \d+$", "", event["name"])
+        kind = event.get("args", {}).get("kind", "other")
+        key = (meshes.get(event["pid"], event["pid"]), name, kind)
+        sums[key] = sums.get(key, 0.0) + event["dur"] * 1e-3
+    microbatches = cost_table["microbatches"]
+    slowdown = cost_table.get("concurrency_slowdown", 1)
+    print(f"{label}: per fragment, ms per microbatch (concurrency slowdown "
+          f"{slowdown:.3f}; the mesh's last backward also runs its "
+          f"optimizer update):")
+    print("| mesh | fragment | kind | measured | profiled | measured / "
+          "profiled | measured / (profiled x slowdown) |")
+    print("|---|---|---|---|---|---|---|")
+    measured_total = profiled_total = 0.0
+    for (mesh, name, kind), total in sorted(sums.items()):
+        measured = total / microbatches
+        profiled = profiled_ms(cost_table, name, kind)
+        measured_total += measured
+        profiled_total += profiled
+        ratio = f"{measured / profiled:.2f}" if profiled else "-"
+        scaled = (f"{measured / (profiled * slowdown):.2f}" if profiled
+                  else "-")
+        print(f"| {mesh} | {name} | {kind} | {measured:.3f} | "
+              f"{profiled:.3f} | {ratio} | {scaled} |")
+    if profiled_total:
+        print(f"all fragments: measured / profiled "
+              f"{measured_total / profiled_total:.2f}, / (profiled x "
+              f"slowdown) {measured_total / (profiled_total * slowdown):.2f}")
 
 
 def main():
@@ -91,12 +167,14 @@ def main():
     parser.add_argument("build")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--measure", type=int, default=64,
+                        help="candidates mpmd plan --measure runs (0: none)")
     args = parser.parse_args()
     mpmd = os.path.join(args.build, "bin", "mpmd")
     with tempfile.TemporaryDirectory() as work:
         for name, kind, options, unbalanced in MODELS:
-            model, configs, printed, plan = prepare(mpmd, work, name, kind,
-                                                    options)
+            model, configs, printed, plan, cost_table = prepare(
+                mpmd, work, name, kind, options, args.measure)
             steps = {label: [] for label, _ in configs}
             replays = {label: [] for label, _ in configs}
             ratios = []
@@ -133,6 +211,12 @@ def main():
                   f"within 10%: {'yes' if abs(error) <= 0.10 else 'NO'}); "
                   f"replay {statistics.median(replays['planned']):.2f} ms: "
                   f"{statistics.median(replays['planned']) / predicted_ms - 1:+.1%}")
+            best_label = min((label for label, _ in BASELINES),
+                             key=lambda label: statistics.median(steps[label]))
+            for label, config in configs:
+                if label in ("planned", best_label):
+                    fragment_breakdown(mpmd, work, model, label, config,
+                                       cost_table, args.repeat)
             print()
 
 

@@ -104,11 +104,12 @@ llvm::Expected<CostFile> parseCostFile(llvm::StringRef jsonText) {
   const Object *root = json->getAsObject();
   if (!root)
     return makeCostError("costs", "expected an object");
-  if (llvm::Error error = verifyKeys(
-          *root,
-          {"microbatches", "link_bandwidth_bytes_per_second",
-           "link_latency_seconds", "action_overhead_seconds", "computations"},
-          "costs"))
+  if (llvm::Error error =
+          verifyKeys(*root,
+                     {"microbatches", "link_bandwidth_bytes_per_second",
+                      "link_latency_seconds", "action_overhead_seconds",
+                      "concurrency_slowdown", "computations"},
+                     "costs"))
     return std::move(error);
   CostFile file;
   std::optional<int64_t> microbatches = root->getInteger("microbatches");
@@ -135,6 +136,15 @@ llvm::Expected<CostFile> parseCostFile(llvm::StringRef jsonText) {
       return number.takeError();
     *target = number->value_or(0);
   }
+  llvm::Expected<std::optional<double>> slowdown =
+      getNumber(*root, "concurrency_slowdown", "costs");
+  if (!slowdown)
+    return slowdown.takeError();
+  if (*slowdown && **slowdown < 1)
+    return makeCostError("costs.concurrency_slowdown",
+                         "must be at least 1 (devices computing at once do "
+                         "not speed each other up)");
+  file.concurrencySlowdown = slowdown->value_or(1);
   const llvm::json::Array *computations = root->getArray("computations");
   if (!computations)
     return makeCostError("costs.computations",
@@ -159,6 +169,7 @@ std::string writeCostFile(const CostFile &file) {
        << number(*file.linkBandwidth) << ",\n";
   os << "  \"link_latency_seconds\": " << number(file.linkLatency) << ",\n"
      << "  \"action_overhead_seconds\": " << number(file.actionOverhead)
+     << ",\n  \"concurrency_slowdown\": " << number(file.concurrencySlowdown)
      << ",\n  \"computations\": [";
   for (auto [index, cost] : llvm::enumerate(file.computations)) {
     os << (index ? ",\n" : "\n") << "    {\"name\": " << Value(cost.name)
@@ -192,6 +203,7 @@ makeCostTable(const CostFile &file, llvm::ArrayRef<std::string> layerNames) {
     table.linkBandwidth = *file.linkBandwidth;
   table.linkLatency = file.linkLatency;
   table.actionOverhead = file.actionOverhead;
+  table.concurrencySlowdown = file.concurrencySlowdown;
   for (const std::string &name : layerNames)
     table.layers.push_back({name});
   std::vector<bool> hasForward(layerNames.size(), false);

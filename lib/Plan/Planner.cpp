@@ -49,6 +49,10 @@ llvm::Error verifyRequest(const PlanRequest &request) {
     return makePlanError(
         "the link latency and the action overhead must be finite and "
         "non-negative");
+  if (!std::isfinite(costs.concurrencySlowdown) ||
+      costs.concurrencySlowdown < 1)
+    return makePlanError(
+        "the concurrency slowdown must be a finite number of at least 1");
   if (request.meshDevices.empty())
     return makePlanError("no mesh to plan for");
   if (llvm::any_of(request.meshDevices, [](int64_t d) { return d < 1; }))
@@ -60,6 +64,11 @@ llvm::Error verifyRequest(const PlanRequest &request) {
   if (request.microbatches.empty() ||
       llvm::any_of(request.microbatches, [](int64_t m) { return m < 1; }))
     return makePlanError("the microbatch counts must be at least 1");
+  if (request.minMeshes < 1 ||
+      request.minMeshes > static_cast<int64_t>(request.meshDevices.size()))
+    return makePlanError("the fewest meshes must be between 1 and the " +
+                         llvm::Twine(request.meshDevices.size()) +
+                         " available");
   if (request.maxStagesPerMesh < 1 || request.maxCandidates < 1)
     return makePlanError(
         "the stages per mesh and the candidates must be at least 1");
@@ -98,6 +107,15 @@ public:
   std::vector<double> forward, backward, weightGradient, activation, parameters,
       accumulate, update;
 };
+
+/// The factor of the computed times of a candidate on the first `meshes`
+/// meshes: the concurrency slowdown once two devices or more compute.
+double getComputeFactor(const PlanRequest &request, int64_t meshes) {
+  int64_t devices = 0;
+  for (int64_t mesh = 0; mesh < meshes; ++mesh)
+    devices += request.meshDevices[mesh];
+  return devices > 1 ? request.costs.concurrencySlowdown : 1;
+}
 
 /// The latency of one transfer over the boundary after `lastLayer`, with
 /// per-microbatch bytes scaled by `scale`.
@@ -156,6 +174,8 @@ std::vector<int64_t> cutForLayout(const PlanRequest &request,
                                   const std::vector<int64_t> &stageMesh) {
   const int64_t layers = request.costs.layers.size();
   const int64_t stages = stageMesh.size();
+  const double computeFactor = getComputeFactor(
+      request, *std::max_element(stageMesh.begin(), stageMesh.end()) + 1);
   auto parameterBytes = [&](int64_t, int64_t first, int64_t end) {
     return LayerSums::sum(sums.parameters, first, end);
   };
@@ -164,8 +184,9 @@ std::vector<int64_t> cutForLayout(const PlanRequest &request,
         if (parameterBytes(stage, first, end) > request.memoryPerDevice)
           return std::numeric_limits<double>::infinity();
         double time =
-            sums.work(first, end) / request.meshDevices[stageMesh[stage]] +
-            LayerSums::sum(sums.accumulate, first, end);
+            computeFactor *
+            (sums.work(first, end) / request.meshDevices[stageMesh[stage]] +
+             LayerSums::sum(sums.accumulate, first, end));
         if (end < layers)
           time += 2 * getTransferTime(request.costs, end - 1, 1);
         return time;
@@ -185,6 +206,7 @@ llvm::Expected<PlanCandidate> scoreSchedule(
   const int64_t stages = built.getNumStages();
   const double scale =
       static_cast<double>(costs.microbatches) / params.microbatches;
+  const double computeFactor = getComputeFactor(request, params.meshes);
   PlanCandidate candidate;
   candidate.schedule = kind;
   candidate.meshes = params.meshes;
@@ -205,7 +227,7 @@ llvm::Expected<PlanCandidate> scoreSchedule(
     const int64_t first = firstLayers[stage];
     const int64_t end = stage + 1 < stages ? firstLayers[stage + 1] : layers;
     const int64_t mesh = built.stageMesh[stage];
-    const double perDevice = scale / request.meshDevices[mesh];
+    const double perDevice = computeFactor * scale / request.meshDevices[mesh];
     schedule::StageCosts &stageCost = stageCosts[stage];
     stageCost.forward = costs.actionOverhead +
                         perDevice * LayerSums::sum(sums.forward, first, end);
@@ -214,13 +236,13 @@ llvm::Expected<PlanCandidate> scoreSchedule(
     stageCost.weightGradient =
         (splitsWeightGradients ? costs.actionOverhead : 0) +
         perDevice * LayerSums::sum(sums.weightGradient, first, end) +
-        LayerSums::sum(sums.accumulate, first, end);
+        computeFactor * LayerSums::sum(sums.accumulate, first, end);
     stageCost.transferToNext =
         end < layers ? getTransferTime(costs, end - 1, scale) : 0;
-    stageCost.activationBytes =
-        perDevice * LayerSums::sum(sums.activation, first, end);
+    stageCost.activationBytes = scale / request.meshDevices[mesh] *
+                                LayerSums::sum(sums.activation, first, end);
     meshParameters[mesh] += LayerSums::sum(sums.parameters, first, end);
-    meshUpdate[mesh] += LayerSums::sum(sums.update, first, end);
+    meshUpdate[mesh] += computeFactor * LayerSums::sum(sums.update, first, end);
     candidate.stages.push_back({mesh, first, end});
   }
   llvm::Expected<schedule::SimulationResult> simulation =
@@ -253,6 +275,7 @@ double getBusiestMeshWork(const PlanRequest &request, const LayerSums &sums,
   const int64_t layers = request.costs.layers.size();
   const double scale =
       static_cast<double>(request.costs.microbatches) / params.microbatches;
+  const double computeFactor = getComputeFactor(request, params.meshes);
   std::vector<double> work(params.meshes, 0);
   for (int64_t stage = 0; stage < built.getNumStages(); ++stage) {
     const int64_t mesh = built.stageMesh[stage];
@@ -262,9 +285,10 @@ double getBusiestMeshWork(const PlanRequest &request, const LayerSums &sums,
     work[mesh] +=
         params.microbatches *
             (2 * request.costs.actionOverhead +
-             scale * sums.work(first, end) / request.meshDevices[mesh] +
-             LayerSums::sum(sums.accumulate, first, end)) +
-        LayerSums::sum(sums.update, first, end);
+             computeFactor *
+                 (scale * sums.work(first, end) / request.meshDevices[mesh] +
+                  LayerSums::sum(sums.accumulate, first, end))) +
+        computeFactor * LayerSums::sum(sums.update, first, end);
   }
   return *std::max_element(work.begin(), work.end());
 }
@@ -341,7 +365,7 @@ searchPlans(const PlanRequest &request) {
   std::map<std::vector<int64_t>, std::vector<int64_t>> cutOfLayout;
   const int64_t maxMeshes =
       std::min<int64_t>(request.meshDevices.size(), layers);
-  for (int64_t meshes = 1; meshes <= maxMeshes; ++meshes) {
+  for (int64_t meshes = request.minMeshes; meshes <= maxMeshes; ++meshes) {
     for (int64_t stagesPerMesh = 1; stagesPerMesh <= request.maxStagesPerMesh &&
                                     meshes * stagesPerMesh <= layers;
          ++stagesPerMesh) {
@@ -390,6 +414,63 @@ searchPlans(const PlanRequest &request) {
         formatBytes(leastMemory->peakMemory) + " bytes per device (" +
         describeCandidate(*leastMemory) + ")");
   return best;
+}
+
+std::vector<int64_t> getEvenCut(int64_t layers, int64_t stages) {
+  std::vector<int64_t> firstLayers;
+  const int64_t base = layers / stages, extra = layers % stages;
+  for (int64_t stage = 0, first = 0; stage < stages; ++stage) {
+    firstLayers.push_back(first);
+    first += base + (stage < extra ? 1 : 0);
+  }
+  return firstLayers;
+}
+
+llvm::Expected<std::vector<PlanCandidate>>
+searchBestPerSchedule(const PlanRequest &request) {
+  if (llvm::Error error = verifyRequest(request))
+    return std::move(error);
+  const int64_t layers = request.costs.layers.size();
+  std::vector<PlanCandidate> shortList;
+  const int64_t maxMeshes =
+      std::min<int64_t>(request.meshDevices.size(), layers);
+  for (schedule::ScheduleKind kind : request.schedules) {
+    for (int64_t meshes = request.minMeshes; meshes <= maxMeshes; ++meshes) {
+      PlanRequest alone = request;
+      alone.schedules = {kind};
+      alone.meshDevices.resize(meshes);
+      alone.minMeshes = meshes;
+      alone.maxCandidates = 1;
+      llvm::Expected<std::vector<PlanCandidate>> best = searchPlans(alone);
+      if (!best) {
+        llvm::consumeError(best.takeError());
+        continue;
+      }
+      PlanCandidate &planned = best->front();
+      std::vector<int64_t> plannedCut;
+      for (const PlannedStage &stage : planned.stages)
+        plannedCut.push_back(stage.firstLayer);
+      const std::vector<int64_t> evenCut =
+          getEvenCut(layers, static_cast<int64_t>(planned.stages.size()));
+      const schedule::ScheduleParams params{
+          planned.meshes, planned.microbatches, planned.stagesPerMesh};
+      shortList.push_back(std::move(planned));
+      if (evenCut == plannedCut)
+        continue;
+      llvm::Expected<PlanCandidate> even =
+          evaluatePlan(request, kind, params, evenCut);
+      if (!even)
+        return even.takeError();
+      if (even->peakMemory <= request.memoryPerDevice)
+        shortList.push_back(std::move(*even));
+    }
+  }
+  // No schedule has a candidate: the search over all of them says why
+  // (the least memory a candidate needs).
+  if (shortList.empty())
+    return searchPlans(request);
+  llvm::sort(shortList, isBetter);
+  return shortList;
 }
 
 } // namespace mlir::mpmd::plan

@@ -18,6 +18,7 @@
 
 #include "mpmd/Driver/Config.h"
 #include "mpmd/Driver/ModuleFile.h"
+#include "mpmd/Driver/StepMeasurement.h"
 #include "mpmd/Examples/ConfigText.h"
 #include "mpmd/Plan/CostFile.h"
 #include "mpmd/Plan/Planner.h"
@@ -43,7 +44,8 @@ void printPlanHelp(llvm::raw_ostream &os) {
   os << "usage: mpmd plan MODEL.mlir --costs COSTS.json --topology TOPOLOGY\n"
         "                 [--devices N] [--memory-per-device BYTES]\n"
         "                 [--microbatches M|auto] [--schedules all|LIST] "
-        "-o CONFIG.json\n\n"
+        "[--measure K]\n"
+        "                 -o CONFIG.json\n\n"
         "Chooses the pipeline for a model: how many meshes, stages per "
         "mesh, which\nlayers (the model's named computations, in program "
         "order) each stage holds,\nthe schedule and the microbatch count. "
@@ -68,12 +70,21 @@ void printPlanHelp(llvm::raw_ostream &os) {
         "  --schedules all|LIST     comma-separated schedule names (default: "
         "all);\n"
         "                           see 'mpmd schedule --help'\n"
+        "  --measure K              compile and run the K fastest predicted of "
+        "a "
+        "short\n"
+        "                           list (the best candidate of each schedule "
+        "and mesh\n"
+        "                           count, and its even cut) on this machine, "
+        "5 runs each\n"
+        "                           after a warm-up, and write the fastest "
+        "measured\n"
         "  -o FILE                  the configuration\n";
 }
 
 struct PlanOptions {
   std::optional<std::string> model, costs, topology, devices, memory,
-      microbatches, schedules, output;
+      microbatches, schedules, measure, output;
   bool help = false;
 };
 
@@ -180,9 +191,11 @@ llvm::json::Value getConfigSchedule(const plan::PlanCandidate &candidate) {
   return llvm::json::Object{{"generated", name}};
 }
 
+/// `note`, when not empty, follows the candidate's description.
 std::string writePlanConfig(const plan::PlanCandidate &best,
                             const std::vector<driver::TopologyMesh> &topology,
-                            const std::vector<std::string> &layerNames) {
+                            const std::vector<std::string> &layerNames,
+                            StringRef note = "") {
   std::vector<examples::ConfigMesh> meshes;
   for (int64_t mesh = 0; mesh < best.meshes; ++mesh)
     meshes.push_back(
@@ -193,10 +206,11 @@ std::string writePlanConfig(const plan::PlanCandidate &best,
       assignment.push_back(
           {layerNames[layer], planned.mesh, static_cast<int64_t>(stage)});
   // What `mpmd run --config ... --summary` compares the measured step with.
-  llvm::json::Object plan{{"step_seconds", best.stepTime},
-                          {"bubble_fraction", best.bubbleFraction},
-                          {"peak_bytes", std::ceil(best.peakMemory)},
-                          {"description", plan::describeCandidate(best)}};
+  llvm::json::Object plan{
+      {"step_seconds", best.stepTime},
+      {"bubble_fraction", best.bubbleFraction},
+      {"peak_bytes", std::ceil(best.peakMemory)},
+      {"description", plan::describeCandidate(best) + note.str()}};
   return examples::writeCompileConfig(meshes, assignment,
                                       getConfigSchedule(best), {}, plan);
 }
@@ -227,6 +241,84 @@ void printCandidates(const std::vector<plan::PlanCandidate> &candidates,
   }
 }
 
+/// "1/1/2/4": the layers of each stage, in forward order.
+std::string formatCut(const plan::PlanCandidate &candidate) {
+  std::string text;
+  for (const plan::PlannedStage &stage : candidate.stages)
+    text += (text.empty() ? "" : "/") +
+            std::to_string(stage.endLayer - stage.firstLayer);
+  return text;
+}
+
+/// `--measure K`: compiles and runs the `count` fastest predicted of the
+/// short list with the model's microbatch count, prints their measured
+/// steps (or why one does not run) and returns the fastest measured with a
+/// note saying its step; fails when none runs.
+llvm::Expected<std::pair<plan::PlanCandidate, std::string>>
+measureShortList(const plan::PlanRequest &request, int64_t count,
+                 ModuleOp model, const ModelLayers &layers,
+                 const std::vector<driver::TopologyMesh> &topology,
+                 llvm::raw_ostream &os) {
+  constexpr int64_t kRuns = 5;
+  constexpr uint64_t kInputSeed = 1;
+  // Only the model's count runs without regenerating the model.
+  if (!llvm::is_contained(request.microbatches, layers.microbatches))
+    return makeUsageError("--measure runs the model's " +
+                          llvm::Twine(layers.microbatches) +
+                          " microbatches, which --microbatches leaves out");
+  plan::PlanRequest runnable = request;
+  runnable.microbatches = {layers.microbatches};
+  llvm::Expected<std::vector<plan::PlanCandidate>> shortList =
+      plan::searchBestPerSchedule(runnable);
+  if (!shortList)
+    return shortList.takeError();
+  if (static_cast<int64_t>(shortList->size()) > count)
+    shortList->resize(count);
+  os << "measured on this machine (fastest of " << kRuns
+     << " runs after a warm-up, random inputs " << kInputSeed << "):\n"
+     << llvm::formatv("{0,-4}{1,-67}{2,-16}{3,-16}{4,-14}{5}\n", "#",
+                      "candidate", "layers", "predicted (ms)", "measured (ms)",
+                      "replay (ms)");
+  std::optional<size_t> fastest;
+  std::vector<driver::MeasuredStep> steps(shortList->size());
+  for (auto [rank, candidate] : llvm::enumerate(*shortList)) {
+    llvm::Expected<driver::Config> config =
+        driver::parseConfig(writePlanConfig(candidate, topology, layers.names));
+    if (!config)
+      return config.takeError();
+    llvm::Expected<driver::MeasuredStep> step =
+        driver::measureStep(model, *config, kRuns, kInputSeed);
+    if (!step) {
+      os << llvm::formatv("{0,-4}{1,-67}{2,-16}not measured: {3}\n", rank + 1,
+                          plan::describeCandidate(candidate),
+                          formatCut(candidate),
+                          llvm::toString(step.takeError()));
+      continue;
+    }
+    steps[rank] = *step;
+    os << llvm::formatv(
+        "{0,-4}{1,-67}{2,-16}{3,-16}{4,-14}{5}\n", rank + 1,
+        plan::describeCandidate(candidate), formatCut(candidate),
+        llvm::formatv("{0:F3}", candidate.stepTime * 1e3).str(),
+        llvm::formatv("{0:F3}", step->fastestStepSeconds * 1e3).str(),
+        llvm::formatv("{0:F3}", step->replaySeconds * 1e3).str());
+    if (!fastest ||
+        step->fastestStepSeconds < steps[*fastest].fastestStepSeconds)
+      fastest = rank;
+  }
+  if (!fastest)
+    return makeInputError("--measure: none of the " +
+                          llvm::Twine(shortList->size()) +
+                          " candidates measured runs here");
+  const plan::PlanCandidate &chosen = (*shortList)[*fastest];
+  os << "fastest measured: " << plan::describeCandidate(chosen) << ", layers "
+     << formatCut(chosen) << "\n";
+  return std::pair{chosen,
+                   llvm::formatv("; measured {0:F3} ms when planned",
+                                 steps[*fastest].fastestStepSeconds * 1e3)
+                       .str()};
+}
+
 llvm::Error runPlan(llvm::ArrayRef<StringRef> args) {
   PlanOptions options;
   if (llvm::Error error =
@@ -237,6 +329,7 @@ llvm::Error runPlan(llvm::ArrayRef<StringRef> args) {
                           {"--memory-per-device", &options.memory},
                           {"--microbatches", &options.microbatches},
                           {"--schedules", &options.schedules},
+                          {"--measure", &options.measure},
                           {"-o", &options.output}},
                          {}, options.help, options.model, "a model"))
     return error;
@@ -288,19 +381,39 @@ llvm::Error runPlan(llvm::ArrayRef<StringRef> args) {
     return makeInputError(*options.costs + ": " +
                           llvm::toString(table.takeError()));
   request.costs = std::move(*table);
+  std::optional<int64_t> measured;
+  if (options.measure) {
+    llvm::Expected<int64_t> count =
+        parseIntegerOption("--measure", *options.measure);
+    if (!count)
+      return count.takeError();
+    if (*count < 1)
+      return makeUsageError("--measure must be at least 1 (got " +
+                            llvm::Twine(*count) + ")");
+    measured = *count;
+  }
 
   llvm::Expected<std::vector<plan::PlanCandidate>> candidates =
       plan::searchPlans(request);
   if (!candidates)
     return makeInputError(llvm::toString(candidates.takeError()));
   printCandidates(*candidates, topology, layers.names, llvm::outs());
-  const plan::PlanCandidate &best = candidates->front();
+  plan::PlanCandidate best = candidates->front();
+  std::string note;
+  if (measured) {
+    llvm::Expected<std::pair<plan::PlanCandidate, std::string>> fastest =
+        measureShortList(request, *measured, file->getModule(), layers,
+                         topology, llvm::outs());
+    if (!fastest)
+      return fastest.takeError();
+    std::tie(best, note) = std::move(*fastest);
+  }
   if (best.microbatches != layers.microbatches)
     llvm::outs() << "note: the model runs " << layers.microbatches
                  << " microbatches; this plan needs " << best.microbatches
                  << ": regenerate the model with them before compiling\n";
   return writeOutputFile(*options.output,
-                         writePlanConfig(best, topology, layers.names));
+                         writePlanConfig(best, topology, layers.names, note));
 }
 
 } // namespace

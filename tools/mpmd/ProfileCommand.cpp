@@ -355,6 +355,7 @@ llvm::Error runProfile(llvm::ArrayRef<StringRef> args) {
     return makeInputError(llvm::toString(executor.takeError()));
   costs.actionOverhead = executor->fragmentSeconds;
   costs.linkLatency = executor->transferSeconds;
+  costs.concurrencySlowdown = executor->concurrencySlowdown;
   if (std::isfinite(executor->transferBandwidth))
     costs.linkBandwidth = executor->transferBandwidth;
   for (auto [name, forward] : llvm::zip(layers.names, layers.forwards)) {

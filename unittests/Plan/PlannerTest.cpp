@@ -220,6 +220,128 @@ TEST(PlannerTest, AnActionPaysItsOverheadOnce) {
   EXPECT_DOUBLE_EQ(split->stepTime, 9);
 }
 
+TEST(PlannerTest, ConcurrencySlowdownStretchesComputeOnTwoDevicesOrMore) {
+  // 1F1B, 2 meshes, 2 microbatches, F = 1 and B = 2 (W kept) per stage:
+  // (m + p - 1) x (F + B) = 9 without the slowdown; 1.5 stretches every
+  // action, so the step, by 1.5; the overhead and latency stay.
+  PlanRequest request = makeUniformRequest(2, 3, 2, 2);
+  llvm::Expected<PlanCandidate> plain =
+      evaluatePlan(request, ScheduleKind::kOneFOneB, {2, 2, 1}, {0, 1});
+  ASSERT_TRUE(static_cast<bool>(plain)) << errorOf(plain.takeError());
+  EXPECT_DOUBLE_EQ(plain->stepTime, 9);
+  request.costs.concurrencySlowdown = 1.5;
+  llvm::Expected<PlanCandidate> slowed =
+      evaluatePlan(request, ScheduleKind::kOneFOneB, {2, 2, 1}, {0, 1});
+  ASSERT_TRUE(static_cast<bool>(slowed)) << errorOf(slowed.takeError());
+  EXPECT_DOUBLE_EQ(slowed->stepTime, 13.5);
+  request.costs.actionOverhead = 0.5;
+  llvm::Expected<PlanCandidate> withOverhead =
+      evaluatePlan(request, ScheduleKind::kOneFOneB, {2, 2, 1}, {0, 1});
+  ASSERT_TRUE(static_cast<bool>(withOverhead))
+      << errorOf(withOverhead.takeError());
+  EXPECT_DOUBLE_EQ(withOverhead->stepTime, 3 * (1.5 + 0.5 + 3 + 0.5));
+  // One mesh of one device computes alone: m x (F + B) of both layers.
+  request.costs.actionOverhead = 0;
+  llvm::Expected<PlanCandidate> alone =
+      evaluatePlan(request, ScheduleKind::kOneFOneB, {1, 2, 1}, {0});
+  ASSERT_TRUE(static_cast<bool>(alone)) << errorOf(alone.takeError());
+  EXPECT_DOUBLE_EQ(alone->stepTime, 12);
+  // One mesh of two devices: they compute at once, each half a microbatch.
+  request.meshDevices = {2};
+  llvm::Expected<PlanCandidate> spmd =
+      evaluatePlan(request, ScheduleKind::kOneFOneB, {1, 2, 1}, {0});
+  ASSERT_TRUE(static_cast<bool>(spmd)) << errorOf(spmd.takeError());
+  EXPECT_DOUBLE_EQ(spmd->stepTime, 12 / 2 * 1.5);
+}
+
+TEST(PlannerTest, ConcurrencySlowdownDecidesBetweenOneMeshAndTwo) {
+  // Two meshes take 9 x slowdown, one takes 12: two win below 4/3.
+  PlanRequest request = makeUniformRequest(2, 3, 2, 2);
+  request.costs.concurrencySlowdown = 1.2;
+  EXPECT_EQ(search(request).front().meshes, 2);
+  EXPECT_DOUBLE_EQ(search(request).front().stepTime, 9 * 1.2);
+  request.costs.concurrencySlowdown = 1.5;
+  EXPECT_EQ(search(request).front().meshes, 1);
+  EXPECT_DOUBLE_EQ(search(request).front().stepTime, 12);
+  request.costs.concurrencySlowdown = 0.9;
+  EXPECT_EQ(errorOf(searchPlans(request).takeError()),
+            "the concurrency slowdown must be a finite number of at least 1");
+}
+
+TEST(PlannerTest, EvenCutGivesTheFirstStagesTheRemainder) {
+  EXPECT_EQ(getEvenCut(8, 2), (std::vector<int64_t>{0, 4}));
+  EXPECT_EQ(getEvenCut(10, 4), (std::vector<int64_t>{0, 3, 6, 8}));
+  EXPECT_EQ(getEvenCut(3, 3), (std::vector<int64_t>{0, 1, 2}));
+  EXPECT_EQ(getEvenCut(5, 1), (std::vector<int64_t>{0}));
+}
+
+TEST(PlannerTest, ShortListHasEachSchedulesBestAndItsEvenCutPerMeshCount) {
+  // The heavy last layer of OneHeavyLayerGetsAStageOfItsOwnShare: per
+  // schedule, on two meshes the planned 6 | 2 cut (step 30) and the even
+  // 4 | 4 one (36); on one mesh the only cut (4 microbatches x 12).
+  PlanRequest request = makeUniformRequest(8, 1, 2, 4);
+  request.costs.layers.back().forward = 5.0 / 3;
+  request.costs.layers.back().backward = 5.0 / 3;
+  request.costs.layers.back().weightGradient = 5.0 / 3;
+  request.schedules = {ScheduleKind::kOneFOneB, ScheduleKind::kGPipe};
+  llvm::Expected<std::vector<PlanCandidate>> shortList =
+      searchBestPerSchedule(request);
+  ASSERT_TRUE(static_cast<bool>(shortList)) << errorOf(shortList.takeError());
+  ASSERT_EQ(shortList->size(), 6u);
+  for (ScheduleKind kind : request.schedules) {
+    PlanRequest alone = request;
+    alone.schedules = {kind};
+    const PlanCandidate best = search(alone).front();
+    ASSERT_EQ(best.meshes, 2);
+    std::vector<const PlanCandidate *> twoMeshes, oneMesh;
+    for (const PlanCandidate &candidate : *shortList)
+      if (candidate.schedule == kind)
+        (candidate.meshes == 2 ? twoMeshes : oneMesh).push_back(&candidate);
+    ASSERT_EQ(twoMeshes.size(), 2u);
+    EXPECT_EQ(getFirstLayers(*twoMeshes[0]), getFirstLayers(best));
+    EXPECT_DOUBLE_EQ(twoMeshes[0]->stepTime, best.stepTime);
+    EXPECT_EQ(getFirstLayers(*twoMeshes[1]), (std::vector<int64_t>{0, 4}));
+    EXPECT_GT(twoMeshes[1]->stepTime, best.stepTime);
+    ASSERT_EQ(oneMesh.size(), 1u);
+    EXPECT_DOUBLE_EQ(oneMesh[0]->stepTime, 4 * 12);
+  }
+  EXPECT_DOUBLE_EQ(shortList->front().stepTime, 30);
+  for (size_t i = 1; i < shortList->size(); ++i)
+    EXPECT_LE((*shortList)[i - 1].stepTime, (*shortList)[i].stepTime);
+  // Balanced layers: the planned cuts are the even ones, listed once per
+  // mesh count; two meshes (5 x 12) beat one (4 x 24).
+  request = makeUniformRequest(8, 3, 2, 4);
+  shortList = searchBestPerSchedule(request);
+  ASSERT_TRUE(static_cast<bool>(shortList)) << errorOf(shortList.takeError());
+  ASSERT_EQ(shortList->size(), 2u);
+  EXPECT_EQ(getFirstLayers((*shortList)[0]), (std::vector<int64_t>{0, 4}));
+  EXPECT_DOUBLE_EQ((*shortList)[0].stepTime, 60);
+  EXPECT_EQ(getFirstLayers((*shortList)[1]), (std::vector<int64_t>{0}));
+  EXPECT_DOUBLE_EQ((*shortList)[1].stepTime, 96);
+}
+
+TEST(PlannerTest, FewestMeshesBoundTheSearch) {
+  // At one microbatch a pipeline overlaps nothing: one mesh ties with more
+  // and wins the tie, unless at least two are asked for.
+  PlanRequest request = makeUniformRequest(4, 3, 4, 1);
+  EXPECT_EQ(search(request).front().meshes, 1);
+  request.minMeshes = 2;
+  for (const PlanCandidate &candidate : search(request))
+    EXPECT_GE(candidate.meshes, 2);
+  request.minMeshes = 5;
+  EXPECT_EQ(errorOf(searchPlans(request).takeError()),
+            "the fewest meshes must be between 1 and the 4 available");
+}
+
+TEST(PlannerTest, ShortListUnderAnInfeasibleCapSaysTheSmallestMemory) {
+  PlanRequest request = makeUniformRequest(4, 3, 2, 2);
+  for (LayerCost &layer : request.costs.layers)
+    layer.parameterBytes = 100;
+  request.memoryPerDevice = 50;
+  EXPECT_EQ(errorOf(searchBestPerSchedule(request).takeError()),
+            errorOf(searchPlans(request).takeError()));
+}
+
 TEST(PlannerTest, InvalidRequestsSayWhy) {
   PlanRequest request = makeUniformRequest(2, 3, 2, 1);
   request.costs.layers[1].forward = -1;

@@ -9,6 +9,10 @@
 //   `CostTable::microbatches` microbatches; with m they scale by
 //   `CostTable::microbatches / m` (the microbatch is that much larger or
 //   smaller), plus `CostTable::actionOverhead` per action.
+// * When a candidate uses two devices or more, they compute at the same time
+//   on one machine and slow each other down: every computed time (forward,
+//   backward, weight gradient, gradient sums, update) is multiplied by
+//   `CostTable::concurrencySlowdown`.
 // * A mesh of d devices splits each microbatch d ways: its stages' times and
 //   activation bytes are divided by d; every device holds its stages' full
 //   parameter bytes.
@@ -78,6 +82,9 @@ struct CostTable {
   double linkLatency = 0;
   /// Seconds every action (F, B or W of a stage) takes beyond its layers.
   double actionOverhead = 0;
+  /// How much slower the layers compute when two devices or more compute
+  /// at once (`driver::calibrateExecutor`): >= 1.
+  double concurrencySlowdown = 1;
 };
 
 struct PlanRequest {
@@ -85,6 +92,8 @@ struct PlanRequest {
   /// The device count of each mesh available, in pipeline order; a
   /// candidate with p meshes uses the first p.
   std::vector<int64_t> meshDevices;
+  /// The fewest meshes a candidate uses.
+  int64_t minMeshes = 1;
   /// Bytes per device a candidate may use at its peak.
   double memoryPerDevice = std::numeric_limits<double>::infinity();
   /// The schedules to try.
@@ -141,6 +150,22 @@ evaluatePlan(const PlanRequest &request, schedule::ScheduleKind kind,
 /// stages x layers^2)).
 llvm::Expected<std::vector<PlanCandidate>>
 searchPlans(const PlanRequest &request);
+
+/// The first layer of each of `stages` stages when `layers` layers are cut
+/// as evenly by count as they go (the first stages take one more when the
+/// count does not divide): the cut a user picks by hand. Requires
+/// 1 <= stages <= layers. O(stages).
+std::vector<int64_t> getEvenCut(int64_t layers, int64_t stages);
+
+/// For each schedule of the request and mesh count, the best candidate
+/// under the memory cap (`searchPlans` with that schedule and exactly that
+/// many meshes) and, where it differs, the same schedule, meshes, stages per
+/// mesh and microbatches with the layers cut evenly (`getEvenCut`), fastest
+/// first: the short list whose steps `mpmd plan --measure` measures.
+/// Those without a candidate under the cap are left out; fails as
+/// `searchPlans` when none has one. O(schedules x meshes x searchPlans).
+llvm::Expected<std::vector<PlanCandidate>>
+searchBestPerSchedule(const PlanRequest &request);
 
 } // namespace mlir::mpmd::plan
 
