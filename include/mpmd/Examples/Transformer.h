@@ -16,6 +16,15 @@
 //   c = p v (per sequence), g = h + c wo            (attention, residual)
 //   n2 = norm(g), a = tanh(n2 w1), h' = g + a w2     (MLP, residual)
 //   loss = 0.5 * sum((h_L - y)^2) / (B * S)
+// With dropout rate R > 0, c wo and a w2 each pass through dropout before
+// their residual add, as flax writes it with JAX's rbg PRNG: @main takes
+// one key key_i[M,4] (u32) per layer after the weights, row k for
+// microbatch k; the layer draws two bit tensors with
+// `rng_bit_generator` (DEFAULT, the key bitcast to its u64[2] state, the
+// second draw from the state the first returns), keeps an element where
+// the uniform number of its bits is below 1 - R and divides the kept ones
+// by 1 - R. Each keep mask is a residual, so the backward drops the same
+// elements.
 // `@main(x, y, wq_0, wk_0, wv_0, wo_0, w1_0, w2_0, wq_1, ...)` slices x and
 // y into M microbatches along dim 0, calls `@microbatch` once per
 // microbatch (`mpmd.call`, call_counter k), sums losses and gradients and
@@ -57,6 +66,8 @@ struct TransformerOptions : ExampleTrainingOptions {
   /// F per layer (one value per layer) for deliberately unbalanced models,
   /// e.g. to test stage cuts; when non-empty it replaces `ffn`.
   std::vector<int64_t> ffnPerLayer;
+  /// The dropout rate R in [0, 1); 0 writes no dropout (and no keys).
+  double dropout = 0;
 };
 
 /// The weights of each layer, in argument and result order.
