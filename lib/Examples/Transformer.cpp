@@ -2,9 +2,9 @@
 //
 // Writes the module text op by op with formatv, as Mlp.cpp does; checks,
 // config and the microbatch sums are Common.h's. The forward returns its
-// residuals (n1, r1, q, k, v, p, c, n2, r2, a) instead of the backward
-// recomputing them: forward and backward of a layer share a stage, so they
-// never cross meshes.
+// residuals (n1, r1, q, k, v, p, c, n2, r2, a; with dropout its masks)
+// instead of the backward recomputing them: forward and backward of a
+// layer share a stage, so they never cross meshes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,6 +61,7 @@ struct Types {
     uniform =
         formatv("tensor<{0}x{1}x{2}x{3}>", rows, s, d, f64 ? "f64" : "f32");
     keep = formatv("tensor<{0}x{1}x{2}xi1>", rows, s, d);
+    wideRandomBits = f64;
     hidden = formatv("tensor<{0}x{1}x{2}x{3}>", rows, s, f, dtype);
     scores = formatv("tensor<{0}x{1}x{1}x{2}>", rows, s, dtype);
     positions = formatv("tensor<{0}x{1}x{1}xi64>", rows, s);
@@ -99,12 +100,15 @@ struct Types {
   std::string masterAct, masterScalar;
   /// Dropout's random bits, their uniform numbers and its keep mask.
   std::string bits, uniform, keep;
+  /// Whether `bits` are 64-bit (f64 steps) rather than 32-bit.
+  bool wideRandomBits;
   const char *negativeInfinity;
 };
 
-/// The dropout of `--dropout RATE` (the probability of dropping an element)
-/// and the key type JAX's rbg PRNG holds.
+/// The key of JAX's rbg PRNG.
 constexpr llvm::StringLiteral kKeyType = "tensor<4xui32>";
+
+/// The dropout of `--dropout RATE` (the probability of dropping an element).
 struct Dropout {
   double rate;
   bool enabled() const { return rate > 0; }
@@ -178,7 +182,7 @@ void writeDropoutBits(llvm::raw_ostream &os, const Types &t) {
 void writeDropoutForward(llvm::raw_ostream &os, const Types &t,
                          const Dropout &dropout, llvm::StringRef input,
                          llvm::StringRef name) {
-  const bool wide = llvm::StringRef(t.bits).contains("ui64");
+  const bool wide = t.wideRandomBits;
   os << formatv(
       "    %{0}_shift = stablehlo.constant dense<{4}> : {2}\n"
       "    %{0}_mantissa = stablehlo.shift_right_logical %bits_{0}, "

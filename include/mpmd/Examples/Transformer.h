@@ -16,15 +16,6 @@
 //   c = p v (per sequence), g = h + c wo            (attention, residual)
 //   n2 = norm(g), a = tanh(n2 w1), h' = g + a w2     (MLP, residual)
 //   loss = 0.5 * sum((h_L - y)^2) / (B * S)
-// With dropout rate R > 0, c wo and a w2 each pass through dropout before
-// their residual add, as flax writes it with JAX's rbg PRNG: @main takes
-// one key key_i[M,4] (u32) per layer after the weights, row k for
-// microbatch k; the layer draws two bit tensors with
-// `rng_bit_generator` (DEFAULT, the key bitcast to its u64[2] state, the
-// second draw from the state the first returns), keeps an element where
-// the uniform number of its bits is below 1 - R and divides the kept ones
-// by 1 - R. Each keep mask is a residual, so the backward drops the same
-// elements.
 // `@main(x, y, wq_0, wk_0, wv_0, wo_0, w1_0, w2_0, wq_1, ...)` slices x and
 // y into M microbatches along dim 0, calls `@microbatch` once per
 // microbatch (`mpmd.call`, call_counter k), sums losses and gradients and
@@ -41,6 +32,19 @@
 // with normback(dn; n, r) = r * (dn - mean(dn) - n * mean(dn * n)) over the
 // last axis; p^T dc, dc v^T, ds k, ds^T q multiply per sequence and the
 // weight gradients a^T dh', n1^T dq, ... sum over sequences and positions.
+// With dropout rate R > 0, c wo and a w2 each pass through dropout before
+// their residual add, as flax writes it with JAX's rbg PRNG: @main takes
+// one key key_i[M,4] (u32) per layer after the weights, row k for
+// microbatch k; the layer draws two bit tensors with
+// `rng_bit_generator` (DEFAULT, the key bitcast to its u64[2] state, the
+// second draw from the state the first returns), keeps an element where
+// the uniform number of its bits is below 1 - R and divides the kept ones
+// by 1 - R. Both keep masks follow the residuals, so the backward drops
+// the same elements: dh' and dg are masked and divided by 1 - R before
+// they reach dw2 and da, dwo and dc (the residual paths take them whole).
+// With ElementType::kBF16 (Example.h) the weights, x, y, the loss and the
+// update are f32 and the layers bf16, as the MLP's (Mlp.h): each layer
+// converts its weights at its top and its weight gradients back to f32.
 //
 //===----------------------------------------------------------------------===//
 
