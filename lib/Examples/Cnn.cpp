@@ -390,6 +390,9 @@ llvm::Expected<ExampleModel> generateCnn(const CnnOptions &options) {
   if (options.image % 2 != 0)
     return makeExampleError("the image side (" + llvm::Twine(options.image) +
                             ") must be even: the stem pools 2x2 windows");
+  if (options.elementType == ElementType::kBF16)
+    return makeExampleError("the cnn computes in f32 or f64; mixed-precision "
+                            "bf16 is written for mlp and transformer");
   llvm::Expected<Placement> placement = getPlacement(options);
   if (!placement)
     return placement.takeError();

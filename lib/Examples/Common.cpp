@@ -181,7 +181,19 @@ std::string writeConfig(const ExampleTrainingOptions &options,
 }
 
 llvm::StringRef getElementTypeName(ElementType type) {
-  return type == ElementType::kF64 ? "f64" : "f32";
+  switch (type) {
+  case ElementType::kF32:
+    return "f32";
+  case ElementType::kF64:
+    return "f64";
+  case ElementType::kBF16:
+    return "bf16";
+  }
+  llvm_unreachable("unknown example element type");
+}
+
+llvm::StringRef getMasterTypeName(ElementType type) {
+  return type == ElementType::kBF16 ? "f32" : getElementTypeName(type);
 }
 
 std::string formatFloat(double value) {

@@ -76,8 +76,12 @@ std::string writeConfig(const ExampleTrainingOptions &options,
                         const Placement &placement,
                         const llvm::json::Array &shardingRules);
 
-/// "f32" or "f64".
+/// The type layers compute in: "f32", "f64" or "bf16".
 llvm::StringRef getElementTypeName(ElementType type);
+
+/// The type of parameters, inputs, the loss and the update: f32 for
+/// mixed-precision bf16, else the compute type.
+llvm::StringRef getMasterTypeName(ElementType type);
 
 /// A float for a `dense<...>` constant, exact when read back.
 std::string formatFloat(double value);

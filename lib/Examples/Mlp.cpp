@@ -26,57 +26,84 @@ std::string writeModule(const MlpOptions &options) {
   const int64_t layers = options.layers, microbatches = options.microbatches;
   const int64_t rows = options.batch / microbatches;
   const llvm::StringRef dtype = getElementTypeName(options.elementType);
+  // Mixed precision: x, y, the weights, the loss and the update in f32
+  // (the master types); each layer converts its weight (%w_master) and the
+  // last one widens its output for the loss.
+  const llvm::StringRef master = getMasterTypeName(options.elementType);
+  const bool mixed = options.elementType == ElementType::kBF16;
   const std::string full =
-      formatv("tensor<{0}x{1}x{2}>", options.batch, options.width, dtype);
+      formatv("tensor<{0}x{1}x{2}>", options.batch, options.width, master);
   const std::string act = formatv("tensor<{0}x{1}x{2}>", rows, options.width, dtype);
+  const std::string masterAct =
+      formatv("tensor<{0}x{1}x{2}>", rows, options.width, master);
   const std::string weight =
       formatv("tensor<{0}x{0}x{1}>", options.width, dtype);
-  const std::string scalar = formatv("tensor<{0}>", dtype);
+  const std::string masterWeight =
+      formatv("tensor<{0}x{0}x{1}>", options.width, master);
+  const std::string scalar = formatv("tensor<{0}>", master);
+  // The weight argument of a layer and, mixed, its conversion.
+  const std::string weightArgument =
+      formatv("%w{0}: {1}", mixed ? "_master" : "", masterWeight);
+  const std::string weightConversion =
+      mixed ? formatv("    %w = stablehlo.convert %w_master : ({0}) -> {1}\n",
+                      masterWeight, weight)
+                  .str()
+            : "";
   std::string weightTypes, weightArgs;
   for (int64_t i = 0; i < layers; ++i) {
-    weightTypes += ", " + weight;
+    weightTypes += ", " + masterWeight;
     weightArgs += formatv(", %w{0}", i).str();
   }
   std::string text;
   llvm::raw_string_ostream os(text);
 
   // @microbatch: forward, loss, backward; returns the loss and every dw_i.
-  os << formatv("func.func private @microbatch(%x: {0}, %y: {0}", act);
+  os << formatv("func.func private @microbatch(%x: {0}, %y: {1}", act,
+                masterAct);
   for (int64_t i = 0; i < layers; ++i)
-    os << formatv(", %w{0}: {1}", i, weight);
+    os << formatv(", %w{0}: {1}", i, masterWeight);
   os << formatv(") -> ({0}{1}) {{\n", scalar, weightTypes);
   auto input = [](int64_t i) {
     return i ? formatv("%h{0}", i).str() : std::string("%x");
   };
   for (int64_t i = 0; i + 1 < layers; ++i)
-    os << formatv("  %h{0} = mpmd.named_computation<\"layer_{1}\"> ({2}, %w{1}) "
-                  "(%in: {3}, %w: {4}) {{\n"
-                  "    %z = stablehlo.dot_general %in, %w, contracting_dims = "
-                  "[1] x [0] : ({3}, {4}) -> {3}\n"
-                  "    %h = stablehlo.tanh %z : {3}\n"
-                  "    mpmd.return %h : {3}\n"
-                  "  } : ({3}, {4}) -> {3}\n",
-                  i + 1, i, input(i), act, weight);
+    os << formatv(
+        "  %h{0} = mpmd.named_computation<\"layer_{1}\"> ({2}, %w{1}) "
+        "(%in: {3}, {5}) {{\n{6}"
+        "    %z = stablehlo.dot_general %in, %w, contracting_dims = "
+        "[1] x [0] : ({3}, {4}) -> {3}\n"
+        "    %h = stablehlo.tanh %z : {3}\n"
+        "    mpmd.return %h : {3}\n"
+        "  } : ({3}, {7}) -> {3}\n",
+        i + 1, i, input(i), act, weight, weightArgument, weightConversion,
+        masterWeight);
   // The last layer is linear and computes the loss; it also returns the
   // residual h_L - y, from which its backward starts.
   const int64_t last = layers - 1;
   os << formatv(
       "  %loss:2 = mpmd.named_computation<\"layer_{0}\"> ({1}, %w{0}, %y) "
-      "(%in: {2}, %w: {3}, %target: {2}) {{\n"
+      "(%in: {2}, {6}, %target: {8}) {{\n{7}"
       "    %out = stablehlo.dot_general %in, %w, contracting_dims = [1] x [0] "
-      ": ({2}, {3}) -> {2}\n"
-      "    %diff = stablehlo.subtract %out, %target : {2}\n"
-      "    %square = stablehlo.multiply %diff, %diff : {2}\n"
+      ": ({2}, {3}) -> {2}\n{10}"
+      "    %diff = stablehlo.subtract {11}, %target : {8}\n"
+      "    %square = stablehlo.multiply %diff, %diff : {8}\n"
       "    %zero = stablehlo.constant dense<0.0> : {4}\n"
       "    %sum = stablehlo.reduce(%square init: %zero) applies stablehlo.add "
-      "across dimensions = [0, 1] : ({2}, {4}) -> {4}\n"
+      "across dimensions = [0, 1] : ({8}, {4}) -> {4}\n"
       "    %half = stablehlo.constant dense<0.5> : {4}\n"
       "    %halfsum = stablehlo.multiply %sum, %half : {4}\n"
       "    %batch = stablehlo.constant dense<{5}.0> : {4}\n"
       "    %loss = stablehlo.divide %halfsum, %batch : {4}\n"
-      "    mpmd.return %loss, %diff : {4}, {2}\n"
-      "  } : ({2}, {3}, {2}) -> ({4}, {2})\n",
-      last, input(last), act, weight, scalar, options.batch);
+      "    mpmd.return %loss, %diff : {4}, {8}\n"
+      "  } : ({2}, {9}, {8}) -> ({4}, {8})\n",
+      last, input(last), act, weight, scalar, options.batch, weightArgument,
+      weightConversion, masterAct, masterWeight,
+      mixed ? formatv("    %out_wide = stablehlo.convert %out : ({0}) -> "
+                      "{1}\n",
+                      act, masterAct)
+                  .str()
+            : "",
+      mixed ? "%out_wide" : "%out");
   // Backward, in reverse: %grad<i> holds dw_i and dloss/dh_i.
   for (int64_t i = last; i >= 0; --i) {
     bool linear = i == last;
@@ -84,11 +111,14 @@ std::string writeModule(const MlpOptions &options) {
     std::string operands, arguments, operandTypes, body;
     if (linear) {
       operands = "%loss#1";
-      arguments = formatv("%diff: {0}", act);
-      operandTypes = act;
+      arguments = formatv("%diff: {0}", masterAct);
+      operandTypes = masterAct;
       body = formatv("    %batch = stablehlo.constant dense<{0}.0> : {1}\n"
-                     "    %dz = stablehlo.divide %diff, %batch : {1}\n",
-                     options.batch, act);
+                     "    %dz{2} = stablehlo.divide %diff, %batch : {1}\n",
+                     options.batch, masterAct, mixed ? "_wide" : "");
+      if (mixed)
+        body += formatv("    %dz = stablehlo.convert %dz_wide : ({0}) -> {1}\n",
+                        masterAct, act);
     } else {
       operands = formatv("%grad{0}#1, %h{0}", i + 1);
       arguments = formatv("%dout: {0}, %out: {0}", act);
@@ -105,12 +135,17 @@ std::string writeModule(const MlpOptions &options) {
     body += formatv("    %dw = stablehlo.dot_general %in, %dz, contracting_dims "
                     "= [0] x [0] : ({0}, {0}) -> {1}\n",
                     act, weight);
-    std::string resultTypes = weight;
-    std::string results = "%dw";
+    // The weight gradient leaves in the master type.
+    if (mixed)
+      body += formatv("    %dw_wide = stablehlo.convert %dw : ({0}) -> {1}\n",
+                      weight, masterWeight);
+    std::string resultTypes = masterWeight;
+    std::string results = mixed ? "%dw_wide" : "%dw";
     if (needsInputGradient) {
       operands += formatv(", %w{0}", i).str();
-      arguments += formatv(", %w: {0}", weight).str();
-      operandTypes += ", " + weight;
+      arguments += ", " + weightArgument;
+      operandTypes += ", " + masterWeight;
+      body += weightConversion;
       body += formatv("    %din = stablehlo.dot_general %dz, %w, "
                       "contracting_dims = [1] x [1] : ({0}, {1}) -> {0}\n",
                       act, weight);
@@ -133,16 +168,22 @@ std::string writeModule(const MlpOptions &options) {
   // sharding rules.
   os << formatv("func.func @main(%x: {0} loc(\"x\"), %y: {0} loc(\"y\")", full);
   for (int64_t i = 0; i < layers; ++i)
-    os << formatv(", %w{0}: {1} loc(\"w_{0}\")", i, weight);
+    os << formatv(", %w{0}: {1} loc(\"w_{0}\")", i, masterWeight);
   os << formatv(") -> ({0}{1}) {{\n", scalar, weightTypes);
   for (int64_t k = 0; k < microbatches; ++k) {
     for (const char *name : {"x", "y"})
       os << formatv("  %{0}{1} = stablehlo.slice %{0} [{2}:{3}, 0:{4}] : "
                     "({5}) -> {6}\n",
-                    name, k, k * rows, (k + 1) * rows, options.width, full, act);
-    os << formatv("  %r{0}:{1} = mpmd.call @microbatch(%x{0}, %y{0}{2}) "
-                  "{{call_counter = {0} : ui32} : ({3}, {3}{4}) -> ({5}{4})\n",
-                  k, layers + 1, weightArgs, act, weightTypes, scalar);
+                    name, k, k * rows, (k + 1) * rows, options.width, full,
+                    masterAct);
+    // Mixed precision: the inputs enter the layers in bf16.
+    if (mixed)
+      os << formatv("  %x{0}_bf16 = stablehlo.convert %x{0} : ({1}) -> {2}\n",
+                    k, masterAct, act);
+    os << formatv("  %r{0}:{1} = mpmd.call @microbatch(%x{0}{6}, %y{0}{2}) "
+                  "{{call_counter = {0} : ui32} : ({3}, {7}{4}) -> ({5}{4})\n",
+                  k, layers + 1, weightArgs, act, weightTypes, scalar,
+                  mixed ? "_bf16" : "", masterAct);
   }
   // Sums over microbatches: result `index` of every call.
   auto accumulate = [&](llvm::StringRef name, int64_t index,
@@ -151,13 +192,14 @@ std::string writeModule(const MlpOptions &options) {
   };
   std::string loss = accumulate("loss", 0, scalar);
   os << formatv("  %lr = stablehlo.constant dense<{0}> : {1}\n",
-                formatFloat(options.learningRate), weight);
+                formatFloat(options.learningRate), masterWeight);
   std::string updated;
   for (int64_t i = 0; i < layers; ++i) {
-    std::string gradient = accumulate(formatv("g{0}", i).str(), i + 1, weight);
+    std::string gradient =
+        accumulate(formatv("g{0}", i).str(), i + 1, masterWeight);
     os << formatv("  %step{0} = stablehlo.multiply {1}, %lr : {2}\n"
                   "  %new{0} = stablehlo.subtract %w{0}, %step{0} : {2}\n",
-                  i, gradient, weight);
+                  i, gradient, masterWeight);
     updated += formatv(", %new{0}", i).str();
   }
   os << formatv("  return {0}{1} : {2}{3}\n}\n", loss, updated, scalar,

@@ -2,9 +2,9 @@
 //
 // Writes the module text op by op with formatv, as Mlp.cpp does; checks,
 // config and the microbatch sums are Common.h's. The forward returns its
-// residuals (n1, r1, q, k, v, p, c, n2, r2, a) instead of the backward
-// recomputing them: forward and backward of a layer share a stage, so they
-// never cross meshes.
+// residuals (n1, r1, q, k, v, p, c, n2, r2, a; with dropout its masks)
+// instead of the backward recomputing them: forward and backward of a
+// layer share a stage, so they never cross meshes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +13,7 @@
 #include "Common.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -45,10 +46,22 @@ int64_t getFfn(const TransformerOptions &options, int64_t layer) {
 struct Types {
   Types(const TransformerOptions &options, int64_t ffn) {
     const llvm::StringRef dtype = getElementTypeName(options.elementType);
+    const llvm::StringRef master = getMasterTypeName(options.elementType);
+    const bool f64 = options.elementType == ElementType::kF64;
     const int64_t rows = options.batch / options.microbatches;
     const int64_t s = options.sequence, d = options.dim, f = ffn;
-    full = formatv("tensor<{0}x{1}x{2}x{3}>", options.batch, s, d, dtype);
+    full = formatv("tensor<{0}x{1}x{2}x{3}>", options.batch, s, d, master);
     act = formatv("tensor<{0}x{1}x{2}x{3}>", rows, s, d, dtype);
+    masterAct = formatv("tensor<{0}x{1}x{2}x{3}>", rows, s, d, master);
+    masterScalar = formatv("tensor<{0}>", master);
+    // The uniform numbers of dropout are drawn in the float type of the
+    // width JAX draws them in (f32 unless f64), from bits of that width.
+    bits =
+        formatv("tensor<{0}x{1}x{2}x{3}>", rows, s, d, f64 ? "ui64" : "ui32");
+    uniform =
+        formatv("tensor<{0}x{1}x{2}x{3}>", rows, s, d, f64 ? "f64" : "f32");
+    keep = formatv("tensor<{0}x{1}x{2}xi1>", rows, s, d);
+    wideRandomBits = f64;
     hidden = formatv("tensor<{0}x{1}x{2}x{3}>", rows, s, f, dtype);
     scores = formatv("tensor<{0}x{1}x{1}x{2}>", rows, s, dtype);
     positions = formatv("tensor<{0}x{1}x{1}xi64>", rows, s);
@@ -62,8 +75,16 @@ struct Types {
                square,
                formatv("tensor<{0}x{1}x{2}>", d, f, dtype),
                formatv("tensor<{0}x{1}x{2}>", f, d, dtype)};
-    negativeInfinity = options.elementType == ElementType::kF64
-                           ? "0xFFF0000000000000"
+    const std::string masterSquare = formatv("tensor<{0}x{0}x{1}>", d, master);
+    masterWeights = {masterSquare,
+                     masterSquare,
+                     masterSquare,
+                     masterSquare,
+                     formatv("tensor<{0}x{1}x{2}>", d, f, master),
+                     formatv("tensor<{0}x{1}x{2}>", f, d, master)};
+    negativeInfinity = f64 ? "0xFFF0000000000000"
+                       : options.elementType == ElementType::kBF16
+                           ? "0xFF80"
                            : "0xFF800000";
   }
 
@@ -71,8 +92,27 @@ struct Types {
   NormTypes norm() const { return {act, perQuery, scalar, 3}; }
 
   std::string full, act, hidden, scores, positions, mask, perQuery, scalar;
+  /// The layers compute in `weights`' types; @main, @microbatch and the
+  /// update hold `masterWeights` (the same but for mixed-precision bf16,
+  /// where they are f32), and x, y and the loss are in the master type.
   std::array<std::string, kTransformerWeightsPerLayer> weights;
+  std::array<std::string, kTransformerWeightsPerLayer> masterWeights;
+  std::string masterAct, masterScalar;
+  /// Dropout's random bits, their uniform numbers and its keep mask.
+  std::string bits, uniform, keep;
+  /// Whether `bits` are 64-bit (f64 steps) rather than 32-bit.
+  bool wideRandomBits;
   const char *negativeInfinity;
+};
+
+/// The key of JAX's rbg PRNG.
+constexpr llvm::StringLiteral kKeyType = "tensor<4xui32>";
+
+/// The dropout of `--dropout RATE` (the probability of dropping an element).
+struct Dropout {
+  double rate;
+  bool enabled() const { return rate > 0; }
+  double keepProbability() const { return 1.0 - rate; }
 };
 
 /// A value the forward returns for the backward (after h', or the loss and
@@ -82,7 +122,7 @@ struct Residual {
   const char *backwardName;
   std::string Types::*type;
 };
-constexpr std::array<Residual, 10> kResiduals = {{
+constexpr std::array<Residual, 10> kBlockResiduals = {{
     {"n1", "n1", &Types::act},
     {"n1_r", "r1", &Types::perQuery},
     {"q", "q", &Types::act},
@@ -94,6 +134,16 @@ constexpr std::array<Residual, 10> kResiduals = {{
     {"n2_r", "r2", &Types::perQuery},
     {"a", "a", &Types::hidden},
 }};
+/// With dropout, its two keep masks follow: the backward drops the same
+/// elements the forward dropped.
+std::vector<Residual> getResiduals(const Dropout &dropout) {
+  std::vector<Residual> residuals(kBlockResiduals.begin(),
+                                  kBlockResiduals.end());
+  if (dropout.enabled())
+    residuals.insert(residuals.end(), {{"mask_o", "mask_o", &Types::keep},
+                                       {"mask_m", "mask_m", &Types::keep}});
+  return residuals;
+}
 
 /// The constants both bodies use: %zero (the reduction init), %width (D
 /// per position) and, for the forward's norms, %eps.
@@ -107,10 +157,77 @@ void writeConstants(llvm::raw_ostream &os, const Types &t, int64_t dim,
                   formatFloat(kNormEpsilon), t.perQuery);
 }
 
-/// The forward of one layer from %in and the weights: %out, the residuals.
+/// The two bit draws of a layer's dropouts, %bits_o and %bits_m, from %rng_key
+/// as JAX's rbg PRNG lowers `rng_bit_generator`: the u32[4] key reshaped
+/// and bitcast to the u64[2] state, the DEFAULT algorithm; the second draw
+/// continues from the state the first returns.
+void writeDropoutBits(llvm::raw_ostream &os, const Types &t) {
+  os << formatv(
+      "    %key_pairs = stablehlo.reshape %rng_key : ({0}) -> "
+      "tensor<2x2xui32>\n"
+      "    %state = stablehlo.bitcast_convert %key_pairs : (tensor<2x2xui32>) "
+      "-> tensor<2xui64>\n"
+      "    %state_o, %bits_o = stablehlo.rng_bit_generator %state, algorithm "
+      "= DEFAULT : (tensor<2xui64>) -> (tensor<2xui64>, {1})\n"
+      "    %state_m, %bits_m = stablehlo.rng_bit_generator %state_o, "
+      "algorithm = DEFAULT : (tensor<2xui64>) -> (tensor<2xui64>, {1})\n",
+      kKeyType, t.bits);
+}
+
+/// %NAME_kept = dropout(%INPUT) as flax writes it: %mask_NAME keeps an
+/// element where the uniform number of %bits_NAME is below the keep
+/// probability (the top mantissa bits under the exponent of 1.0, minus
+/// 1.0, as jax.random.uniform makes them); kept elements are divided by
+/// the keep probability, the others are 0.
+void writeDropoutForward(llvm::raw_ostream &os, const Types &t,
+                         const Dropout &dropout, llvm::StringRef input,
+                         llvm::StringRef name) {
+  const bool wide = t.wideRandomBits;
+  os << formatv(
+      "    %{0}_shift = stablehlo.constant dense<{4}> : {2}\n"
+      "    %{0}_mantissa = stablehlo.shift_right_logical %bits_{0}, "
+      "%{0}_shift : {2}\n"
+      "    %{0}_exponent = stablehlo.constant dense<{5}> : {2}\n"
+      "    %{0}_one_to_two = stablehlo.or %{0}_mantissa, %{0}_exponent : {2}\n"
+      "    %{0}_float = stablehlo.bitcast_convert %{0}_one_to_two : ({2}) -> "
+      "{3}\n"
+      "    %{0}_one = stablehlo.constant dense<1.0> : {3}\n"
+      "    %{0}_uniform = stablehlo.subtract %{0}_float, %{0}_one : {3}\n"
+      "    %{0}_keep_probability = stablehlo.constant dense<{6}> : {3}\n"
+      "    %mask_{0} = stablehlo.compare LT, %{0}_uniform, "
+      "%{0}_keep_probability, FLOAT : ({3}, {3}) -> {7}\n"
+      "    %{0}_keep = stablehlo.constant dense<{6}> : {8}\n"
+      "    %{0}_scaled = stablehlo.divide %{1}, %{0}_keep : {8}\n"
+      "    %{0}_dropped = stablehlo.constant dense<0.0> : {8}\n"
+      "    %{0}_kept = stablehlo.select %mask_{0}, %{0}_scaled, %{0}_dropped "
+      ": {7}, {8}\n",
+      name, input, t.bits, t.uniform, wide ? 12 : 9,
+      wide ? "4607182418800017408" : "1065353216",
+      formatFloat(dropout.keepProbability()), t.keep, t.act);
+}
+
+/// %RESULT = the gradient through dropout of %GRAD: the elements %MASK kept,
+/// divided by the keep probability (what JAX's transpose of the select and
+/// the division gives).
+void writeDropoutBackward(llvm::raw_ostream &os, const Types &t,
+                          const Dropout &dropout, llvm::StringRef grad,
+                          llvm::StringRef mask, llvm::StringRef result) {
+  os << formatv("    %{0}_dropped = stablehlo.constant dense<0.0> : {3}\n"
+                "    %{0}_kept = stablehlo.select %{2}, %{1}, %{0}_dropped : "
+                "{4}, {3}\n"
+                "    %{0}_keep = stablehlo.constant dense<{5}> : {3}\n"
+                "    %{0} = stablehlo.divide %{0}_kept, %{0}_keep : {3}\n",
+                result, grad, mask, t.act, t.keep,
+                formatFloat(dropout.keepProbability()));
+}
+
+/// The forward of one layer from %in and the weights (and, with dropout,
+/// %rng_key): %out, the residuals.
 void writeForwardBody(llvm::raw_ostream &os, const Types &t, int64_t dim,
-                      double scale) {
+                      double scale, const Dropout &dropout) {
   writeConstants(os, t, dim, /*epsilon=*/true);
+  if (dropout.enabled())
+    writeDropoutBits(os, t);
   writeLastAxisNorm(os, t.norm(), "in", "n1");
   for (const char *name : {"q", "k", "v"})
     os << formatv("    %{0} = stablehlo.dot_general %n1, %w{0}, "
@@ -142,30 +259,46 @@ void writeForwardBody(llvm::raw_ostream &os, const Types &t, int64_t dim,
       "    %c = stablehlo.dot_general %p, %v, batching_dims = [0] x [0], "
       "contracting_dims = [2] x [1] : ({1}, {0}) -> {0}\n"
       "    %o = stablehlo.dot_general %c, %wo, contracting_dims = [2] x [0] : "
-      "({0}, {8}) -> {0}\n"
-      "    %g = stablehlo.add %in, %o : {0}\n",
+      "({0}, {8}) -> {0}\n",
       t.act, t.scores, formatFloat(scale), t.positions, t.mask,
       t.negativeInfinity, t.scalar, t.perQuery, t.weights[kWo]);
+  // Dropout comes before each residual add.
+  if (dropout.enabled())
+    writeDropoutForward(os, t, dropout, "o", "o");
+  os << formatv("    %g = stablehlo.add %in, {1} : {0}\n", t.act,
+                dropout.enabled() ? "%o_kept" : "%o");
   writeLastAxisNorm(os, t.norm(), "g", "n2");
   os << formatv(
       "    %z = stablehlo.dot_general %n2, %w1, contracting_dims = [2] x [0] : "
       "({0}, {1}) -> {2}\n"
       "    %a = stablehlo.tanh %z : {2}\n"
       "    %m = stablehlo.dot_general %a, %w2, contracting_dims = [2] x [0] : "
-      "({2}, {3}) -> {0}\n"
-      "    %out = stablehlo.add %g, %m : {0}\n",
+      "({2}, {3}) -> {0}\n",
       t.act, t.weights[4], t.hidden, t.weights[5]);
+  if (dropout.enabled())
+    writeDropoutForward(os, t, dropout, "m", "m");
+  os << formatv("    %out = stablehlo.add %g, {1} : {0}\n", t.act,
+                dropout.enabled() ? "%m_kept" : "%m");
 }
 
 /// The backward of one layer from %dout, the residuals and the weights:
 /// %dwq .. %dw2 and, with `inputGradient`, %dh.
 void writeBackwardBody(llvm::raw_ostream &os, const Types &t, int64_t dim,
-                       double scale, bool inputGradient) {
+                       double scale, bool inputGradient,
+                       const Dropout &dropout) {
   writeConstants(os, t, dim, /*epsilon=*/false);
+  // The gradients of the MLP's and the attention's outputs before their
+  // dropouts.
+  llvm::StringRef dm = "%dout", dOut = "%dg";
+  if (dropout.enabled()) {
+    writeDropoutBackward(os, t, dropout, "dout", "mask_m", "dm");
+    dm = "%dm";
+    dOut = "%do";
+  }
   os << formatv(
-      "    %dw2 = stablehlo.dot_general %a, %dout, contracting_dims = [0, 1] "
+      "    %dw2 = stablehlo.dot_general %a, {4}, contracting_dims = [0, 1] "
       "x [0, 1] : ({1}, {0}) -> {3}\n"
-      "    %da = stablehlo.dot_general %dout, %w2, contracting_dims = [2] x "
+      "    %da = stablehlo.dot_general {4}, %w2, contracting_dims = [2] x "
       "[1] : ({0}, {3}) -> {1}\n"
       "    %one = stablehlo.constant dense<1.0> : {1}\n"
       "    %a2 = stablehlo.multiply %a, %a : {1}\n"
@@ -175,13 +308,15 @@ void writeBackwardBody(llvm::raw_ostream &os, const Types &t, int64_t dim,
       "[0, 1] : ({0}, {1}) -> {2}\n"
       "    %dn2 = stablehlo.dot_general %dz, %w1, contracting_dims = [2] x "
       "[1] : ({1}, {2}) -> {0}\n",
-      t.act, t.hidden, t.weights[4], t.weights[5]);
+      t.act, t.hidden, t.weights[4], t.weights[5], dm);
   writeLastAxisNormBackward(os, t.norm(), "dn2", "n2", "r2", "dgn");
+  os << formatv("    %dg = stablehlo.add %dout, %dgn : {0}\n", t.act);
+  if (dropout.enabled())
+    writeDropoutBackward(os, t, dropout, "dg", "mask_o", "do");
   os << formatv(
-      "    %dg = stablehlo.add %dout, %dgn : {0}\n"
-      "    %dwo = stablehlo.dot_general %c, %dg, contracting_dims = [0, 1] x "
+      "    %dwo = stablehlo.dot_general %c, {6}, contracting_dims = [0, 1] x "
       "[0, 1] : ({0}, {0}) -> {2}\n"
-      "    %dc = stablehlo.dot_general %dg, %wo, contracting_dims = [2] x [1] "
+      "    %dc = stablehlo.dot_general {6}, %wo, contracting_dims = [2] x [1] "
       ": ({0}, {2}) -> {0}\n"
       "    %dv = stablehlo.dot_general %p, %dc, batching_dims = [0] x [0], "
       "contracting_dims = [1] x [1] : ({1}, {0}) -> {0}\n"
@@ -200,8 +335,8 @@ void writeBackwardBody(llvm::raw_ostream &os, const Types &t, int64_t dim,
       "contracting_dims = [2] x [1] : ({1}, {0}) -> {0}\n"
       "    %dk = stablehlo.dot_general %ds, %q, batching_dims = [0] x [0], "
       "contracting_dims = [1] x [1] : ({1}, {0}) -> {0}\n",
-      t.act, t.scores, t.weights[kWo], t.scalar, t.perQuery,
-      formatFloat(scale));
+      t.act, t.scores, t.weights[kWo], t.scalar, t.perQuery, formatFloat(scale),
+      dOut);
   for (const char *name : {"q", "k", "v"})
     os << formatv("    %dw{0} = stablehlo.dot_general %n1, %d{0}, "
                   "contracting_dims = [0, 1] x [0, 1] : ({1}, {1}) -> {2}\n",
@@ -239,6 +374,10 @@ std::string writeModule(const TransformerOptions &options) {
   const int64_t weightsPerLayer = kTransformerWeightsPerLayer;
   const double scale = 1.0 / std::sqrt(static_cast<double>(options.dim));
   const int64_t positions = options.batch * options.sequence;
+  const Dropout dropout{options.dropout};
+  // Mixed precision: each layer converts the f32 weights it receives
+  // (%NAME_master) to its bf16 %NAME, and its f32 inputs.
+  const bool mixed = options.elementType == ElementType::kBF16;
   auto weightName = [](int64_t layer, int64_t kind) {
     return formatv("%{0}_{1}", kWeightNames[kind], layer).str();
   };
@@ -249,16 +388,46 @@ std::string writeModule(const TransformerOptions &options) {
   for (int64_t i = 0; i < layers; ++i)
     for (int64_t w = 0; w < weightsPerLayer; ++w) {
       std::string name = weightName(i, w);
-      const std::string &type = layerTypes[i].weights[w];
+      const std::string &type = layerTypes[i].masterWeights[w];
       weightArguments += formatv(", {0}: {1}", name, type);
       namedWeightArguments += formatv(", {0}: {1} loc(\"{2}\")", name, type,
                                       llvm::StringRef(name).drop_front());
       weightTypes += ", " + type;
     }
-  const int64_t residuals = kResiduals.size();
+  // With dropout, one rbg key per layer: @main takes key_i[M,4] (a key per
+  // microbatch), @microbatch and the layer's forward the microbatch's.
+  std::string keyArguments, namedKeyArguments, keyOperands, keyTypes;
+  if (dropout.enabled())
+    for (int64_t i = 0; i < layers; ++i) {
+      keyArguments += formatv(", %key_{0}: {1}", i, kKeyType);
+      namedKeyArguments += formatv(", %key_{0}: tensor<{1}x4xui32> "
+                                   "loc(\"key_{0}\")",
+                                   i, microbatches);
+      keyOperands += formatv(", %key_{0}", i);
+      keyTypes += formatv(", {0}", kKeyType);
+    }
+  const std::vector<Residual> residualList = getResiduals(dropout);
+  const int64_t residuals = residualList.size();
   auto residualTypes = [&](const Types &layer) {
     return join(residuals,
-                [&](int64_t r) { return layer.*kResiduals[r].type; });
+                [&](int64_t r) { return layer.*residualList[r].type; });
+  };
+  // The layer arguments of weights `first`.. and, with mixed precision,
+  // their conversions at the top of the body.
+  auto layerWeightArguments = [&](const Types &layer, int64_t first) {
+    std::string arguments;
+    for (int64_t w = first; w < weightsPerLayer; ++w)
+      arguments += formatv(", %{0}{1}: {2}", kWeightNames[w],
+                           mixed ? "_master" : "", layer.masterWeights[w]);
+    return arguments;
+  };
+  auto writeWeightConversions = [&](llvm::raw_ostream &os, const Types &layer,
+                                    int64_t first) {
+    if (!mixed)
+      return;
+    for (int64_t w = first; w < weightsPerLayer; ++w)
+      os << formatv("    %{0} = stablehlo.convert %{0}_master : ({1}) -> {2}\n",
+                    kWeightNames[w], layer.masterWeights[w], layer.weights[w]);
   };
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -266,55 +435,65 @@ std::string writeModule(const TransformerOptions &options) {
   // @microbatch: forward, loss, backward; returns the loss and every
   // gradient. %f<i> is layer i's forward: h' (or the loss and h_L - y),
   // then the residuals.
-  os << formatv("func.func private @microbatch(%x: {0}, %y: {0}{1}) -> "
+  os << formatv("func.func private @microbatch(%x: {0}, %y: {5}{1}{4}) -> "
                 "({2}{3}) {{\n",
-                t.act, weightArguments, t.scalar, weightTypes);
+                t.act, weightArguments, t.masterScalar, weightTypes,
+                keyArguments, t.masterAct);
   auto input = [](int64_t i) {
     return i ? formatv("%f{0}#0", i - 1).str() : std::string("%x");
   };
   const int64_t last = layers - 1;
   auto layerWeightTypes = [&](const Types &layer) {
-    return join(weightsPerLayer, [&](int64_t w) { return layer.weights[w]; });
+    return join(weightsPerLayer,
+                [&](int64_t w) { return layer.masterWeights[w]; });
   };
   for (int64_t i = 0; i < layers; ++i) {
     const bool isLast = i == last;
     const Types &lt = layerTypes[i];
-    const std::string layerWeightArguments =
-        join(weightsPerLayer, [&](int64_t w) {
-          return formatv("%{0}: {1}", kWeightNames[w], lt.weights[w]).str();
-        });
     std::string operands =
         input(i) + ", " +
         join(weightsPerLayer, [&](int64_t w) { return weightName(i, w); });
     std::string arguments =
-        formatv("%in: {0}, {1}", t.act, layerWeightArguments);
+        formatv("%in: {0}{1}", t.act, layerWeightArguments(lt, 0));
     std::string operandTypes = t.act + ", " + layerWeightTypes(lt);
     std::string results = "%out", resultTypes = t.act;
     if (isLast) {
       operands += ", %y";
-      arguments += formatv(", %target: {0}", t.act).str();
-      operandTypes += ", " + t.act;
+      arguments += formatv(", %target: {0}", t.masterAct).str();
+      operandTypes += ", " + t.masterAct;
       results = "%loss, %diff";
-      resultTypes = formatv("{0}, {1}", t.scalar, t.act);
+      resultTypes = formatv("{0}, {1}", t.masterScalar, t.masterAct);
     }
-    for (const Residual &residual : kResiduals)
+    if (dropout.enabled()) {
+      operands += formatv(", %key_{0}", i).str();
+      arguments += formatv(", %rng_key: {0}", kKeyType).str();
+      operandTypes += formatv(", {0}", kKeyType).str();
+    }
+    for (const Residual &residual : residualList)
       results += formatv(", %{0}", residual.forwardName).str();
     resultTypes += ", " + residualTypes(lt);
     os << formatv("  %f{0}:{1} = mpmd.named_computation<\"layer_{0}\"> ({2}) "
                   "({3}) {{\n",
                   i, (isLast ? 2 : 1) + residuals, operands, arguments);
-    writeForwardBody(os, lt, options.dim, scale);
+    writeWeightConversions(os, lt, 0);
+    writeForwardBody(os, lt, options.dim, scale, dropout);
+    // The loss in the master type: mixed precision widens the output.
+    if (isLast && mixed)
+      os << formatv("    %out_wide = stablehlo.convert %out : ({0}) -> {1}\n"
+                    "    %loss_zero = stablehlo.constant dense<0.0> : {2}\n",
+                    t.act, t.masterAct, t.masterScalar);
     if (isLast)
       os << formatv(
-          "    %diff = stablehlo.subtract %out, %target : {0}\n"
+          "    %diff = stablehlo.subtract {3}, %target : {0}\n"
           "    %square = stablehlo.multiply %diff, %diff : {0}\n"
-          "    %sumsq = stablehlo.reduce(%square init: %zero) applies "
+          "    %sumsq = stablehlo.reduce(%square init: {4}) applies "
           "stablehlo.add across dimensions = [0, 1, 2] : ({0}, {1}) -> {1}\n"
           "    %half = stablehlo.constant dense<0.5> : {1}\n"
           "    %halfsum = stablehlo.multiply %sumsq, %half : {1}\n"
           "    %count = stablehlo.constant dense<{2}.0> : {1}\n"
           "    %loss = stablehlo.divide %halfsum, %count : {1}\n",
-          t.act, t.scalar, positions);
+          t.masterAct, t.masterScalar, positions, mixed ? "%out_wide" : "%out",
+          mixed ? "%loss_zero" : "%zero");
     os << formatv("    mpmd.return {0} : {1}\n  } : ({2}) -> ({1})\n", results,
                   resultTypes, operandTypes);
   }
@@ -325,26 +504,29 @@ std::string writeModule(const TransformerOptions &options) {
     const bool isLast = i == last, inputGradient = i > 0;
     const Types &lt = layerTypes[i];
     const int64_t firstResidual = isLast ? 2 : 1;
+    const std::string &gradientType = isLast ? t.masterAct : t.act;
     std::string operands =
         isLast ? formatv("%f{0}#1", i).str()
                : formatv("%b{0}#{1}", i + 1, weightsPerLayer).str();
     std::string arguments =
-        formatv("{0}: {1}", isLast ? "%diff" : "%dout", t.act);
-    std::string operandTypes = t.act + ", " + residualTypes(lt);
+        formatv("{0}: {1}", isLast ? "%diff" : "%dout", gradientType);
+    std::string operandTypes = gradientType + ", " + residualTypes(lt);
     for (int64_t r = 0; r < residuals; ++r) {
       operands += formatv(", %f{0}#{1}", i, firstResidual + r).str();
-      arguments += formatv(", %{0}: {1}", kResiduals[r].backwardName,
-                           lt.*kResiduals[r].type)
+      arguments += formatv(", %{0}: {1}", residualList[r].backwardName,
+                           lt.*residualList[r].type)
                        .str();
     }
     // wq, wk and wv only feed dh.
-    for (int64_t w = inputGradient ? 0 : kWo; w < weightsPerLayer; ++w) {
+    const int64_t firstWeight = inputGradient ? 0 : kWo;
+    for (int64_t w = firstWeight; w < weightsPerLayer; ++w) {
       operands += ", " + weightName(i, w);
-      arguments +=
-          formatv(", %{0}: {1}", kWeightNames[w], lt.weights[w]).str();
-      operandTypes += ", " + lt.weights[w];
+      operandTypes += ", " + lt.masterWeights[w];
     }
-    std::string results = "%dwq, %dwk, %dwv, %dwo, %dw1, %dw2";
+    arguments += layerWeightArguments(lt, firstWeight);
+    std::string results = mixed ? "%dwq_wide, %dwk_wide, %dwv_wide, "
+                                  "%dwo_wide, %dw1_wide, %dw2_wide"
+                                : "%dwq, %dwk, %dwv, %dwo, %dw1, %dw2";
     std::string resultTypes = layerWeightTypes(lt);
     if (inputGradient) {
       results += ", %dh";
@@ -354,11 +536,21 @@ std::string writeModule(const TransformerOptions &options) {
                   "({2}) ({3}) {{\n",
                   i, weightsPerLayer + (inputGradient ? 1 : 0), operands,
                   arguments);
+    writeWeightConversions(os, lt, firstWeight);
     if (isLast)
       os << formatv("    %count = stablehlo.constant dense<{0}.0> : {1}\n"
-                    "    %dout = stablehlo.divide %diff, %count : {1}\n",
-                    positions, t.act);
-    writeBackwardBody(os, lt, options.dim, scale, inputGradient);
+                    "    %dout{2} = stablehlo.divide %diff, %count : {1}\n",
+                    positions, t.masterAct, mixed ? "_wide" : "");
+    if (isLast && mixed)
+      os << formatv("    %dout = stablehlo.convert %dout_wide : ({0}) -> {1}\n",
+                    t.masterAct, t.act);
+    writeBackwardBody(os, lt, options.dim, scale, inputGradient, dropout);
+    // Each weight gradient leaves in the master type.
+    if (mixed)
+      for (int64_t w = 0; w < weightsPerLayer; ++w)
+        os << formatv("    %d{0}_wide = stablehlo.convert %d{0} : ({1}) -> "
+                      "{2}\n",
+                      kWeightNames[w], lt.weights[w], lt.masterWeights[w]);
     os << formatv("    mpmd.return {0} : {1}\n  } : ({2}) -> ({1})\n", results,
                   resultTypes, operandTypes);
   }
@@ -366,12 +558,13 @@ std::string writeModule(const TransformerOptions &options) {
   for (int64_t i = 0; i < layers; ++i)
     for (int64_t w = 0; w < weightsPerLayer; ++w)
       os << formatv(", %b{0}#{1}", i, w);
-  os << formatv(" : {0}{1}\n}\n\n", t.scalar, weightTypes);
+  os << formatv(" : {0}{1}\n}\n\n", t.masterScalar, weightTypes);
 
   // @main: microbatches, gradient accumulation, SGD.
-  os << formatv("func.func @main(%x: {0} loc(\"x\"), %y: {0} loc(\"y\"){1}) -> "
-                "({2}{3}) {{\n",
-                t.full, namedWeightArguments, t.scalar, weightTypes);
+  os << formatv("func.func @main(%x: {0} loc(\"x\"), %y: {0} loc(\"y\"){1}{4}) "
+                "-> ({2}{3}) {{\n",
+                t.full, namedWeightArguments, t.masterScalar, weightTypes,
+                namedKeyArguments);
   std::string weightOperands;
   for (int64_t i = 0; i < layers; ++i)
     for (int64_t w = 0; w < weightsPerLayer; ++w)
@@ -381,19 +574,40 @@ std::string writeModule(const TransformerOptions &options) {
       os << formatv("  %{0}{1} = stablehlo.slice %{0} [{2}:{3}, 0:{4}, 0:{5}] "
                     ": ({6}) -> {7}\n",
                     name, k, k * rows, (k + 1) * rows, options.sequence,
-                    options.dim, t.full, t.act);
-    os << formatv("  %r{0}:{1} = mpmd.call @microbatch(%x{0}, %y{0}{2}) "
-                  "{{call_counter = {0} : ui32} : ({3}, {3}{4}) -> ({5}{4})\n",
+                    options.dim, t.full, t.masterAct);
+    // Mixed precision: the inputs enter the layers in bf16.
+    std::string x = formatv("%x{0}", k);
+    if (mixed) {
+      os << formatv("  %x{0}_bf16 = stablehlo.convert %x{0} : ({1}) -> {2}\n",
+                    k, t.masterAct, t.act);
+      x += "_bf16";
+    }
+    // The microbatch's key of each layer: row k of key_i.
+    std::string keys;
+    if (dropout.enabled())
+      for (int64_t i = 0; i < layers; ++i) {
+        os << formatv("  %key_{0}_{1}_row = stablehlo.slice %key_{0} "
+                      "[{1}:{2}, 0:4] : (tensor<{3}x4xui32>) -> "
+                      "tensor<1x4xui32>\n"
+                      "  %key_{0}_{1} = stablehlo.reshape %key_{0}_{1}_row : "
+                      "(tensor<1x4xui32>) -> {4}\n",
+                      i, k, k + 1, microbatches, kKeyType);
+        keys += formatv(", %key_{0}_{1}", i, k);
+      }
+    os << formatv("  %r{0}:{1} = mpmd.call @microbatch({6}, %y{0}{2}{7}) "
+                  "{{call_counter = {0} : ui32} : ({3}, {8}{4}{9}) -> "
+                  "({5}{4})\n",
                   k, 1 + layers * weightsPerLayer, weightOperands, t.act,
-                  weightTypes, t.scalar);
+                  weightTypes, t.masterScalar, x, keys, t.masterAct, keyTypes);
   }
-  std::string loss = writeMicrobatchSum(os, "loss", 0, t.scalar, microbatches);
+  std::string loss =
+      writeMicrobatchSum(os, "loss", 0, t.masterScalar, microbatches);
   // One learning-rate constant per weight shape: %lr_wo for the [D,D]
   // weights, %lr_w1 [D,F], %lr_w2 [F,D]; %lr_w1_<layer> for another F.
   llvm::StringMap<std::string> learningRateByType;
   for (int64_t i = 0; i < layers; ++i)
     for (int64_t w = kWo; w < weightsPerLayer; ++w) {
-      const std::string &type = layerTypes[i].weights[w];
+      const std::string &type = layerTypes[i].masterWeights[w];
       std::string name = i == 0 ? formatv("%lr_{0}", kWeightNames[w]).str()
                                 : formatv("%lr_{0}_{1}", kWeightNames[w], i);
       if (!learningRateByType.try_emplace(type, name).second)
@@ -405,7 +619,7 @@ std::string writeModule(const TransformerOptions &options) {
   for (int64_t i = 0; i < layers; ++i)
     for (int64_t w = 0; w < weightsPerLayer; ++w) {
       std::string name = formatv("{0}_{1}", kWeightNames[w], i);
-      const std::string &type = layerTypes[i].weights[w];
+      const std::string &type = layerTypes[i].masterWeights[w];
       std::string gradient =
           writeMicrobatchSum(os, "g_" + name, 1 + i * weightsPerLayer + w,
                              type, microbatches);
@@ -414,7 +628,7 @@ std::string writeModule(const TransformerOptions &options) {
                     name, gradient, learningRateByType.lookup(type), type);
       updated += ", %new_" + name;
     }
-  os << formatv("  return {0}{1} : {2}{3}\n}\n", loss, updated, t.scalar,
+  os << formatv("  return {0}{1} : {2}{3}\n}\n", loss, updated, t.masterScalar,
                 weightTypes);
   return text;
 }
@@ -439,6 +653,11 @@ generateTransformer(const TransformerOptions &options) {
         return makeExampleError("ffn must be at least 1 (got " +
                                 llvm::Twine(width) + ")");
   }
+  if (!(options.dropout >= 0 && options.dropout < 1))
+    return makeExampleError(
+        "the dropout rate must be at least 0 and below 1 "
+        "(got " +
+        formatv("{0}", llvm::format("%g", options.dropout)) + ")");
   llvm::Expected<Placement> placement = getPlacement(options);
   if (!placement)
     return placement.takeError();

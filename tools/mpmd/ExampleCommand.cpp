@@ -52,7 +52,7 @@ void printExampleHelp(llvm::raw_ostream &os) {
 void printMlpHelp(llvm::raw_ostream &os) {
   os << "usage: mpmd example mlp --layers L --width W --batch B "
         "--microbatches M\n"
-        "                        --meshes P [--dtype f32|f64] "
+        "                        --meshes P [--dtype f32|f64|bf16] "
         "[--learning-rate LR]\n"
         "                        [--schedule NAME] [--mesh-shape AXES] "
         "[--sharding S]\n"
@@ -70,7 +70,13 @@ void printMlpHelp(llvm::raw_ostream &os) {
         "  --batch B            rows of x and y (a multiple of M)\n"
         "  --microbatches M     microbatches per step\n"
         "  --meshes P           pipeline meshes\n"
-        "  --dtype T            f32 (default) or f64\n"
+        "  --dtype T            f32 (default), f64 or bf16: mixed precision, "
+        "the inputs,\n"
+        "                       weights, loss and update in f32, each layer "
+        "converting\n"
+        "                       its weights to bf16 and computing in bf16, "
+        "the weight\n"
+        "                       gradients converted back to f32\n"
         "  --learning-rate LR   the SGD step (default 0.01)\n"
         "  --schedule NAME      a built-in schedule of 'mpmd compile' "
         "(default 1F1B), or a\n"
@@ -98,9 +104,9 @@ void printTransformerHelp(llvm::raw_ostream &os) {
   os << "usage: mpmd example transformer --layers L --seq S --dim D --ffn F "
         "--batch B\n"
         "                                --microbatches M --meshes P "
-        "[--dtype f32|f64]\n"
-        "                                [--learning-rate LR] [--schedule "
-        "NAME]\n"
+        "[--dtype f32|f64|bf16]\n"
+        "                                [--dropout R] [--learning-rate LR] "
+        "[--schedule NAME]\n"
         "                                [--mesh-shape AXES] [--sharding S]\n"
         "                                -o MODEL.mlir --config-out "
         "CONFIG.json\n\n"
@@ -122,6 +128,17 @@ void printTransformerHelp(llvm::raw_ostream &os) {
         "  --batch B            sequences (a multiple of M)\n"
         "  --microbatches M     microbatches per step\n"
         "  --meshes P           pipeline meshes\n"
+        "  --dropout R          drop elements with probability R (default 0, "
+        "none) after\n"
+        "                       the attention and after the MLP, before each "
+        "residual, as\n"
+        "                       flax does with JAX's rbg PRNG: @main takes a "
+        "key\n"
+        "                       key_i[M,4] (ui32, one row per microbatch) per "
+        "layer after\n"
+        "                       the weights; the masks come from "
+        "rng_bit_generator\n"
+        "                       (DEFAULT) and the backward reuses them\n"
         "  --sharding S         as for mlp; tp shards wq, wk, wv and w1 "
         "column-parallel,\n"
         "                       wo and w2 row-parallel\n"
@@ -243,6 +260,8 @@ struct ModelCommand {
   /// The sizes between --layers and --batch on the model's command line.
   std::vector<SizeOption> modelSizes;
   examples::ExampleTrainingOptions *training;
+  /// Where --dropout goes, for the models that have it.
+  double *dropout;
   llvm::function_ref<llvm::Expected<examples::ExampleModel>()> generate;
 };
 
@@ -260,7 +279,7 @@ llvm::Error runModel(const ModelCommand &model,
                              {"--meshes", &training.meshes}});
   std::vector<std::optional<std::string>> sizeTexts(sizes.size());
   std::optional<std::string> dtype, learningRate, scheduleName, meshShape,
-      sharding, output, configOutput, positional;
+      sharding, dropout, output, configOutput, positional;
   bool help = false;
   std::vector<ValuedOption> options;
   for (auto [size, text] : llvm::zip(sizes, sizeTexts))
@@ -272,6 +291,8 @@ llvm::Error runModel(const ModelCommand &model,
                                  {"--sharding", &sharding},
                                  {"-o", &output},
                                  {"--config-out", &configOutput}});
+  if (model.dropout)
+    options.push_back({"--dropout", &dropout});
   if (llvm::Error error =
           parseArguments(args, options, {}, help, positional, "a model name"))
     return error;
@@ -292,10 +313,15 @@ llvm::Error runModel(const ModelCommand &model,
       training.elementType = examples::ElementType::kF32;
     else if (*dtype == "f64")
       training.elementType = examples::ElementType::kF64;
+    else if (*dtype == "bf16")
+      training.elementType = examples::ElementType::kBF16;
     else
-      return makeUsageError("--dtype expects f32 or f64 (got '" + *dtype +
+      return makeUsageError("--dtype expects f32, f64 or bf16 (got '" + *dtype +
                             "')");
   }
+  if (dropout && StringRef(*dropout).getAsDouble(*model.dropout))
+    return makeUsageError("--dropout expects a number (got '" + *dropout +
+                          "')");
   if (learningRate && StringRef(*learningRate).getAsDouble(training.learningRate))
     return makeUsageError("--learning-rate expects a number (got '" +
                           *learningRate + "')");
@@ -333,7 +359,11 @@ llvm::Error runModel(const ModelCommand &model,
 llvm::Error runNamedModel(StringRef name, llvm::ArrayRef<StringRef> args) {
   if (name == "mlp") {
     examples::MlpOptions mlp;
-    return runModel({name, printMlpHelp, {{"--width", &mlp.width}}, &mlp,
+    return runModel({name,
+                     printMlpHelp,
+                     {{"--width", &mlp.width}},
+                     &mlp,
+                     /*dropout=*/nullptr,
                      [&] { return examples::generateMlp(mlp); }},
                     args);
   }
@@ -345,6 +375,7 @@ llvm::Error runNamedModel(StringRef name, llvm::ArrayRef<StringRef> args) {
                       {"--channels", &cnn.channels},
                       {"--classes", &cnn.classes}},
                      &cnn,
+                     /*dropout=*/nullptr,
                      [&] { return examples::generateCnn(cnn); }},
                     args);
   }
@@ -355,6 +386,7 @@ llvm::Error runNamedModel(StringRef name, llvm::ArrayRef<StringRef> args) {
                     {"--dim", &transformer.dim},
                     {"--ffn", &transformer.ffn, &transformer.ffnPerLayer}},
                    &transformer,
+                   &transformer.dropout,
                    [&] { return examples::generateTransformer(transformer); }},
                   args);
 }

@@ -201,6 +201,77 @@ REGISTER_TYPED_TEST_SUITE_P(ExampleModelTest,
                             GeneratedSchedulesGetTheirLayout,
                             SharedSizesAndSchedulesAreChecked);
 
+/// Mixed-precision bf16 (ElementType::kBF16), for the models that write it.
+/// Besides the members above, `Model` has
+///   static double bf16RoundingBound(const Options &);
+/// the relative error, in units of bf16's unit roundoff u = 2^-8, that the
+/// roundings of its bf16 step may add to the loss and to each gradient (its
+/// derivation next to it). The step is checked against the f64 step of the
+/// same values, whose gradients the suite above proves.
+template <typename Model>
+class MixedPrecisionExampleTest : public ExampleModelTest<Model> {};
+
+TYPED_TEST_SUITE_P(MixedPrecisionExampleTest);
+
+TYPED_TEST_P(MixedPrecisionExampleTest,
+             Bf16StepFollowsTheF64StepWithinBf16Rounding) {
+  constexpr double kBf16UnitRoundoff = 0x1p-8;
+  auto options = TypeParam::smallF64();
+  // f32 values (the bf16 step's master types), and the same in f64.
+  std::vector<runtime::Tensor> narrow;
+  for (const runtime::Tensor &arg :
+       TypeParam::randomArguments(options, runtime::DType::F64, 5))
+    narrow.push_back(runtime::convert(arg, runtime::DType::F32));
+  const std::vector<runtime::Tensor> wide = this->widenToF64(narrow);
+  this->generate(options);
+  const std::vector<runtime::Tensor> exact = this->runMain(wide);
+  options.elementType = ElementType::kBF16;
+  this->generate(options);
+  const std::vector<runtime::Tensor> mixed =
+      this->widenToF64(this->runMain(narrow));
+  ASSERT_EQ(mixed.size(), TypeParam::resultCount(options));
+  ASSERT_EQ(exact.size(), mixed.size());
+  const double bound =
+      TypeParam::bf16RoundingBound(options) * kBf16UnitRoundoff;
+  const double exactLoss = exact[0].template data<double>()[0];
+  EXPECT_LE(std::abs(mixed[0].template data<double>()[0] - exactLoss),
+            bound * std::abs(exactLoss));
+  // Each gradient, (w - w') / lr, normwise.
+  for (size_t weight = 0; weight + 1 < exact.size(); ++weight) {
+    const double *w = wide[2 + weight].template data<double>();
+    const double *exactUpdated = exact[1 + weight].template data<double>();
+    const double *mixedUpdated = mixed[1 + weight].template data<double>();
+    double difference = 0, norm = 0;
+    for (int64_t i = 0; i < exact[1 + weight].numElements(); ++i) {
+      const double exactGradient =
+          (w[i] - exactUpdated[i]) / options.learningRate;
+      const double mixedGradient =
+          (w[i] - mixedUpdated[i]) / options.learningRate;
+      difference +=
+          (mixedGradient - exactGradient) * (mixedGradient - exactGradient);
+      norm += exactGradient * exactGradient;
+    }
+    EXPECT_LE(std::sqrt(difference), bound * std::sqrt(norm))
+        << "dloss/d" << TypeParam::weightName(options, weight) << ": "
+        << std::sqrt(difference / norm) / kBf16UnitRoundoff << " u";
+  }
+}
+
+TYPED_TEST_P(MixedPrecisionExampleTest, Bf16StepKeepsF32MasterTypes) {
+  auto options = TypeParam::smallF64();
+  options.elementType = ElementType::kBF16;
+  this->generate(options);
+  const std::vector<runtime::Tensor> results = this->runMain(
+      TypeParam::randomArguments(options, runtime::DType::F32, 3));
+  ASSERT_EQ(results.size(), TypeParam::resultCount(options));
+  for (const runtime::Tensor &result : results)
+    EXPECT_EQ(result.dtype(), runtime::DType::F32);
+}
+
+REGISTER_TYPED_TEST_SUITE_P(MixedPrecisionExampleTest,
+                            Bf16StepFollowsTheF64StepWithinBf16Rounding,
+                            Bf16StepKeepsF32MasterTypes);
+
 } // namespace mlir::mpmd::examples::testing
 
 #endif // MPMD_UNITTESTS_EXAMPLES_EXAMPLEMODELTESTS_H

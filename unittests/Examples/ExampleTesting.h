@@ -73,17 +73,19 @@ protected:
     return succeeded(results) ? *results : std::vector<runtime::Tensor>();
   }
 
-  /// With f64 `args` = (x, y, weights...) and `results` = runMain(args):
-  /// every applied gradient, (w - w') / lr, matches the central difference
-  /// of the loss in that weight element. `describe(weight)` names a weight.
+  /// With f64 `args` = (x, y, weights..., then `trailingInputs` that are
+  /// not weights, e.g. dropout keys) and `results` = runMain(args): every
+  /// applied gradient, (w - w') / lr, matches the central difference of the
+  /// loss in that weight element. `describe(weight)` names a weight.
   template <typename Describe>
   void
   expectUpdateFollowsLossGradient(std::vector<runtime::Tensor> args,
                                   const std::vector<runtime::Tensor> &results,
-                                  double learningRate, Describe describe) {
+                                  double learningRate, Describe describe,
+                                  size_t trailingInputs = 0) {
     constexpr double kStep = 1e-6;
-    ASSERT_EQ(results.size(), args.size() - 1);
-    for (size_t weight = 0; weight + 2 < args.size(); ++weight) {
+    ASSERT_EQ(results.size() + trailingInputs, args.size() - 1);
+    for (size_t weight = 0; weight + 1 < results.size(); ++weight) {
       double *values = args[2 + weight].data<double>();
       const double *updated = results[1 + weight].data<double>();
       for (int64_t i = 0; i < args[2 + weight].numElements(); ++i) {

@@ -98,9 +98,20 @@ struct MlpModel {
   static std::string weightName(const MlpOptions &, size_t weight) {
     return "w_" + std::to_string(weight);
   }
+
+  /// The bf16 roundings on the longest path from the inputs through the
+  /// loss back to a gradient, each adding at most u relative error to
+  /// first order (dot products accumulate wide and round once): x's
+  /// conversion, then per layer forward the weight's conversion, z = h w
+  /// and tanh (3), backward 1 - h^2 (2 roundings), dz and the two products
+  /// dw and dh (3). The loss and the update are f32 (2^-24: negligible).
+  static double bf16RoundingBound(const MlpOptions &options) {
+    return 1 + (3 + 5) * options.layers;
+  }
 };
 
 INSTANTIATE_TYPED_TEST_SUITE_P(Mlp, ExampleModelTest, MlpModel);
+INSTANTIATE_TYPED_TEST_SUITE_P(Mlp, MixedPrecisionExampleTest, MlpModel);
 
 TEST(MlpConfigTest, WidthIsChecked) {
   MlpOptions options;

@@ -8,12 +8,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "mpmd/Examples/Transformer.h"
+#include "mpmd/Runtime/BitGenerators.h"
 
 #include "ExampleModelTests.h"
 
 #include "gtest/gtest.h"
 
 #include <cmath>
+#include <cstring>
 #include <random>
 
 using namespace mlir;
@@ -60,9 +62,49 @@ int64_t ffnOf(const TransformerOptions &options, int64_t layer) {
                                      : options.ffnPerLayer[layer];
 }
 
+/// The dropout keep mask of `layer` for `sequence` (S*D elements): draw 0
+/// (attention) or 1 (MLP) from the microbatch's key, as the header says,
+/// in f64 (64-bit bits, uniform (bits >> 12 | bits of 1.0) - 1).
+std::vector<bool> keepMask(const TransformerOptions &options,
+                           const std::vector<Tensor> &args, int64_t layer,
+                           int64_t sequence, int draw) {
+  const int64_t rows = options.batch / options.microbatches;
+  const int64_t s = options.sequence, d = options.dim;
+  const uint32_t *key =
+      args[2 + options.layers * kTransformerWeightsPerLayer + layer]
+          .data<uint32_t>() +
+      4 * (sequence / rows);
+  // The u32[4] key as the u64[2] state: element j's low half first.
+  std::vector<uint64_t> state = {key[0] | uint64_t{key[1]} << 32,
+                                 key[2] | uint64_t{key[3]} << 32};
+  runtime::RandomBits bits = runtime::generateRandomBits(
+      runtime::BitGenerator::Philox, state, DType::UI64, {rows, s, d});
+  if (draw == 1)
+    bits = runtime::generateRandomBits(runtime::BitGenerator::Philox,
+                                       bits.state, DType::UI64, {rows, s, d});
+  const uint64_t *words =
+      bits.output.data<uint64_t>() + (sequence % rows) * s * d;
+  std::vector<bool> keep(s * d);
+  for (int64_t i = 0; i < s * d; ++i) {
+    const uint64_t oneToTwo = words[i] >> 12 | 0x3FF0000000000000ull;
+    double uniform;
+    std::memcpy(&uniform, &oneToTwo, sizeof(uniform));
+    keep[i] = uniform - 1.0 < 1.0 - options.dropout;
+  }
+  return keep;
+}
+
+/// x with the elements `keep` drops zeroed and the others divided by 1 - R.
+void applyDropout(std::vector<double> &x, const std::vector<bool> &keep,
+                  double rate) {
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = keep[i] ? x[i] / (1.0 - rate) : 0.0;
+}
+
 /// The loss in plain loops, one sequence at a time, with the header's math:
 /// pre-norm causal single-head attention (no max subtraction here), tanh
-/// MLP, residuals, 0.5 * sum((h_L - y)^2) / (B * S).
+/// MLP, residuals, 0.5 * sum((h_L - y)^2) / (B * S); with dropout, the
+/// keys follow the weights in `args`.
 double plainLoopLoss(const TransformerOptions &options,
                      const std::vector<Tensor> &args) {
   const int64_t s = options.sequence, d = options.dim;
@@ -96,12 +138,16 @@ double plainLoopLoss(const TransformerOptions &options,
             c[n * d + j] += e[m] / total * v[m * d + j];
       }
       std::vector<double> g = matmul(c, weight(3), s, d, d);
+      if (options.dropout > 0)
+        applyDropout(g, keepMask(options, args, layer, b, 0), options.dropout);
       for (int64_t i = 0; i < s * d; ++i)
         g[i] += h[i];
       std::vector<double> a = matmul(norm(g, s, d), weight(4), s, d, f);
       for (double &value : a)
         value = std::tanh(value);
       h = matmul(a, weight(5), s, f, d);
+      if (options.dropout > 0)
+        applyDropout(h, keepMask(options, args, layer, b, 1), options.dropout);
       for (int64_t i = 0; i < s * d; ++i)
         h[i] += g[i];
     }
@@ -172,9 +218,26 @@ struct TransformerModel {
     return std::string(kWeightNames[weight % kTransformerWeightsPerLayer]) +
            "_" + std::to_string(weight / kTransformerWeightsPerLayer);
   }
+
+  /// As the MLP's (MlpTest.cpp): the bf16 roundings on the longest path,
+  /// each at most u to first order. x's conversion, then per layer forward
+  /// 33: a weight's conversion, each norm 9 (sum, mean, centre, square,
+  /// sum, variance, + eps, rsqrt, scale), q, q k^T, the scale, the shift,
+  /// exp, the sum, p, c, c wo, g, z, tanh, a w2 and h' (one each);
+  /// backward 41: dh' for the last layer, dw2, da, a^2, 1 - a^2, dz, dw1,
+  /// dn2, normback 9, dg, dwo, dc, dv, dp, p dp, its row sum, the
+  /// centring, dsoft, ds, dq, dk, dwq, the three dn1 products and their two
+  /// sums, normback 9, dh (one each unless counted). Attention's softmax
+  /// gradient cancels (dp minus its p-weighted mean), so dwq and dwk of the
+  /// upper layer err most (25 u and 12 u of the 149 u allowed here).
+  static double bf16RoundingBound(const TransformerOptions &options) {
+    return 1 + (33 + 41) * options.layers;
+  }
 };
 
 INSTANTIATE_TYPED_TEST_SUITE_P(Transformer, ExampleModelTest,
+                               TransformerModel);
+INSTANTIATE_TYPED_TEST_SUITE_P(Transformer, MixedPrecisionExampleTest,
                                TransformerModel);
 
 using TransformerTest = ExampleModelTest<TransformerModel>;
@@ -197,6 +260,79 @@ TEST_F(TransformerTest, PerLayerFfnWidthsGiveTheReferenceLoss) {
               (runtime::Shape{options.dim, options.ffnPerLayer[layer]}));
 }
 
+/// Random rbg keys key_i[M,4], one per layer, after `args`.
+void appendDropoutKeys(const TransformerOptions &options,
+                       std::vector<Tensor> &args, uint64_t seed) {
+  std::mt19937_64 random(seed);
+  for (int64_t i = 0; i < options.layers; ++i) {
+    Tensor key = Tensor::empty(DType::UI32, {options.microbatches, 4});
+    for (int64_t j = 0; j < key.numElements(); ++j)
+      key.data<uint32_t>()[j] = static_cast<uint32_t>(random());
+    args.push_back(std::move(key));
+  }
+}
+
+// Dropout: the loss of the reference with the masks drawn from the keys,
+// and the backward drops what the forward dropped (the masks are fixed by
+// the keys, so central differences see the same masks).
+TEST_F(TransformerTest, DropoutGivesTheReferenceLossAndFollowsItsGradient) {
+  TransformerOptions options = TransformerModel::smallF64();
+  options.dropout = 0.5;
+  generate(options);
+  std::vector<Tensor> args =
+      TransformerModel::randomArguments(options, DType::F64, 13);
+  appendDropoutKeys(options, args, 17);
+  std::vector<Tensor> results = runMain(args);
+  ASSERT_EQ(results.size(), TransformerModel::resultCount(options));
+  const double loss = results[0].data<double>()[0];
+  EXPECT_NEAR(loss, plainLoopLoss(options, args), 1e-12);
+  expectUpdateFollowsLossGradient(
+      args, results, options.learningRate,
+      [&](size_t weight) {
+        return TransformerModel::weightName(options, weight);
+      },
+      /*trailingInputs=*/options.layers);
+  // The masks drop about half (96 draws here) and change the loss.
+  int64_t kept = 0, drawn = 0;
+  for (int64_t layer = 0; layer < options.layers; ++layer)
+    for (int64_t b = 0; b < options.batch; ++b)
+      for (int draw = 0; draw < 2; ++draw)
+        for (bool keep : keepMask(options, args, layer, b, draw)) {
+          kept += keep;
+          ++drawn;
+        }
+  EXPECT_GT(kept, drawn / 4);
+  EXPECT_LT(kept, 3 * drawn / 4);
+  TransformerOptions noDropout = options;
+  noDropout.dropout = 0;
+  EXPECT_GT(std::abs(loss - plainLoopLoss(noDropout, args)), 1e-3);
+  // Other keys, other masks.
+  appendDropoutKeys(options, args, 19);
+  args.erase(args.end() - 2 * options.layers, args.end() - options.layers);
+  EXPECT_NEAR(runMain(args)[0].data<double>()[0], plainLoopLoss(options, args),
+              1e-12);
+  EXPECT_NE(runMain(args)[0].data<double>()[0], loss);
+}
+
+// Mixed precision with dropout: the masks are drawn from f32 uniforms and
+// applied to the bf16 activations; the pipelined step is checked by
+// mpmd_example_transformer_dropout.test, this one that it runs and keeps
+// f32 master types.
+TEST_F(TransformerTest, DropoutInBf16KeepsF32MasterTypes) {
+  TransformerOptions options = TransformerModel::smallF64();
+  options.dropout = 0.25;
+  options.elementType = ElementType::kBF16;
+  generate(options);
+  std::vector<Tensor> args =
+      TransformerModel::randomArguments(options, DType::F32, 23);
+  appendDropoutKeys(options, args, 29);
+  std::vector<Tensor> results = runMain(args);
+  ASSERT_EQ(results.size(), TransformerModel::resultCount(options));
+  for (const Tensor &result : results)
+    EXPECT_EQ(result.dtype(), DType::F32);
+  EXPECT_TRUE(std::isfinite(results[0].data<float>()[0]));
+}
+
 TEST(TransformerConfigTest, ModelSizesAreChecked) {
   auto errorFor = [](auto change) {
     TransformerOptions options;
@@ -215,6 +351,12 @@ TEST(TransformerConfigTest, ModelSizesAreChecked) {
   EXPECT_EQ(
       errorFor([](TransformerOptions &o) { o.ffnPerLayer = {8, 8, 0, 8}; }),
       "ffn must be at least 1 (got 0)");
+  EXPECT_EQ(errorFor([](TransformerOptions &o) { o.dropout = 1; }),
+            "the dropout rate must be at least 0 and below 1 (got 1)");
+  EXPECT_EQ(errorFor([](TransformerOptions &o) { o.dropout = -0.5; }),
+            "the dropout rate must be at least 0 and below 1 (got -0.5)");
+  EXPECT_EQ(errorFor([](TransformerOptions &o) { o.dropout = NAN; }),
+            "the dropout rate must be at least 0 and below 1 (got nan)");
 }
 
 } // namespace

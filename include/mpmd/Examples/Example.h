@@ -16,7 +16,12 @@
 
 namespace mlir::mpmd::examples {
 
-enum class ElementType { kF32, kF64 };
+/// The element type of the step. kBF16 is mixed precision as JAX's bf16
+/// policies write it: inputs, targets, parameters, the loss and the update
+/// in f32 (master weights); each layer converts its weights to bf16 at its
+/// top and computes activations and matmuls in bf16; each weight gradient
+/// is converted back to f32 before it leaves its layer.
+enum class ElementType { kF32, kF64, kBF16 };
 
 struct ExampleSchedule {
   /// A built-in schedule name of `mpmd compile` ("schedule": NAME), or,

@@ -15,6 +15,10 @@
 // (the last one also computes the loss) and backward, in reverse, as
 // `"layer_i"(1)`: dz = dh * (1 - h_{i+1}^2) (dz = (h_L - y) / B for the
 // last layer), dw_i = h_i^T dz, dh_i = dz w_i^T (not for layer 0).
+// With ElementType::kBF16 (Example.h) x, y, the weights, the loss and the
+// update stay f32: @main converts each microbatch of x to bf16, each layer
+// its weight (%w_master -> %w), the last layer widens h_L for the loss and
+// narrows dz, and each dw_i leaves its layer converted to f32.
 //
 //===----------------------------------------------------------------------===//
 

@@ -32,6 +32,19 @@
 // with normback(dn; n, r) = r * (dn - mean(dn) - n * mean(dn * n)) over the
 // last axis; p^T dc, dc v^T, ds k, ds^T q multiply per sequence and the
 // weight gradients a^T dh', n1^T dq, ... sum over sequences and positions.
+// With dropout rate R > 0, c wo and a w2 each pass through dropout before
+// their residual add, as flax writes it with JAX's rbg PRNG: @main takes
+// one key key_i[M,4] (u32) per layer after the weights, row k for
+// microbatch k; the layer draws two bit tensors with
+// `rng_bit_generator` (DEFAULT, the key bitcast to its u64[2] state, the
+// second draw from the state the first returns), keeps an element where
+// the uniform number of its bits is below 1 - R and divides the kept ones
+// by 1 - R. Both keep masks follow the residuals, so the backward drops
+// the same elements: dh' and dg are masked and divided by 1 - R before
+// they reach dw2 and da, dwo and dc (the residual paths take them whole).
+// With ElementType::kBF16 (Example.h) the weights, x, y, the loss and the
+// update are f32 and the layers bf16, as the MLP's (Mlp.h): each layer
+// converts its weights at its top and its weight gradients back to f32.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,6 +70,8 @@ struct TransformerOptions : ExampleTrainingOptions {
   /// F per layer (one value per layer) for deliberately unbalanced models,
   /// e.g. to test stage cuts; when non-empty it replaces `ffn`.
   std::vector<int64_t> ffnPerLayer;
+  /// The dropout rate R in [0, 1); 0 writes no dropout (and no keys).
+  double dropout = 0;
 };
 
 /// The weights of each layer, in argument and result order.
