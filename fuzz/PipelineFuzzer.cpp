@@ -1,7 +1,8 @@
 //===- PipelineFuzzer.cpp - One pass pipeline on fuzzed modules -----------===//
 //
 // Built once per pipeline. MPMD_FUZZED_PIPELINE names a registered one
-// (mpmd-import-pipeline, mpmd-optimize-pipeline, mpmd-export-pipeline,
+// (mpmd-import-pipeline, mpmd-optimize-pipeline,
+// mpmd-sharding-propagation-pipeline, mpmd-export-pipeline,
 // sdy-propagation-pipeline): the input is a first line with the pipeline's
 // options as mpmd-opt takes them ("name-to-mesh-assignment=f@m1
 // infer-transfers=true", possibly empty), then a module.

@@ -14,7 +14,9 @@ import struct
 import sys
 
 SPLIT_FILE_SECTION = re.compile(r"^(?:#|//)--- (\S+)\n", re.MULTILINE)
-PIPELINES = ("import", "optimize", "export")
+# Each MPMD pipeline with the test directory of its phase.
+PIPELINES = {"import": "Import", "optimize": "Optimize",
+             "sharding-propagation": "ShardingPropagation", "export": "Export"}
 
 
 def write(directory, content):
@@ -63,11 +65,11 @@ def main(root, out):
                 continue
             for module in modules(text) if name.endswith((".mlir", ".test")) else []:
                 write(out / "mpmd-ir-fuzzer", module)
-                for pipeline in PIPELINES:
+                for pipeline, directory in PIPELINES.items():
                     options = pipeline_options(text, pipeline)
                     # Every module seeds the pipeline its test runs; the
                     # others get modules of their own phase's directory.
-                    if options is not None or pipeline.capitalize() in path.parts:
+                    if options is not None or directory in path.parts:
                         write(out / ("mpmd-%s-pipeline-fuzzer" % pipeline),
                               (options or "") + "\n" + module)
                 # The sdy fuzzers take every module of the sdy tests (the

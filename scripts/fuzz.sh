@@ -13,7 +13,8 @@ build_dir=${MPMD_BUILD_DIR:-$root/build-asan}
 fuzzers=("$@")
 if [ ${#fuzzers[@]} -eq 0 ]; then
   fuzzers=(mpmd-ir-fuzzer mpmd-import-pipeline-fuzzer
-           mpmd-optimize-pipeline-fuzzer mpmd-export-pipeline-fuzzer
+           mpmd-optimize-pipeline-fuzzer mpmd-sharding-propagation-pipeline-fuzzer
+           mpmd-export-pipeline-fuzzer
            mpmd-sdy-propagation-pipeline-fuzzer mpmd-sdy-partitioner-fuzzer
            mpmd-gspmd-import-pipeline-fuzzer
            mpmd-interpreter-fuzzer mpmd-config-fuzzer mpmd-npy-fuzzer

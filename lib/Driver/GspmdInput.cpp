@@ -9,6 +9,7 @@
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace mlir::mpmd::driver {
@@ -55,6 +56,13 @@ mapAxes(sdy::MeshAttr from, sdy::MeshAttr to) {
   return mapping;
 }
 
+/// The device at each position of `mesh`, the iota order spelled out.
+SmallVector<int64_t> getDeviceOrder(sdy::MeshAttr mesh) {
+  if (!mesh.getDeviceIds().empty())
+    return SmallVector<int64_t>(mesh.getDeviceIds());
+  return llvm::to_vector(llvm::seq<int64_t>(0, mesh.getTotalSize()));
+}
+
 } // namespace
 
 LogicalResult importGspmdShardings(ModuleOp module, const Config &config) {
@@ -82,7 +90,8 @@ LogicalResult importGspmdShardings(ModuleOp module, const Config &config) {
   SmallVector<sdy::MeshAxisAttr> targetAxes;
   for (const auto &[name, size] : topologyMesh.axes)
     targetAxes.push_back(sdy::MeshAxisAttr::get(ctx, name, size));
-  auto target = sdy::MeshAttr::get(ctx, targetAxes, {});
+  auto target =
+      sdy::MeshAttr::get(ctx, targetAxes, topologyMesh.deviceIds);
   for (sdy::MeshOp mesh : imported) {
     sdy::MeshAttr attr = mesh.getMesh();
     if (attr.getAxes().empty() && attr.getDeviceIds().size() == 1)
@@ -97,16 +106,20 @@ LogicalResult importGspmdShardings(ModuleOp module, const Config &config) {
            << "); mpmd compile lays one onto the topology's mesh";
   sdy::MeshOp mesh = imported.front();
   sdy::MeshAttr source = mesh.getMesh();
-  if (!source.getDeviceIds().empty())
-    return mesh.emitError("the GSPMD device order ")
-           << source << " is not iota order, which mesh '" << topologyMesh.name
-           << "' " << target << " has";
   if (source.getTotalSize() != target.getTotalSize() &&
       !source.getAxes().empty())
     return mesh.emitError("the GSPMD shardings are over ")
            << source.getTotalSize() << " devices, but mesh '"
            << topologyMesh.name << "' " << target << " has "
            << target.getTotalSize();
+  // The axes are laid on position by position (they nest in the same
+  // linear order), so position p must be the same device on both meshes.
+  if (!source.getAxes().empty() &&
+      getDeviceOrder(source) != getDeviceOrder(target))
+    return mesh.emitError("the GSPMD device order ")
+           << source << " differs from that of mesh '" << topologyMesh.name
+           << "' " << target
+           << " (give the mesh these device_ids in the topology)";
   std::optional<llvm::StringMap<SmallVector<sdy::AxisRefAttr>>> mapping =
       mapAxes(source, target);
   if (!mapping)

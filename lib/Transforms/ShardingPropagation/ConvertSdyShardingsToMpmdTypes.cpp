@@ -65,7 +65,10 @@ class ConvertSdyShardingsToMpmdTypesPass
     // failing the pass.
     for (TransferOp transfer : transfers)
       reportReshardingTransfer(transfer);
-    bool failed = false;
+    // A sharding that does not divide its dimensions (a user's, or one
+    // propagation chose) makes no valid mesh tensor type: an error here
+    // rather than invalid IR behind a successful pass.
+    bool failed = !verifyMeshTensorTypes(function);
     Operation *ret = function.getBody().front().getTerminator();
     for (OpOperand &output : ret->getOpOperands()) {
       unsigned index = output.getOperandNumber();
@@ -88,6 +91,27 @@ class ConvertSdyShardingsToMpmdTypesPass
     function.setType(FunctionType::get(
         &getContext(), function.getBody().front().getArgumentTypes(),
         ret->getOperandTypes()));
+  }
+
+  /// Verifies the mesh tensor types of the function's arguments and of
+  /// the results of its fragments, transfers and loops against the
+  /// topology; reports each offending value at its op.
+  bool verifyMeshTensorTypes(func::FuncOp function) {
+    bool valid = true;
+    auto verify = [&](Operation *op, TypeRange types) {
+      for (Type type : types)
+        if (auto meshTensor = dyn_cast<MeshTensorType>(type))
+          if (failed(meshTensor.verifyForTopology(op))) {
+            valid = false;
+            return;
+          }
+    };
+    verify(function, function.getBody().front().getArgumentTypes());
+    for (Block *block : getBlocksWithFragments(function))
+      for (Operation &op : *block)
+        if (isa<FragmentOp, TransferOp, ForOp>(op))
+          verify(&op, op.getResultTypes());
+    return valid;
   }
 
   void convertFragment(FragmentOp fragment) {

@@ -4,7 +4,7 @@
 #include "mpmd/Transforms/ShardingPropagation/Pipelines.h"
 
 #include "mpmd/Transforms/Common/Passes.h"
-#include "mpmd/Transforms/Sdy/Propagation/Passes.h"
+#include "mpmd/Transforms/Sdy/Pipelines.h"
 #include "mpmd/Transforms/ShardingPropagation/Passes.h"
 
 #include "mlir/Pass/PassRegistry.h"
@@ -12,14 +12,15 @@
 namespace mlir::mpmd {
 
 void addSdyPropagation(OpPassManager &pm) {
-  // Fragments (block arguments and results) and loops take part through
-  // data-flow edges, transfers through their pointwise rule; after the run
-  // the edges' shardings go back to in_shardings / out_shardings. The
-  // propagation is Shardy's standard one: user priorities, then op
-  // priorities, each stage a fixed point of the aggressive strategy.
-  pm.addNestedPass<func::FuncOp>(sdy::createAddDataFlowEdgesPass());
-  pm.addPass(sdy::createUserPriorityPropagatePass());
-  pm.addNestedPass<func::FuncOp>(sdy::createSinkDataFlowEdgesPass());
+  // Upstream's full Shardy propagation pipeline (import, user- and
+  // op-priority propagation, export), stopping before the partitioner:
+  // fragments take part through their data-flow edges, transfers through
+  // their pointwise rule, and the import steps (constraints, manual
+  // computations' in_shardings, sharding groups) seed it as they do for a
+  // plain StableHLO module.
+  sdy::PropagationPipelineOptions options;
+  options.avoidExportForPartitioning = true;
+  sdy::addPropagationPipeline(pm, options);
 }
 
 void addShardingPropagationPipeline(OpPassManager &pm) {

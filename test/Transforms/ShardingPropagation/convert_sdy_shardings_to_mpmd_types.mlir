@@ -105,3 +105,21 @@ func.func @loop(%arg0: !m1 {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, %
   } : !m1, !m1
   return %0#0, %0#1 : !m1, !m1
 }
+
+// -----
+
+// A sharding that does not divide its dimension makes no mesh tensor type:
+// the pass fails with an error at the op holding the value (here @main, for
+// its argument) instead of leaving invalid IR behind.
+sdy.mesh @mesh = <["x"=2]>
+!t = tensor<3x8xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>>
+
+// expected-error @+1 {{has an invalid sharding for mesh "m1" on type '!mpmd.mesh_tensor<"m1", tensor<3x8xf32>, sharding=<@mesh, [{"x"}, {}]>>': dim 0 with size 3 is not divisible by its sharded size 2}}
+func.func @main(%arg0: !m1 {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> !m1 attributes {topology = #topology} {
+  %0 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0) (%a: !t) {
+    mpmd.return %a : !t
+  } : (!m1) -> !m1
+  return %0 : !m1
+}

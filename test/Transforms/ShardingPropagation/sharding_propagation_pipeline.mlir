@@ -136,3 +136,41 @@ func.func @main(%arg0: !m1 {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -
   } : !m1
   return %0 : !m1
 }
+
+// -----
+
+// The pipeline is Shardy's whole propagation pipeline, import included: the
+// in_shardings of a manual computation (shard_map) inside a fragment dictate
+// the sharding of its operands. The operand is a fragment block argument (a
+// data-flow edge target), so the sharding arrives through a new constraint
+// at the top of the body, and from there reaches the fragment's operand and
+// @main's argument; the replicated weight stays replicated.
+sdy.mesh @mesh = <["data"=2]>
+#topology = #mpmd.topology<<"m0": <["data"=2]>>>
+
+// CHECK-LABEL: func.func @main(
+// CHECK-SAME:    %arg0: !mpmd.mesh_tensor<"m0", tensor<8x4xf32>>
+// CHECK-SAME:    %arg1: !mpmd.mesh_tensor<"m0", tensor<8x8xf32>, sharding=<@mesh, [{"data"}, {}]>>
+// CHECK:       mpmd.fragment<mesh="m0", origin=["step"]> (%arg0, %arg1) (%[[W:.*]]: tensor<8x4xf32>, %[[X:.*]]: tensor<8x8xf32>)
+// CHECK-NEXT:    %[[CW:.*]] = sdy.sharding_constraint %[[W]] <@mesh, [{}, {}]>
+// CHECK-NEXT:    %[[CX:.*]] = sdy.sharding_constraint %[[X]] <@mesh, [{"data"}, {}]>
+// CHECK-NEXT:    sdy.manual_computation(%[[CW]], %[[CX]])
+func.func @main(%w: !mpmd.mesh_tensor<"m0", tensor<8x4xf32>>,
+                %x: !mpmd.mesh_tensor<"m0", tensor<8x8xf32>>)
+    -> !mpmd.mesh_tensor<"m0", tensor<8x4xf32>> attributes {topology = #topology} {
+  %0 = mpmd.fragment<mesh="m0", origin=["step"]> (%w, %x) (%iw: tensor<8x4xf32>, %ix: tensor<8x8xf32>) {
+    %1 = sdy.manual_computation(%iw, %ix) in_shardings=[<@mesh, [{}, {}]>, <@mesh, [{"data"}, {}]>] out_shardings=[<@mesh, [{}, {}]>] manual_axes={"data"} (%lw: tensor<8x4xf32>, %lx: tensor<4x8xf32>) {
+      %y = stablehlo.dot_general %lx, %lw, contracting_dims = [1] x [0] : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<4x4xf32>
+      %g = stablehlo.dot_general %lx, %y, contracting_dims = [0] x [0] : (tensor<4x8xf32>, tensor<4x4xf32>) -> tensor<8x4xf32>
+      %s = "stablehlo.all_reduce"(%g) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids}> ({
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %sum = stablehlo.add %a, %b : tensor<f32>
+        stablehlo.return %sum : tensor<f32>
+      }) : (tensor<8x4xf32>) -> tensor<8x4xf32>
+      %new = stablehlo.subtract %lw, %s : tensor<8x4xf32>
+      sdy.return %new : tensor<8x4xf32>
+    } : (tensor<8x4xf32>, tensor<8x8xf32>) -> tensor<8x4xf32>
+    mpmd.return %1 : tensor<8x4xf32>
+  } : (!mpmd.mesh_tensor<"m0", tensor<8x4xf32>>, !mpmd.mesh_tensor<"m0", tensor<8x8xf32>>) -> !mpmd.mesh_tensor<"m0", tensor<8x4xf32>>
+  return %0 : !mpmd.mesh_tensor<"m0", tensor<8x4xf32>>
+}

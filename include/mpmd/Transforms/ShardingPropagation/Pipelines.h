@@ -17,9 +17,9 @@
 
 namespace mlir::mpmd {
 
-/// The sdy propagation engine as the MPMD pipeline runs it (data-flow edges
-/// added, user- and op-priority propagation, edges sunk), on a module pass
-/// manager.
+/// Shardy's propagation pipeline as the MPMD pipeline runs it (import,
+/// user- and op-priority propagation, export without partitioning), on a
+/// module pass manager.
 void addSdyPropagation(OpPassManager &pm);
 
 /// Builds the sharding-propagation pipeline on a module pass manager.
