@@ -10,7 +10,7 @@
 // 1/devices of the gathered tensor); it prints per round and as medians the
 // ratio memcpy time / collective time (≥ 0.5 is the target for all_reduce:
 // it reads every operand and writes every result once, split over the
-// devices' threads, plus one copy of the others' chunks).
+// devices' threads: per device the bytes of one memcpy of its operand).
 //
 //===----------------------------------------------------------------------===//
 

@@ -236,4 +236,18 @@ TEST(ThreadsTransportTest, AbortReleasesAMemberWaitingForOthers) {
               HasSubstr("stopped: device 1 failed"));
 }
 
+TEST(ThreadsTransportTest, CollectivesAfterAnAbortFailForEveryMember) {
+  ThreadsTransport transport(2);
+  transport.abort("device 2 failed");
+  // Both members arrive: neither may reduce (the other's result may be gone
+  // already), both fail.
+  auto results = onEveryMember({0, 1}, [&](int64_t position) {
+    return transport.allReduce({0, 1}, position, makeOperand(position, {4}),
+                               ReduceKind::Add);
+  });
+  for (llvm::Expected<Tensor> &result : results)
+    EXPECT_THAT(llvm::toString(result.takeError()),
+                HasSubstr("stopped: device 2 failed"));
+}
+
 } // namespace

@@ -108,17 +108,24 @@ private:
   void dispatch(int64_t to, Message message);
   Rendezvous &getRendezvous(llvm::ArrayRef<int64_t> group);
   /// Waits until every member of `rendezvous` arrived; with `mutex` held.
-  llvm::Error meet(Rendezvous &rendezvous, std::unique_lock<std::mutex> &lock);
+  /// When `interruptible`, an abort before every member arrived fails it
+  /// for all of them (after, it succeeds for all).
+  llvm::Error meet(Rendezvous &rendezvous, std::unique_lock<std::mutex> &lock,
+                   bool interruptible);
   /// Runs `work(phase, ...)` for each of `phases` phases, each after every
   /// member finished the previous one (the first after every member
   /// registered its operand and result), and meets once more before any
   /// member leaves, so operands stay alive while others read them. A
   /// member's error does not skip meetings (the others would wait).
+  /// `result` is this member's result as registered before the first
+  /// meeting (allocated there when other members write into it; else
+  /// empty, for `work` to make).
   using Phase = std::function<llvm::Error(int64_t phase, Rendezvous &,
                                           Tensor &result)>;
   llvm::Expected<Tensor> collective(llvm::ArrayRef<int64_t> group,
                                     int64_t position, const Tensor &operand,
-                                    int64_t phases, const Phase &work);
+                                    int64_t phases, const Phase &work,
+                                    Tensor result = Tensor());
   llvm::Error abortedError() const;
 
   std::mutex mutex;

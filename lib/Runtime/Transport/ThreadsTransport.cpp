@@ -179,30 +179,39 @@ ThreadsTransport::getRendezvous(llvm::ArrayRef<int64_t> group) {
 }
 
 llvm::Error ThreadsTransport::meet(Rendezvous &meeting,
-                                   std::unique_lock<std::mutex> &lock) {
+                                   std::unique_lock<std::mutex> &lock,
+                                   bool interruptible) {
+  if (interruptible && aborted)
+    return abortedError();
   uint64_t generation = meeting.generation;
   if (++meeting.arrived == static_cast<int64_t>(meeting.operands.size())) {
     meeting.arrived = 0;
     ++meeting.generation;
     meeting.released.notify_all();
-  } else {
-    meeting.released.wait(
-        lock, [&] { return aborted || meeting.generation != generation; });
+    return llvm::Error::success();
   }
-  return aborted ? abortedError() : llvm::Error::success();
+  meeting.released.wait(lock, [&] {
+    return (interruptible && aborted) || meeting.generation != generation;
+  });
+  return meeting.generation != generation ? llvm::Error::success()
+                                          : abortedError();
 }
 
 llvm::Expected<Tensor> ThreadsTransport::collective(
     llvm::ArrayRef<int64_t> group, int64_t position, const Tensor &operand,
-    int64_t phases, const Phase &work) {
-  Tensor result;
+    int64_t phases, const Phase &work, Tensor result) {
   llvm::Error failure = llvm::Error::success();
   std::unique_lock<std::mutex> lock(mutex);
   Rendezvous &meeting = getRendezvous(group);
   meeting.operands[position] = &operand;
   meeting.results[position] = &result;
+  // Only the first meeting can be cut short by an abort: once every member
+  // arrived, each works (which never blocks) and comes to the next one, so
+  // waiting for all of them cannot hang, and no member leaves while another
+  // still reads its operand or writes its result.
   for (int64_t phase = 0; phase < phases; ++phase) {
-    if (llvm::Error error = meet(meeting, lock)) {
+    if (llvm::Error error =
+            meet(meeting, lock, /*interruptible=*/phase == 0)) {
       llvm::consumeError(std::move(failure));
       return std::move(error);
     }
@@ -211,7 +220,7 @@ llvm::Expected<Tensor> ThreadsTransport::collective(
       failure = work(phase, meeting, result);
     lock.lock();
   }
-  if (llvm::Error error = meet(meeting, lock)) {
+  if (llvm::Error error = meet(meeting, lock, /*interruptible=*/false)) {
     llvm::consumeError(std::move(failure));
     return std::move(error);
   }
@@ -235,47 +244,40 @@ llvm::Expected<Tensor> ThreadsTransport::allReduce(
   size_t elementSize = dtypeSize(operand.dtype());
   int64_t elements = operand.numElements();
   // Member i reduces elements [bounds(i), bounds(i + 1)) of every operand
-  // into its own result, then copies the other members' chunks.
+  // and writes the sum into every member's result, which each member
+  // allocated before the meeting. Per member, as many bytes are read and
+  // written as a memcpy of the operand moves; reading the others' sums back
+  // in a second phase would move half as much again.
   auto bounds = [&](int64_t member) { return elements * member / members; };
   return collective(
-      group, self, operand, 2,
-      [&](int64_t phase, Rendezvous &meeting, Tensor &result) -> llvm::Error {
-        if (phase == 0) {
-          if (llvm::Error error =
-                  checkSameOperands("all_reduce", meeting.operands))
-            return error;
-          result = Tensor::empty(operand.dtype(), operand.shape());
-          int64_t begin = bounds(self), count = bounds(self + 1) - begin;
-          // Block by block, so that the first operand's copy is still in
-          // cache when the others are folded into it: the chunk is written
-          // to memory once, not copied and then read and written again.
-          int64_t blockElements = std::max<int64_t>(
-              1, kAllReduceBlockBytes / static_cast<int64_t>(elementSize));
-          for (int64_t block = begin; block < begin + count;
-               block += blockElements) {
-            int64_t size = std::min(blockElements, begin + count - block);
-            std::byte *into = result.bytes() + block * elementSize;
-            std::memcpy(into,
-                        meeting.operands[0]->bytes() + block * elementSize,
-                        size * elementSize);
-            for (int64_t member = 1; member < members; ++member)
-              reduceInto(kind, operand.dtype(), into,
-                         meeting.operands[member]->bytes() +
-                             block * elementSize,
-                         size);
-          }
-          return llvm::Error::success();
-        }
-        for (int64_t member = 0; member < members; ++member) {
-          if (member == self)
-            continue;
-          int64_t begin = bounds(member), count = bounds(member + 1) - begin;
-          std::memcpy(result.bytes() + begin * elementSize,
-                      meeting.results[member]->bytes() + begin * elementSize,
-                      count * elementSize);
+      group, self, operand, 1,
+      [&](int64_t, Rendezvous &meeting, Tensor &result) -> llvm::Error {
+        if (llvm::Error error =
+                checkSameOperands("all_reduce", meeting.operands))
+          return error;
+        int64_t begin = bounds(self), count = bounds(self + 1) - begin;
+        // Block by block, so that the block is still in cache when the
+        // other operands are folded into it and when it is copied to the
+        // other members' results.
+        int64_t blockElements = std::max<int64_t>(
+            1, kAllReduceBlockBytes / static_cast<int64_t>(elementSize));
+        for (int64_t block = begin; block < begin + count;
+             block += blockElements) {
+          int64_t size = std::min(blockElements, begin + count - block);
+          size_t offset = block * elementSize, bytes = size * elementSize;
+          std::byte *into = result.bytes() + offset;
+          std::memcpy(into, meeting.operands[0]->bytes() + offset, bytes);
+          for (int64_t member = 1; member < members; ++member)
+            reduceInto(kind, operand.dtype(), into,
+                       meeting.operands[member]->bytes() + offset, size);
+          for (int64_t member = 0; member < members; ++member)
+            if (member != self)
+              std::memcpy(meeting.results[member]->bytes() + offset, into,
+                          bytes);
         }
         return llvm::Error::success();
-      });
+      },
+      Tensor::empty(operand.dtype(), operand.shape()));
 }
 
 llvm::Expected<Tensor> ThreadsTransport::allGather(

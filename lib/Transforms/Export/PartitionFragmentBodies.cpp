@@ -214,11 +214,18 @@ SmallVector<Type> getLocalTypes(TypeRange types, Operation *anchor) {
 /// its in/out shardings: -mpmd-convert-sdy-shardings-to-mpmd-types left
 /// the body without shardings, and without it every sharded argument would
 /// be all-gathered at the top of the body and the mesh's devices would each
-/// compute the whole fragment.
+/// compute the whole fragment. As in Shardy's propagation pipeline, each
+/// use of a constant gets its own copy first (export's CSE left one
+/// constant per value, e.g. one learning rate for weights sharded along
+/// different dimensions, which would tie their shardings together and
+/// push one weight's sharding onto the other's gradient), and copies that
+/// ended up sharded alike are merged again after.
 void buildPartitionerPipeline(OpPassManager &pm, int64_t devices) {
+  pm.addPass(sdy::createConstantOrScalarSplitterPass());
   pm.addPass(sdy::createUserPriorityPropagatePass());
   pm.addPass(sdy::createRemoveShardingGroupsPass());
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  funcPm.addPass(sdy::createConstantOrScalarMergerPass());
   funcPm.addPass(sdy::createShardingConstraintToReshardPass());
   funcPm.addPass(sdy::createInsertExplicitReshardsPass(
       sdy::InsertExplicitReshardsPassOptions{/*enableFullVersion=*/true}));

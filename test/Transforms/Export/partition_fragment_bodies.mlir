@@ -286,3 +286,52 @@ func.func @p0_proj.main(%h: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh,
   %y = stablehlo.dot_general %h, %w, contracting_dims = [1] x [0] : (tensor<8x4xf32>, tensor<4x4xf32>) -> tensor<8x4xf32>
   return %y : tensor<8x4xf32>
 }
+
+// -----
+
+// One learning-rate constant shared by the updates of a column-parallel and a
+// row-parallel weight (the export's CSE leaves one constant per value): as
+// Shardy's propagation pipeline does, each use gets its own copy before the
+// body is propagated, so each update keeps its weight's sharding and nothing
+// moves. One shared constant takes one of the two shardings and is resharded
+// (all_to_all) for the other update; in the transformer example its sharding
+// spread from the update back through the gradient of the output projection
+// into the residual stream's gradient, which was then sharded by features.
+
+!a = !mpmd.mesh_tensor<"m", tensor<8x4xf32>>
+!h = !mpmd.mesh_tensor<"m", tensor<8x4xf32>, sharding=<@mesh, [{}, {"x"}]>>
+!col = !mpmd.mesh_tensor<"m", tensor<4x4xf32>, sharding=<@mesh, [{}, {"x"}]>>
+!row = !mpmd.mesh_tensor<"m", tensor<4x4xf32>, sharding=<@mesh, [{"x"}, {}]>>
+#topology = #mpmd.topology<<"m": <["x"=2]>>>
+sdy.mesh @mesh = <["x"=2]>
+
+func.func @main(%a: !a, %h: !h, %w1: !col, %w2: !row) -> (!col, !row) attributes {topology = #topology} {
+  %0:2 = mpmd.fragment_call<mesh="m", origin=["sgd"]> @p0_sgd.main(%a, %h, %w1, %w2) : (!a, !h, !col, !row) -> (!col, !row)
+  return %0#0, %0#1 : !col, !row
+}
+
+// CHECK-LABEL: func.func @p0_sgd.main
+// CHECK-SAME:    (%arg0: tensor<8x4xf32>, %arg1: tensor<8x2xf32>, %arg2: tensor<4x2xf32>, %arg3: tensor<2x4xf32>) -> (tensor<4x2xf32>, tensor<2x4xf32>)
+// CHECK-NOT:     stablehlo.all_
+// CHECK-NOT:     stablehlo.collective
+// CHECK-DAG:     %[[LR1:.*]] = stablehlo.constant dense<1.000000e-01> : tensor<4x2xf32>
+// CHECK-DAG:     %[[LR2:.*]] = stablehlo.constant dense<1.000000e-01> : tensor<2x4xf32>
+// CHECK-DAG:     %[[G1:.*]] = stablehlo.dot_general %arg0, %arg1, contracting_dims = [0] x [0] : (tensor<8x4xf32>, tensor<8x2xf32>) -> tensor<4x2xf32>
+// CHECK-DAG:     %[[G2:.*]] = stablehlo.dot_general %arg1, %arg0, contracting_dims = [0] x [0] : (tensor<8x2xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+// CHECK-DAG:     %[[S1:.*]] = stablehlo.multiply %[[G1]], %[[LR1]] : tensor<4x2xf32>
+// CHECK-DAG:     %[[S2:.*]] = stablehlo.multiply %[[G2]], %[[LR2]] : tensor<2x4xf32>
+// CHECK-DAG:     %[[N1:.*]] = stablehlo.subtract %arg2, %[[S1]] : tensor<4x2xf32>
+// CHECK-DAG:     %[[N2:.*]] = stablehlo.subtract %arg3, %[[S2]] : tensor<2x4xf32>
+// CHECK-NOT:     stablehlo.all_
+// CHECK-NOT:     stablehlo.collective
+// CHECK:         return %[[N1]], %[[N2]] : tensor<4x2xf32>, tensor<2x4xf32>
+func.func @p0_sgd.main(%a: tensor<8x4xf32>, %h: tensor<8x4xf32>, %w1: tensor<4x4xf32>, %w2: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) attributes {mesh_shape = #sdy.mesh<["x"=2]>} {
+  %g1 = stablehlo.dot_general %a, %h, contracting_dims = [0] x [0] : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<4x4xf32>
+  %g2 = stablehlo.dot_general %h, %a, contracting_dims = [0] x [0] : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<4x4xf32>
+  %lr = stablehlo.constant dense<0.1> : tensor<4x4xf32>
+  %s1 = stablehlo.multiply %g1, %lr : tensor<4x4xf32>
+  %n1 = stablehlo.subtract %w1, %s1 : tensor<4x4xf32>
+  %s2 = stablehlo.multiply %g2, %lr : tensor<4x4xf32>
+  %n2 = stablehlo.subtract %w2, %s2 : tensor<4x4xf32>
+  return %n1, %n2 : tensor<4x4xf32>, tensor<4x4xf32>
+}
