@@ -197,6 +197,15 @@ std::vector<int64_t> cutForLayout(const PlanRequest &request,
 }
 
 /// Simulates `built` with the layers cut at `firstLayers`.
+/// Whether `built` runs weight gradients (W) as actions of their own.
+bool hasWeightGradientActions(const schedule::Schedule &built) {
+  return llvm::any_of(built.meshActions, [](const auto &actions) {
+    return llvm::any_of(actions, [](const schedule::Action &action) {
+      return action.kind == schedule::ActionKind::kWeightGradient;
+    });
+  });
+}
+
 llvm::Expected<PlanCandidate> scoreSchedule(
     const PlanRequest &request, const LayerSums &sums,
     schedule::ScheduleKind kind, const schedule::ScheduleParams &params,
@@ -214,12 +223,7 @@ llvm::Expected<PlanCandidate> scoreSchedule(
   candidate.microbatches = params.microbatches;
   // An action pays the overhead once: without W actions, B (which then
   // lasts backward + weight gradient) pays it in its backward part.
-  const bool splitsWeightGradients =
-      llvm::any_of(built.meshActions, [](const auto &actions) {
-        return llvm::any_of(actions, [](const schedule::Action &action) {
-          return action.kind == schedule::ActionKind::kWeightGradient;
-        });
-      });
+  const bool splitsWeightGradients = hasWeightGradientActions(built);
   std::vector<schedule::StageCosts> stageCosts(stages);
   std::vector<double> meshParameters(params.meshes, 0);
   std::vector<double> meshUpdate(params.meshes, 0);
@@ -379,6 +383,11 @@ searchPlans(const PlanRequest &request) {
             llvm::consumeError(built.takeError());
             continue;
           }
+          // On one mesh no backward fragment sends a gradient to another
+          // mesh, so the compiler splits none from its weight gradient and
+          // a schedule with W actions does not compile.
+          if (meshes == 1 && hasWeightGradientActions(*built))
+            continue;
           auto [cut, isNew] = cutOfLayout.try_emplace(built->stageMesh);
           if (isNew)
             cut->second = cutForLayout(request, sums, built->stageMesh);

@@ -333,6 +333,28 @@ TEST(PlannerTest, FewestMeshesBoundTheSearch) {
             "the fewest meshes must be between 1 and the 4 available");
 }
 
+TEST(PlannerTest, SchedulesWithWeightGradientActionsNeedTwoMeshes) {
+  // On one mesh the compiler splits no backward fragment from its weight
+  // gradient, so ZB-H1 and DualPipeV candidates start at two meshes while
+  // 1F1B still has its one-mesh candidate.
+  PlanRequest request = makeUniformRequest(4, 3, 2, 4);
+  request.schedules = {ScheduleKind::kZeroBubbleH1, ScheduleKind::kDualPipeV,
+                       ScheduleKind::kOneFOneB};
+  request.maxCandidates = 64;
+  bool oneMeshOneFOneB = false;
+  for (const PlanCandidate &candidate : search(request)) {
+    if (candidate.schedule != ScheduleKind::kOneFOneB)
+      EXPECT_GE(candidate.meshes, 2);
+    else if (candidate.meshes == 1)
+      oneMeshOneFOneB = true;
+  }
+  EXPECT_TRUE(oneMeshOneFOneB);
+  request.meshDevices.assign(1, 1);
+  request.schedules = {ScheduleKind::kZeroBubbleH1};
+  EXPECT_EQ(errorOf(searchPlans(request).takeError()),
+            "no schedule can be built for these meshes and microbatch counts");
+}
+
 TEST(PlannerTest, ShortListUnderAnInfeasibleCapSaysTheSmallestMemory) {
   PlanRequest request = makeUniformRequest(4, 3, 2, 2);
   for (LayerCost &layer : request.costs.layers)
