@@ -134,6 +134,7 @@ private:
 
   // StableHLO ops with size-dependent attributes or sharding conditions.
   LogicalResult convertIota(hlo::IotaOp op);
+  LogicalResult convertRngBitGenerator(hlo::RngBitGeneratorOp op);
   LogicalResult convertSlice(hlo::SliceOp op);
   LogicalResult convertPad(hlo::PadOp op);
   LogicalResult checkContractingFollowedByAllReduce(
@@ -421,6 +422,8 @@ LogicalResult GlobalToLocalConverter::convertStablehloOp(Operation *op) {
     return convertConstant(op, constant.getValue());
   if (auto iota = dyn_cast<hlo::IotaOp>(op))
     return convertIota(iota);
+  if (auto rng = dyn_cast<hlo::RngBitGeneratorOp>(op))
+    return convertRngBitGenerator(rng);
   if (auto slice = dyn_cast<hlo::SliceOp>(op))
     return convertSlice(slice);
   if (auto pad = dyn_cast<hlo::PadOp>(op))
@@ -1084,6 +1087,41 @@ LogicalResult GlobalToLocalConverter::convertIota(hlo::IotaOp op) {
       builder, loc, localType, converted, ArrayRef<int64_t>{});
   Value shifted = hlo::AddOp::create(builder, loc, op.getResult(), broadcast);
   replace(op, shifted, sharding);
+  return success();
+}
+
+/// The bits a state draws depend on the whole output shape, so each device
+/// draws the whole output from the state (replicated by the op's sharding
+/// rule) and keeps its shard: the partitioned program draws the numbers the
+/// unpartitioned one does.
+LogicalResult
+GlobalToLocalConverter::convertRngBitGenerator(hlo::RngBitGeneratorOp op) {
+  for (Value state : {op.getInitialState(), op.getOutputState()})
+    if (TensorShardingAttr sharding = getShardingOf(state);
+        sharding && !sharding.isFullyReplicated())
+      return op.emitError()
+             << "draws from a sharded state " << sharding
+             << "; -sdy-insert-explicit-reshards should have replicated it";
+  Value output = op.getOutput();
+  TensorShardingAttr sharding = getShardingOf(output);
+  if (!sharding || sharding.isFullyReplicated())
+    return success();
+  auto globalType = cast<RankedTensorType>(output.getType());
+  FailureOr<Type> localType =
+      getLocalType(globalType, sharding, op, op.getLoc());
+  if (failed(localType))
+    return failure();
+  MeshAttr mesh = getListableMesh(sharding, op);
+  if (!mesh)
+    return failure();
+  OpBuilder builder(op);
+  builder.setInsertionPointAfter(op);
+  Value local = buildShardSlice(
+      builder, op.getLoc(), output, MeshDevices(mesh),
+      getDimAxes(sharding, globalType.getRank()),
+      cast<RankedTensorType>(*localType).getShape());
+  replacementShardings[local] = sharding;
+  output.replaceAllUsesExcept(local, local.getDefiningOp());
   return success();
 }
 

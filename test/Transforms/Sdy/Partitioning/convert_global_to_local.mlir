@@ -314,3 +314,20 @@ func.func @convolutions(%arg0: tensor<1x4x4x8xf32> {sdy.sharding = #sdy.sharding
   %3 = sdy.all_gather [{}, {}, {}, {"x"}] %2 out_sharding=<@mesh, [{}, {}, {}, {}]> : tensor<1x4x4x8xf32>
   return %1, %3 : tensor<1x4x4x2xf32>, tensor<1x4x4x8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["x"=2]>
+
+// A sharded random-bit output: drawn whole from the replicated state, then
+// each device's shard sliced at its offset.
+// CHECK-LABEL: func.func @rng_sharded_output(
+// CHECK-SAME:    %[[S:[^:]*]]: tensor<2xui64> {{.*}}-> (tensor<4x3xui32>
+// CHECK:         %{{.*}}, %[[BITS:.*]] = stablehlo.rng_bit_generator %[[S]], algorithm = DEFAULT {{.*}}-> (tensor<2xui64>, tensor<8x3xui32>)
+// CHECK:         %[[LOCAL:.*]] = stablehlo.dynamic_slice %[[BITS]], {{.*}} sizes = [4, 3] : (tensor<8x3xui32>, tensor<i64>, tensor<i64>) -> tensor<4x3xui32>
+// CHECK:         return %[[LOCAL]]
+func.func @rng_sharded_output(%state: tensor<2xui64> {sdy.sharding = #sdy.sharding<@mesh, [{}]>})
+    -> (tensor<8x3xui32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) {
+  %next, %bits = stablehlo.rng_bit_generator %state, algorithm = DEFAULT {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}]>, <@mesh, [{"x"}, {}]>]>} : (tensor<2xui64>) -> (tensor<2xui64>, tensor<8x3xui32>)
+  return %bits : tensor<8x3xui32>
+}

@@ -222,3 +222,14 @@ func.func @contracting_reduced_by_max(%arg0: tensor<2x4xf32> {sdy.sharding = #sd
   %1 = sdy.all_reduce max {"x"} %0 out_sharding=<@mesh, [{}, {}]> : tensor<2x2xf32>
   return %1 : tensor<2x2xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["x"=2]>
+
+// The state of a random-bit generator must be whole on every device.
+func.func @rng_sharded_state(%state: tensor<2xui64> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> tensor<8xui32> {
+  // expected-error@+1 {{draws from a sharded state #sdy.sharding<@mesh, [{"x"}]>; -sdy-insert-explicit-reshards should have replicated it}}
+  %next, %bits = stablehlo.rng_bit_generator %state, algorithm = DEFAULT {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}]>, <@mesh, [{"x"}]>]>} : (tensor<2xui64>) -> (tensor<2xui64>, tensor<8xui32>)
+  return %bits : tensor<8xui32>
+}

@@ -91,3 +91,15 @@ func.func @parallel_scatter(%arg0: tensor<2x1xi32>,
   }) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"x", "y"}]>]>} : (tensor<4x8xi32>, tensor<2x1xi32>, tensor<2x8xi32>) -> tensor<4x8xi32>
   return %0 : tensor<4x8xi32>
 }
+
+// rng_bit_generator with a sharded output: the state is replicated, every
+// device draws the whole output from it and keeps its shard, so each shard
+// holds the bits the unpartitioned program draws there.
+// CHECK-DAG: PASS: @main_rng_bit_generator
+func.func @parallel_rng_bit_generator(%x: tensor<8x6xui32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>},
+                                      %state: tensor<2xui64> {sdy.sharding = #sdy.sharding<@mesh, [{}]>})
+    -> (tensor<8x6xui32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}, tensor<2xui64> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) {
+  %next, %bits = stablehlo.rng_bit_generator %state, algorithm = DEFAULT {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}]>, <@mesh, [{"x"}, {"y"}]>]>} : (tensor<2xui64>) -> (tensor<2xui64>, tensor<8x6xui32>)
+  %0 = stablehlo.xor %bits, %x {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {"y"}]>]>} : tensor<8x6xui32>
+  return %0, %next : tensor<8x6xui32>, tensor<2xui64>
+}
