@@ -19,6 +19,37 @@ llvm::Error makeValidationError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
+/// The default tolerance of the least precise floating-point type `module`
+/// computes with (0 without floats). Partitioning reorders sums (partial
+/// products all-reduced, accumulations split by microbatch), and each
+/// order rounds in the type it runs in, so an f32 output of a program
+/// computing in bf16 differs by bf16 roundings, not f32 ones.
+double getComputeTypeTolerance(ModuleOp module) {
+  unsigned narrowest = 0;
+  auto visit = [&](Type type) {
+    if (auto floatType = dyn_cast<FloatType>(getElementTypeOrSelf(type)))
+      if (narrowest == 0 || floatType.getFPMantissaWidth() < narrowest)
+        narrowest = floatType.getFPMantissaWidth();
+  };
+  module.walk([&](Operation *op) {
+    for (Type type : op->getResultTypes())
+      visit(type);
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          visit(arg.getType());
+  });
+  if (narrowest == 0)
+    return 0;
+  // f64 has 53 mantissa bits, f32 24; f16, bf16 and narrower take the
+  // 16-bit tolerance.
+  if (narrowest >= 53)
+    return getDefaultTolerance(DType::F64);
+  if (narrowest >= 24)
+    return getDefaultTolerance(DType::F32);
+  return getDefaultTolerance(DType::BF16);
+}
+
 } // namespace
 
 bool ValidationReport::passed() const {
@@ -77,6 +108,7 @@ validateAgainstReference(ModuleOp original, const std::vector<Tensor> &inputs,
         "the partitioned program has " + std::to_string(outputs.size()) +
         " outputs, the unpartitioned one " + std::to_string(expected->size()));
 
+  const double computeTolerance = getComputeTypeTolerance(original);
   ValidationReport report;
   for (auto [index, pair] : llvm::enumerate(llvm::zip(outputs, *expected))) {
     const auto &[actual, reference] = pair;
@@ -95,7 +127,8 @@ validateAgainstReference(ModuleOp original, const std::vector<Tensor> &inputs,
         : difference.maxExpectedMagnitude == 0
             ? std::numeric_limits<double>::infinity()
             : difference.maxAbsolute / difference.maxExpectedMagnitude;
-    check.tolerance = tolerance.value_or(getDefaultTolerance(reference.dtype()));
+    check.tolerance = tolerance.value_or(std::max(
+        getDefaultTolerance(reference.dtype()), computeTolerance));
     check.passed = !difference.nanMismatch &&
                    check.normwiseRelative <= check.tolerance;
     report.outputs.push_back(check);

@@ -44,8 +44,10 @@ struct ValidationReport {
 double getDefaultTolerance(runtime::DType dtype);
 
 /// Runs @main of `original` on `inputs` with the interpreter and compares its
-/// results with `outputs` (a partitioned run's), with `tolerance` or each
-/// dtype's default. Fails when the reference cannot run (after its
+/// results with `outputs` (a partitioned run's), with `tolerance` or by
+/// default the larger of the output dtype's tolerance and that of the least
+/// precise floating-point type the program computes with (an f32 output of
+/// a program with bf16 layers gets bf16's). Fails when the reference cannot run (after its
 /// diagnostic) or the outputs do not match it in number, dtype or shape.
 llvm::Expected<ValidationReport>
 validateAgainstReference(ModuleOp original,
