@@ -288,7 +288,7 @@ struct ConvolutionDimensions {
 /// positions x window taps, added into the result; cheaper when the lhs is
 /// dilated), or `Auto`: scatter when the lhs is dilated and has fewer
 /// positions than the result. Tests and benchmarks force one.
-enum class ConvolutionPath { Auto, Gather, Scatter };
+enum class ConvolutionPath { Auto, Gather, Scatter, GatherTransposed };
 
 /// `resultShape` is the verified one (C25). f32 and f64 (f16/bf16 through
 /// f32) run on BLAS gemm in tiles of at most 4 MiB: O(result x window x

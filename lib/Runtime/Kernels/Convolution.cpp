@@ -143,6 +143,12 @@ constexpr int64_t kTileElements = int64_t(1) << 20;
 /// Tiles keep at least this many rows (splitting the window taps instead,
 /// accumulating with beta = 1) so that the GEMMs stay large.
 constexpr int64_t kMinTileRows = 256;
+/// The most result elements one GEMM of a copy-free (1x1) convolution
+/// writes: 256 KiB of f32, half an L2.
+constexpr int64_t kOutputTileElements = int64_t(1) << 16;
+/// The most elements of a transposed im2col tile (gatherTransposed): 256
+/// KiB of f32, so that the tile is still in L2 when the GEMM packs it.
+constexpr int64_t kTransposedTileElements = int64_t(1) << 16;
 
 void gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
           const float *b, int64_t ldb, float beta, float *c, int64_t ldc) {
@@ -155,16 +161,16 @@ void gemm(int64_t m, int64_t n, int64_t k, const double *a, int64_t lda,
               b, ldb, beta, c, ldc);
 }
 
-/// C = A^T B, with A stored as [k, m].
+/// C (+)= A^T B, with A stored as [k, m].
 void gemmTransposedA(int64_t m, int64_t n, int64_t k, const float *a,
-                     const float *b, float *c) {
-  cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, m, n, k, 1.0f, a, m, b,
-              n, 0.0f, c, n);
+                     int64_t lda, const float *b, float beta, float *c) {
+  cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, m, n, k, 1.0f, a, lda,
+              b, n, beta, c, n);
 }
 void gemmTransposedA(int64_t m, int64_t n, int64_t k, const double *a,
-                     const double *b, double *c) {
-  cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, m, n, k, 1.0, a, m, b,
-              n, 0.0, c, n);
+                     int64_t lda, const double *b, double beta, double *c) {
+  cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, m, n, k, 1.0, a, lda,
+              b, n, beta, c, n);
 }
 
 /// Sizes of the convolution in canonical form.
@@ -262,8 +268,14 @@ void gatherGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
 
   int64_t rowStride;
   if (isLhsItsOwnIm2col(c, rowStride)) {
-    gemm(rows, c.groupOutFeatures, columns, groupLhs, rowStride, groupKernel,
-         c.outFeatures, T(0), groupOut, c.outFeatures);
+    // In row tiles whose result stays in L2 between the GEMM's zeroing
+    // (beta = 0) and its accumulation, instead of two passes over memory.
+    int64_t tileRows = std::max<int64_t>(
+        kMinTileRows, kOutputTileElements / std::max<int64_t>(c.groupOutFeatures, 1));
+    for (int64_t r0 = 0; r0 < rows; r0 += tileRows)
+      gemm(std::min(tileRows, rows - r0), c.groupOutFeatures, columns,
+           groupLhs + r0 * rowStride, rowStride, groupKernel, c.outFeatures,
+           T(0), groupOut + r0 * c.outFeatures, c.outFeatures);
     return;
   }
 
@@ -379,6 +391,107 @@ void gatherGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
   }
 }
 
+/// The im2col matrix built transposed, for one group of all features: rows
+/// (i, k...) (the reduction, matching the kernel [I, K..., O] row by row),
+/// columns (y..., b) read from the lhs [I, X..., B]. Along the innermost
+/// dimension with stride 1 and no lhs dilation, consecutive y read
+/// consecutive x, so a row is a few runs of Y x B contiguous elements (for
+/// a filter gradient: the forward's im2col rows). The result [Y..., B, O]
+/// is the sum over row tiles of tile^T x kernel rows, accumulated by the
+/// GEMM with beta = 1, so the tile stays small while the GEMM sees the
+/// whole result. When the windows cover the input (a 1x1 convolution's
+/// filter gradient), the matrix is the lhs itself: one GEMM, no copy.
+template <typename T>
+void gatherTransposed(const Canonical &c, const T *lhs, const T *kernel,
+                      T *out) {
+  int64_t s = c.numSpatial;
+  int64_t columns = c.outputPositions * c.batch;
+  int64_t rows = c.groupFeatures * c.taps;
+  bool windowsCoverInput = true;
+  for (int64_t d = 0; d < s; ++d)
+    windowsCoverInput &= c.output[d] == 1 && c.low[d] == 0 &&
+                         c.lhsDilation[d] == 1 &&
+                         (c.rhsDilation[d] == 1 || c.window[d] == 1) &&
+                         c.window[d] == c.input[d];
+  if (windowsCoverInput) {
+    gemmTransposedA(columns, c.outFeatures, rows, lhs, columns, kernel, T(0),
+                    out);
+    return;
+  }
+  int64_t tileRows =
+      std::clamp<int64_t>(kTransposedTileElements / columns, 1, rows);
+  std::vector<T> tile(tileRows * columns);
+  // Element strides of x... in one feature of the lhs [I, X..., B].
+  std::vector<int64_t> inputStrides(s);
+  for (int64_t d = s - 1; d >= 0; --d)
+    inputStrides[d] = d == s - 1 ? c.batch : inputStrides[d + 1] * c.input[d + 1];
+  int64_t featureStride = c.inputPositions * c.batch;
+  int64_t lastOutput = s ? c.output[s - 1] : 1;
+  Shape outerOutput(c.output.begin(), c.output.end() - (s ? 1 : 0));
+  std::vector<int64_t> tap(s), outerY(outerOutput.size());
+  for (int64_t r0 = 0; r0 < rows; r0 += tileRows) {
+    int64_t r1 = std::min(rows, r0 + tileRows);
+    for (int64_t d = s - 1, rest = r0 % c.taps; d >= 0; --d) {
+      tap[d] = rest % c.window[d];
+      rest /= c.window[d];
+    }
+    for (int64_t r = r0; r < r1; ++r) {
+      T *row = tile.data() + (r - r0) * columns;
+      const T *feature = lhs + r / c.taps * featureStride;
+      if (s == 0)
+        std::copy(feature, feature + c.batch, row);
+      std::fill(outerY.begin(), outerY.end(), 0);
+      for (int64_t y0 = 0; s > 0 && y0 < c.outputPositions; y0 += lastOutput) {
+        T *dst = row + y0 * c.batch;
+        // x = y * stride + k * rhs_dilation - low, on the lhs grid.
+        auto inputPosition = [&](int64_t d, int64_t y) -> int64_t {
+          int64_t padded = y * c.strides[d] + tap[d] * c.rhsDilation[d] - c.low[d];
+          int64_t x = padded / c.lhsDilation[d];
+          return padded < 0 || padded % c.lhsDilation[d] != 0 || x >= c.input[d]
+                     ? -1
+                     : x;
+        };
+        int64_t offset = 0;
+        for (int64_t d = 0; d + 1 < s && offset >= 0; ++d) {
+          int64_t x = inputPosition(d, outerY[d]);
+          offset = x < 0 ? -1 : offset + x * inputStrides[d];
+        }
+        advance(outerY, outerOutput);
+        int64_t runLength = lastOutput * c.batch;
+        if (offset < 0) {
+          std::fill(dst, dst + runLength, T(0));
+          continue;
+        }
+        int64_t d = s - 1;
+        if (c.strides[d] == 1 && c.lhsDilation[d] == 1) {
+          // y with 0 <= y + start < X: one block copy.
+          int64_t start = tap[d] * c.rhsDilation[d] - c.low[d];
+          int64_t yBegin = std::clamp<int64_t>(-start, 0, lastOutput);
+          int64_t yEnd =
+              std::clamp<int64_t>(c.input[d] - start, yBegin, lastOutput);
+          std::fill(dst, dst + yBegin * c.batch, T(0));
+          const T *src = feature + offset + (start + yBegin) * c.batch;
+          std::copy(src, src + (yEnd - yBegin) * c.batch,
+                    dst + yBegin * c.batch);
+          std::fill(dst + yEnd * c.batch, dst + runLength, T(0));
+          continue;
+        }
+        for (int64_t y = 0; y < lastOutput; ++y) {
+          T *to = dst + y * c.batch;
+          int64_t x = inputPosition(d, y);
+          if (x < 0)
+            std::fill(to, to + c.batch, T(0));
+          else
+            std::copy_n(feature + offset + x * c.batch, c.batch, to);
+        }
+      }
+      advance(tap, c.window);
+    }
+    gemmTransposedA(columns, c.outFeatures, r1 - r0, tile.data(), columns,
+                    kernel + r0 * c.outFeatures, r0 == 0 ? T(0) : T(1), out);
+  }
+}
+
 template <typename T>
 void scatterGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
                   int64_t group, bool batchGroups) {
@@ -388,17 +501,29 @@ void scatterGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
   int64_t outOffset = group * c.groupOutFeatures;
   int64_t og = c.groupOutFeatures;
   int64_t width = c.taps * og;
+  // With stride and rhs dilation 1 along the innermost dimension, the
+  // taps k = 0..K-1 of one lhs row land on K consecutive result positions
+  // (y = x * lhs_dilation + low - k), and with one group these are K * O
+  // consecutive result elements: storing that dimension's taps mirrored
+  // makes their products one run added with one vectorized loop, instead
+  // of K runs of O elements (3 for an RGB stem's input gradient).
+  int64_t lastWindow = s ? c.window[s - 1] : 1;
+  bool runs = s > 0 && c.strides[s - 1] == 1 && c.rhsDilation[s - 1] == 1 &&
+              og == c.outFeatures;
   // The group's kernel as [I, K... x O/groups].
   std::vector<T> spread(c.groupFeatures * width);
-  for (int64_t t = 0; t < c.taps; ++t)
+  for (int64_t t = 0; t < c.taps; ++t) {
+    int64_t column =
+        runs ? t - t % lastWindow + (lastWindow - 1 - t % lastWindow) : t;
     for (int64_t i = 0; i < c.groupFeatures; ++i)
       std::copy_n(kernel + (t * c.groupFeatures + i) * c.outFeatures + outOffset,
-                  og, spread.data() + i * width + t * og);
+                  og, spread.data() + i * width + column * og);
+  }
   int64_t rows = c.groupBatch * c.inputPositions;
   if (rows == 0)
     return;
   int64_t tileRows =
-      std::clamp<int64_t>(kTileElements / std::max<int64_t>(width, 1), 1, rows);
+      std::clamp<int64_t>((int64_t(1) << 18) / std::max<int64_t>(width, 1), 1, rows);
   std::vector<T> tile(tileRows * width);
   const T *groupLhs =
       lhs + batchOffset * c.inputPositions * c.features + featureOffset;
@@ -421,6 +546,8 @@ void scatterGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
       for (int64_t k = 0; k < c.window[d]; ++k)
         landing[d][x * c.window[d] + k] = land(d, x, k);
   }
+  Shape outerWindow(c.window.begin(), c.window.end() - (s ? 1 : 0));
+  std::vector<int64_t> outerTap(outerWindow.size());
   for (int64_t r0 = 0; r0 < rows; r0 += tileRows) {
     int64_t r1 = std::min(rows, r0 + tileRows);
     gemm(r1 - r0, width, c.groupFeatures, groupLhs + r0 * c.features,
@@ -433,6 +560,35 @@ void scatterGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
     int64_t b = r0 / c.inputPositions;
     for (int64_t r = r0; r < r1; ++r) {
       const T *products = tile.data() + (r - r0) * width;
+      if (runs) {
+        // Mirrored tap j = K-1-k lands on y = first + j.
+        int64_t d = s - 1;
+        int64_t first = x[d] * c.lhsDilation[d] + c.low[d] - (lastWindow - 1);
+        int64_t jBegin = std::clamp<int64_t>(-first, 0, lastWindow);
+        int64_t jEnd =
+            std::clamp<int64_t>(c.output[d] - first, jBegin, lastWindow);
+        std::fill(outerTap.begin(), outerTap.end(), 0);
+        for (int64_t t = 0; t < c.taps && jEnd > jBegin; t += lastWindow) {
+          int64_t target = b;
+          for (int64_t e = 0; e < d && target >= 0; ++e) {
+            int64_t y = landing[e].empty()
+                            ? land(e, x[e], outerTap[e])
+                            : landing[e][x[e] * c.window[e] + outerTap[e]];
+            target = y < 0 ? -1 : target * c.output[e] + y;
+          }
+          advance(outerTap, outerWindow);
+          if (target < 0)
+            continue;
+          T *to = out + ((target * c.output[d]) + first + jBegin) * og;
+          const T *from = products + (t + jBegin) * og;
+          for (int64_t o = 0, n = (jEnd - jBegin) * og; o < n; ++o)
+            to[o] += from[o];
+        }
+        advance(x, c.input);
+        if (std::all_of(x.begin(), x.end(), [](int64_t i) { return i == 0; }))
+          ++b;
+        continue;
+      }
       for (int64_t t = 0; t < c.taps; ++t) {
         // y * stride = x * lhs_dilation + low - k * rhs_dilation.
         int64_t target = b;
@@ -485,39 +641,45 @@ Tensor gemmConvolution(const Tensor &lhsIn, const Tensor &rhsIn,
   c.inputPositions = numElementsOf(c.input);
   c.outputPositions = numElementsOf(c.output);
 
-  // A filter gradient of a 1x1-like convolution as JAX writes it: windows
-  // covering the whole input (one output position), the lhs stored as
-  // [C, X..., B] (its features first, its batch last: x [N, H, W, C] seen
-  // with batch and feature swapped). The result is lhs^T x kernel over
-  // (c, x...): one GEMM reading both operands where they are, instead of
-  // transposing the lhs into [B, X..., C].
-  bool lhsFeatureMajor = dims.inputFeature == 0 && dims.inputBatch == s + 1;
-  bool windowsCoverInput = true;
-  for (int64_t d = 0; d < s; ++d)
-    lhsFeatureMajor &= dims.inputSpatial[d] == d + 1;
-  for (int64_t d = 0; d < s; ++d)
-    windowsCoverInput &= c.output[d] == 1 && c.low[d] == 0 &&
-                         c.lhsDilation[d] == 1 && c.rhsDilation[d] == 1 &&
-                         c.window[d] == c.input[d];
-  if (lhsFeatureMajor && windowsCoverInput && c.groups == 1 &&
-      path != ConvolutionPath::Scatter && c.taps > 0 && c.groupFeatures > 0 &&
-      c.batch > 0 && c.outFeatures > 0) {
-    std::vector<int64_t> order{dims.kernelInputFeature};
-    order.insert(order.end(), dims.kernelSpatial.begin(),
-                 dims.kernelSpatial.end());
-    order.push_back(dims.kernelOutputFeature);
-    std::vector<bool> reversed{false};
-    reversed.insert(reversed.end(), dims.reversal.begin(), dims.reversal.end());
-    reversed.push_back(false);
-    Tensor kernel = arrange(rhsIn, order, reversed);
-    Tensor out = Tensor::empty(lhsIn.dtype(), resultShape);
-    gemmTransposedA(c.batch, c.outFeatures, c.groupFeatures * c.taps,
-                    lhsIn.data<T>(), kernel.data<T>(), out.data<T>());
-    // `out` holds [B, O]: the result's other dimensions all have size 1.
-    return dims.outputBatch < dims.outputFeature
-               ? out
-               : transpose(out.reshaped({c.batch, c.outFeatures}), {1, 0})
-                     .reshaped(resultShape);
+  bool dilatedLhs = std::any_of(dims.lhsDilation.begin(),
+                                dims.lhsDilation.end(),
+                                [](int64_t d) { return d > 1; });
+  int64_t reduction = c.groupFeatures * c.taps;
+  bool transposedGather =
+      c.groups == 1 &&
+      (path == ConvolutionPath::GatherTransposed ||
+       (path == ConvolutionPath::Auto && !dilatedLhs &&
+        c.groupBatch * c.outputPositions <= reduction));
+  if (transposedGather) {
+    // Operands [I, X..., B] and [I, K..., O] (reversed taps flipped): both
+    // as JAX stores a filter gradient's, so usually no copy at all.
+    std::vector<int64_t> lhsOrder{dims.inputFeature};
+    lhsOrder.insert(lhsOrder.end(), dims.inputSpatial.begin(),
+                    dims.inputSpatial.end());
+    lhsOrder.push_back(dims.inputBatch);
+    std::vector<int64_t> kernelOrder{dims.kernelInputFeature};
+    kernelOrder.insert(kernelOrder.end(), dims.kernelSpatial.begin(),
+                       dims.kernelSpatial.end());
+    kernelOrder.push_back(dims.kernelOutputFeature);
+    std::vector<bool> kernelReversed{false};
+    kernelReversed.insert(kernelReversed.end(), dims.reversal.begin(),
+                          dims.reversal.end());
+    kernelReversed.push_back(false);
+    Tensor lhs = arrange(lhsIn, lhsOrder, std::vector<bool>(s + 2, false));
+    Tensor kernel = arrange(rhsIn, kernelOrder, kernelReversed);
+    Shape transposedShape(c.output.begin(), c.output.end());
+    transposedShape.push_back(c.batch);
+    transposedShape.push_back(c.outFeatures);
+    Tensor out = Tensor::zeros(lhs.dtype(), transposedShape);
+    if (c.batch * c.outputPositions > 0 && c.outFeatures > 0 && reduction > 0)
+      gatherTransposed<T>(c, lhs.data<T>(), kernel.data<T>(), out.data<T>());
+    // Result dimension i is [Y..., B, O] dimension order[i].
+    std::vector<int64_t> order(s + 2);
+    for (int64_t d = 0; d < s; ++d)
+      order[dims.outputSpatial[d]] = d;
+    order[dims.outputBatch] = s;
+    order[dims.outputFeature] = s + 1;
+    return arrange(out, order, std::vector<bool>(s + 2, false));
   }
 
   // Canonical operands: lhs [B, X..., C], kernel [K..., I, O] with the
@@ -541,9 +703,6 @@ Tensor gemmConvolution(const Tensor &lhsIn, const Tensor &rhsIn,
   canonicalShape.push_back(c.outFeatures);
   int64_t rowsIn = c.groupBatch * c.inputPositions;
   int64_t rowsOut = c.groupBatch * c.outputPositions;
-  bool dilatedLhs = std::any_of(dims.lhsDilation.begin(),
-                                dims.lhsDilation.end(),
-                                [](int64_t d) { return d > 1; });
   bool scatter = path == ConvolutionPath::Auto
                      ? dilatedLhs && rowsIn < rowsOut
                      : path == ConvolutionPath::Scatter;
