@@ -8,25 +8,42 @@
 //   offsets). Any dtype; O(result x window x input features per group).
 //   Integers and i1 run here, and the tests hold the fast path to it.
 //
-// * the GEMM path (f32, f64, and f16/bf16 computed in f32): the operands
-//   are first copied into a canonical layout, lhs [B, X..., C] and kernel
-//   [K..., I, O] with reversed dimensions flipped (skipped when already in
-//   that layout and unreversed), then per group one of
-//   - gather (im2col): rows = result positions (b, y...), columns = window
-//     taps x input features (k..., c); each tile of that matrix is filled
-//     from the lhs (zeros for padding and dilation holes) and multiplied
-//     with the kernel's [K...*I, O] rows by sgemm/dgemm. When the matrix
-//     is the lhs itself (1x1 windows, or windows covering the whole input
-//     as in a filter gradient) no copy is made at all.
-//   - scatter (col2im): when the lhs is dilated (the input gradient of a
-//     strided convolution), gathering would multiply mostly the holes'
-//     zeros; instead every lhs row (b, x...) is multiplied by the kernel
-//     as [I, K...*O] and each tap's product is added to the result row it
-//     lands on (y * stride = x * dilation + low - k * rhs_dilation).
-//   Tiles hold at most kTileElements elements, so the extra memory is
-//   bounded whatever the shapes; the GEMM does all the arithmetic.
-//   The result comes out as [B', Y..., O] and is transposed to the
-//   requested layout when that differs.
+// * the GEMM path (f32, f64, and f16/bf16 computed in f32), one of
+//   - transposed gather (filter gradients; any problem of one group whose
+//     result positions x batch are at most the reduction, window taps x
+//     input features, and whose lhs is not dilated): the im2col matrix
+//     built transposed, rows = (input feature, window tap), columns =
+//     (result position, batch), read from the lhs as [I, X..., B] and
+//     multiplied with the kernel as [I, K..., O] by sgemm with A
+//     transposed, accumulating over row tiles with beta = 1. JAX stores a
+//     filter gradient's operands in exactly these layouts (x [N, H, W, C]
+//     as [f, 0, 1, b], the output gradient as [i, 0, 1, o]), so nothing is
+//     transposed first, and the rows are the forward's im2col rows: runs
+//     of (window row x channels) contiguous elements. When windows cover
+//     the input (1x1), the matrix is the lhs itself: one GEMM, no copy.
+//   - otherwise the operands are copied into a canonical layout, lhs
+//     [B, X..., C] and kernel [K..., I, O] with reversed dimensions
+//     flipped (skipped when already in that layout and unreversed), then
+//     per group:
+//     - gather (im2col): rows = result positions (b, y...), columns =
+//       window taps x input features (k..., c); each tile of that matrix
+//       is filled from the lhs (zeros for padding and dilation holes) and
+//       multiplied with the kernel's [K...*I, O] rows by sgemm/dgemm. When
+//       the matrix is the lhs itself (1x1 windows, stride 1) no copy is
+//       made: the GEMM runs in row tiles on the lhs as it is.
+//     - scatter (col2im): when the lhs is dilated (the input gradient of
+//       a strided convolution), gathering would multiply mostly the holes'
+//       zeros; instead every lhs row (b, x...) is multiplied by the kernel
+//       as [I, K...*O] and each tap's product is added to the result row
+//       it lands on (y * stride = x * dilation + low - k * rhs_dilation);
+//       with stride and rhs dilation 1 along the innermost dimension, a
+//       whole window row of taps lands on consecutive result elements and
+//       is added as one run.
+//     The result comes out as [B', Y..., O] and is transposed to the
+//     requested layout when that differs.
+//   Tiles hold at most kTileElements elements (a transposed tile at least
+//   one row of result positions x batch), so the extra memory is bounded
+//   whatever the shapes; the GEMM does all the arithmetic.
 //
 // docs/runtime.md explains the choice and docs/measurements.md gives the
 // numbers (bench/ConvolutionBenchmark.cpp).
@@ -59,6 +76,20 @@ void advance(std::vector<int64_t> &index, const Shape &shape) {
       return;
     index[d] = 0;
   }
+}
+
+/// The lhs position that `padded` (a coordinate in the padded, dilated
+/// lhs) reads, or -1 for padding and dilation holes. No division for the
+/// undilated lhs: im2col calls this once per run of a few elements.
+inline int64_t lhsPosition(int64_t padded, int64_t dilation, int64_t size) {
+  if (padded < 0)
+    return -1;
+  if (dilation != 1) {
+    if (padded % dilation != 0)
+      return -1;
+    padded /= dilation;
+  }
+  return padded < size ? padded : -1;
 }
 
 template <typename T>
@@ -137,28 +168,40 @@ void referenceTyped(const Tensor &lhs, const Tensor &rhs,
 // GEMM path
 //===----------------------------------------------------------------------===//
 
-/// The most elements an im2col / col2im tile holds (4 MiB of f32): large
-/// enough for sgemm to reach its speed, small enough to stay in L2/L3.
-constexpr int64_t kTileElements = int64_t(1) << 20;
+/// The most elements an im2col / col2im tile, or the result rows of one
+/// copy-free GEMM, hold: 256 KiB of f32, half an L2, so that what one step
+/// writes is still in cache when the next reads it (sgemm packing a tile
+/// it was just given, col2im adding the products sgemm just wrote, sgemm
+/// accumulating into the rows it just zeroed for beta = 0). With 4 MiB
+/// tiles, sgemm's packing of the stem's im2col tile cost 40% of its
+/// multiply time, 16% with these (perf, docs/measurements.md).
+constexpr int64_t kTileElements = int64_t(1) << 16;
 /// Tiles keep at least this many rows (splitting the window taps instead,
 /// accumulating with beta = 1) so that the GEMMs stay large.
 constexpr int64_t kMinTileRows = 256;
-/// The most result elements one GEMM of a copy-free (1x1) convolution
-/// writes: 256 KiB of f32, half an L2.
-constexpr int64_t kOutputTileElements = int64_t(1) << 16;
-/// The most elements of a transposed im2col tile (gatherTransposed): 256
-/// KiB of f32, so that the tile is still in L2 when the GEMM packs it.
-constexpr int64_t kTransposedTileElements = int64_t(1) << 16;
 
-void gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
-          const float *b, int64_t ldb, float beta, float *c, int64_t ldc) {
+void blasGemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+              const float *b, int64_t ldb, float *c, int64_t ldc) {
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, lda,
-              b, ldb, beta, c, ldc);
+              b, ldb, 1.0f, c, ldc);
 }
-void gemm(int64_t m, int64_t n, int64_t k, const double *a, int64_t lda,
-          const double *b, int64_t ldb, double beta, double *c, int64_t ldc) {
+void blasGemm(int64_t m, int64_t n, int64_t k, const double *a, int64_t lda,
+              const double *b, int64_t ldb, double *c, int64_t ldc) {
   cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0, a, lda,
-              b, ldb, beta, c, ldc);
+              b, ldb, 1.0, c, ldc);
+}
+
+/// C = A B (beta 0) or C += A B (beta 1). For beta 0, C is zeroed here and
+/// the GEMM accumulates: OpenBLAS would otherwise zero C in a separate pass
+/// of its own that perf shows at 11-17% of the multiply time on the stem's
+/// tiles, several times what a fill costs.
+template <typename T>
+void gemm(int64_t m, int64_t n, int64_t k, const T *a, int64_t lda,
+          const T *b, int64_t ldb, T beta, T *c, int64_t ldc) {
+  if (beta == T(0))
+    for (int64_t i = 0; i < m; ++i)
+      std::fill_n(c + i * ldc, n, T(0));
+  blasGemm(m, n, k, a, lda, b, ldb, c, ldc);
 }
 
 /// C (+)= A^T B, with A stored as [k, m].
@@ -271,7 +314,7 @@ void gatherGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
     // In row tiles whose result stays in L2 between the GEMM's zeroing
     // (beta = 0) and its accumulation, instead of two passes over memory.
     int64_t tileRows = std::max<int64_t>(
-        kMinTileRows, kOutputTileElements / std::max<int64_t>(c.groupOutFeatures, 1));
+        kMinTileRows, kTileElements / std::max<int64_t>(c.groupOutFeatures, 1));
     for (int64_t r0 = 0; r0 < rows; r0 += tileRows)
       gemm(std::min(tileRows, rows - r0), c.groupOutFeatures, columns,
            groupLhs + r0 * rowStride, rowStride, groupKernel, c.outFeatures,
@@ -303,6 +346,9 @@ void gatherGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
 
   Shape windowPrefix(c.window.begin(), c.window.end() - (s ? 1 : 0));
   std::vector<int64_t> position(s), prefix(windowPrefix.size());
+  // Along the innermost dimension, a run of taps is one block of the lhs.
+  bool contiguous = s > 0 && c.lhsDilation[s - 1] == 1 &&
+                    c.rhsDilation[s - 1] == 1 && c.groupFeatures == c.features;
   for (int64_t r0 = 0; r0 < rows; r0 += tileRows) {
     int64_t r1 = std::min(rows, r0 + tileRows);
     for (int64_t t0 = 0; t0 < c.taps; t0 += tileTaps) {
@@ -325,57 +371,50 @@ void gatherGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
           prefix[d] = rest % windowPrefix[d];
           rest /= windowPrefix[d];
         }
+        // The innermost dimension's taps k with 0 <= start + k < X, the
+        // same for every run of this row (contiguous case).
+        int64_t d = s - 1;
+        int64_t start = s ? position[d] * c.strides[d] - c.low[d] : 0;
+        int64_t kBegin = std::clamp<int64_t>(-start, 0, lastWindow);
+        int64_t kEnd = s ? std::clamp<int64_t>(c.input[d] - start, kBegin,
+                                               lastWindow)
+                         : kBegin;
         for (int64_t t = t0; t < t1; t += lastWindow) {
           T *dst = row + (t - t0) * c.groupFeatures;
           int64_t runLength = lastWindow * c.groupFeatures;
           // Offset of the outer dimensions, or -1 when outside.
           int64_t offset = 0;
-          for (int64_t d = 0; d + 1 < s && offset >= 0; ++d) {
-            int64_t padded = position[d] * c.strides[d] +
-                             prefix[d] * c.rhsDilation[d] - c.low[d];
-            int64_t x = padded / c.lhsDilation[d];
-            if (padded < 0 || padded % c.lhsDilation[d] != 0 ||
-                x >= c.input[d])
-              offset = -1;
-            else
-              offset += x * inputStrides[d];
-          }
-          if (offset < 0 || s == 0) {
-            if (s == 0)
-              std::copy(image, image + c.groupFeatures, dst);
-            else
-              std::fill(dst, dst + runLength, T(0));
-          } else {
-            int64_t d = s - 1;
-            int64_t start = position[d] * c.strides[d] - c.low[d];
-            int64_t step = c.rhsDilation[d], dilation = c.lhsDilation[d];
-            bool contiguous = dilation == 1 && step == 1 &&
-                              c.groupFeatures == c.features;
-            if (contiguous) {
-              // Taps k with 0 <= start + k < X: one block copy.
-              int64_t kBegin = std::clamp<int64_t>(-start, 0, lastWindow);
-              int64_t kEnd =
-                  std::clamp<int64_t>(c.input[d] - start, kBegin, lastWindow);
-              std::fill(dst, dst + kBegin * c.features, T(0));
-              const T *src = image + offset + (start + kBegin) * c.features;
-              std::copy(src, src + (kEnd - kBegin) * c.features,
-                        dst + kBegin * c.features);
-              std::fill(dst + kEnd * c.features, dst + runLength, T(0));
-            } else {
-              for (int64_t k = 0; k < lastWindow; ++k) {
-                T *to = dst + k * c.groupFeatures;
-                int64_t padded = start + k * step;
-                int64_t x = padded / dilation;
-                if (padded < 0 || padded % dilation != 0 || x >= c.input[d]) {
-                  std::fill(to, to + c.groupFeatures, T(0));
-                  continue;
-                }
-                const T *src = image + offset + x * c.features;
-                std::copy(src, src + c.groupFeatures, to);
-              }
-            }
+          for (int64_t e = 0; e + 1 < s && offset >= 0; ++e) {
+            int64_t x = lhsPosition(position[e] * c.strides[e] +
+                                        prefix[e] * c.rhsDilation[e] - c.low[e],
+                                    c.lhsDilation[e], c.input[e]);
+            offset = x < 0 ? -1 : offset + x * inputStrides[e];
           }
           advance(prefix, windowPrefix);
+          if (s == 0) {
+            std::copy_n(image, c.groupFeatures, dst);
+          } else if (offset < 0) {
+            std::fill(dst, dst + runLength, T(0));
+          } else if (contiguous) {
+            // Fills only where padding is (a call per empty fill costs as
+            // much as copying a stem run).
+            if (kBegin > 0)
+              std::fill(dst, dst + kBegin * c.features, T(0));
+            std::copy_n(image + offset + (start + kBegin) * c.features,
+                        (kEnd - kBegin) * c.features, dst + kBegin * c.features);
+            if (kEnd < lastWindow)
+              std::fill(dst + kEnd * c.features, dst + runLength, T(0));
+          } else {
+            for (int64_t k = 0; k < lastWindow; ++k) {
+              T *to = dst + k * c.groupFeatures;
+              int64_t x = lhsPosition(start + k * c.rhsDilation[d],
+                                      c.lhsDilation[d], c.input[d]);
+              if (x < 0)
+                std::fill(to, to + c.groupFeatures, T(0));
+              else
+                std::copy_n(image + offset + x * c.features, c.groupFeatures, to);
+            }
+          }
         }
         // Next result position.
         advance(position, c.output);
@@ -419,7 +458,7 @@ void gatherTransposed(const Canonical &c, const T *lhs, const T *kernel,
     return;
   }
   int64_t tileRows =
-      std::clamp<int64_t>(kTransposedTileElements / columns, 1, rows);
+      std::clamp<int64_t>(kTileElements / columns, 1, rows);
   std::vector<T> tile(tileRows * columns);
   // Element strides of x... in one feature of the lhs [I, X..., B].
   std::vector<int64_t> inputStrides(s);
@@ -429,6 +468,8 @@ void gatherTransposed(const Canonical &c, const T *lhs, const T *kernel,
   int64_t lastOutput = s ? c.output[s - 1] : 1;
   Shape outerOutput(c.output.begin(), c.output.end() - (s ? 1 : 0));
   std::vector<int64_t> tap(s), outerY(outerOutput.size());
+  // Along the innermost dimension, consecutive y read one block of the lhs.
+  bool contiguous = s > 0 && c.strides[s - 1] == 1 && c.lhsDilation[s - 1] == 1;
   for (int64_t r0 = 0; r0 < rows; r0 += tileRows) {
     int64_t r1 = std::min(rows, r0 + tileRows);
     for (int64_t d = s - 1, rest = r0 % c.taps; d >= 0; --d) {
@@ -439,50 +480,47 @@ void gatherTransposed(const Canonical &c, const T *lhs, const T *kernel,
       T *row = tile.data() + (r - r0) * columns;
       const T *feature = lhs + r / c.taps * featureStride;
       if (s == 0)
-        std::copy(feature, feature + c.batch, row);
+        std::copy_n(feature, c.batch, row);
       std::fill(outerY.begin(), outerY.end(), 0);
+      // The innermost dimension's y with 0 <= y + start < X, the same for
+      // every run of this row (contiguous case).
+      int64_t d = s - 1;
+      int64_t start = s ? tap[d] * c.rhsDilation[d] - c.low[d] : 0;
+      int64_t yBegin = std::clamp<int64_t>(-start, 0, lastOutput);
+      int64_t yEnd = s ? std::clamp<int64_t>(c.input[d] - start, yBegin,
+                                             lastOutput)
+                       : yBegin;
+      int64_t runLength = lastOutput * c.batch;
       for (int64_t y0 = 0; s > 0 && y0 < c.outputPositions; y0 += lastOutput) {
         T *dst = row + y0 * c.batch;
         // x = y * stride + k * rhs_dilation - low, on the lhs grid.
-        auto inputPosition = [&](int64_t d, int64_t y) -> int64_t {
-          int64_t padded = y * c.strides[d] + tap[d] * c.rhsDilation[d] - c.low[d];
-          int64_t x = padded / c.lhsDilation[d];
-          return padded < 0 || padded % c.lhsDilation[d] != 0 || x >= c.input[d]
-                     ? -1
-                     : x;
-        };
         int64_t offset = 0;
-        for (int64_t d = 0; d + 1 < s && offset >= 0; ++d) {
-          int64_t x = inputPosition(d, outerY[d]);
-          offset = x < 0 ? -1 : offset + x * inputStrides[d];
+        for (int64_t e = 0; e + 1 < s && offset >= 0; ++e) {
+          int64_t x = lhsPosition(outerY[e] * c.strides[e] +
+                                      tap[e] * c.rhsDilation[e] - c.low[e],
+                                  c.lhsDilation[e], c.input[e]);
+          offset = x < 0 ? -1 : offset + x * inputStrides[e];
         }
         advance(outerY, outerOutput);
-        int64_t runLength = lastOutput * c.batch;
         if (offset < 0) {
           std::fill(dst, dst + runLength, T(0));
-          continue;
-        }
-        int64_t d = s - 1;
-        if (c.strides[d] == 1 && c.lhsDilation[d] == 1) {
-          // y with 0 <= y + start < X: one block copy.
-          int64_t start = tap[d] * c.rhsDilation[d] - c.low[d];
-          int64_t yBegin = std::clamp<int64_t>(-start, 0, lastOutput);
-          int64_t yEnd =
-              std::clamp<int64_t>(c.input[d] - start, yBegin, lastOutput);
-          std::fill(dst, dst + yBegin * c.batch, T(0));
-          const T *src = feature + offset + (start + yBegin) * c.batch;
-          std::copy(src, src + (yEnd - yBegin) * c.batch,
-                    dst + yBegin * c.batch);
-          std::fill(dst + yEnd * c.batch, dst + runLength, T(0));
-          continue;
-        }
-        for (int64_t y = 0; y < lastOutput; ++y) {
-          T *to = dst + y * c.batch;
-          int64_t x = inputPosition(d, y);
-          if (x < 0)
-            std::fill(to, to + c.batch, T(0));
-          else
-            std::copy_n(feature + offset + x * c.batch, c.batch, to);
+        } else if (contiguous) {
+          if (yBegin > 0)
+            std::fill(dst, dst + yBegin * c.batch, T(0));
+          std::copy_n(feature + offset + (start + yBegin) * c.batch,
+                      (yEnd - yBegin) * c.batch, dst + yBegin * c.batch);
+          if (yEnd < lastOutput)
+            std::fill(dst + yEnd * c.batch, dst + runLength, T(0));
+        } else {
+          for (int64_t y = 0; y < lastOutput; ++y) {
+            T *to = dst + y * c.batch;
+            int64_t x = lhsPosition(y * c.strides[d] + start, c.lhsDilation[d],
+                                    c.input[d]);
+            if (x < 0)
+              std::fill(to, to + c.batch, T(0));
+            else
+              std::copy_n(feature + offset + x * c.batch, c.batch, to);
+          }
         }
       }
       advance(tap, c.window);
@@ -523,7 +561,7 @@ void scatterGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
   if (rows == 0)
     return;
   int64_t tileRows =
-      std::clamp<int64_t>((int64_t(1) << 18) / std::max<int64_t>(width, 1), 1, rows);
+      std::clamp<int64_t>(kTileElements / std::max<int64_t>(width, 1), 1, rows);
   std::vector<T> tile(tileRows * width);
   const T *groupLhs =
       lhs + batchOffset * c.inputPositions * c.features + featureOffset;
