@@ -216,6 +216,15 @@ void gemmTransposedA(int64_t m, int64_t n, int64_t k, const double *a,
               b, n, beta, c, n);
 }
 
+/// An uninitialized tile of `n` elements from the tensor buffer pool: a
+/// convolution takes tiles of the same sizes on every call, and a
+/// std::vector of 256 KiB was mmapped and page-faulted in again each time
+/// (16% of the stem's input gradient in perf).
+template <typename T>
+Tensor scratchTile(int64_t n) {
+  return Tensor::empty(std::is_same_v<T, float> ? DType::F32 : DType::F64, {n});
+}
+
 /// Sizes of the convolution in canonical form.
 struct Canonical {
   int64_t numSpatial;
@@ -336,7 +345,8 @@ void gatherGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
         lastWindow);
   }
   tileRows = std::min(tileRows, rows);
-  std::vector<T> tile(tileRows * std::min(tileTaps, c.taps) * c.groupFeatures);
+  Tensor tile =
+      scratchTile<T>(tileRows * std::min(tileTaps, c.taps) * c.groupFeatures);
 
   // Element strides of x... in one image of the canonical lhs [B, X..., C].
   std::vector<int64_t> inputStrides(s);
@@ -361,7 +371,7 @@ void gatherGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
         rest /= c.output[d];
       }
       for (int64_t r = r0; r < r1; ++r) {
-        T *row = tile.data() + (r - r0) * width;
+        T *row = tile.data<T>() + (r - r0) * width;
         const T *image = groupLhs + b * batchStride;
         // Taps t0..t1 are whole runs over the innermost window dimension.
         int64_t firstPrefix = t0 / lastWindow;
@@ -422,7 +432,7 @@ void gatherGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
                         [](int64_t i) { return i == 0; }))
           ++b;
       }
-      gemm(r1 - r0, c.groupOutFeatures, width, tile.data(), width,
+      gemm(r1 - r0, c.groupOutFeatures, width, tile.data<T>(), width,
            groupKernel + t0 * c.groupFeatures * c.outFeatures, c.outFeatures,
            t0 == 0 ? T(0) : T(1), groupOut + r0 * c.outFeatures,
            c.outFeatures);
@@ -459,7 +469,7 @@ void gatherTransposed(const Canonical &c, const T *lhs, const T *kernel,
   }
   int64_t tileRows =
       std::clamp<int64_t>(kTileElements / columns, 1, rows);
-  std::vector<T> tile(tileRows * columns);
+  Tensor tile = scratchTile<T>(tileRows * columns);
   // Element strides of x... in one feature of the lhs [I, X..., B].
   std::vector<int64_t> inputStrides(s);
   for (int64_t d = s - 1; d >= 0; --d)
@@ -477,7 +487,7 @@ void gatherTransposed(const Canonical &c, const T *lhs, const T *kernel,
       rest /= c.window[d];
     }
     for (int64_t r = r0; r < r1; ++r) {
-      T *row = tile.data() + (r - r0) * columns;
+      T *row = tile.data<T>() + (r - r0) * columns;
       const T *feature = lhs + r / c.taps * featureStride;
       if (s == 0)
         std::copy_n(feature, c.batch, row);
@@ -525,7 +535,7 @@ void gatherTransposed(const Canonical &c, const T *lhs, const T *kernel,
       }
       advance(tap, c.window);
     }
-    gemmTransposedA(columns, c.outFeatures, r1 - r0, tile.data(), columns,
+    gemmTransposedA(columns, c.outFeatures, r1 - r0, tile.data<T>(), columns,
                     kernel + r0 * c.outFeatures, r0 == 0 ? T(0) : T(1), out);
   }
 }
@@ -562,7 +572,7 @@ void scatterGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
     return;
   int64_t tileRows =
       std::clamp<int64_t>(kTileElements / std::max<int64_t>(width, 1), 1, rows);
-  std::vector<T> tile(tileRows * width);
+  Tensor tile = scratchTile<T>(tileRows * width);
   const T *groupLhs =
       lhs + batchOffset * c.inputPositions * c.features + featureOffset;
   // The result position y that lhs position x and tap k add to along
@@ -589,7 +599,7 @@ void scatterGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
   for (int64_t r0 = 0; r0 < rows; r0 += tileRows) {
     int64_t r1 = std::min(rows, r0 + tileRows);
     gemm(r1 - r0, width, c.groupFeatures, groupLhs + r0 * c.features,
-         c.features, spread.data(), width, T(0), tile.data(), width);
+         c.features, spread.data(), width, T(0), tile.data<T>(), width);
     std::vector<int64_t> x(s, 0), tap(s, 0);
     for (int64_t d = s - 1, rest = r0 % c.inputPositions; d >= 0; --d) {
       x[d] = rest % c.input[d];
@@ -597,7 +607,7 @@ void scatterGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
     }
     int64_t b = r0 / c.inputPositions;
     for (int64_t r = r0; r < r1; ++r) {
-      const T *products = tile.data() + (r - r0) * width;
+      const T *products = tile.data<T>() + (r - r0) * width;
       if (runs) {
         // Mirrored tap j = K-1-k lands on y = first + j.
         int64_t d = s - 1;
