@@ -289,10 +289,12 @@ struct ConvolutionDimensions {
 /// dilated), `GatherTransposed` (im2col built as (input feature, window
 /// tap) rows x (result position, batch) columns, read from the operands as
 /// JAX stores a filter gradient's; one group only, others run Gather), or
-/// `Auto`: GatherTransposed for one group, an undilated lhs and at most as
-/// many result positions x batch as window taps x input features, else
-/// scatter when the lhs is dilated and has fewer positions than the
-/// result, else gather. Tests and benchmarks force one.
+/// `Auto`: GatherTransposed where the operands are already stored that
+/// way (lhs [I, X..., B], kernel [I, K..., O], no reversal: JAX's filter
+/// gradients) with one group, an undilated lhs and at most as many result
+/// positions x batch as window taps x input features; else scatter when
+/// the lhs is dilated and has fewer positions than the result; else
+/// gather. Tests and benchmarks force one.
 enum class ConvolutionPath { Auto, Gather, Scatter, GatherTransposed };
 
 /// `resultShape` is the verified one (C25). f32 and f64 (f16/bf16 through

@@ -9,9 +9,9 @@
 //   Integers and i1 run here, and the tests hold the fast path to it.
 //
 // * the GEMM path (f32, f64, and f16/bf16 computed in f32), one of
-//   - transposed gather (filter gradients; any problem of one group whose
-//     result positions x batch are at most the reduction, window taps x
-//     input features, and whose lhs is not dilated): the im2col matrix
+//   - transposed gather (filter gradients: one group, operands stored as
+//     below, result positions x batch at most the reduction, window taps x
+//     input features, and an undilated lhs): the im2col matrix
 //     built transposed, rows = (input feature, window tap), columns =
 //     (result position, batch), read from the lhs as [I, X..., B] and
 //     multiplied with the kernel as [I, K..., O] by sgemm with A
@@ -632,12 +632,8 @@ void scatterGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
           for (int64_t o = 0, n = (jEnd - jBegin) * og; o < n; ++o)
             to[o] += from[o];
         }
-        advance(x, c.input);
-        if (std::all_of(x.begin(), x.end(), [](int64_t i) { return i == 0; }))
-          ++b;
-        continue;
       }
-      for (int64_t t = 0; t < c.taps; ++t) {
+      for (int64_t t = 0; !runs && t < c.taps; ++t) {
         // y * stride = x * lhs_dilation + low - k * rhs_dilation.
         int64_t target = b;
         for (int64_t d = 0; d < s && target >= 0; ++d) {
@@ -693,10 +689,22 @@ Tensor gemmConvolution(const Tensor &lhsIn, const Tensor &rhsIn,
                                 dims.lhsDilation.end(),
                                 [](int64_t d) { return d > 1; });
   int64_t reduction = c.groupFeatures * c.taps;
+  // Auto takes the transposed gather only where it copies nothing: both
+  // operands stored as [I, X..., B] and [I, K..., O] without reversal, as
+  // JAX stores a filter gradient's. Elsewhere (an NHWC / HWIO forward with
+  // few result positions, say) it would first transpose the kernel, which
+  // the canonical gather reads as it is.
+  bool storedTransposed = dims.inputFeature == 0 &&
+                          dims.inputBatch == s + 1 &&
+                          dims.kernelInputFeature == 0 &&
+                          dims.kernelOutputFeature == s + 1;
+  for (int64_t d = 0; d < s; ++d)
+    storedTransposed &= dims.inputSpatial[d] == d + 1 &&
+                        dims.kernelSpatial[d] == d + 1 && !dims.reversal[d];
   bool transposedGather =
       c.groups == 1 &&
       (path == ConvolutionPath::GatherTransposed ||
-       (path == ConvolutionPath::Auto && !dilatedLhs &&
+       (path == ConvolutionPath::Auto && !dilatedLhs && storedTransposed &&
         c.groupBatch * c.outputPositions <= reduction));
   if (transposedGather) {
     // Operands [I, X..., B] and [I, K..., O] (reversed taps flipped): both
