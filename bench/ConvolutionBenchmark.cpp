@@ -48,8 +48,16 @@ const Shape2d kShapes[] = {
 };
 
 // The input gradient also with im2col forced (InputGradientGather), to
-// show what col2im saves on strided convolutions.
-enum class Pass { Forward, InputGradient, FilterGradient, InputGradientGather };
+// show what col2im saves on strided convolutions, and the filter gradient
+// with the canonical im2col forced (FilterGradientGather: x and the output
+// gradient transposed first), to show what the transposed im2col saves.
+enum class Pass {
+  Forward,
+  InputGradient,
+  FilterGradient,
+  InputGradientGather,
+  FilterGradientGather
+};
 
 Tensor filled(Shape shape) {
   Tensor tensor = Tensor::empty(DType::F32, std::move(shape));
@@ -122,8 +130,11 @@ void BM_Convolution(benchmark::State &state) {
     d.outputBatch = 2;
     d.outputFeature = 3;
     d.rhsDilation = {stride, stride};
+    ConvolutionPath path = pass == Pass::FilterGradient
+                               ? ConvolutionPath::Auto
+                               : ConvolutionPath::Gather;
     for (auto _ : state)
-      benchmark::DoNotOptimize(convolution(lhs, dy, d, w));
+      benchmark::DoNotOptimize(convolution(lhs, dy, d, w, path));
   }
   setCounters(state, s.flops());
 }
@@ -148,6 +159,8 @@ void convolutionArguments(benchmark::internal::Benchmark *b) {
     for (int64_t pass = 0; pass < 3; ++pass)
       b->Args({shape, pass});
   b->Args({2, static_cast<int64_t>(Pass::InputGradientGather)});
+  for (int64_t shape = 0; shape < 3; ++shape)
+    b->Args({shape, static_cast<int64_t>(Pass::FilterGradientGather)});
 }
 
 } // namespace

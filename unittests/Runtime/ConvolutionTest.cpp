@@ -125,7 +125,8 @@ Problem randomProblem(std::mt19937 &generator, int64_t numSpatial,
 }
 
 constexpr ConvolutionPath kPaths[] = {
-    ConvolutionPath::Auto, ConvolutionPath::Gather, ConvolutionPath::Scatter};
+    ConvolutionPath::Auto, ConvolutionPath::Gather, ConvolutionPath::Scatter,
+    ConvolutionPath::GatherTransposed};
 
 void expectSameElements(const Tensor &actual, const Tensor &expected,
                         const std::string &what) {
@@ -308,11 +309,25 @@ int64_t dilatedSize(int64_t size, int64_t dilation) {
   return size == 0 ? 0 : (size - 1) * dilation + 1;
 }
 
+/// One convolution call: operands, dimension numbers and result shape.
+struct Call {
+  Tensor lhs, rhs;
+  ConvolutionDimensions dims;
+  Shape result;
+
+  Tensor run(ConvolutionPath path = ConvolutionPath::Auto) const {
+    return convolution(lhs, rhs, dims, result, path);
+  }
+  Tensor reference() const {
+    return convolutionReference(lhs, rhs, dims, result);
+  }
+};
+
 /// The input gradient as JAX's transpose rule builds it: g convolved with
 /// the spatially reversed kernel (feature groups moved from the output
 /// features into the input features), input and output features swapped,
 /// g dilated by the strides, padding from the forward window.
-Tensor inputGradient(const Forward &f, const Tensor &g, const Tensor &w) {
+Call inputGradientCall(const Forward &f, const Tensor &g, const Tensor &w) {
   const Shape &gShape = g.shape();
   int64_t groups = f.featureGroups;
   Tensor kernel = w;
@@ -337,13 +352,17 @@ Tensor inputGradient(const Forward &f, const Tensor &g, const Tensor &w) {
     d.paddingHigh[s] = f.x[1 + s] + window - 1 -
                        dilatedSize(gShape[1 + s], f.strides[s]) - before;
   }
-  return convolution(g, kernel, d, f.x);
+  return {g, kernel, d, f.x};
+}
+
+Tensor inputGradient(const Forward &f, const Tensor &g, const Tensor &w) {
+  return inputGradientCall(f, g, w).run();
 }
 
 /// The filter gradient as JAX's transpose rule builds it: x with batch and
 /// feature swapped convolved with g (its batch as the input feature), the
 /// forward strides as rhs dilation; feature groups become batch groups.
-Tensor filterGradient(const Forward &f, const Tensor &x, const Tensor &g) {
+Call filterGradientCall(const Forward &f, const Tensor &x, const Tensor &g) {
   ConvolutionDimensions d;
   d.inputBatch = 3; // [f, 0, 1, b]
   d.inputFeature = 0;
@@ -366,7 +385,11 @@ Tensor filterGradient(const Forward &f, const Tensor &x, const Tensor &g) {
                             1);
     d.reversal.push_back(false);
   }
-  return convolution(x, g, d, f.w);
+  return {x, g, d, f.w};
+}
+
+Tensor filterGradient(const Forward &f, const Tensor &x, const Tensor &g) {
+  return filterGradientCall(f, x, g).run();
 }
 
 double innerProduct(const Tensor &a, const Tensor &b) {
@@ -433,6 +456,59 @@ TEST(ConvolutionTest, JaxGradientFormsMatchFiniteDifferences) {
                what + " input gradient");
     expectNear(filterGradient(f, x, g), finiteDifferences(f, x, w, g, false),
                what + " filter gradient");
+  }
+}
+
+// The three convolutions of a training step (forward, and both gradients
+// in JAX's forms) on random forward problems, every path against the
+// reference: the gradients' layouts are the ones the fast paths recognize
+// (filter gradients: the transposed im2col reading x and g where they are;
+// input gradients of strided convolutions: col2im adding runs of taps).
+// Some problems are large enough for several tiles.
+TEST(ConvolutionTest, TrainingStepConvolutionsMatchReferenceOnRandomShapes) {
+  std::mt19937 generator(29);
+  auto pick = [&](int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(generator);
+  };
+  for (int trial = 0; trial < 120; ++trial) {
+    bool large = trial % 10 == 0;
+    Forward f;
+    f.featureGroups = pick(0, 2) ? 1 : pick(2, 3);
+    int64_t groupFeatures = pick(1, large ? 8 : 3);
+    f.x = {pick(1, large ? 4 : 3), pick(1, large ? 40 : 9),
+           pick(1, large ? 40 : 9), groupFeatures * f.featureGroups};
+    f.w = {pick(1, large ? 7 : 4), pick(1, large ? 7 : 4), groupFeatures,
+           pick(1, 4) * f.featureGroups};
+    for (int s = 0; s < 2; ++s) {
+      f.strides.push_back(pick(1, 3));
+      f.low.push_back(pick(-1, 3));
+      f.high.push_back(pick(-1, 3));
+      f.rhsDilation.push_back(pick(0, 2) ? 1 : 2);
+    }
+    Shape y = resultShapeOf(f.x, f.w, f.dims());
+    if (numElementsOf(y) == 0)
+      continue;
+    Tensor x = randomIntegers(DType::F32, f.x, generator);
+    Tensor w = randomIntegers(DType::F32, f.w, generator);
+    Tensor g = randomIntegers(DType::F32, y, generator);
+    std::string what = "x " + shapeToString(f.x) + " w " + shapeToString(f.w) +
+                       " strides " + std::to_string(f.strides[0]) + "," +
+                       std::to_string(f.strides[1]) + " groups " +
+                       std::to_string(f.featureGroups);
+    Call calls[] = {{x, w, f.dims(), y},
+                    inputGradientCall(f, g, w),
+                    filterGradientCall(f, x, g)};
+    const char *names[] = {" forward", " input gradient", " filter gradient"};
+    for (int i = 0; i < 3; ++i) {
+      Tensor expected = calls[i].reference();
+      for (ConvolutionPath path : kPaths) {
+        expectSameElements(calls[i].run(path), expected,
+                           what + names[i] + " path " +
+                               std::to_string(static_cast<int>(path)));
+        if (HasFatalFailure())
+          return;
+      }
+    }
   }
 }
 

@@ -297,12 +297,19 @@ struct ConvolutionDimensions {
 /// How the GEMM path lays out the products (Convolution.cpp): `Gather`
 /// (im2col: result positions x window taps), `Scatter` (col2im: lhs
 /// positions x window taps, added into the result; cheaper when the lhs is
-/// dilated), or `Auto`: scatter when the lhs is dilated and has fewer
-/// positions than the result. Tests and benchmarks force one.
-enum class ConvolutionPath { Auto, Gather, Scatter };
+/// dilated), `GatherTransposed` (im2col built as (input feature, window
+/// tap) rows x (result position, batch) columns, read from the operands as
+/// JAX stores a filter gradient's; one group only, others run Gather), or
+/// `Auto`: GatherTransposed where the operands are already stored that
+/// way (lhs [I, X..., B], kernel [I, K..., O], no reversal: JAX's filter
+/// gradients) with one group, an undilated lhs and at most as many result
+/// positions x batch as window taps x input features; else scatter when
+/// the lhs is dilated and has fewer positions than the result; else
+/// gather. Tests and benchmarks force one.
+enum class ConvolutionPath { Auto, Gather, Scatter, GatherTransposed };
 
 /// `resultShape` is the verified one (C25). f32 and f64 (f16/bf16 through
-/// f32) run on BLAS gemm in tiles of at most 4 MiB: O(result x window x
+/// f32) run on BLAS gemm in tiles of at most 256 KiB: O(result x window x
 /// input features per group) multiply-adds (lhs positions instead of
 /// result positions for Scatter) plus O(operands + result + tiles)
 /// copies. Other dtypes use convolutionReference.

@@ -8,25 +8,42 @@
 //   offsets). Any dtype; O(result x window x input features per group).
 //   Integers and i1 run here, and the tests hold the fast path to it.
 //
-// * the GEMM path (f32, f64, and f16/bf16 computed in f32): the operands
-//   are first copied into a canonical layout, lhs [B, X..., C] and kernel
-//   [K..., I, O] with reversed dimensions flipped (skipped when already in
-//   that layout and unreversed), then per group one of
-//   - gather (im2col): rows = result positions (b, y...), columns = window
-//     taps x input features (k..., c); each tile of that matrix is filled
-//     from the lhs (zeros for padding and dilation holes) and multiplied
-//     with the kernel's [K...*I, O] rows by sgemm/dgemm. When the matrix
-//     is the lhs itself (1x1 windows, or windows covering the whole input
-//     as in a filter gradient) no copy is made at all.
-//   - scatter (col2im): when the lhs is dilated (the input gradient of a
-//     strided convolution), gathering would multiply mostly the holes'
-//     zeros; instead every lhs row (b, x...) is multiplied by the kernel
-//     as [I, K...*O] and each tap's product is added to the result row it
-//     lands on (y * stride = x * dilation + low - k * rhs_dilation).
-//   Tiles hold at most kTileElements elements, so the extra memory is
-//   bounded whatever the shapes; the GEMM does all the arithmetic.
-//   The result comes out as [B', Y..., O] and is transposed to the
-//   requested layout when that differs.
+// * the GEMM path (f32, f64, and f16/bf16 computed in f32), one of
+//   - transposed gather (filter gradients: one group, operands stored as
+//     below, result positions x batch at most the reduction, window taps x
+//     input features, and an undilated lhs): the im2col matrix
+//     built transposed, rows = (input feature, window tap), columns =
+//     (result position, batch), read from the lhs as [I, X..., B] and
+//     multiplied with the kernel as [I, K..., O] by sgemm with A
+//     transposed, accumulating over row tiles with beta = 1. JAX stores a
+//     filter gradient's operands in exactly these layouts (x [N, H, W, C]
+//     as [f, 0, 1, b], the output gradient as [i, 0, 1, o]), so nothing is
+//     transposed first, and the rows are the forward's im2col rows: runs
+//     of (window row x channels) contiguous elements. When windows cover
+//     the input (1x1), the matrix is the lhs itself: one GEMM, no copy.
+//   - otherwise the operands are copied into a canonical layout, lhs
+//     [B, X..., C] and kernel [K..., I, O] with reversed dimensions
+//     flipped (skipped when already in that layout and unreversed), then
+//     per group:
+//     - gather (im2col): rows = result positions (b, y...), columns =
+//       window taps x input features (k..., c); each tile of that matrix
+//       is filled from the lhs (zeros for padding and dilation holes) and
+//       multiplied with the kernel's [K...*I, O] rows by sgemm/dgemm. When
+//       the matrix is the lhs itself (1x1 windows, stride 1) no copy is
+//       made: the GEMM runs in row tiles on the lhs as it is.
+//     - scatter (col2im): when the lhs is dilated (the input gradient of
+//       a strided convolution), gathering would multiply mostly the holes'
+//       zeros; instead every lhs row (b, x...) is multiplied by the kernel
+//       as [I, K...*O] and each tap's product is added to the result row
+//       it lands on (y * stride = x * dilation + low - k * rhs_dilation);
+//       with stride and rhs dilation 1 along the innermost dimension, a
+//       whole window row of taps lands on consecutive result elements and
+//       is added as one run.
+//     The result comes out as [B', Y..., O] and is transposed to the
+//     requested layout when that differs.
+//   Tiles hold at most kTileElements elements (a transposed tile at least
+//   one row of result positions x batch), so the extra memory is bounded
+//   whatever the shapes; the GEMM does all the arithmetic.
 //
 // docs/runtime.md explains the choice and docs/measurements.md gives the
 // numbers (bench/ConvolutionBenchmark.cpp).
@@ -59,6 +76,20 @@ void advance(std::vector<int64_t> &index, const Shape &shape) {
       return;
     index[d] = 0;
   }
+}
+
+/// The lhs position that `padded` (a coordinate in the padded, dilated
+/// lhs) reads, or -1 for padding and dilation holes. No division for the
+/// undilated lhs: im2col calls this once per run of a few elements.
+inline int64_t lhsPosition(int64_t padded, int64_t dilation, int64_t size) {
+  if (padded < 0)
+    return -1;
+  if (dilation != 1) {
+    if (padded % dilation != 0)
+      return -1;
+    padded /= dilation;
+  }
+  return padded < size ? padded : -1;
 }
 
 template <typename T>
@@ -137,34 +168,61 @@ void referenceTyped(const Tensor &lhs, const Tensor &rhs,
 // GEMM path
 //===----------------------------------------------------------------------===//
 
-/// The most elements an im2col / col2im tile holds (4 MiB of f32): large
-/// enough for sgemm to reach its speed, small enough to stay in L2/L3.
-constexpr int64_t kTileElements = int64_t(1) << 20;
+/// The most elements an im2col / col2im tile, or the result rows of one
+/// copy-free GEMM, hold: 256 KiB of f32, half an L2, so that what one step
+/// writes is still in cache when the next reads it (sgemm packing a tile
+/// it was just given, col2im adding the products sgemm just wrote, sgemm
+/// accumulating into the rows it just zeroed for beta = 0). With 4 MiB
+/// tiles, sgemm's packing of the stem's im2col tile cost 40% of its
+/// multiply time, 16% with these (perf, docs/measurements.md).
+constexpr int64_t kTileElements = int64_t(1) << 16;
 /// Tiles keep at least this many rows (splitting the window taps instead,
 /// accumulating with beta = 1) so that the GEMMs stay large.
 constexpr int64_t kMinTileRows = 256;
 
-void gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
-          const float *b, int64_t ldb, float beta, float *c, int64_t ldc) {
+void blasGemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+              const float *b, int64_t ldb, float *c, int64_t ldc) {
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, lda,
-              b, ldb, beta, c, ldc);
+              b, ldb, 1.0f, c, ldc);
 }
-void gemm(int64_t m, int64_t n, int64_t k, const double *a, int64_t lda,
-          const double *b, int64_t ldb, double beta, double *c, int64_t ldc) {
+void blasGemm(int64_t m, int64_t n, int64_t k, const double *a, int64_t lda,
+              const double *b, int64_t ldb, double *c, int64_t ldc) {
   cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0, a, lda,
-              b, ldb, beta, c, ldc);
+              b, ldb, 1.0, c, ldc);
 }
 
-/// C = A^T B, with A stored as [k, m].
+/// C = A B (beta 0) or C += A B (beta 1). For beta 0, C is zeroed here and
+/// the GEMM accumulates: OpenBLAS would otherwise zero C in a separate pass
+/// of its own that perf shows at 11-17% of the multiply time on the stem's
+/// tiles, several times what a fill costs.
+template <typename T>
+void gemm(int64_t m, int64_t n, int64_t k, const T *a, int64_t lda,
+          const T *b, int64_t ldb, T beta, T *c, int64_t ldc) {
+  if (beta == T(0))
+    for (int64_t i = 0; i < m; ++i)
+      std::fill_n(c + i * ldc, n, T(0));
+  blasGemm(m, n, k, a, lda, b, ldb, c, ldc);
+}
+
+/// C (+)= A^T B, with A stored as [k, m].
 void gemmTransposedA(int64_t m, int64_t n, int64_t k, const float *a,
-                     const float *b, float *c) {
-  cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, m, n, k, 1.0f, a, m, b,
-              n, 0.0f, c, n);
+                     int64_t lda, const float *b, float beta, float *c) {
+  cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, m, n, k, 1.0f, a, lda,
+              b, n, beta, c, n);
 }
 void gemmTransposedA(int64_t m, int64_t n, int64_t k, const double *a,
-                     const double *b, double *c) {
-  cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, m, n, k, 1.0, a, m, b,
-              n, 0.0, c, n);
+                     int64_t lda, const double *b, double beta, double *c) {
+  cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, m, n, k, 1.0, a, lda,
+              b, n, beta, c, n);
+}
+
+/// An uninitialized tile of `n` elements from the tensor buffer pool: a
+/// convolution takes tiles of the same sizes on every call, and a
+/// std::vector of 256 KiB was mmapped and page-faulted in again each time
+/// (16% of the stem's input gradient in perf).
+template <typename T>
+Tensor scratchTile(int64_t n) {
+  return Tensor::empty(std::is_same_v<T, float> ? DType::F32 : DType::F64, {n});
 }
 
 /// Sizes of the convolution in canonical form.
@@ -262,8 +320,14 @@ void gatherGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
 
   int64_t rowStride;
   if (isLhsItsOwnIm2col(c, rowStride)) {
-    gemm(rows, c.groupOutFeatures, columns, groupLhs, rowStride, groupKernel,
-         c.outFeatures, T(0), groupOut, c.outFeatures);
+    // In row tiles whose result stays in L2 between the GEMM's zeroing
+    // (beta = 0) and its accumulation, instead of two passes over memory.
+    int64_t tileRows = std::max<int64_t>(
+        kMinTileRows, kTileElements / std::max<int64_t>(c.groupOutFeatures, 1));
+    for (int64_t r0 = 0; r0 < rows; r0 += tileRows)
+      gemm(std::min(tileRows, rows - r0), c.groupOutFeatures, columns,
+           groupLhs + r0 * rowStride, rowStride, groupKernel, c.outFeatures,
+           T(0), groupOut + r0 * c.outFeatures, c.outFeatures);
     return;
   }
 
@@ -281,7 +345,8 @@ void gatherGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
         lastWindow);
   }
   tileRows = std::min(tileRows, rows);
-  std::vector<T> tile(tileRows * std::min(tileTaps, c.taps) * c.groupFeatures);
+  Tensor tile =
+      scratchTile<T>(tileRows * std::min(tileTaps, c.taps) * c.groupFeatures);
 
   // Element strides of x... in one image of the canonical lhs [B, X..., C].
   std::vector<int64_t> inputStrides(s);
@@ -291,6 +356,9 @@ void gatherGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
 
   Shape windowPrefix(c.window.begin(), c.window.end() - (s ? 1 : 0));
   std::vector<int64_t> position(s), prefix(windowPrefix.size());
+  // Along the innermost dimension, a run of taps is one block of the lhs.
+  bool contiguous = s > 0 && c.lhsDilation[s - 1] == 1 &&
+                    c.rhsDilation[s - 1] == 1 && c.groupFeatures == c.features;
   for (int64_t r0 = 0; r0 < rows; r0 += tileRows) {
     int64_t r1 = std::min(rows, r0 + tileRows);
     for (int64_t t0 = 0; t0 < c.taps; t0 += tileTaps) {
@@ -303,7 +371,7 @@ void gatherGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
         rest /= c.output[d];
       }
       for (int64_t r = r0; r < r1; ++r) {
-        T *row = tile.data() + (r - r0) * width;
+        T *row = tile.data<T>() + (r - r0) * width;
         const T *image = groupLhs + b * batchStride;
         // Taps t0..t1 are whole runs over the innermost window dimension.
         int64_t firstPrefix = t0 / lastWindow;
@@ -313,57 +381,50 @@ void gatherGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
           prefix[d] = rest % windowPrefix[d];
           rest /= windowPrefix[d];
         }
+        // The innermost dimension's taps k with 0 <= start + k < X, the
+        // same for every run of this row (contiguous case).
+        int64_t d = s - 1;
+        int64_t start = s ? position[d] * c.strides[d] - c.low[d] : 0;
+        int64_t kBegin = std::clamp<int64_t>(-start, 0, lastWindow);
+        int64_t kEnd = s ? std::clamp<int64_t>(c.input[d] - start, kBegin,
+                                               lastWindow)
+                         : kBegin;
         for (int64_t t = t0; t < t1; t += lastWindow) {
           T *dst = row + (t - t0) * c.groupFeatures;
           int64_t runLength = lastWindow * c.groupFeatures;
           // Offset of the outer dimensions, or -1 when outside.
           int64_t offset = 0;
-          for (int64_t d = 0; d + 1 < s && offset >= 0; ++d) {
-            int64_t padded = position[d] * c.strides[d] +
-                             prefix[d] * c.rhsDilation[d] - c.low[d];
-            int64_t x = padded / c.lhsDilation[d];
-            if (padded < 0 || padded % c.lhsDilation[d] != 0 ||
-                x >= c.input[d])
-              offset = -1;
-            else
-              offset += x * inputStrides[d];
-          }
-          if (offset < 0 || s == 0) {
-            if (s == 0)
-              std::copy(image, image + c.groupFeatures, dst);
-            else
-              std::fill(dst, dst + runLength, T(0));
-          } else {
-            int64_t d = s - 1;
-            int64_t start = position[d] * c.strides[d] - c.low[d];
-            int64_t step = c.rhsDilation[d], dilation = c.lhsDilation[d];
-            bool contiguous = dilation == 1 && step == 1 &&
-                              c.groupFeatures == c.features;
-            if (contiguous) {
-              // Taps k with 0 <= start + k < X: one block copy.
-              int64_t kBegin = std::clamp<int64_t>(-start, 0, lastWindow);
-              int64_t kEnd =
-                  std::clamp<int64_t>(c.input[d] - start, kBegin, lastWindow);
-              std::fill(dst, dst + kBegin * c.features, T(0));
-              const T *src = image + offset + (start + kBegin) * c.features;
-              std::copy(src, src + (kEnd - kBegin) * c.features,
-                        dst + kBegin * c.features);
-              std::fill(dst + kEnd * c.features, dst + runLength, T(0));
-            } else {
-              for (int64_t k = 0; k < lastWindow; ++k) {
-                T *to = dst + k * c.groupFeatures;
-                int64_t padded = start + k * step;
-                int64_t x = padded / dilation;
-                if (padded < 0 || padded % dilation != 0 || x >= c.input[d]) {
-                  std::fill(to, to + c.groupFeatures, T(0));
-                  continue;
-                }
-                const T *src = image + offset + x * c.features;
-                std::copy(src, src + c.groupFeatures, to);
-              }
-            }
+          for (int64_t e = 0; e + 1 < s && offset >= 0; ++e) {
+            int64_t x = lhsPosition(position[e] * c.strides[e] +
+                                        prefix[e] * c.rhsDilation[e] - c.low[e],
+                                    c.lhsDilation[e], c.input[e]);
+            offset = x < 0 ? -1 : offset + x * inputStrides[e];
           }
           advance(prefix, windowPrefix);
+          if (s == 0) {
+            std::copy_n(image, c.groupFeatures, dst);
+          } else if (offset < 0) {
+            std::fill(dst, dst + runLength, T(0));
+          } else if (contiguous) {
+            // Fills only where padding is (a call per empty fill costs as
+            // much as copying a stem run).
+            if (kBegin > 0)
+              std::fill(dst, dst + kBegin * c.features, T(0));
+            std::copy_n(image + offset + (start + kBegin) * c.features,
+                        (kEnd - kBegin) * c.features, dst + kBegin * c.features);
+            if (kEnd < lastWindow)
+              std::fill(dst + kEnd * c.features, dst + runLength, T(0));
+          } else {
+            for (int64_t k = 0; k < lastWindow; ++k) {
+              T *to = dst + k * c.groupFeatures;
+              int64_t x = lhsPosition(start + k * c.rhsDilation[d],
+                                      c.lhsDilation[d], c.input[d]);
+              if (x < 0)
+                std::fill(to, to + c.groupFeatures, T(0));
+              else
+                std::copy_n(image + offset + x * c.features, c.groupFeatures, to);
+            }
+          }
         }
         // Next result position.
         advance(position, c.output);
@@ -371,11 +432,111 @@ void gatherGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
                         [](int64_t i) { return i == 0; }))
           ++b;
       }
-      gemm(r1 - r0, c.groupOutFeatures, width, tile.data(), width,
+      gemm(r1 - r0, c.groupOutFeatures, width, tile.data<T>(), width,
            groupKernel + t0 * c.groupFeatures * c.outFeatures, c.outFeatures,
            t0 == 0 ? T(0) : T(1), groupOut + r0 * c.outFeatures,
            c.outFeatures);
     }
+  }
+}
+
+/// The im2col matrix built transposed, for one group of all features: rows
+/// (i, k...) (the reduction, matching the kernel [I, K..., O] row by row),
+/// columns (y..., b) read from the lhs [I, X..., B]. Along the innermost
+/// dimension with stride 1 and no lhs dilation, consecutive y read
+/// consecutive x, so a row is a few runs of Y x B contiguous elements (for
+/// a filter gradient: the forward's im2col rows). The result [Y..., B, O]
+/// is the sum over row tiles of tile^T x kernel rows, accumulated by the
+/// GEMM with beta = 1, so the tile stays small while the GEMM sees the
+/// whole result. When the windows cover the input (a 1x1 convolution's
+/// filter gradient), the matrix is the lhs itself: one GEMM, no copy.
+template <typename T>
+void gatherTransposed(const Canonical &c, const T *lhs, const T *kernel,
+                      T *out) {
+  int64_t s = c.numSpatial;
+  int64_t columns = c.outputPositions * c.batch;
+  int64_t rows = c.groupFeatures * c.taps;
+  bool windowsCoverInput = true;
+  for (int64_t d = 0; d < s; ++d)
+    windowsCoverInput &= c.output[d] == 1 && c.low[d] == 0 &&
+                         c.lhsDilation[d] == 1 &&
+                         (c.rhsDilation[d] == 1 || c.window[d] == 1) &&
+                         c.window[d] == c.input[d];
+  if (windowsCoverInput) {
+    gemmTransposedA(columns, c.outFeatures, rows, lhs, columns, kernel, T(0),
+                    out);
+    return;
+  }
+  int64_t tileRows =
+      std::clamp<int64_t>(kTileElements / columns, 1, rows);
+  Tensor tile = scratchTile<T>(tileRows * columns);
+  // Element strides of x... in one feature of the lhs [I, X..., B].
+  std::vector<int64_t> inputStrides(s);
+  for (int64_t d = s - 1; d >= 0; --d)
+    inputStrides[d] = d == s - 1 ? c.batch : inputStrides[d + 1] * c.input[d + 1];
+  int64_t featureStride = c.inputPositions * c.batch;
+  int64_t lastOutput = s ? c.output[s - 1] : 1;
+  Shape outerOutput(c.output.begin(), c.output.end() - (s ? 1 : 0));
+  std::vector<int64_t> tap(s), outerY(outerOutput.size());
+  // Along the innermost dimension, consecutive y read one block of the lhs.
+  bool contiguous = s > 0 && c.strides[s - 1] == 1 && c.lhsDilation[s - 1] == 1;
+  for (int64_t r0 = 0; r0 < rows; r0 += tileRows) {
+    int64_t r1 = std::min(rows, r0 + tileRows);
+    for (int64_t d = s - 1, rest = r0 % c.taps; d >= 0; --d) {
+      tap[d] = rest % c.window[d];
+      rest /= c.window[d];
+    }
+    for (int64_t r = r0; r < r1; ++r) {
+      T *row = tile.data<T>() + (r - r0) * columns;
+      const T *feature = lhs + r / c.taps * featureStride;
+      if (s == 0)
+        std::copy_n(feature, c.batch, row);
+      std::fill(outerY.begin(), outerY.end(), 0);
+      // The innermost dimension's y with 0 <= y + start < X, the same for
+      // every run of this row (contiguous case).
+      int64_t d = s - 1;
+      int64_t start = s ? tap[d] * c.rhsDilation[d] - c.low[d] : 0;
+      int64_t yBegin = std::clamp<int64_t>(-start, 0, lastOutput);
+      int64_t yEnd = s ? std::clamp<int64_t>(c.input[d] - start, yBegin,
+                                             lastOutput)
+                       : yBegin;
+      int64_t runLength = lastOutput * c.batch;
+      for (int64_t y0 = 0; s > 0 && y0 < c.outputPositions; y0 += lastOutput) {
+        T *dst = row + y0 * c.batch;
+        // x = y * stride + k * rhs_dilation - low, on the lhs grid.
+        int64_t offset = 0;
+        for (int64_t e = 0; e + 1 < s && offset >= 0; ++e) {
+          int64_t x = lhsPosition(outerY[e] * c.strides[e] +
+                                      tap[e] * c.rhsDilation[e] - c.low[e],
+                                  c.lhsDilation[e], c.input[e]);
+          offset = x < 0 ? -1 : offset + x * inputStrides[e];
+        }
+        advance(outerY, outerOutput);
+        if (offset < 0) {
+          std::fill(dst, dst + runLength, T(0));
+        } else if (contiguous) {
+          if (yBegin > 0)
+            std::fill(dst, dst + yBegin * c.batch, T(0));
+          std::copy_n(feature + offset + (start + yBegin) * c.batch,
+                      (yEnd - yBegin) * c.batch, dst + yBegin * c.batch);
+          if (yEnd < lastOutput)
+            std::fill(dst + yEnd * c.batch, dst + runLength, T(0));
+        } else {
+          for (int64_t y = 0; y < lastOutput; ++y) {
+            T *to = dst + y * c.batch;
+            int64_t x = lhsPosition(y * c.strides[d] + start, c.lhsDilation[d],
+                                    c.input[d]);
+            if (x < 0)
+              std::fill(to, to + c.batch, T(0));
+            else
+              std::copy_n(feature + offset + x * c.batch, c.batch, to);
+          }
+        }
+      }
+      advance(tap, c.window);
+    }
+    gemmTransposedA(columns, c.outFeatures, r1 - r0, tile.data<T>(), columns,
+                    kernel + r0 * c.outFeatures, r0 == 0 ? T(0) : T(1), out);
   }
 }
 
@@ -388,18 +549,30 @@ void scatterGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
   int64_t outOffset = group * c.groupOutFeatures;
   int64_t og = c.groupOutFeatures;
   int64_t width = c.taps * og;
+  // With stride and rhs dilation 1 along the innermost dimension, the
+  // taps k = 0..K-1 of one lhs row land on K consecutive result positions
+  // (y = x * lhs_dilation + low - k), and with one group these are K * O
+  // consecutive result elements: storing that dimension's taps mirrored
+  // makes their products one run added with one vectorized loop, instead
+  // of K runs of O elements (3 for an RGB stem's input gradient).
+  int64_t lastWindow = s ? c.window[s - 1] : 1;
+  bool runs = s > 0 && c.strides[s - 1] == 1 && c.rhsDilation[s - 1] == 1 &&
+              og == c.outFeatures;
   // The group's kernel as [I, K... x O/groups].
   std::vector<T> spread(c.groupFeatures * width);
-  for (int64_t t = 0; t < c.taps; ++t)
+  for (int64_t t = 0; t < c.taps; ++t) {
+    int64_t column =
+        runs ? t - t % lastWindow + (lastWindow - 1 - t % lastWindow) : t;
     for (int64_t i = 0; i < c.groupFeatures; ++i)
       std::copy_n(kernel + (t * c.groupFeatures + i) * c.outFeatures + outOffset,
-                  og, spread.data() + i * width + t * og);
+                  og, spread.data() + i * width + column * og);
+  }
   int64_t rows = c.groupBatch * c.inputPositions;
   if (rows == 0)
     return;
   int64_t tileRows =
       std::clamp<int64_t>(kTileElements / std::max<int64_t>(width, 1), 1, rows);
-  std::vector<T> tile(tileRows * width);
+  Tensor tile = scratchTile<T>(tileRows * width);
   const T *groupLhs =
       lhs + batchOffset * c.inputPositions * c.features + featureOffset;
   // The result position y that lhs position x and tap k add to along
@@ -421,10 +594,12 @@ void scatterGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
       for (int64_t k = 0; k < c.window[d]; ++k)
         landing[d][x * c.window[d] + k] = land(d, x, k);
   }
+  Shape outerWindow(c.window.begin(), c.window.end() - (s ? 1 : 0));
+  std::vector<int64_t> outerTap(outerWindow.size());
   for (int64_t r0 = 0; r0 < rows; r0 += tileRows) {
     int64_t r1 = std::min(rows, r0 + tileRows);
     gemm(r1 - r0, width, c.groupFeatures, groupLhs + r0 * c.features,
-         c.features, spread.data(), width, T(0), tile.data(), width);
+         c.features, spread.data(), width, T(0), tile.data<T>(), width);
     std::vector<int64_t> x(s, 0), tap(s, 0);
     for (int64_t d = s - 1, rest = r0 % c.inputPositions; d >= 0; --d) {
       x[d] = rest % c.input[d];
@@ -432,8 +607,33 @@ void scatterGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
     }
     int64_t b = r0 / c.inputPositions;
     for (int64_t r = r0; r < r1; ++r) {
-      const T *products = tile.data() + (r - r0) * width;
-      for (int64_t t = 0; t < c.taps; ++t) {
+      const T *products = tile.data<T>() + (r - r0) * width;
+      if (runs) {
+        // Mirrored tap j = K-1-k lands on y = first + j.
+        int64_t d = s - 1;
+        int64_t first = x[d] * c.lhsDilation[d] + c.low[d] - (lastWindow - 1);
+        int64_t jBegin = std::clamp<int64_t>(-first, 0, lastWindow);
+        int64_t jEnd =
+            std::clamp<int64_t>(c.output[d] - first, jBegin, lastWindow);
+        std::fill(outerTap.begin(), outerTap.end(), 0);
+        for (int64_t t = 0; t < c.taps && jEnd > jBegin; t += lastWindow) {
+          int64_t target = b;
+          for (int64_t e = 0; e < d && target >= 0; ++e) {
+            int64_t y = landing[e].empty()
+                            ? land(e, x[e], outerTap[e])
+                            : landing[e][x[e] * c.window[e] + outerTap[e]];
+            target = y < 0 ? -1 : target * c.output[e] + y;
+          }
+          advance(outerTap, outerWindow);
+          if (target < 0)
+            continue;
+          T *to = out + ((target * c.output[d]) + first + jBegin) * og;
+          const T *from = products + (t + jBegin) * og;
+          for (int64_t o = 0, n = (jEnd - jBegin) * og; o < n; ++o)
+            to[o] += from[o];
+        }
+      }
+      for (int64_t t = 0; !runs && t < c.taps; ++t) {
         // y * stride = x * lhs_dilation + low - k * rhs_dilation.
         int64_t target = b;
         for (int64_t d = 0; d < s && target >= 0; ++d) {
@@ -485,39 +685,57 @@ Tensor gemmConvolution(const Tensor &lhsIn, const Tensor &rhsIn,
   c.inputPositions = numElementsOf(c.input);
   c.outputPositions = numElementsOf(c.output);
 
-  // A filter gradient of a 1x1-like convolution as JAX writes it: windows
-  // covering the whole input (one output position), the lhs stored as
-  // [C, X..., B] (its features first, its batch last: x [N, H, W, C] seen
-  // with batch and feature swapped). The result is lhs^T x kernel over
-  // (c, x...): one GEMM reading both operands where they are, instead of
-  // transposing the lhs into [B, X..., C].
-  bool lhsFeatureMajor = dims.inputFeature == 0 && dims.inputBatch == s + 1;
-  bool windowsCoverInput = true;
+  bool dilatedLhs = std::any_of(dims.lhsDilation.begin(),
+                                dims.lhsDilation.end(),
+                                [](int64_t d) { return d > 1; });
+  int64_t reduction = c.groupFeatures * c.taps;
+  // Auto takes the transposed gather only where it copies nothing: both
+  // operands stored as [I, X..., B] and [I, K..., O] without reversal, as
+  // JAX stores a filter gradient's. Elsewhere (an NHWC / HWIO forward with
+  // few result positions, say) it would first transpose the kernel, which
+  // the canonical gather reads as it is.
+  bool storedTransposed = dims.inputFeature == 0 &&
+                          dims.inputBatch == s + 1 &&
+                          dims.kernelInputFeature == 0 &&
+                          dims.kernelOutputFeature == s + 1;
   for (int64_t d = 0; d < s; ++d)
-    lhsFeatureMajor &= dims.inputSpatial[d] == d + 1;
-  for (int64_t d = 0; d < s; ++d)
-    windowsCoverInput &= c.output[d] == 1 && c.low[d] == 0 &&
-                         c.lhsDilation[d] == 1 && c.rhsDilation[d] == 1 &&
-                         c.window[d] == c.input[d];
-  if (lhsFeatureMajor && windowsCoverInput && c.groups == 1 &&
-      path != ConvolutionPath::Scatter && c.taps > 0 && c.groupFeatures > 0 &&
-      c.batch > 0 && c.outFeatures > 0) {
-    std::vector<int64_t> order{dims.kernelInputFeature};
-    order.insert(order.end(), dims.kernelSpatial.begin(),
-                 dims.kernelSpatial.end());
-    order.push_back(dims.kernelOutputFeature);
-    std::vector<bool> reversed{false};
-    reversed.insert(reversed.end(), dims.reversal.begin(), dims.reversal.end());
-    reversed.push_back(false);
-    Tensor kernel = arrange(rhsIn, order, reversed);
-    Tensor out = Tensor::empty(lhsIn.dtype(), resultShape);
-    gemmTransposedA(c.batch, c.outFeatures, c.groupFeatures * c.taps,
-                    lhsIn.data<T>(), kernel.data<T>(), out.data<T>());
-    // `out` holds [B, O]: the result's other dimensions all have size 1.
-    return dims.outputBatch < dims.outputFeature
-               ? out
-               : transpose(out.reshaped({c.batch, c.outFeatures}), {1, 0})
-                     .reshaped(resultShape);
+    storedTransposed &= dims.inputSpatial[d] == d + 1 &&
+                        dims.kernelSpatial[d] == d + 1 && !dims.reversal[d];
+  bool transposedGather =
+      c.groups == 1 &&
+      (path == ConvolutionPath::GatherTransposed ||
+       (path == ConvolutionPath::Auto && !dilatedLhs && storedTransposed &&
+        c.groupBatch * c.outputPositions <= reduction));
+  if (transposedGather) {
+    // Operands [I, X..., B] and [I, K..., O] (reversed taps flipped): both
+    // as JAX stores a filter gradient's, so usually no copy at all.
+    std::vector<int64_t> lhsOrder{dims.inputFeature};
+    lhsOrder.insert(lhsOrder.end(), dims.inputSpatial.begin(),
+                    dims.inputSpatial.end());
+    lhsOrder.push_back(dims.inputBatch);
+    std::vector<int64_t> kernelOrder{dims.kernelInputFeature};
+    kernelOrder.insert(kernelOrder.end(), dims.kernelSpatial.begin(),
+                       dims.kernelSpatial.end());
+    kernelOrder.push_back(dims.kernelOutputFeature);
+    std::vector<bool> kernelReversed{false};
+    kernelReversed.insert(kernelReversed.end(), dims.reversal.begin(),
+                          dims.reversal.end());
+    kernelReversed.push_back(false);
+    Tensor lhs = arrange(lhsIn, lhsOrder, std::vector<bool>(s + 2, false));
+    Tensor kernel = arrange(rhsIn, kernelOrder, kernelReversed);
+    Shape transposedShape(c.output.begin(), c.output.end());
+    transposedShape.push_back(c.batch);
+    transposedShape.push_back(c.outFeatures);
+    Tensor out = Tensor::zeros(lhs.dtype(), transposedShape);
+    if (c.batch * c.outputPositions > 0 && c.outFeatures > 0 && reduction > 0)
+      gatherTransposed<T>(c, lhs.data<T>(), kernel.data<T>(), out.data<T>());
+    // Result dimension i is [Y..., B, O] dimension order[i].
+    std::vector<int64_t> order(s + 2);
+    for (int64_t d = 0; d < s; ++d)
+      order[dims.outputSpatial[d]] = d;
+    order[dims.outputBatch] = s;
+    order[dims.outputFeature] = s + 1;
+    return arrange(out, order, std::vector<bool>(s + 2, false));
   }
 
   // Canonical operands: lhs [B, X..., C], kernel [K..., I, O] with the
@@ -541,9 +759,6 @@ Tensor gemmConvolution(const Tensor &lhsIn, const Tensor &rhsIn,
   canonicalShape.push_back(c.outFeatures);
   int64_t rowsIn = c.groupBatch * c.inputPositions;
   int64_t rowsOut = c.groupBatch * c.outputPositions;
-  bool dilatedLhs = std::any_of(dims.lhsDilation.begin(),
-                                dims.lhsDilation.end(),
-                                [](int64_t d) { return d > 1; });
   bool scatter = path == ConvolutionPath::Auto
                      ? dilatedLhs && rowsIn < rowsOut
                      : path == ConvolutionPath::Scatter;
