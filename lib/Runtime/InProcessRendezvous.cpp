@@ -16,7 +16,7 @@ InProcessRendezvous::InProcessRendezvous(int64_t numParticipants,
     : numParticipants(numParticipants),
       nameParticipant(std::move(nameParticipant)),
       occurrences(numParticipants), hasLeft(numParticipants, false),
-      running(numParticipants) {}
+      waits(numParticipants), running(numParticipants) {}
 
 std::string InProcessRendezvous::describe(int64_t participant) const {
   return nameParticipant ? nameParticipant(participant)
@@ -37,7 +37,8 @@ std::string InProcessRendezvous::describeGroup(llvm::ArrayRef<int64_t> group) co
 llvm::Expected<std::vector<std::vector<Tensor>>>
 InProcessRendezvous::exchange(int64_t self, llvm::ArrayRef<int64_t> group,
                               int64_t channel, llvm::StringRef what,
-                              std::vector<Tensor> contribution) {
+                              std::vector<Tensor> contribution,
+                              llvm::StringRef where) {
   auto fail = [](std::string message) {
     return llvm::make_error<CollectiveError>(std::move(message));
   };
@@ -72,7 +73,8 @@ InProcessRendezvous::exchange(int64_t self, llvm::ArrayRef<int64_t> group,
   std::vector<int64_t> members(group.begin(), group.end());
   uint64_t occurrence = occurrences[self][{channel, members}]++;
   MeetingKey key{channel, members, occurrence};
-  Meeting &meeting = meetings[key];
+  auto entry = meetings.try_emplace(key).first;
+  Meeting &meeting = entry->second;
   const int64_t size = group.size();
   if (meeting.contributions.empty()) {
     meeting.what = what.str();
@@ -86,12 +88,13 @@ InProcessRendezvous::exchange(int64_t self, llvm::ArrayRef<int64_t> group,
   }
   meeting.contributions[position - group.begin()] = std::move(contribution);
   if (++meeting.arrived == size) {
-    waiting -= size - 1;
     changed.notify_all();
   } else {
-    ++waiting;
+    waits[self] = Wait{(where.empty() ? what : where).str(), channel,
+                       &entry->first, &meeting};
     abortIfStuckLocked();
     changed.wait(lock, [&] { return aborted || meeting.arrived == size; });
+    waits[self].reset();
     if (meeting.arrived != size)
       return fail(*abortReason);
   }
@@ -104,23 +107,74 @@ InProcessRendezvous::exchange(int64_t self, llvm::ArrayRef<int64_t> group,
   return result;
 }
 
+llvm::Error InProcessRendezvous::send(int64_t channel,
+                                      std::vector<Tensor> payload) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (aborted)
+    return llvm::make_error<CollectiveError>(*abortReason);
+  channels[channel].push_back(std::move(payload));
+  changed.notify_all();
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<Tensor>>
+InProcessRendezvous::receive(int64_t self, int64_t channel,
+                             llvm::StringRef where) {
+  if (self < 0 || self >= numParticipants)
+    return llvm::make_error<CollectiveError>(
+        "participant " + std::to_string(self) + " is outside [0, " +
+        std::to_string(numParticipants) + ")");
+  std::unique_lock<std::mutex> lock(mutex);
+  std::deque<std::vector<Tensor>> &queue = channels[channel];
+  // Another receiver on the channel may take the payload this one woke
+  // for: it then waits again, and the deadlock check runs again.
+  while (!aborted && queue.empty()) {
+    waits[self] = Wait{where.str(), channel};
+    abortIfStuckLocked();
+    if (!aborted)
+      changed.wait(lock);
+    waits[self].reset();
+  }
+  if (aborted)
+    return llvm::make_error<CollectiveError>(*abortReason);
+  std::vector<Tensor> payload = std::move(queue.front());
+  queue.pop_front();
+  return payload;
+}
+
+bool InProcessRendezvous::isSatisfiedLocked(const Wait &wait) const {
+  if (wait.meeting)
+    return wait.meeting->arrived == static_cast<int64_t>(wait.key->group.size());
+  auto queue = channels.find(wait.channel);
+  return queue != channels.end() && !queue->second.empty();
+}
+
 void InProcessRendezvous::abortIfStuckLocked() {
-  if (aborted || running == 0 || waiting < running)
+  if (aborted || running == 0)
     return;
-  // Every participant still running waits, so none of the pending meetings
-  // can gain a member.
+  int64_t blocked = 0;
+  for (const std::optional<Wait> &wait : waits)
+    if (wait && !isSatisfiedLocked(*wait))
+      ++blocked;
+  if (blocked < running)
+    return;
+  // Every participant still running waits, and only another participant
+  // could end its wait: none ever will.
   std::string reason;
   llvm::raw_string_ostream os(reason);
-  os << "the collectives cannot complete: every running participant waits "
-        "for a member that never arrives (";
+  os << "deadlock: every running participant is blocked (";
   bool first = true;
-  for (const auto &[key, meeting] : meetings) {
-    if (meeting.arrived == static_cast<int64_t>(key.group.size()))
+  for (auto [participant, wait] : llvm::enumerate(waits)) {
+    if (!wait)
       continue;
-    os << (first ? "" : "; ") << "'" << meeting.what << "' of the group "
-       << describeGroup(key.group) << " on channel " << key.channel
-       << " has " << meeting.arrived << " of " << key.group.size()
-       << " members";
+    os << (first ? "" : "; ") << describe(participant) << " in "
+       << wait->where;
+    if (wait->meeting)
+      os << " waits for the group " << describeGroup(wait->key->group)
+         << " on channel " << wait->channel << ", " << wait->meeting->arrived
+         << " of " << wait->key->group.size() << " members arrived";
+    else
+      os << " waits on channel " << wait->channel << ", which is empty";
     first = false;
   }
   os << ")";

@@ -631,8 +631,23 @@ Interpreter::run(func::FuncOp function, std::vector<Tensor> arguments) {
 
 FailureOr<std::vector<Tensor>>
 Interpreter::runRegion(Region &region, std::vector<Tensor> arguments) {
+  // Each outermost run starts with empty channels: a payload nobody
+  // received does not reach the next run.
+  if (runDepth == 0)
+    ownChannels.reset();
+  ++runDepth;
   Frame frame(*this);
-  return frame.runRegion(region, std::move(arguments));
+  FailureOr<std::vector<Tensor>> results =
+      frame.runRegion(region, std::move(arguments));
+  --runDepth;
+  return results;
+}
+
+InProcessRendezvous &Interpreter::getOwnChannels() {
+  if (!ownChannels)
+    ownChannels = std::make_unique<InProcessRendezvous>(
+        1, [](int64_t) { return std::string("the program"); });
+  return *ownChannels;
 }
 
 LogicalResult Interpreter::Frame::runOp(Operation &op) {
@@ -700,6 +715,25 @@ LogicalResult Interpreter::Frame::runOp(Operation &op) {
   if (isCompoundOp(op)) {
     FailureOr<std::vector<Tensor>> results = runCompoundOp(
         op, lookupAll(op.getOperands()), getCompoundOpContext());
+    if (failed(results))
+      return failure();
+    bind(op, std::move(*results));
+    return success();
+  }
+  if (isa<stablehlo::SendOp, stablehlo::RecvOp>(op)) {
+    // A parallel run's processes share its rendezvous' channels; a program
+    // on its own has channels of its own.
+    InProcessRendezvous *channels = process.rendezvous;
+    if (!channels && process.collectives)
+      return op.emitOpError()
+             << "cannot run on the executor's collective backend, which "
+                "carries no send/recv channels";
+    if (!channels)
+      channels = &interpreter.getOwnChannels();
+    FailureOr<std::vector<Tensor>> results =
+        runTransferOp(op, lookupAll(op.getOperands()), *channels,
+                      process.rendezvous ? process.grid.flatten(process.self)
+                                         : 0);
     if (failed(results))
       return failure();
     bind(op, std::move(*results));

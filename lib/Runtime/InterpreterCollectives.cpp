@@ -70,6 +70,15 @@ std::string describe(const Tensor &tensor) {
   return toString(TensorSpec{tensor.dtype(), tensor.shape()});
 }
 
+/// Where a process waits, for the rendezvous' deadlock report: the op's
+/// name and location.
+std::string describeSite(Operation &op) {
+  std::string site;
+  llvm::raw_string_ostream os(site);
+  os << "'" << op.getName() << "' at " << op.getLoc();
+  return site;
+}
+
 /// One collective run by one process.
 class CollectiveRun {
 public:
@@ -111,7 +120,7 @@ public:
     llvm::Expected<std::vector<std::vector<Tensor>>> result =
         process.rendezvous->exchange(
             process.grid.flatten(process.self), participants, channel,
-            op.getName().getStringRef(), std::move(copies));
+            op.getName().getStringRef(), std::move(copies), describeSite(op));
     if (!result)
       return op.emitOpError()
              << "could not complete: " << llvm::toString(result.takeError());
@@ -636,6 +645,55 @@ FailureOr<std::vector<Tensor>> runProcessOp(Operation &op,
           });
   if (failed(results) || failed(run.checkResults(*results)))
     return failure();
+  return results;
+}
+
+FailureOr<std::vector<Tensor>>
+runTransferOp(Operation &op, const std::vector<Tensor> &operands,
+              InProcessRendezvous &channels, int64_t self) {
+  auto send = dyn_cast<stablehlo::SendOp>(op);
+  auto recv = dyn_cast<stablehlo::RecvOp>(op);
+  if (!send && !recv)
+    return op.emitOpError() << "is not a send or recv";
+  if (send ? send.getIsHostTransfer() : recv.getIsHostTransfer())
+    return op.emitOpError()
+           << "has is_host_transfer = true, but the interpreter has no host to "
+           << (send ? "send to" : "receive from");
+  int64_t channel = send ? send.getChannelHandle().getHandle()
+                         : recv.getChannelHandle().getHandle();
+  if (send) {
+    // The payload is every operand but the token, which comes last.
+    std::vector<Tensor> payload;
+    for (const Tensor &input : llvm::ArrayRef(operands).drop_back())
+      payload.push_back(input.clone());
+    if (llvm::Error error = channels.send(channel, std::move(payload)))
+      return op.emitOpError()
+             << "could not complete: " << llvm::toString(std::move(error));
+    return std::vector<Tensor>{Tensor()};
+  }
+  llvm::Expected<std::vector<Tensor>> payload =
+      channels.receive(self, channel, describeSite(op));
+  if (!payload)
+    return op.emitOpError()
+           << "could not complete: " << llvm::toString(payload.takeError());
+  TypeRange payloadTypes = TypeRange(op.getResultTypes()).drop_back();
+  if (payload->size() != payloadTypes.size())
+    return op.emitOpError() << "received " << payload->size()
+                            << " values on channel " << channel
+                            << " but has " << payloadTypes.size()
+                            << " payload results";
+  for (auto [index, pair] : llvm::enumerate(llvm::zip(*payload, payloadTypes))) {
+    auto [value, type] = pair;
+    FailureOr<TensorSpec> spec = getTensorSpec(type, op.getLoc());
+    if (failed(spec))
+      return failure();
+    if (value.dtype() != spec->dtype || value.shape() != spec->shape)
+      return op.emitOpError() << "received " << describe(value)
+                              << " on channel " << channel << " for result #"
+                              << index << " of type " << type;
+  }
+  std::vector<Tensor> results = std::move(*payload);
+  results.emplace_back(); // the token
   return results;
 }
 

@@ -54,6 +54,16 @@ FailureOr<std::vector<Tensor>> runProcessOp(Operation &op,
                                             const ProcessContext &process,
                                             Combiner combine);
 
+/// Runs stablehlo.send (its inputs go to the back of its channel's queue)
+/// or stablehlo.recv (takes the payload at the front, waiting for one) as
+/// participant `self` of `channels`; a transfer from or to the host fails.
+/// A recv that can never get a payload fails as a deadlock, naming where
+/// every participant waits. Fails after an error diagnostic at `op`.
+/// O(payload bytes) (a send copies: see the .cpp file comment).
+FailureOr<std::vector<Tensor>>
+runTransferOp(Operation &op, const std::vector<Tensor> &operands,
+              InProcessRendezvous &channels, int64_t self);
+
 /// The groups (grid indices, in the collective's order) that collective
 /// `op` meets in on `grid`, groups of one process left out; empty for
 /// replica_id and partition_id. What a transport that prepares its groups

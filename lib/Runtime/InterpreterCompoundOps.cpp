@@ -286,7 +286,8 @@ Results runCompoundOp(Operation &op, const std::vector<Tensor> &operands,
             norm.getEpsilonAttr().getValueAsDouble(), norm.getFeatureIndex());
       })
       .Case([&](stablehlo::CholeskyOp cholesky) -> Results {
-        if (failed(requireFloat(op, operands[0])))
+        if (!isComplex(operands[0].dtype()) &&
+            failed(requireFloat(op, operands[0])))
           return failure();
         return Vector{runtime::cholesky(operands[0], cholesky.getLower())};
       })

@@ -50,14 +50,3 @@ func.func @dynamic_shape() {
   func.return
 }
 // CHECK: FAIL: @dynamic_shape
-
-// -----
-
-func.func @send() {
-  %t = stablehlo.create_token : !stablehlo.token
-  %x = stablehlo.constant dense<[1, 2]> : tensor<2xi64>
-  // CHECK: interpret_errors.mlir:{{[0-9]+}} offset :{{[0-9]+}}:8: error: 'stablehlo.send' is not supported by the interpreter
-  %s = "stablehlo.send"(%x, %t) {channel_handle = #stablehlo.channel_handle<handle = 1, type = 2>, is_host_transfer = true} : (tensor<2xi64>, !stablehlo.token) -> !stablehlo.token
-  func.return
-}
-// CHECK: FAIL: @send

@@ -90,3 +90,24 @@ func.func @triangular_solve_all_forms() {
   check.expect_almost_eq_const %x23, dense<[[[-0.06124120000000011, 1.0837999999999999, -0.675], [-1.2907275360000001, -0.936536, -1.064]], [[-0.9772136, 1.0431500000000002, -1.025], [4.47965488, 1.39198, 1.77]]]> : tensor<2x2x3xf64>, tolerance = 1.0e-10
   func.return
 }
+
+// Complex cholesky: A = L L^H with L = [[1, 0, 0], [1-i, 2, 0], [2i, 1+i, 3]]
+// (computed by hand: A[i][j] = sum_k L[i][k] conj(L[j][k])), so the factor
+// is exact. The triangle the op must not read holds 99s.
+// CHECK: PASS: @cholesky_complex_lower
+func.func @cholesky_complex_lower() {
+  %a = stablehlo.constant dense<[[(1.0, 0.0), (99.0, 99.0), (99.0, 99.0)], [(1.0, -1.0), (6.0, 0.0), (99.0, 99.0)], [(0.0, 2.0), (0.0, 4.0), (15.0, 0.0)]]> : tensor<3x3xcomplex<f32>>
+  %l = "stablehlo.cholesky"(%a) {lower = true} : (tensor<3x3xcomplex<f32>>) -> tensor<3x3xcomplex<f32>>
+  check.expect_eq_const %l, dense<[[(1.0, 0.0), (0.0, 0.0), (0.0, 0.0)], [(1.0, -1.0), (2.0, 0.0), (0.0, 0.0)], [(0.0, 2.0), (1.0, 1.0), (3.0, 0.0)]]> : tensor<3x3xcomplex<f32>>
+  func.return
+}
+// The upper factor U = L^H from A's upper triangle, batched, in
+// complex<f64>; the second matrix is [[4, 2-2i], [2+2i, 11]] = L L^H with
+// L = [[2, 0], [1+i, 3]].
+// CHECK: PASS: @cholesky_complex_upper
+func.func @cholesky_complex_upper() {
+  %a = stablehlo.constant dense<[[[(1.0, 0.0), (1.0, 1.0)], [(99.0, 99.0), (3.0, 0.0)]], [[(4.0, 0.0), (2.0, -2.0)], [(99.0, 99.0), (11.0, 0.0)]]]> : tensor<2x2x2xcomplex<f64>>
+  %u = "stablehlo.cholesky"(%a) {lower = false} : (tensor<2x2x2xcomplex<f64>>) -> tensor<2x2x2xcomplex<f64>>
+  check.expect_eq_const %u, dense<[[[(1.0, 0.0), (1.0, 1.0)], [(0.0, 0.0), (1.0, 0.0)]], [[(2.0, 0.0), (1.0, -1.0)], [(0.0, 0.0), (3.0, 0.0)]]]> : tensor<2x2x2xcomplex<f64>>
+  func.return
+}

@@ -212,3 +212,22 @@ func.func @per_axis_reshape() {
   check.expect_eq_const %z, dense<[[[1.0], [1.0]], [[3.0], [2.0]]]> : tensor<2x2x1xf32>
   func.return
 }
+
+// add of a per-tensor and a per-axis operand into a per-axis result:
+// lhs [[1, 2], [3, 4]] at scale 0.5 (storage [[2, 4], [6, 8]]); rhs the
+// same values with columns at scales 0.5 and 0.25 (storage [[2, 8],
+// [6, 16]]); the sum [[2, 4], [6, 8]] with columns at scales 0.5 and 0.25
+// is stored as [[4, 16], [12, 32]]. Either operand order.
+// CHECK: PASS: @add_per_tensor_and_per_axis
+func.func @add_per_tensor_and_per_axis() {
+  %x = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %lhs = stablehlo.uniform_quantize %x : (tensor<2x2xf32>) -> tensor<2x2x!quant.uniform<i8:f32, 0.5>>
+  %rhs = stablehlo.uniform_quantize %x : (tensor<2x2xf32>) -> tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
+  %sum = stablehlo.add %lhs, %rhs : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>, tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) -> tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
+  %bits = stablehlo.bitcast_convert %sum : (tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) -> tensor<2x2xi8>
+  check.expect_eq_const %bits, dense<[[4, 16], [12, 32]]> : tensor<2x2xi8>
+  %swapped = stablehlo.add %rhs, %lhs : (tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>, tensor<2x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
+  %dequantized = stablehlo.uniform_dequantize %swapped : (tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) -> tensor<2x2xf32>
+  check.expect_eq_const %dequantized, dense<[[2.0, 4.0], [6.0, 8.0]]> : tensor<2x2xf32>
+  func.return
+}

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 using namespace mlir::mpmd::runtime;
 
@@ -33,6 +34,28 @@ TEST(BitGeneratorsTest, Philox4x32KnownAnswers) {
   EXPECT_EQ(philox4x32({0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344},
                        {0xa4093822, 0x299f31d0}),
             (Quad{0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}));
+}
+
+// The pi-digits vectors again, through rng_bit_generator's state: a u64
+// splits into two u32 words low word first, the key is state[0] and the
+// counter state[1] (ThreeFry) or the 128-bit state[1] + 2^64 state[2]
+// (Philox), so the first block of output is the published one.
+TEST(BitGeneratorsTest, StateLayoutReachesTheKnownAnswers) {
+  RandomBits threeFry = generateRandomBits(
+      BitGenerator::ThreeFry, {0x0370734413198a2eull, 0x85a308d3243f6a88ull},
+      DType::UI64, {1});
+  EXPECT_EQ(threeFry.output.data<uint64_t>()[0], 0x483df7a0c4923a9cull);
+  RandomBits philox = generateRandomBits(
+      BitGenerator::Philox,
+      {0x299f31d0a4093822ull, 0x85a308d3243f6a88ull, 0x0370734413198a2eull},
+      DType::UI32, {4});
+  const uint32_t *words = philox.output.data<uint32_t>();
+  EXPECT_EQ((Quad{words[0], words[1], words[2], words[3]}),
+            (Quad{0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}));
+  EXPECT_EQ(philox.state,
+            (std::vector<uint64_t>{0x299f31d0a4093822ull,
+                                   0x85a308d3243f6a89ull,
+                                   0x0370734413198a2eull}));
 }
 
 // The spec's rng_bit_generator example (THREE_FRY, state [1, 2], 2x2 ui64)

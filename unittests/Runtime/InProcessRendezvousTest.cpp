@@ -141,9 +141,14 @@ TEST(InProcessRendezvousTest, WaitingForEachOtherOnDifferentChannelsAborts) {
     rendezvous.leave(self);
   });
   for (const std::string &error : errors) {
-    EXPECT_THAT(error, HasSubstr("every running participant waits"));
-    EXPECT_THAT(error, HasSubstr("on channel 1 has 1 of 2 members"));
-    EXPECT_THAT(error, HasSubstr("on channel 2 has 1 of 2 members"));
+    EXPECT_THAT(error, HasSubstr("deadlock: every running participant is "
+                                 "blocked"));
+    EXPECT_THAT(error, HasSubstr("participant 0 in sum waits for the group "
+                                 "{0, 1} on channel 1, 1 of 2 members "
+                                 "arrived"));
+    EXPECT_THAT(error, HasSubstr("participant 1 in sum waits for the group "
+                                 "{0, 1} on channel 2, 1 of 2 members "
+                                 "arrived"));
   }
 }
 
@@ -174,6 +179,155 @@ TEST(InProcessRendezvousTest, MalformedGroupsFailTheCallerOnly) {
   ASSERT_FALSE(static_cast<bool>(outside));
   EXPECT_THAT(llvm::toString(outside.takeError()), HasSubstr("outside [0, 2)"));
   EXPECT_FALSE(rendezvous.isAborted());
+}
+
+//===----------------------------------------------------------------------===//
+// Channels (send / receive)
+//===----------------------------------------------------------------------===//
+
+TEST(InProcessRendezvousTest, ChannelsAreFirstInFirstOutAndIndependent) {
+  constexpr int64_t kPayloads = 300;
+  InProcessRendezvous rendezvous(4);
+  std::vector<std::vector<int64_t>> received(4);
+  std::vector<std::string> errors(4);
+  // 0 sends to 1 on channel 7 and 2 to 3 on channel 8, concurrently; the
+  // receivers may start first.
+  onThreads(4, [&](int64_t self) {
+    int64_t channel = self < 2 ? 7 : 8;
+    for (int64_t i = 0; i < kPayloads; ++i) {
+      if (self % 2 == 0) {
+        if (llvm::Error error =
+                rendezvous.send(channel, {scalar(self * 1000 + i)})) {
+          errors[self] = llvm::toString(std::move(error));
+          break;
+        }
+        continue;
+      }
+      auto payload = rendezvous.receive(self, channel, "recv");
+      if (!payload) {
+        errors[self] = llvm::toString(payload.takeError());
+        break;
+      }
+      received[self].push_back((*payload)[0].elementAsInt(0));
+    }
+    rendezvous.leave(self);
+  });
+  for (const std::string &error : errors)
+    EXPECT_EQ(error, "");
+  ASSERT_EQ(received[1].size(), size_t(kPayloads));
+  ASSERT_EQ(received[3].size(), size_t(kPayloads));
+  for (int64_t i = 0; i < kPayloads; ++i) {
+    EXPECT_EQ(received[1][i], i);
+    EXPECT_EQ(received[3][i], 2000 + i);
+  }
+}
+
+TEST(InProcessRendezvousTest, PayloadKeepsEveryValue) {
+  InProcessRendezvous rendezvous(1);
+  ASSERT_FALSE(static_cast<bool>(
+      rendezvous.send(3, {scalar(1), scalar(2), scalar(3)})));
+  auto payload = rendezvous.receive(0, 3, "recv");
+  ASSERT_TRUE(static_cast<bool>(payload));
+  ASSERT_EQ(payload->size(), 3u);
+  EXPECT_EQ((*payload)[2].elementAsInt(0), 3);
+}
+
+TEST(InProcessRendezvousTest, ReceiveOnAnEmptyChannelAloneIsADeadlock) {
+  InProcessRendezvous rendezvous(
+      1, [](int64_t) { return std::string("the program"); });
+  auto payload = rendezvous.receive(0, 4, "'recv' at line 9");
+  ASSERT_FALSE(static_cast<bool>(payload));
+  EXPECT_EQ(llvm::toString(payload.takeError()),
+            "deadlock: every running participant is blocked (the program in "
+            "'recv' at line 9 waits on channel 4, which is empty)");
+  // Aborted for good: a later send fails too.
+  llvm::Error late = rendezvous.send(4, {scalar(0)});
+  EXPECT_TRUE(static_cast<bool>(late));
+  llvm::consumeError(std::move(late));
+}
+
+TEST(InProcessRendezvousTest, ReceiversWaitingForEachOtherAbort) {
+  InProcessRendezvous rendezvous(2);
+  std::vector<std::string> errors(2);
+  onThreads(2, [&](int64_t self) {
+    auto payload = rendezvous.receive(self, self, self ? "B" : "A");
+    errors[self] = payload ? "" : llvm::toString(payload.takeError());
+    rendezvous.leave(self);
+  });
+  for (const std::string &error : errors)
+    EXPECT_EQ(error, "deadlock: every running participant is blocked "
+                     "(participant 0 in A waits on channel 0, which is empty; "
+                     "participant 1 in B waits on channel 1, which is empty)");
+}
+
+TEST(InProcessRendezvousTest, ReceiverWhoseSendersEndedAborts) {
+  InProcessRendezvous rendezvous(3);
+  std::string error;
+  onThreads(3, [&](int64_t self) {
+    if (self == 0) {
+      auto payload = rendezvous.receive(0, 5, "recv");
+      error = payload ? "" : llvm::toString(payload.takeError());
+    }
+    rendezvous.leave(self);
+  });
+  EXPECT_EQ(error, "deadlock: every running participant is blocked "
+                   "(participant 0 in recv waits on channel 5, which is "
+                   "empty)");
+}
+
+TEST(InProcessRendezvousTest, ReceiveAndCollectiveBlockingEachOtherAbort) {
+  InProcessRendezvous rendezvous(2);
+  std::vector<std::string> errors(2);
+  onThreads(2, [&](int64_t self) {
+    if (self == 0) {
+      auto payload = rendezvous.receive(0, 1, "recv");
+      errors[0] = payload ? "" : llvm::toString(payload.takeError());
+    } else {
+      auto result =
+          rendezvous.exchange(1, {0, 1}, 2, "sum", {scalar(1)}, "'sum' at x");
+      errors[1] = result ? "" : llvm::toString(result.takeError());
+    }
+    rendezvous.leave(self);
+  });
+  for (const std::string &error : errors) {
+    EXPECT_THAT(error, HasSubstr("participant 0 in recv waits on channel 1, "
+                                 "which is empty"));
+    EXPECT_THAT(error, HasSubstr("participant 1 in 'sum' at x waits for the "
+                                 "group {0, 1} on channel 2, 1 of 2 members "
+                                 "arrived"));
+  }
+}
+
+// A receiver is not blocked while a payload it may take sits in the queue,
+// even before its thread wakes: a send just before the others wait must
+// not be taken for a deadlock.
+TEST(InProcessRendezvousTest, PendingPayloadIsNoDeadlock) {
+  constexpr int64_t kRounds = 200;
+  InProcessRendezvous rendezvous(2);
+  std::vector<std::string> errors(2);
+  onThreads(2, [&](int64_t self) {
+    for (int64_t round = 0; round < kRounds && errors[self].empty(); ++round) {
+      // Ping-pong: 0 sends on channel 0 and waits on 1; 1 the reverse.
+      if (self == 0) {
+        if (llvm::Error error = rendezvous.send(0, {scalar(round)}))
+          errors[0] = llvm::toString(std::move(error));
+        auto reply = rendezvous.receive(0, 1, "pong");
+        if (!reply)
+          errors[0] = llvm::toString(reply.takeError());
+      } else {
+        auto ping = rendezvous.receive(1, 0, "ping");
+        if (!ping) {
+          errors[1] = llvm::toString(ping.takeError());
+          continue;
+        }
+        if (llvm::Error error = rendezvous.send(1, std::move(*ping)))
+          errors[1] = llvm::toString(std::move(error));
+      }
+    }
+    rendezvous.leave(self);
+  });
+  EXPECT_EQ(errors[0], "");
+  EXPECT_EQ(errors[1], "");
 }
 
 //===----------------------------------------------------------------------===//

@@ -42,8 +42,10 @@ std::vector<Tensor> batchNormGrad(const Tensor &operand, const Tensor &scale,
                                   int64_t featureIndex);
 
 /// `stablehlo.cholesky` of each n x n matrix of the last two dimensions:
-/// L with A = L L^T from A's lower triangle (`lower`), else U with
-/// A = U^T U from its upper triangle; the other triangle is zero. A matrix
+/// L with A = L L^H from A's lower triangle (`lower`), else U with
+/// A = U^H U from its upper triangle (^H: the conjugate transpose, the
+/// transpose for real A; the diagonal's imaginary parts are not read); the
+/// other triangle is zero. A matrix
 /// that is not positive definite gives nan from the first failing pivot.
 /// O(batch * n^3 / 3).
 Tensor cholesky(const Tensor &a, bool lower);

@@ -7,11 +7,14 @@
 // caller's business, so the same meeting point serves the interpreter's
 // `interpreter.run_parallel` and, later, the executor's in-mesh
 // collectives. Communication between processes (MPI) is a different layer.
+// It also holds the channels of point-to-point transfers (stablehlo.send /
+// recv): one first-in first-out queue of payloads per channel id.
 //
 // Never a hang: the first participant that fails aborts the rendezvous and
 // every participant waiting or arriving later gets that first reason; a
 // meeting that can never complete (every participant still running is
-// waiting, or a member has left) aborts it as well. No MLIR here.
+// blocked in a meeting or on an empty channel, or a member has left) aborts
+// it as well, naming where each participant is blocked. No MLIR here.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +29,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -71,11 +75,24 @@ public:
   /// n-th call of a member with a given (channel, group) meets the n-th call
   /// of every other member, so a collective in a loop meets once per
   /// iteration; members must agree on `what` (e.g. the op name), or the
-  /// rendezvous aborts. A group of one returns at once.
-  /// O(group size) to deposit and read, plus O(log meetings) lookups.
+  /// rendezvous aborts. A group of one returns at once. `where` says
+  /// where `self` waits (e.g. the op and its location) when a deadlock is
+  /// reported; empty: `what`.
+  /// O(group size) to deposit and read, plus O(log meetings) lookups, plus
+  /// O(participants) to look for a deadlock when it waits.
   llvm::Expected<std::vector<std::vector<Tensor>>>
   exchange(int64_t self, llvm::ArrayRef<int64_t> group, int64_t channel,
-           llvm::StringRef what, std::vector<Tensor> contribution);
+           llvm::StringRef what, std::vector<Tensor> contribution,
+           llvm::StringRef where = {});
+
+  /// Appends `payload` to the queue of `channel`; never waits. Fails once
+  /// the rendezvous is aborted. O(log channels).
+  llvm::Error send(int64_t channel, std::vector<Tensor> payload);
+  /// Participant `self` takes the oldest payload of `channel`, waiting
+  /// until there is one. `where` says where it waits when a deadlock is
+  /// reported. O(log channels), plus O(participants) per deadlock check.
+  llvm::Expected<std::vector<Tensor>> receive(int64_t self, int64_t channel,
+                                              llvm::StringRef where);
 
   /// Fails every waiting and later exchange with `reason`. Only the first
   /// abort's reason is kept; returns whether this call was the first.
@@ -106,9 +123,21 @@ private:
     int64_t arrived = 0;
     int64_t departed = 0;
   };
+  /// Where a participant waits: in `meeting` (an entry of `meetings`, which
+  /// outlives the wait) or, when it is null, for a payload on `channel`.
+  struct Wait {
+    std::string where;
+    int64_t channel;
+    const MeetingKey *key = nullptr;
+    const Meeting *meeting = nullptr;
+  };
 
-  /// With `mutex` held: aborts when the meeting of every waiting
-  /// participant needs someone who will never come.
+  /// With `mutex` held: whether the wait can still end without another
+  /// participant arriving (its meeting is complete or its channel holds a
+  /// payload, and the thread has not woken yet).
+  bool isSatisfiedLocked(const Wait &wait) const;
+  /// With `mutex` held: aborts when every participant still running waits
+  /// for something only another participant could bring.
   void abortIfStuckLocked();
   bool abortLocked(std::string reason);
   std::string describe(int64_t participant) const;
@@ -125,8 +154,10 @@ private:
   std::vector<std::map<std::pair<int64_t, std::vector<int64_t>>, uint64_t>>
       occurrences;
   std::vector<bool> hasLeft;
-  /// Participants blocked in a meeting that is not complete yet.
-  int64_t waiting = 0;
+  /// Per participant, where it waits now, if it does.
+  std::vector<std::optional<Wait>> waits;
+  /// The payloads sent on each channel and not received yet, oldest first.
+  std::map<int64_t, std::deque<std::vector<Tensor>>> channels;
   int64_t running;
 };
 

@@ -149,6 +149,9 @@ private:
   struct BlockPlan;
   /// Computed once per block, O((ops + uses) log ops).
   const BlockPlan &getBlockPlan(Block &block);
+  /// The send/recv channels of a program that runs on its own (outside a
+  /// parallel run), made when first used.
+  InProcessRendezvous &getOwnChannels();
 
   ModuleOp module;
   InterpreterOptions options;
@@ -170,6 +173,10 @@ private:
   uint64_t rngRuns = 0;
   /// Per probe id, how many times interpreter.probe wrote it.
   llvm::StringMap<int64_t> probeRuns;
+  /// See getOwnChannels; emptied when an outermost run starts.
+  std::unique_ptr<InProcessRendezvous> ownChannels;
+  /// How many runRegion calls are under way (calls nest).
+  int runDepth = 0;
   friend class Frame;
 };
 

@@ -1,19 +1,20 @@
 //===- Linalg.cpp - cholesky and triangular_solve -------------------------===//
 //
 // Batches of small dense matrices, as optimizers and Gaussian processes
-// use them: plain loops in f64, or complex<f64> for the complex triangular
-// solve (each result rounded once to the operand's dtype), one matrix at a
-// time. Cholesky is O(n^3 / 3) per matrix, the
+// use them: plain loops in f64, or complex<f64> for complex operands (each
+// result rounded once to the operand's dtype), one matrix at a time. Cholesky is O(n^3 / 3) per matrix, the
 // triangular solve O(n^2 m) per n x n matrix and n x m right-hand side.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mpmd/Runtime/CompoundKernels.h"
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace mlir::mpmd::runtime {
 
@@ -34,38 +35,72 @@ int64_t batchCount(const Shape &shape) {
 
 } // namespace
 
-Tensor cholesky(const Tensor &aIn, bool lower) {
-  Tensor a = toF64(aIn);
-  const Shape &shape = a.shape();
+namespace {
+
+/// Cholesky on one element type: double, or std::complex<double> (A = L
+/// L^H, where the diagonal's imaginary parts are not read).
+template <typename T>
+void factorCholesky(const T *matrices, T *factors, const Shape &shape,
+                    bool lower) {
   int64_t n = shape.back();
-  Tensor result = Tensor::zeros(DType::F64, shape);
+  auto adjoint = [](T value) {
+    if constexpr (std::is_same_v<T, double>)
+      return value;
+    else
+      return std::conj(value);
+  };
+  // L, one matrix at a time, row-major.
+  std::vector<T> factor(n * n);
   for (int64_t batch = 0, e = batchCount(shape); batch < e; ++batch) {
-    const double *in = a.data<double>() + batch * n * n;
-    double *out = result.data<double>() + batch * n * n;
-    // Computes L (lower) in both cases: for an upper factor, A's upper
-    // triangle read transposed is the lower triangle of the same symmetric
-    // matrix, and U = L^T is written transposed.
+    const T *in = matrices + batch * n * n;
+    T *out = factors + batch * n * n;
+    // A's lower triangle: read directly, or as the adjoint of the upper
+    // triangle of the same Hermitian matrix.
     auto readA = [&](int64_t i, int64_t j) { // i >= j
-      return lower ? in[i * n + j] : in[j * n + i];
+      return lower ? in[i * n + j] : adjoint(in[j * n + i]);
     };
-    auto factor = [&](int64_t i, int64_t j) -> double & {
-      return lower ? out[i * n + j] : out[j * n + i];
-    };
+    std::fill(factor.begin(), factor.end(), T(0));
     for (int64_t j = 0; j < n; ++j) {
-      double diagonal = readA(j, j);
+      double diagonal = std::real(readA(j, j));
       for (int64_t k = 0; k < j; ++k)
-        diagonal -= factor(j, k) * factor(j, k);
+        diagonal -= std::norm(factor[j * n + k]);
       // Not positive definite: sqrt of a negative number, nan from here on.
       double pivot = std::sqrt(diagonal);
-      factor(j, j) = pivot;
+      factor[j * n + j] = pivot;
       for (int64_t i = j + 1; i < n; ++i) {
-        double value = readA(i, j);
+        T value = readA(i, j);
         for (int64_t k = 0; k < j; ++k)
-          value -= factor(i, k) * factor(j, k);
-        factor(i, j) = value / pivot;
+          value -= factor[i * n + k] * adjoint(factor[j * n + k]);
+        factor[i * n + j] = value / pivot;
       }
     }
+    // U = L^H for the upper factor.
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j <= i; ++j) {
+        if (lower)
+          out[i * n + j] = factor[i * n + j];
+        else
+          out[j * n + i] = adjoint(factor[i * n + j]);
+      }
   }
+}
+
+} // namespace
+
+Tensor cholesky(const Tensor &aIn, bool lower) {
+  if (isComplex(aIn.dtype())) {
+    // In complex<f64>, each result rounded once to the operand's type.
+    Tensor a = aIn.dtype() == DType::C128 ? aIn : convert(aIn, DType::C128);
+    Tensor result = Tensor::zeros(DType::C128, a.shape());
+    using Complex = std::complex<double>;
+    factorCholesky(reinterpret_cast<const Complex *>(a.bytes()),
+                   reinterpret_cast<Complex *>(result.bytes()), a.shape(),
+                   lower);
+    return aIn.dtype() == DType::C128 ? result : convert(result, aIn.dtype());
+  }
+  Tensor a = toF64(aIn);
+  Tensor result = Tensor::zeros(DType::F64, a.shape());
+  factorCholesky(a.data<double>(), result.data<double>(), a.shape(), lower);
   return fromF64(result, aIn.dtype());
 }
 

@@ -167,3 +167,19 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = "stablehlo.collective_broadcast"(%x) <{replica_groups = dense<[[3, 1]]> : tensor<1x2xi64>}> : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+func.func @f(%t: !stablehlo.token) -> tensor<4xf32> {
+  // expected-error @+1 {{'stablehlo.recv' op source_target_pairs repeats target 1}}
+  %0:2 = "stablehlo.recv"(%t) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, source_target_pairs = dense<[[0, 1], [2, 1]]> : tensor<2x2xi64>}> : (!stablehlo.token) -> (tensor<4xf32>, !stablehlo.token)
+  return %0#0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%t: !stablehlo.token) -> tensor<4xf32> {
+  // expected-error @+1 {{'stablehlo.recv' op source_target_pairs must have shape [N, 2], got [1, 3]}}
+  %0:2 = "stablehlo.recv"(%t) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, source_target_pairs = dense<[[0, 1, 2]]> : tensor<1x3xi64>}> : (!stablehlo.token) -> (tensor<4xf32>, !stablehlo.token)
+  return %0#0 : tensor<4xf32>
+}

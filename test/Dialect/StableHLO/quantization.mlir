@@ -191,6 +191,47 @@ func.func @add_other_expressed(%a: tensor<3x!quant.uniform<i8:f32, 0.5>>, %b: te
 
 // -----
 
+// add mixes per-tensor and per-axis operands (C5-C7): the result is
+// per-axis along the per-axis operand's dimension; the inferred type is
+// that operand's.
+// CHECK-LABEL: func.func @add_per_tensor_and_per_axis
+// CHECK: stablehlo.add %arg0, %arg1 : (tensor<2x2x!quant.uniform<i8:f32, 5.000000e-01>>, tensor<2x2x!quant.uniform<i8:f32:1, {5.000000e-01,2.500000e-01}>>) -> tensor<2x2x!quant.uniform<i8:f32:1, {1.000000e+00,2.000000e+00}>>
+// CHECK: stablehlo.add %arg1, %arg0 : (tensor<2x2x!quant.uniform<i8:f32:1, {5.000000e-01,2.500000e-01}>>, tensor<2x2x!quant.uniform<i8:f32, 5.000000e-01>>) -> tensor<2x2x!quant.uniform<i8:f32:1, {5.000000e-01,2.500000e-01}>>
+func.func @add_per_tensor_and_per_axis(%a: tensor<2x2x!quant.uniform<i8:f32, 0.5>>, %b: tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) {
+  %0 = stablehlo.add %a, %b : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>, tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) -> tensor<2x2x!quant.uniform<i8:f32:1, {1.0, 2.0}>>
+  %1 = "stablehlo.add"(%b, %a) : (tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>, tensor<2x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
+  return
+}
+
+// -----
+
+func.func @add_per_tensor_into_per_axis(%a: tensor<2x2x!quant.uniform<i8:f32, 0.5>>) {
+  // (C5) a per-axis result needs a per-axis operand.
+  // expected-error @+1 {{'stablehlo.add' op requires the same element type for all operands and results, but operand #0 has type 'tensor<2x2x!quant.uniform<i8:f32, 5.000000e-01>>' and the result has 'tensor<2x2x!quant.uniform<i8:f32:1, {5.000000e-01,2.500000e-01}>>'}}
+  %0 = "stablehlo.add"(%a, %a) : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>, tensor<2x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
+  return
+}
+
+// -----
+
+func.func @add_per_axis_into_per_tensor(%a: tensor<2x2x!quant.uniform<i8:f32, 0.5>>, %b: tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) {
+  // (C5) a per-axis operand needs a per-axis result.
+  // expected-error @+1 {{'stablehlo.add' op requires the same element type for all operands and results, but operand #1 has type 'tensor<2x2x!quant.uniform<i8:f32:1, {5.000000e-01,2.500000e-01}>>' and the result has 'tensor<2x2x!quant.uniform<i8:f32, 5.000000e-01>>'}}
+  %0 = "stablehlo.add"(%a, %b) : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>, tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) -> tensor<2x2x!quant.uniform<i8:f32, 0.5>>
+  return
+}
+
+// -----
+
+func.func @add_other_quantization_dimension(%a: tensor<2x2x!quant.uniform<i8:f32, 0.5>>, %b: tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) {
+  // (C7) the per-axis operand's quantization_dimension is the result's.
+  // expected-error @+1 {{'stablehlo.add' op requires the same element type for all operands and results, but operand #0 has type 'tensor<2x2x!quant.uniform<i8:f32, 5.000000e-01>>' and the result has 'tensor<2x2x!quant.uniform<i8:f32:0, {5.000000e-01,2.500000e-01}>>'}}
+  %0 = "stablehlo.add"(%a, %b) : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>, tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) -> tensor<2x2x!quant.uniform<i8:f32:0, {0.5, 0.25}>>
+  return
+}
+
+// -----
+
 func.func @subtract_per_axis(%a: tensor<2x!quant.uniform<i8:f32:0, {0.5, 0.25}>>) {
   // subtract takes per-tensor quantized tensors only.
   // expected-error @+1 {{'stablehlo.subtract' op operand #0 must be ranked tensor of}}

@@ -107,7 +107,7 @@ func.func @waiting_for_each_other() {
   %x = stablehlo.constant dense<1.0> : tensor<f32>
   %t = stablehlo.constant dense<true> : tensor<i1>
   %f = stablehlo.constant dense<false> : tensor<i1>
-  // CHECK: error: 'stablehlo.all_reduce' op could not complete: the collectives cannot complete: every running participant waits for a member that never arrives
+  // CHECK: error: 'stablehlo.all_reduce' op could not complete: deadlock: every running participant is blocked (process (0, 0) in 'stablehlo.all_reduce' at loc({{[^)]*}}) waits for the group {process (0, 0), process (0, 1)} on channel 1, 1 of 2 members arrived; process (0, 1) in 'stablehlo.all_reduce' at loc({{[^)]*}}) waits for the group {process (0, 0), process (0, 1)} on channel 2, 1 of 2 members arrived)
   %r:2 = "interpreter.run_parallel"(%x, %f, %x, %t) {programs = [[@on_channel, @on_channel]]}
       : (tensor<f32>, tensor<i1>, tensor<f32>, tensor<i1>) -> (tensor<f32>, tensor<f32>)
   func.return

@@ -24,10 +24,21 @@ LogicalResult
 mlir::stablehlo::OpTrait::verifyCompatibleOperandsAndResultType(Operation *op) {
   Type reference = op->getNumResults() ? op->getResult(0).getType()
                                        : op->getOperand(0).getType();
+  Type referenceElement = getElementTypeOrSelf(reference);
+  // add's operands may be per-tensor quantized where its result is per-axis
+  // as long as one operand is per-axis (spec C5-C7 of add).
+  bool allowsPerTensorOperands =
+      isa<AddOp>(op) && llvm::any_of(op->getOperandTypes(), [&](Type type) {
+        return haveSameBaselineElementType(getElementTypeOrSelf(type),
+                                           referenceElement) &&
+               isPerAxisQuantizedElementType(getElementTypeOrSelf(type));
+      });
   auto check = [&](Type type, StringRef what, unsigned index) -> LogicalResult {
     // Quantized operands may differ in scales and zero points.
-    if (!haveSameBaselineElementType(getElementTypeOrSelf(type),
-                                     getElementTypeOrSelf(reference)))
+    Type element = getElementTypeOrSelf(type);
+    if (!haveSameBaselineElementType(element, referenceElement) &&
+        !(allowsPerTensorOperands &&
+          isPerTensorOfPerAxis(element, referenceElement)))
       return op->emitOpError()
              << "requires the same element type for all operands and results, "
                 "but "

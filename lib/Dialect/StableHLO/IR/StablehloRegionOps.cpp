@@ -699,7 +699,36 @@ LogicalResult CustomCallOp::verify() {
   return success();
 }
 
+/// Spec (C1)-(C3) of collective_permute and recv: `pairs` is [N, 2]
+/// and each process sends at most once and receives at most once.
+static LogicalResult verifySourceTargetPairs(Operation *op,
+                                             DenseIntElementsAttr pairs) {
+  auto type = cast<ShapedType>(pairs.getType());
+  if (type.getRank() != 2 || type.getDimSize(1) != 2)
+    return op->emitOpError() << "source_target_pairs must have shape [N, 2], got "
+                             << shapeToString(type.getShape());
+  SmallVector<int64_t> sources, targets;
+  for (auto [index, id] : llvm::enumerate(pairs.getValues<int64_t>())) {
+    if (id < 0)
+      return op->emitOpError() << "source_target_pairs has negative id " << id;
+    (index % 2 ? targets : sources).push_back(id);
+  }
+  for (auto [name, ids] : {std::pair<StringRef, SmallVector<int64_t> &>{
+                               "source", sources},
+                           {"target", targets}}) {
+    llvm::sort(ids);
+    if (const int64_t *repeated = llvm::adjacent_find(ids);
+        repeated != ids.end())
+      return op->emitOpError() << "source_target_pairs repeats " << name << " "
+                               << *repeated;
+  }
+  return success();
+}
+
 LogicalResult RecvOp::verify() {
+  if (auto pairs = getSourceTargetPairs();
+      pairs && failed(verifySourceTargetPairs(*this, *pairs)))
+    return failure();
   if (getNumResults() == 0 || !isa<TokenType>(getResults().back().getType()))
     return emitOpError() << "last result must be a !stablehlo.token";
   for (Type type : TypeRange(getResultTypes()).drop_back())
@@ -984,32 +1013,12 @@ LogicalResult AllToAllOp::verify() {
 }
 
 LogicalResult CollectivePermuteOp::verify() {
-  auto type = cast<ShapedType>(getSourceTargetPairs().getType());
-  if (type.getRank() != 2 || type.getDimSize(1) != 2)
-    return emitOpError() << "source_target_pairs must have shape [N, 2], got "
-                         << shapeToString(type.getShape());
+  if (failed(verifySourceTargetPairs(*this, getSourceTargetPairs())))
+    return failure();
   if (getOperand().getType() != getType())
     return emitOpError() << "result type " << getType()
                          << " does not match operand type "
                          << getOperand().getType();
-  // Each process sends at most once and receives at most once (spec C2,
-  // C3).
-  SmallVector<int64_t> sources, targets;
-  for (auto [index, id] :
-       llvm::enumerate(getSourceTargetPairs().getValues<int64_t>())) {
-    if (id < 0)
-      return emitOpError() << "source_target_pairs has negative id " << id;
-    (index % 2 ? targets : sources).push_back(id);
-  }
-  for (auto [name, ids] : {std::pair<StringRef, SmallVector<int64_t> &>{
-                               "source", sources},
-                           {"target", targets}}) {
-    llvm::sort(ids);
-    if (const int64_t *repeated = llvm::adjacent_find(ids);
-        repeated != ids.end())
-      return emitOpError() << "source_target_pairs repeats " << name << " "
-                           << *repeated;
-  }
   return success();
 }
 

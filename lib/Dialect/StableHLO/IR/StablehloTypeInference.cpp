@@ -5,6 +5,7 @@
 #include "mpmd/Dialect/StableHLO/IR/StablehloQuantization.h"
 #include "mpmd/Support/CheckedArithmetic.h"
 
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
@@ -229,9 +230,44 @@ LogicalResult getRankedTensors(EmitErrorFn emitError, TypeRange types,
 
 } // namespace
 
+bool isPerTensorOfPerAxis(Type perTensor, Type perAxis) {
+  auto left = dyn_cast<quant::UniformQuantizedType>(perTensor);
+  auto right = dyn_cast<quant::UniformQuantizedPerAxisType>(perAxis);
+  return left && right && left.getStorageType() == right.getStorageType() &&
+         left.isSigned() == right.isSigned() &&
+         left.getStorageTypeMin() == right.getStorageTypeMin() &&
+         left.getStorageTypeMax() == right.getStorageTypeMax() &&
+         left.getExpressedType() == right.getExpressedType();
+}
+
+/// The element type of add's result when one operand is per-tensor
+/// quantized and the other per-axis of the same baseline (spec C5-C7 of
+/// add, the one elementwise op that mixes them): the per-axis one.
+static Type getMixedAddElementType(StringRef opName, TypeRange operandTypes) {
+  if (opName != "stablehlo.add" || operandTypes.size() != 2)
+    return Type();
+  Type lhs = getElementTypeOrSelf(operandTypes[0]);
+  Type rhs = getElementTypeOrSelf(operandTypes[1]);
+  return isPerTensorOfPerAxis(lhs, rhs)   ? rhs
+         : isPerTensorOfPerAxis(rhs, lhs) ? lhs
+                                          : Type();
+}
+
 LogicalResult inferElementwiseTypes(std::optional<Location> loc,
                                     StringRef opName, TypeRange operandTypes,
                                     SmallVectorImpl<Type> &inferred) {
+  if (Type perAxis = getMixedAddElementType(opName, operandTypes)) {
+    // The shapes as for any add, on the per-axis element type.
+    SmallVector<Type, 2> sameElements;
+    for (Type type : operandTypes) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor)
+        break;
+      sameElements.push_back(tensor.clone(perAxis));
+    }
+    if (sameElements.size() == operandTypes.size())
+      return inferElementwiseTypes(loc, opName, sameElements, inferred);
+  }
   OpErrorEmitter emitError(loc, opName);
   SmallVector<RankedTensorType> tensors;
   if (failed(getRankedTensors(emitError, operandTypes, "operand", tensors)))

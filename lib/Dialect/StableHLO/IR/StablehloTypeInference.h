@@ -118,8 +118,15 @@ LogicalResult verifyStartIndices(EmitErrorFn emitError,
 // Shape functions
 //===----------------------------------------------------------------------===//
 
+/// `perTensor` is per-tensor quantized, `perAxis` per-axis, and they agree
+/// in storage type, signedness, storage range and expressed type: how
+/// add's operands may differ from its result (spec C3-C7 of add).
+bool isPerTensorOfPerAxis(Type perTensor, Type perAxis);
+
 /// Elementwise ops: the type of operand #0 with its shape refined by the
 /// other operands (which need the same element type and compatible shapes).
+/// `stablehlo.add` of a per-tensor and a per-axis quantized operand of one
+/// baseline (spec C5-C7 of add) has the per-axis operand's element type.
 LogicalResult inferElementwiseTypes(std::optional<Location> loc,
                                     StringRef opName, TypeRange operandTypes,
                                     SmallVectorImpl<Type> &inferred);
