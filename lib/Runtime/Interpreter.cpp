@@ -137,7 +137,18 @@ FailureOr<TensorSpec> getTensorSpec(Type type, Location loc) {
   if (!checkedProduct(tensorType.getShape(), dtypeSize(*dtype)))
     return emitError(loc) << "the interpreter cannot hold a " << type
                           << ": its size in bytes does not fit in 64 bits";
-  return TensorSpec{*dtype, Shape(tensorType.getShape())};
+  TensorSpec spec{*dtype, Shape(tensorType.getShape())};
+  if (auto quantized =
+          dyn_cast<quant::QuantizedType>(tensorType.getElementType())) {
+    int64_t min = quantized.getStorageTypeMin();
+    int64_t max = quantized.getStorageTypeMax();
+    if (min != quantized.getDefaultMinimumForInteger(
+                   quantized.isSigned(), quantized.getStorageTypeIntegralWidth()) ||
+        max != quantized.getDefaultMaximumForInteger(
+                   quantized.isSigned(), quantized.getStorageTypeIntegralWidth()))
+      spec.storageRange = IntegerRange{min, max};
+  }
+  return spec;
 }
 
 FailureOr<std::vector<TensorSpec>> getArgumentSpecs(func::FuncOp function) {

@@ -4,8 +4,10 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <string>
 
 using namespace mlir::mpmd::runtime;
 
@@ -76,6 +78,46 @@ TEST(RandomTest, IntegersAreSmall) {
     EXPECT_EQ(min, low);
     EXPECT_EQ(max, high);
   }
+}
+
+// A quantized type's narrowed storage range holds every value drawn: a
+// narrow range whole, a wide one the usual interval moved into it.
+TEST(RandomTest, IntegersStayInTheStorageRange) {
+  struct Case {
+    DType dtype;
+    IntegerRange range;
+    IntegerRange drawn;
+  };
+  for (const Case &c : {Case{DType::I8, {-3, 3}, {-3, 3}},
+                        Case{DType::I2, {-1, 1}, {-1, 1}},
+                        Case{DType::I4, {-7, 7}, {-2, 1}},
+                        Case{DType::UI8, {200, 255}, {200, 215}},
+                        Case{DType::UI4, {3, 5}, {3, 5}},
+                        Case{DType::I32, {-100, -90}, {-100, -90}},
+                        Case{DType::I16, {5, 1000}, {5, 20}}}) {
+    SCOPED_TRACE(std::string(dtypeName(c.dtype)) + " in [" +
+                 std::to_string(c.range.min) + ", " +
+                 std::to_string(c.range.max) + "]");
+    Tensor tensor = randomTensor(c.dtype, {1024}, 5, c.range);
+    ASSERT_EQ(tensor.dtype(), c.dtype);
+    int64_t min = c.drawn.max, max = c.drawn.min;
+    for (int64_t i = 0; i < tensor.numElements(); ++i) {
+      min = std::min(min, tensor.elementAsInt(i));
+      max = std::max(max, tensor.elementAsInt(i));
+    }
+    EXPECT_EQ(min, c.drawn.min);
+    EXPECT_EQ(max, c.drawn.max);
+  }
+}
+
+// Without a range (or for floats, which have none) nothing changes.
+TEST(RandomTest, NoRangeKeepsTheDraws) {
+  Tensor plain = randomTensor(DType::I32, {16}, 9);
+  Tensor unranged = randomTensor(DType::I32, {16}, 9, std::nullopt);
+  EXPECT_EQ(plain.valuesToString(), unranged.valuesToString());
+  Tensor floats = randomTensor(DType::F32, {16}, 9, IntegerRange{0, 1});
+  EXPECT_EQ(floats.valuesToString(),
+            randomTensor(DType::F32, {16}, 9).valuesToString());
 }
 
 } // namespace

@@ -51,7 +51,8 @@ readInputs(llvm::ArrayRef<std::string> paths,
            llvm::ArrayRef<TensorSpec> expected);
 
 /// One random tensor per expected argument: argument i gets
-/// randomTensor(dtype, shape, SplitMix64(seed + i).next()) (see Random.h).
+/// randomTensor(dtype, shape, SplitMix64(seed + i).next(), storageRange)
+/// (see Random.h).
 std::vector<Tensor> randomInputs(uint64_t seed,
                                  llvm::ArrayRef<TensorSpec> expected);
 

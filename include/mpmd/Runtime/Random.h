@@ -32,8 +32,14 @@ private:
 /// A tensor filled from SplitMix64(seed), one draw per element in row-major
 /// order: floats uniform in [-1, 1) on a grid their dtype holds exactly
 /// (2^-52 for f64, 2^-23 for f32, 2^-10 for f16, 2^-7 for bf16); signed
-/// integers in [-8, 7]; unsigned ones in [0, 15]; i1 0 or 1.
-Tensor randomTensor(DType dtype, const Shape &shape, uint64_t seed);
+/// integers in [-8, 7] ([-2, 1] for i2 and i4); unsigned ones in [0, 15]
+/// ([0, 3] for ui2 and ui4); i1 0 or 1. Given `storageRange` (a quantized
+/// type's narrowed storage range; integer dtypes only), integers are
+/// uniform in that range when it holds no more values than this interval,
+/// else in the interval moved as little as possible into the range (i8
+/// in <-3:3> gives [-3, 3]; ui8 in <200:255> gives [200, 215]).
+Tensor randomTensor(DType dtype, const Shape &shape, uint64_t seed,
+                    std::optional<IntegerRange> storageRange = std::nullopt);
 
 } // namespace mlir::mpmd::runtime
 

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -79,11 +80,21 @@ int64_t numElementsOf(const Shape &shape);
 std::vector<int64_t> rowMajorStrides(const Shape &shape);
 std::string shapeToString(const Shape &shape);
 
+/// An inclusive range of integers.
+struct IntegerRange {
+  int64_t min;
+  int64_t max;
+};
+
 /// The dtype and shape a program input or output has: what runners check
 /// tensors against.
 struct TensorSpec {
   DType dtype;
   Shape shape;
+  /// The storage range a quantized type narrows its integers to (e.g.
+  /// `i4<-7:7>`), where it is narrower than the dtype's; what random inputs
+  /// must respect. nullopt: the dtype's whole range.
+  std::optional<IntegerRange> storageRange = std::nullopt;
 };
 /// "tensor<2x3xf32>".
 std::string toString(const TensorSpec &spec);

@@ -66,7 +66,8 @@ std::vector<Tensor> randomInputs(uint64_t seed,
   std::vector<Tensor> inputs;
   for (auto [index, spec] : llvm::enumerate(expected))
     inputs.push_back(
-        randomTensor(spec.dtype, spec.shape, SplitMix64(seed + index).next()));
+        randomTensor(spec.dtype, spec.shape, SplitMix64(seed + index).next(),
+                     spec.storageRange));
   return inputs;
 }
 

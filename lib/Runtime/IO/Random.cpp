@@ -4,6 +4,7 @@
 
 #include "mpmd/Runtime/Kernels.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace mlir::mpmd::runtime {
@@ -29,10 +30,41 @@ template <typename T, typename Fn> void fill(Tensor &tensor, Fn &&value) {
     data[i] = value();
 }
 
+/// The interval randomTensor draws integers of `dtype` from.
+IntegerRange getDefaultInterval(DType dtype) {
+  switch (dtype) {
+  case DType::I2: case DType::I4: return {-2, 1};
+  case DType::UI2: case DType::UI4: return {0, 3};
+  case DType::UI8: case DType::UI16: case DType::UI32: case DType::UI64:
+    return {0, 15};
+  default: return {-8, 7};
+  }
+}
+
 } // namespace
 
-Tensor randomTensor(DType dtype, const Shape &shape, uint64_t seed) {
+Tensor randomTensor(DType dtype, const Shape &shape, uint64_t seed,
+                    std::optional<IntegerRange> storageRange) {
   SplitMix64 generator(seed);
+  if (storageRange && (isSignedInt(dtype) || isUnsignedInt(dtype))) {
+    // The whole range when it is no wider than the default interval, else
+    // the default interval moved as little as possible into the range.
+    IntegerRange interval = getDefaultInterval(dtype);
+    uint64_t width = static_cast<uint64_t>(interval.max - interval.min);
+    int64_t low = storageRange->min, high = storageRange->max;
+    if (static_cast<uint64_t>(high) - static_cast<uint64_t>(low) > width) {
+      low = std::clamp(interval.min, low,
+                       high - static_cast<int64_t>(width));
+      high = low + static_cast<int64_t>(width);
+    }
+    // At most 16 values: the draw's high bits modulo the count.
+    uint64_t count = static_cast<uint64_t>(high) - static_cast<uint64_t>(low) + 1;
+    Tensor wide = Tensor::empty(DType::I64, shape);
+    fill<int64_t>(wide, [&] {
+      return low + static_cast<int64_t>((generator.next() >> 32) % count);
+    });
+    return convert(wide, dtype);
+  }
   Tensor tensor = Tensor::empty(dtype, shape);
   auto small = [&] { return static_cast<int>(generator.next() >> 60); };
   switch (dtype) {
