@@ -304,6 +304,20 @@ bool isLhsItsOwnIm2col(const Canonical &c, int64_t &rowStride) {
   return true;
 }
 
+/// Writes `length` elements to `dst`, a run of items of `width` elements
+/// each: items [begin, end) copied from `run` (the run's first item in the
+/// source), zeros before and after them (padding). Fills only where padding
+/// is: a call per empty fill costs as much as copying a stem run.
+template <typename T>
+void copyClippedRun(T *dst, const T *run, int64_t begin, int64_t end,
+                    int64_t width, int64_t length) {
+  if (begin > 0)
+    std::fill(dst, dst + begin * width, T(0));
+  std::copy_n(run + begin * width, (end - begin) * width, dst + begin * width);
+  if (end * width < length)
+    std::fill(dst + end * width, dst + length, T(0));
+}
+
 template <typename T>
 void gatherGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
                  int64_t group, bool batchGroups) {
@@ -406,14 +420,8 @@ void gatherGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
           } else if (offset < 0) {
             std::fill(dst, dst + runLength, T(0));
           } else if (contiguous) {
-            // Fills only where padding is (a call per empty fill costs as
-            // much as copying a stem run).
-            if (kBegin > 0)
-              std::fill(dst, dst + kBegin * c.features, T(0));
-            std::copy_n(image + offset + (start + kBegin) * c.features,
-                        (kEnd - kBegin) * c.features, dst + kBegin * c.features);
-            if (kEnd < lastWindow)
-              std::fill(dst + kEnd * c.features, dst + runLength, T(0));
+            copyClippedRun(dst, image + offset + start * c.features, kBegin,
+                           kEnd, c.features, runLength);
           } else {
             for (int64_t k = 0; k < lastWindow; ++k) {
               T *to = dst + k * c.groupFeatures;
@@ -515,12 +523,8 @@ void gatherTransposed(const Canonical &c, const T *lhs, const T *kernel,
         if (offset < 0) {
           std::fill(dst, dst + runLength, T(0));
         } else if (contiguous) {
-          if (yBegin > 0)
-            std::fill(dst, dst + yBegin * c.batch, T(0));
-          std::copy_n(feature + offset + (start + yBegin) * c.batch,
-                      (yEnd - yBegin) * c.batch, dst + yBegin * c.batch);
-          if (yEnd < lastOutput)
-            std::fill(dst + yEnd * c.batch, dst + runLength, T(0));
+          copyClippedRun(dst, feature + offset + start * c.batch, yBegin, yEnd,
+                         c.batch, runLength);
         } else {
           for (int64_t y = 0; y < lastOutput; ++y) {
             T *to = dst + y * c.batch;
