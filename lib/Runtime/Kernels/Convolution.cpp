@@ -304,6 +304,25 @@ bool isLhsItsOwnIm2col(const Canonical &c, int64_t &rowStride) {
   return true;
 }
 
+/// The offset in the lhs of the window position `output * stride + tap *
+/// rhs_dilation - low` over every spatial dimension but the last (x on the
+/// lhs grid, then `x * inputStrides`), or -1 when it falls in padding or
+/// between dilated positions.
+inline int64_t getOuterOffset(const Canonical &c, const int64_t *output,
+                              const int64_t *tap,
+                              const std::vector<int64_t> &inputStrides) {
+  int64_t offset = 0;
+  for (int64_t e = 0; e + 1 < c.numSpatial; ++e) {
+    int64_t x = lhsPosition(output[e] * c.strides[e] +
+                                tap[e] * c.rhsDilation[e] - c.low[e],
+                            c.lhsDilation[e], c.input[e]);
+    if (x < 0)
+      return -1;
+    offset += x * inputStrides[e];
+  }
+  return offset;
+}
+
 /// Writes `length` elements to `dst`, a run of items of `width` elements
 /// each: items [begin, end) copied from `run` (the run's first item in the
 /// source), zeros before and after them (padding). Fills only where padding
@@ -406,14 +425,8 @@ void gatherGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
         for (int64_t t = t0; t < t1; t += lastWindow) {
           T *dst = row + (t - t0) * c.groupFeatures;
           int64_t runLength = lastWindow * c.groupFeatures;
-          // Offset of the outer dimensions, or -1 when outside.
-          int64_t offset = 0;
-          for (int64_t e = 0; e + 1 < s && offset >= 0; ++e) {
-            int64_t x = lhsPosition(position[e] * c.strides[e] +
-                                        prefix[e] * c.rhsDilation[e] - c.low[e],
-                                    c.lhsDilation[e], c.input[e]);
-            offset = x < 0 ? -1 : offset + x * inputStrides[e];
-          }
+          int64_t offset =
+              getOuterOffset(c, position.data(), prefix.data(), inputStrides);
           advance(prefix, windowPrefix);
           if (s == 0) {
             std::copy_n(image, c.groupFeatures, dst);
@@ -511,14 +524,8 @@ void gatherTransposed(const Canonical &c, const T *lhs, const T *kernel,
       int64_t runLength = lastOutput * c.batch;
       for (int64_t y0 = 0; s > 0 && y0 < c.outputPositions; y0 += lastOutput) {
         T *dst = row + y0 * c.batch;
-        // x = y * stride + k * rhs_dilation - low, on the lhs grid.
-        int64_t offset = 0;
-        for (int64_t e = 0; e + 1 < s && offset >= 0; ++e) {
-          int64_t x = lhsPosition(outerY[e] * c.strides[e] +
-                                      tap[e] * c.rhsDilation[e] - c.low[e],
-                                  c.lhsDilation[e], c.input[e]);
-          offset = x < 0 ? -1 : offset + x * inputStrides[e];
-        }
+        int64_t offset =
+            getOuterOffset(c, outerY.data(), tap.data(), inputStrides);
         advance(outerY, outerOutput);
         if (offset < 0) {
           std::fill(dst, dst + runLength, T(0));
