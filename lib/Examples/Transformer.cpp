@@ -41,6 +41,19 @@ int64_t getFfn(const TransformerOptions &options, int64_t layer) {
                                      : options.ffnPerLayer[layer];
 }
 
+/// The types of one layer's weights in `kWeightNames` order, in `dtype`:
+/// four [D,D] attention weights, w1 [D,F] and w2 [F,D].
+std::array<std::string, kTransformerWeightsPerLayer>
+getWeightTypes(int64_t d, int64_t f, llvm::StringRef dtype) {
+  const std::string square = formatv("tensor<{0}x{0}x{1}>", d, dtype);
+  return {square,
+          square,
+          square,
+          square,
+          formatv("tensor<{0}x{1}x{2}>", d, f, dtype),
+          formatv("tensor<{0}x{1}x{2}>", f, d, dtype)};
+}
+
 /// Every tensor type of one layer (only the MLP's hidden width differs
 /// between layers), spelled out.
 struct Types {
@@ -68,20 +81,8 @@ struct Types {
     mask = formatv("tensor<{0}x{1}x{1}xi1>", rows, s);
     perQuery = formatv("tensor<{0}x{1}x{2}>", rows, s, dtype);
     scalar = formatv("tensor<{0}>", dtype);
-    const std::string square = formatv("tensor<{0}x{0}x{1}>", d, dtype);
-    weights = {square,
-               square,
-               square,
-               square,
-               formatv("tensor<{0}x{1}x{2}>", d, f, dtype),
-               formatv("tensor<{0}x{1}x{2}>", f, d, dtype)};
-    const std::string masterSquare = formatv("tensor<{0}x{0}x{1}>", d, master);
-    masterWeights = {masterSquare,
-                     masterSquare,
-                     masterSquare,
-                     masterSquare,
-                     formatv("tensor<{0}x{1}x{2}>", d, f, master),
-                     formatv("tensor<{0}x{1}x{2}>", f, d, master)};
+    weights = getWeightTypes(d, f, dtype);
+    masterWeights = getWeightTypes(d, f, master);
     negativeInfinity = f64 ? "0xFFF0000000000000"
                        : options.elementType == ElementType::kBF16
                            ? "0xFF80"
