@@ -23,6 +23,19 @@ func.func @sort_rows_with_payload() {
   func.return
 }
 
+// A 0-d input (dimension 0 verifies, as upstream) is its own sorted result.
+// CHECK: PASS: @sort_scalar
+func.func @sort_scalar() {
+  %x = stablehlo.constant dense<3.0> : tensor<f32>
+  %r = "stablehlo.sort"(%x) <{dimension = 0 : i64}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %lt = stablehlo.compare LT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  }) : (tensor<f32>) -> tensor<f32>
+  check.expect_eq_const %r, dense<3.0> : tensor<f32>
+  func.return
+}
+
 // CHECK: PASS: @bitcast
 func.func @bitcast() {
   %one = stablehlo.constant dense<[1.0, -2.0]> : tensor<2xf32>
