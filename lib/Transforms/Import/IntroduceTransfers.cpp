@@ -10,7 +10,6 @@
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/Sequence.h"
-#include "llvm/ADT/SetVector.h"
 
 namespace mlir::mpmd {
 #define GEN_PASS_DEF_INTRODUCETRANSFERSPASS
@@ -64,64 +63,79 @@ void transferCalleeArgumentsFromCallerMesh(ModuleOp module) {
 }
 
 //===----------------------------------------------------------------------===//
-// 2. Add trees of unassigns feeding an assign become a fragment.
+// 2. Add trees of unassigns feeding an assign are pushed onto its mesh, one
+//    fragment per add.
 //===----------------------------------------------------------------------===//
 
-/// Collects, children first, the single-use adds of the tree rooted at
-/// `root` and its unassign leaves. Fails if a leaf is not an unassign.
+/// Collects, children first (program order), the single-use adds of the tree
+/// rooted at `root`. Fails if a leaf is not an unassign.
 LogicalResult collectAddTree(stablehlo::AddOp root, Block *block,
-                             SmallVectorImpl<Operation *> &adds,
-                             llvm::SetVector<UnassignOp> &leaves) {
+                             SmallVectorImpl<Operation *> &adds) {
   for (Value operand : root->getOperands()) {
-    if (auto unassign = operand.getDefiningOp<UnassignOp>()) {
-      leaves.insert(unassign);
+    if (operand.getDefiningOp<UnassignOp>())
       continue;
-    }
     auto add = operand.getDefiningOp<stablehlo::AddOp>();
     if (!add || !add->hasOneUse() || add->getBlock() != block ||
-        failed(collectAddTree(add, block, adds, leaves)))
+        failed(collectAddTree(add, block, adds)))
       return failure();
   }
   adds.push_back(root);
   return success();
 }
 
-void wrapAddTreeInFragment(AssignOp assign) {
+/// As upstream pushes each add of the tree onto the assign's mesh on its own,
+/// every add becomes an inferred fragment at the add's position, with its
+/// operands in the add's order: an unassign leaf through a new assign to the
+/// mesh (a transfer once step 3 runs), an inner add through its fragment's
+/// result. The root's fragment takes the assign's type. O(adds).
+void pushAddTreeOntoMesh(AssignOp assign) {
   auto root = assign.getTensor().getDefiningOp<stablehlo::AddOp>();
   Block *block = assign->getBlock();
   if (!root || !root->hasOneUse() || root->getBlock() != block ||
       !isa<func::FuncOp>(assign->getParentOp()))
     return;
   SmallVector<Operation *> adds;
-  llvm::SetVector<UnassignOp> leaves;
-  if (failed(collectAddTree(root, block, adds, leaves)))
+  if (failed(collectAddTree(root, block, adds)))
     return;
 
   auto target = cast<MeshTensorType>(assign.getType());
   MLIRContext *context = assign.getContext();
-  OpBuilder builder(assign);
-  SmallVector<Value> operands;
-  for (UnassignOp leaf : leaves)
-    operands.push_back(AssignOp::create(
-        builder, leaf.getLoc(),
-        MeshTensorType::get(context, target.getMeshName(),
-                            cast<RankedTensorType>(leaf.getType()),
-                            sdy::TensorShardingAttr(), target.getMemoryKind()),
-        leaf.getResult(), leaf.getOriginAttr()));
-  SmallVector<Type> resultTypes = {target};
-  FragmentOp fragment = createFragment(
-      builder, root.getLoc(), target.getMeshName(), builder.getArrayAttr({}),
-      operands, resultTypes,
-      [&](OpBuilder &bodyBuilder, ValueRange args) -> SmallVector<Value> {
-        IRMapping mapping;
-        for (auto [leaf, arg] : llvm::zip(leaves, args))
-          mapping.map(leaf->getResult(0), arg);
-        for (Operation *add : adds)
-          bodyBuilder.clone(*add, mapping);
-        return {mapping.lookup(root.getResult())};
-      });
-  addInferredBy(fragment, kInferredByIntroduceTransfers);
-  assign.replaceAllUsesWith(fragment.getResult(0));
+  auto onTargetMesh = [&](Type localType) {
+    return MeshTensorType::get(context, target.getMeshName(),
+                               cast<RankedTensorType>(localType),
+                               sdy::TensorShardingAttr(),
+                               target.getMemoryKind());
+  };
+  llvm::DenseMap<Value, Value> pushed;
+  for (Operation *add : adds) {
+    OpBuilder builder(add);
+    SmallVector<Value> operands;
+    for (Value operand : add->getOperands()) {
+      if (Value fragmentResult = pushed.lookup(operand)) {
+        operands.push_back(fragmentResult);
+        continue;
+      }
+      auto unassign = operand.getDefiningOp<UnassignOp>();
+      operands.push_back(AssignOp::create(builder, unassign.getLoc(),
+                                          onTargetMesh(unassign.getType()),
+                                          unassign.getResult(),
+                                          unassign.getOriginAttr()));
+    }
+    Type resultType =
+        add == root.getOperation() ? Type(target)
+                                   : onTargetMesh(add->getResult(0).getType());
+    FragmentOp fragment = createFragment(
+        builder, add->getLoc(), target.getMeshName(), builder.getArrayAttr({}),
+        operands, {resultType},
+        [&](OpBuilder &bodyBuilder, ValueRange args) -> SmallVector<Value> {
+          IRMapping mapping;
+          mapping.map(add->getOperands(), args);
+          return {bodyBuilder.clone(*add, mapping)->getResult(0)};
+        });
+    addInferredBy(fragment, kInferredByIntroduceTransfers);
+    pushed[add->getResult(0)] = fragment.getResult(0);
+  }
+  assign.replaceAllUsesWith(pushed.lookup(root.getResult()));
   assign.erase();
   for (Operation *add : llvm::reverse(adds))
     add->erase();
@@ -235,7 +249,7 @@ class IntroduceTransfersPass
     SmallVector<AssignOp> assigns;
     module.walk([&](AssignOp assign) { assigns.push_back(assign); });
     for (AssignOp assign : assigns)
-      wrapAddTreeInFragment(assign);
+      pushAddTreeOntoMesh(assign);
 
     SmallVector<UnassignOp> unassigns;
     module.walk([&](UnassignOp unassign) { unassigns.push_back(unassign); });

@@ -71,20 +71,24 @@ func.func @reuse(%arg0: !m1) -> (!m3, !m3, !m2host, !m2, !t) attributes {topolog
 #topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
 
 // add(unassign(m1 value), add(unassign(m2 value), unassign(m1 value)))
-// assigned to m1 becomes an inferred fragment on m1, whose m2 operand is
+// assigned to m1 is pushed onto m1 one add at a time: an inferred fragment
+// per add, inner add first, operands in the add's order; the m2 operand is
 // transferred. An add with another user is not part of a tree.
 // CHECK-LABEL: func.func @add_tree
 // CHECK-NEXT:  %[[T:.*]] = mpmd.transfer %arg1 : (!mpmd.mesh_tensor<"m2", tensor<4x8xf32>>) -> !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
-// CHECK-NEXT:  %[[F:.*]] = mpmd.fragment<mesh="m1", origin=[]> (%arg0, %[[T]], %arg2) {mpmd.inferred_by = ["introduce_transfers"]} (%[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<4x8xf32>, %[[C:.*]]: tensor<4x8xf32>) {
+// CHECK-NEXT:  %[[F1:.*]] = mpmd.fragment<mesh="m1", origin=[]> (%[[T]], %arg2) {mpmd.inferred_by = ["introduce_transfers"]} (%[[B:.*]]: tensor<4x8xf32>, %[[C:.*]]: tensor<4x8xf32>) {
 // CHECK-NEXT:    %[[S1:.*]] = stablehlo.add %[[B]], %[[C]]
-// CHECK-NEXT:    %[[S2:.*]] = stablehlo.add %[[A]], %[[S1]]
+// CHECK-NEXT:    mpmd.return %[[S1]]
+// CHECK-NEXT:  } : (!mpmd.mesh_tensor<"m1", tensor<4x8xf32>>, !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>) -> !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+// CHECK-NEXT:  %[[F2:.*]] = mpmd.fragment<mesh="m1", origin=[]> (%arg0, %[[F1]]) {mpmd.inferred_by = ["introduce_transfers"]} (%[[A:.*]]: tensor<4x8xf32>, %[[S:.*]]: tensor<4x8xf32>) {
+// CHECK-NEXT:    %[[S2:.*]] = stablehlo.add %[[A]], %[[S]]
 // CHECK-NEXT:    mpmd.return %[[S2]]
-// CHECK-NEXT:  } : (!mpmd.mesh_tensor<"m1", tensor<4x8xf32>>, !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>, !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>) -> !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+// CHECK-NEXT:  } : (!mpmd.mesh_tensor<"m1", tensor<4x8xf32>>, !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>) -> !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
 // CHECK-NEXT:  %[[U0:.*]] = mpmd.unassign %arg0
 // CHECK-NEXT:  %[[U1:.*]] = mpmd.unassign %arg1
 // CHECK-NEXT:  %[[SHARED:.*]] = stablehlo.add %[[U0]], %[[U1]]
 // CHECK-NEXT:  %[[K:.*]] = mpmd.assign %[[SHARED]]
-// CHECK-NEXT:  return %[[F]], %[[K]], %[[SHARED]]
+// CHECK-NEXT:  return %[[F2]], %[[K]], %[[SHARED]]
 func.func @add_tree(%arg0: !m1, %arg1: !m2, %arg2: !m1) -> (!m1, !m1, !t) attributes {topology = #topology} {
   %0 = mpmd.unassign %arg0 : (!m1) -> !t
   %1 = mpmd.unassign %arg1 : (!m2) -> !t

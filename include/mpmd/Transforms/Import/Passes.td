@@ -297,10 +297,11 @@ def IntroduceTransfersPass
        callee uses the argument in an `mpmd.assign`, the argument takes the
        mesh tensor type and the unassign moves into the callee.
     2. Add trees: a tree of single-use `stablehlo.add` ops whose leaves are
-       `mpmd.unassign`s and whose root feeds an `mpmd.assign` becomes an
-       inferred fragment (`mpmd.inferred_by = ["introduce_transfers"]`) on
-       the assign's mesh, whose operands are assigns of the leaves (which
-       step 3 turns into transfers).
+       `mpmd.unassign`s and whose root feeds an `mpmd.assign` is pushed onto
+       the assign's mesh one add at a time: each add becomes an inferred
+       fragment (`mpmd.inferred_by = ["introduce_transfers"]`) at its place,
+       whose operands, in the add's order, are assigns of the leaves (which
+       step 3 turns into transfers) or the inner adds' fragments.
     3. `assign(unassign(x))`: an assign to the type of `x` is `x`; an
        existing transfer of `x` to the assign's type is reused (moved up if
        needed); the remaining targets of one unassign are reached by one
