@@ -51,6 +51,7 @@ class ConvertSdyShardingsToMpmdTypesPass
     setArgAttrs(function, kShardingAttrName,
                 [](unsigned) { return Attribute(); });
     SmallVector<TransferOp> transfers;
+    SmallVector<ForOp> loops;
     for (Block *block : getBlocksWithFragments(function))
       for (Operation &op : *block) {
         if (auto fragment = dyn_cast<FragmentOp>(op))
@@ -58,8 +59,16 @@ class ConvertSdyShardingsToMpmdTypesPass
         else if (auto transfer = dyn_cast<TransferOp>(op))
           transfers.push_back(convertTransfer(transfer));
         else if (auto loop = dyn_cast<ForOp>(op))
-          convertLoop(loop);
+          loops.push_back(loop);
       }
+    // Loops last: a fragment takes an operand of any sharding (its body
+    // reshards), a loop only the one it carries, so a loop's choice must
+    // win over a fragment's for a value both consume.
+    for (ForOp loop : loops)
+      convertLoop(loop);
+    bool failed = false;
+    for (ForOp loop : loops)
+      failed |= !verifyLoopCarriedTypes(loop);
     // Once every value has its final type: a transfer that would have to
     // reshard within one sdy mesh is reported, as upstream does, without
     // failing the pass.
@@ -68,7 +77,7 @@ class ConvertSdyShardingsToMpmdTypesPass
     // A sharding that does not divide its dimensions (a user's, or one
     // propagation chose) makes no valid mesh tensor type: an error here
     // rather than invalid IR behind a successful pass.
-    bool failed = !verifyMeshTensorTypes(function);
+    failed |= !verifyMeshTensorTypes(function);
     Operation *ret = function.getBody().front().getTerminator();
     for (OpOperand &output : ret->getOpOperands()) {
       unsigned index = output.getOperandNumber();
@@ -154,6 +163,24 @@ class ConvertSdyShardingsToMpmdTypesPass
         value.setType(withSharding(value.getType(), sharding));
     }
     loop->removeAttr(kShardingAttrName);
+  }
+
+  /// One value carried by a loop at two places (or by two loops) with
+  /// different shardings cannot take both types.
+  bool verifyLoopCarriedTypes(ForOp loop) {
+    for (auto [index, operand, result] :
+         llvm::enumerate(loop->getOperands(), loop->getResults()))
+      if (operand.getType() != result.getType()) {
+        loop.emitError() << "loop-carried value #" << index
+                         << " is carried with sharding "
+                         << describe(getTypeSharding(result.getType()))
+                         << " but its operand has "
+                         << describe(getTypeSharding(operand.getType()))
+                         << ", which another loop-carried use of the same "
+                            "value asks for";
+        return false;
+      }
+    return true;
   }
 
   TransferOp convertTransfer(TransferOp transfer) {

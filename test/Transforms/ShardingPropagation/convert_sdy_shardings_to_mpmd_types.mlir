@@ -108,6 +108,46 @@ func.func @loop(%arg0: !m1 {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, %
 
 // -----
 
+// A value that a loop carries and a later fragment asks for with another
+// sharding keeps the loop's: the fragment reshards in its body, the loop
+// cannot.
+sdy.mesh @mesh = <["x"=2]>
+!t = tensor<4x2xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>>
+
+// CHECK-LABEL: func.func @loop_then_fragment(
+// CHECK-SAME:    %arg0: !mpmd.mesh_tensor<"m1", tensor<4x2xf32>, sharding=<@mesh, [{"x"}, {}]>>)
+// CHECK:         mpmd.for (%arg0)
+// CHECK:         mpmd.fragment<mesh="m1", origin=["f"]> (%arg0)
+func.func @loop_then_fragment(%arg0: !m1) -> (!m1, !m1) attributes {topology = #topology} {
+  %0 = mpmd.for (%arg0) {iterations = 2 : ui32, sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} (%a: !m1, %i: tensor<ui32>) {
+    mpmd.return %a : !m1
+  } : !m1
+  %1 = mpmd.fragment<mesh="m1", origin=["f"], in_shardings=[<@mesh, [{}, {"x"}]>]> (%arg0) (%b: !t) {
+    mpmd.return %b : !t
+  } : (!m1) -> !m1
+  return %0, %1 : !m1, !m1
+}
+
+// -----
+
+// One value carried twice with different shardings cannot take both types.
+sdy.mesh @mesh = <["x"=2]>
+!t = tensor<4x2xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>>
+
+func.func @carried_twice(%arg0: !m1) -> (!m1, !m1) attributes {topology = #topology} {
+  // expected-error @+1 {{loop-carried value #0 is carried with sharding #sdy.sharding<@mesh, [{"x"}, {}]> but its operand has #sdy.sharding<@mesh, [{}, {"x"}]>}}
+  %0:2 = mpmd.for (%arg0, %arg0) {iterations = 2 : ui32, sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>, <@mesh, [{}, {"x"}]>]>} (%a: !m1, %b: !m1, %i: tensor<ui32>) {
+    mpmd.return %a, %b : !m1, !m1
+  } : !m1, !m1
+  return %0#0, %0#1 : !m1, !m1
+}
+
+// -----
+
 // A sharding that does not divide its dimension makes no mesh tensor type:
 // the pass fails with an error at the op holding the value (here @main, for
 // its argument) instead of leaving invalid IR behind.
