@@ -84,7 +84,8 @@ struct CostTable {
   /// Seconds every action (F, B or W of a stage) takes beyond its layers.
   double actionOverhead = 0;
   /// How much slower the layers compute when two devices or more compute
-  /// at once (`driver::calibrateExecutor`): >= 1.
+  /// at once, as a pipeline (`mpmd profile` measures the model's fragments
+  /// on its even two-mesh split against their profiled time): >= 1.
   double concurrencySlowdown = 1;
 };
 
