@@ -132,7 +132,8 @@ def fragment_breakdown(mpmd, work, model, label, config, cost_table,
     """Where the step goes, from one more run's trace (the last of `repeat`
     runs): per fragment (a stage's forward or backward on its mesh) its
     median time per microbatch (a backward split into B and W: the two
-    together) against its profiled time; then per mesh the terms of the
+    together; the last fragment of a mesh as its typical call) against its
+    profiled time; then per mesh the terms of the
     step: its forwards and backwards against the profile times the
     concurrency slowdown, the first call of each fragment function (which
     builds its fusion plan and constants in every run), the last
@@ -161,7 +162,7 @@ def fragment_breakdown(mpmd, work, model, label, config, cost_table,
           "| measured / profiled | / (profiled x slowdown) |")
     print("|---|---|---|---|---|---|---|")
     # (mesh, fragment, kind) -> microbatch -> ms (B and W of one
-    # microbatch add up), without each mesh's last fragment.
+    # microbatch add up; each mesh's last fragment as its typical call).
     per_microbatch = {}
     mesh_terms = []
     for pid, mesh in sorted(meshes.items()):
@@ -169,34 +170,46 @@ def fragment_breakdown(mpmd, work, model, label, config, cost_table,
                       key=lambda e: e["ts"])
         if not mine:
             continue
-        last = mine[-1]
-        first_calls = {}
+        # A backward split into B and W runs two fragments of one name per
+        # microbatch (both kind B): each is compared with the calls of its
+        # name at the same position within the microbatch.
+        position = {}
+        seen = {}
         for event in mine:
-            name = re.sub(r" mb \d+$", "", event["name"])
-            kind = event.get("args", {}).get("kind", "other")
-            first_calls.setdefault((name, kind), event)
-            if event is last:
-                continue
-            microbatch = re.search(r" mb (\d+)$", event["name"])
-            key = (mesh, name, kind)
-            slot = per_microbatch.setdefault(key, {})
-            index = int(microbatch.group(1)) if microbatch else 0
-            slot[index] = slot.get(index, 0.0) + event["dur"] * 1e-3
-        typical = {key[1:]: statistics.median(times.values())
-                   for key, times in per_microbatch.items() if key[0] == mesh}
-        # The first call's extra over the typical call, B and W apart.
-        first_extra = 0.0
-        for (name, kind), event in first_calls.items():
+            key = re.sub(r" mb \d+$", "", event["name"]), event["name"]
+            position[id(event)] = seen.get(key, 0)
+            seen[key] = seen.get(key, 0) + 1
+        def base(event):
+            return re.sub(r" mb \d+$", "", event["name"])
+        def typical(event):
+            """The median of the other calls of its name and position."""
             others = [e["dur"] * 1e-3 for e in mine
-                      if e is not event and e is not last and
-                      re.sub(r" mb \d+$", "", e["name"]) == name]
-            if others:
-                first_extra += max(0.0, event["dur"] * 1e-3 -
-                                   statistics.median(others))
-        last_name = re.sub(r" mb \d+$", "", last["name"])
-        last_kind = last.get("args", {}).get("kind", "other")
-        last_extra = last["dur"] * 1e-3 - typical.get(
-            (last_name, last_kind), 0.0)
+                      if e is not event and base(e) == base(event) and
+                      position[id(e)] == position[id(event)]]
+            return statistics.median(others) if others else None
+        # The first call of each name and position: its extra over the
+        # typical call.
+        first_extra = 0.0
+        firsts = {}
+        for event in mine:
+            firsts.setdefault((base(event), position[id(event)]), event)
+        for event in firsts.values():
+            usual = typical(event)
+            if usual is not None and event is not mine[-1]:
+                first_extra += max(0.0, event["dur"] * 1e-3 - usual)
+        # The last fragment also sums the gradients and updates: its extra
+        # over its typical call goes to that term.
+        last = mine[-1]
+        last_usual = typical(last)
+        last_usual = last["dur"] * 1e-3 if last_usual is None else last_usual
+        last_extra = last["dur"] * 1e-3 - last_usual
+        for event in mine:
+            kind = event.get("args", {}).get("kind", "other")
+            microbatch = re.search(r" mb (\d+)$", event["name"])
+            slot = per_microbatch.setdefault((mesh, base(event), kind), {})
+            index = int(microbatch.group(1)) if microbatch else 0
+            duration = last_usual if event is last else event["dur"] * 1e-3
+            slot[index] = slot.get(index, 0.0) + duration
         mesh_layers = set()
         for event in mine:
             mesh_layers |= layer_names(event["name"])
@@ -206,9 +219,8 @@ def fragment_breakdown(mpmd, work, model, label, config, cost_table,
         for (m, name, kind), times in per_microbatch.items():
             if m != mesh:
                 continue
-            measured = sum(times.values())
             total = totals.setdefault(kind, [0.0, 0.0])
-            total[0] += measured
+            total[0] += sum(times.values())
             total[1] += len(times) * profiled_ms(cost_table, name, kind)
         mesh_terms.append((mesh, busy, end, totals, first_extra, last_extra,
                            tail_ms(cost_table, mesh_layers), len(mine)))
