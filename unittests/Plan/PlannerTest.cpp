@@ -203,6 +203,14 @@ TEST(PlannerTest, GradientSumsAndUpdatesEndEachMesh) {
   // Busy: per mesh 2 x (1 + 2) plus its sums and update, over 2 meshes x
   // 13.
   EXPECT_DOUBLE_EQ(withOptimizer->bubbleFraction, 1 - (6 + 4 + 6 + 2) / 26.0);
+  // Two devices computing at once stretch the sums and updates as well:
+  // the pipeline takes 2 x 9, mesh 0's sums and update 2 x 4 after it.
+  request.costs.concurrencySlowdown = 2;
+  llvm::Expected<PlanCandidate> slowed =
+      evaluatePlan(request, ScheduleKind::kOneFOneB, {2, 2, 1}, {0, 1});
+  ASSERT_TRUE(static_cast<bool>(slowed)) << errorOf(slowed.takeError());
+  EXPECT_DOUBLE_EQ(slowed->stepTime, 26);
+  request.costs.concurrencySlowdown = 1;
   // With 4 microbatches of half the size (F 0.5, B 1) the pipeline takes
   // (m + p - 1) x 1.5 = 7.5 and mesh 0's 4 sums of unchanged size 0.5
   // each and its update follow: 7.5 + 2 + 3.
