@@ -97,30 +97,48 @@ def prepare(mpmd, work, name, kind, options, measure):
     return model, [("planned", planned)] + configs, printed, plan, cost_table
 
 
+def layer_names(fragment):
+    """The layers of a fragment's name ('layer_2+layer_3',
+    'layer_3(1)+layer_2(1) mb 4')."""
+    return {name.replace("(1)", "")
+            for name in re.sub(r" mb \d+$", "", fragment).split("+")}
+
+
 def profiled_ms(cost_table, fragment, kind):
     """The profiled time per microbatch of a fragment's layers, in ms: the
-    forwards for F, else backward (with weight gradient) plus gradient
-    sums. The fragment's name lists its layers ('layer_2+layer_3',
-    'layer_3(1)+layer_2(1)')."""
-    layers = {name.replace("(1)", "") for name in fragment.split("+")}
-    total = 0.0
-    for cost in cost_table["computations"]:
-        if cost["name"] not in layers:
-            continue
-        if kind == "F" and cost["transpose_count"] == 0:
-            total += cost["seconds"]
-        elif kind != "F" and cost["transpose_count"] == 1:
-            total += cost["seconds"]
-        elif kind != "F":
-            total += cost.get("accumulate_seconds", 0)
-    return total * 1e3
+    forwards for F, else the backwards (with the weight gradient; the
+    gradient sums run in the mesh's last fragment, see `tail_ms`)."""
+    layers = layer_names(fragment)
+    wanted = 0 if kind == "F" else 1
+    return 1e3 * sum(cost["seconds"] for cost in cost_table["computations"]
+                     if cost["name"] in layers and
+                     cost["transpose_count"] == wanted)
+
+
+def tail_ms(cost_table, layers):
+    """The profiled gradient sums (all microbatches) and optimizer update of
+    `layers`, in ms: what a mesh's last backward fragment runs beyond its
+    own backward."""
+    microbatches = cost_table["microbatches"]
+    return 1e3 * sum(microbatches * cost.get("accumulate_seconds", 0) +
+                     cost.get("update_seconds", 0)
+                     for cost in cost_table["computations"]
+                     if cost["name"] in layers and
+                     cost["transpose_count"] == 0)
 
 
 def fragment_breakdown(mpmd, work, model, label, config, cost_table,
-                       repeat):
-    """Per fragment of the last of `repeat` runs: its measured time per
-    microbatch (the sum of its runs over the microbatch count: a backward
-    split into B and W counts both) against its profiled time."""
+                       repeat, predicted_ms=None):
+    """Where the step goes, from one more run's trace (the last of `repeat`
+    runs): per fragment (a stage's forward or backward on its mesh) its
+    median time per microbatch (a backward split into B and W: the two
+    together; the last fragment of a mesh as its typical call) against its
+    profiled time; then per mesh the terms of the
+    step: its forwards and backwards against the profile times the
+    concurrency slowdown, the first call of each fragment function (which
+    builds its fusion plan and constants in every run), the last
+    fragment's gradient sums and update, the executor's per-action
+    overhead, and the time the mesh waits."""
     trace = os.path.join(work, "trace.json")
     run([mpmd, "run", model, "--config", config, "--random-inputs", "1",
          "--repeat", str(repeat), "--trace", trace, "--quiet"])
@@ -129,37 +147,105 @@ def fragment_breakdown(mpmd, work, model, label, config, cost_table,
     events = events["traceEvents"] if isinstance(events, dict) else events
     meshes = {e["pid"]: e["args"]["name"] for e in events
               if e.get("ph") == "M" and e.get("name") == "process_name"}
-    sums = {}
-    for event in events:
-        if event.get("ph") != "X" or event.get("cat") != "fragment":
-            continue
-        name = re.sub(r" mb \d+$", "", event["name"])
-        kind = event.get("args", {}).get("kind", "other")
-        key = (meshes.get(event["pid"], event["pid"]), name, kind)
-        sums[key] = sums.get(key, 0.0) + event["dur"] * 1e-3
+    timed = [e for e in events if e.get("ph") == "X"]
+    fragments = [e for e in timed if e.get("cat") == "fragment"]
+    start = min(e["ts"] for e in timed)
+    step_ms = (max(e["ts"] + e["dur"] for e in timed) - start) * 1e-3
     microbatches = cost_table["microbatches"]
     slowdown = cost_table.get("concurrency_slowdown", 1)
-    print(f"{label}: per fragment, ms per microbatch (concurrency slowdown "
-          f"{slowdown:.3f}; the mesh's last backward also runs its "
-          f"optimizer update):")
-    print("| mesh | fragment | kind | measured | profiled | measured / "
-          "profiled | measured / (profiled x slowdown) |")
+    overhead_ms = cost_table.get("action_overhead_seconds", 0) * 1e3
+    print(f"{label}: step {step_ms:.3f} ms in the traced run"
+          + (f", predicted {predicted_ms:.3f} ms" if predicted_ms else "")
+          + f"; concurrency slowdown {slowdown:.3f}, action overhead "
+          f"{overhead_ms * 1e3:.2f} us")
+    print("| mesh | fragment | kind | median per microbatch (ms) | profiled "
+          "| measured / profiled | / (profiled x slowdown) |")
     print("|---|---|---|---|---|---|---|")
-    measured_total = profiled_total = 0.0
-    for (mesh, name, kind), total in sorted(sums.items()):
-        measured = total / microbatches
+    # (mesh, fragment, kind) -> microbatch -> ms (B and W of one
+    # microbatch add up; each mesh's last fragment as its typical call).
+    per_microbatch = {}
+    mesh_terms = []
+    for pid, mesh in sorted(meshes.items()):
+        mine = sorted((e for e in fragments if e["pid"] == pid),
+                      key=lambda e: e["ts"])
+        if not mine:
+            continue
+        # A backward split into B and W runs two fragments of one name per
+        # microbatch (both kind B): each is compared with the calls of its
+        # name at the same position within the microbatch.
+        position = {}
+        seen = {}
+        for event in mine:
+            key = re.sub(r" mb \d+$", "", event["name"]), event["name"]
+            position[id(event)] = seen.get(key, 0)
+            seen[key] = seen.get(key, 0) + 1
+        def base(event):
+            return re.sub(r" mb \d+$", "", event["name"])
+        def typical(event):
+            """The median of the other calls of its name and position."""
+            others = [e["dur"] * 1e-3 for e in mine
+                      if e is not event and base(e) == base(event) and
+                      position[id(e)] == position[id(event)]]
+            return statistics.median(others) if others else None
+        # The first call of each name and position: its extra over the
+        # typical call.
+        first_extra = 0.0
+        firsts = {}
+        for event in mine:
+            firsts.setdefault((base(event), position[id(event)]), event)
+        for event in firsts.values():
+            usual = typical(event)
+            if usual is not None and event is not mine[-1]:
+                first_extra += max(0.0, event["dur"] * 1e-3 - usual)
+        # The last fragment also sums the gradients and updates: its extra
+        # over its typical call goes to that term.
+        last = mine[-1]
+        last_usual = typical(last)
+        last_usual = last["dur"] * 1e-3 if last_usual is None else last_usual
+        last_extra = last["dur"] * 1e-3 - last_usual
+        for event in mine:
+            kind = event.get("args", {}).get("kind", "other")
+            microbatch = re.search(r" mb (\d+)$", event["name"])
+            slot = per_microbatch.setdefault((mesh, base(event), kind), {})
+            index = int(microbatch.group(1)) if microbatch else 0
+            duration = last_usual if event is last else event["dur"] * 1e-3
+            slot[index] = slot.get(index, 0.0) + duration
+        mesh_layers = set()
+        for event in mine:
+            mesh_layers |= layer_names(event["name"])
+        busy = sum(e["dur"] for e in mine) * 1e-3
+        end = (last["ts"] + last["dur"] - start) * 1e-3
+        totals = {}
+        for (m, name, kind), times in per_microbatch.items():
+            if m != mesh:
+                continue
+            total = totals.setdefault(kind, [0.0, 0.0])
+            total[0] += sum(times.values())
+            total[1] += len(times) * profiled_ms(cost_table, name, kind)
+        mesh_terms.append((mesh, busy, end, totals, first_extra, last_extra,
+                           tail_ms(cost_table, mesh_layers), len(mine)))
+    for (mesh, name, kind), times in sorted(per_microbatch.items()):
+        measured = statistics.median(times.values())
         profiled = profiled_ms(cost_table, name, kind)
-        measured_total += measured
-        profiled_total += profiled
         ratio = f"{measured / profiled:.2f}" if profiled else "-"
         scaled = (f"{measured / (profiled * slowdown):.2f}" if profiled
                   else "-")
         print(f"| {mesh} | {name} | {kind} | {measured:.3f} | "
               f"{profiled:.3f} | {ratio} | {scaled} |")
-    if profiled_total:
-        print(f"all fragments: measured / profiled "
-              f"{measured_total / profiled_total:.2f}, / (profiled x "
-              f"slowdown) {measured_total / (profiled_total * slowdown):.2f}")
+    print("per mesh, ms (measured / modelled: profile x slowdown; the "
+          "model has no first-call term):")
+    print("| mesh | forwards | backwards | first calls | last fragment's "
+          "sums + update | overhead | waiting | ends at |")
+    print("|---|---|---|---|---|---|---|---|")
+    for (mesh, busy, end, totals, first_extra, last_extra, tail, actions
+         ) in mesh_terms:
+        def pair(kind):
+            measured, profiled = totals.get(kind, (0.0, 0.0))
+            return (f"{measured:.2f} / {profiled * slowdown:.2f}"
+                    if profiled else "-")
+        print(f"| {mesh} | {pair('F')} | {pair('B')} | {first_extra:.2f} | "
+              f"{last_extra:.2f} / {tail * slowdown:.2f} | "
+              f"{actions * overhead_ms:.3f} | {end - busy:.2f} | {end:.2f} |")
 
 
 def main():
@@ -215,8 +301,10 @@ def main():
                              key=lambda label: statistics.median(steps[label]))
             for label, config in configs:
                 if label in ("planned", best_label):
-                    fragment_breakdown(mpmd, work, model, label, config,
-                                       cost_table, args.repeat)
+                    fragment_breakdown(
+                        mpmd, work, model, label, config, cost_table,
+                        args.repeat,
+                        predicted_ms if label == "planned" else None)
             print()
 
 

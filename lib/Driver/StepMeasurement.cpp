@@ -65,6 +65,12 @@ llvm::Expected<MeasuredStep> measureStep(ModuleOp model, const Config &config,
       return replay.takeError();
     measured.fastestStepSeconds = stepSeconds;
     measured.replaySeconds = replay->makespan * 1e-6;
+    measured.fragmentSeconds = 0;
+    const runtime::DeviceProgram &program = (*executable)->getProgram();
+    for (const runtime::ExecutedStep &executed : result->executed)
+      if (program.steps[executed.step].kind ==
+          runtime::DeviceProgram::StepKind::kFragment)
+        measured.fragmentSeconds += (executed.endUs - executed.startUs) * 1e-6;
   }
   return measured;
 }

@@ -165,7 +165,8 @@ cutLayers(int64_t layers, int64_t stages,
 }
 
 /// The cut for stages on `stageMesh`: the one whose slowest stage (its work
-/// over its mesh's devices plus its outgoing boundary both ways) is fastest
+/// over its mesh's devices, its gradient sums (run at the step's end, one
+/// per microbatch) and its outgoing boundary both ways) is fastest
 /// among those whose stages each hold at most the memory cap of
 /// parameters; when no cut does, the one with the fewest parameter bytes in
 /// a stage, for the error to say how much memory the plan needs at least.
@@ -239,21 +240,27 @@ llvm::Expected<PlanCandidate> scoreSchedule(
                          perDevice * LayerSums::sum(sums.backward, first, end);
     stageCost.weightGradient =
         (splitsWeightGradients ? costs.actionOverhead : 0) +
-        perDevice * LayerSums::sum(sums.weightGradient, first, end) +
-        computeFactor * LayerSums::sum(sums.accumulate, first, end);
+        perDevice * LayerSums::sum(sums.weightGradient, first, end);
     stageCost.transferToNext =
         end < layers ? getTransferTime(costs, end - 1, scale) : 0;
     stageCost.activationBytes = scale / request.meshDevices[mesh] *
                                 LayerSums::sum(sums.activation, first, end);
     meshParameters[mesh] += LayerSums::sum(sums.parameters, first, end);
-    meshUpdate[mesh] += computeFactor * LayerSums::sum(sums.update, first, end);
+    // The compiler sums a stage's weight gradients over the microbatches in
+    // its mesh's last backward fragment, with the update: all m sums of a
+    // step end it, none lengthens an earlier action.
+    meshUpdate[mesh] +=
+        computeFactor *
+        (params.microbatches * LayerSums::sum(sums.accumulate, first, end) +
+         LayerSums::sum(sums.update, first, end));
     candidate.stages.push_back({mesh, first, end});
   }
   llvm::Expected<schedule::SimulationResult> simulation =
       schedule::simulate(built, stageCosts);
   if (!simulation)
     return simulation.takeError();
-  // Each mesh updates its weights after its last action.
+  // Each mesh sums its gradients and updates its weights after its last
+  // action.
   double busy = 0;
   candidate.stepTime = simulation->makespan;
   for (auto [mesh, stats] : llvm::enumerate(simulation->meshes)) {

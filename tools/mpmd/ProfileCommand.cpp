@@ -19,7 +19,14 @@
 // slices) as its `update_seconds`.
 // The executor's fixed costs come from its calibration on this machine
 // (ExecutorCalibration.h): the cost file's action overhead, link latency
-// and link bandwidth.
+// and link bandwidth. The concurrency slowdown (the factor of every computed
+// time of a candidate on two devices or more) is measured on the model
+// itself: its even split over two meshes of one device with 1F1B, compiled
+// and run, whose fragments' time against the profiled time of the same
+// work is what the partitioned program on two devices costs and the
+// profile does not see (both devices computing at once, the fragments'
+// own work, the model's working set in the caches); a model of one layer,
+// or one that does not lower so, keeps the calibration's synthetic chains.
 // Exit codes (CommandError.h): 2 for bad options, 1 for a model that
 // cannot be read or run.
 //
@@ -33,9 +40,13 @@
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
 #include "mpmd/Dialect/Mpmd/IR/TensorSizes.h"
+#include "mpmd/Driver/Config.h"
 #include "mpmd/Driver/ExecutorCalibration.h"
 #include "mpmd/Driver/ModuleFile.h"
+#include "mpmd/Driver/StepMeasurement.h"
+#include "mpmd/Examples/ConfigText.h"
 #include "mpmd/Plan/CostFile.h"
+#include "mpmd/Plan/Planner.h"
 #include "mpmd/Runtime/Interpreter.h"
 #include "mpmd/Runtime/Kernels.h"
 #include "mpmd/Runtime/ProgramIO.h"
@@ -44,6 +55,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -63,8 +75,10 @@ void printProfileHelp(llvm::raw_ostream &os) {
         "the bytes of its parameters, of the\nactivations its backward "
         "takes and of what it sends to the next layer, with the\nwork "
         "around the layers (gradient sums, optimizer update) charged to "
-        "them and\nthe executor's per-fragment and per-transfer costs "
-        "measured on this machine:\nthe cost file of 'mpmd plan "
+        "them,\nthe executor's per-fragment and per-transfer costs "
+        "measured on this machine and\nhow much slower the model computes "
+        "as a pipeline on two devices (its even\nsplit over two meshes "
+        "with 1F1B, compiled and run): the cost file of\n'mpmd plan "
         "--costs'.\n\n"
         "  --random-inputs SEED  seeded random arguments (default 0)\n"
         "  -o FILE               the cost file\n";
@@ -234,6 +248,48 @@ struct LayerTimes {
 /// Runs measured after the warm-up.
 constexpr int64_t kMeasuredRuns = 5;
 
+/// The factor of the computed times on two devices: the model's layers cut
+/// evenly over two meshes of one device, 1F1B, compiled and run (a warm-up,
+/// then `kMeasuredRuns`); the fragments of the fastest run on both devices
+/// against the profiled time of the same work, `profiledSeconds` (all
+/// microbatches' forwards and backwards, gradient sums and updates). None
+/// for a model of one layer or one whose even split does not lower or run
+/// (the error is dropped: the calibration's factor stands in). O(lowering +
+/// runs).
+std::optional<double> measurePipelineFactor(ModuleOp module,
+                                            const ModelLayers &layers,
+                                            double profiledSeconds,
+                                            uint64_t seed) {
+  constexpr int64_t kMeshes = 2;
+  const int64_t layerCount = layers.names.size();
+  if (layerCount < kMeshes || !(profiledSeconds > 0))
+    return std::nullopt;
+  std::vector<examples::ConfigMesh> meshes;
+  for (int64_t mesh = 0; mesh < kMeshes; ++mesh)
+    meshes.push_back({"m" + std::to_string(mesh), {{"x", 1}}});
+  const std::vector<int64_t> firstLayers =
+      plan::getEvenCut(layerCount, kMeshes);
+  std::vector<examples::ConfigPlacement> assignment;
+  for (int64_t layer = 0, stage = 0; layer < layerCount; ++layer) {
+    if (stage + 1 < kMeshes && layer == firstLayers[stage + 1])
+      ++stage;
+    assignment.push_back({layers.names[layer], stage, stage});
+  }
+  llvm::Expected<driver::Config> config = driver::parseConfig(
+      examples::writeCompileConfig(meshes, assignment, "1F1B"));
+  if (!config) {
+    llvm::consumeError(config.takeError());
+    return std::nullopt;
+  }
+  llvm::Expected<driver::MeasuredStep> step =
+      driver::measureStep(module, *config, kMeasuredRuns, seed);
+  if (!step) {
+    llvm::consumeError(step.takeError());
+    return std::nullopt;
+  }
+  return step->fragmentSeconds / profiledSeconds;
+}
+
 llvm::Error runProfile(llvm::ArrayRef<StringRef> args) {
   std::optional<std::string> model, seedText, output;
   bool help = false;
@@ -355,7 +411,21 @@ llvm::Error runProfile(llvm::ArrayRef<StringRef> args) {
     return makeInputError(llvm::toString(executor.takeError()));
   costs.actionOverhead = executor->fragmentSeconds;
   costs.linkLatency = executor->transferSeconds;
-  costs.concurrencySlowdown = executor->concurrencySlowdown;
+  // The fragments run all microbatches' forwards and backwards, and the
+  // gradient sums and updates once.
+  double profiledSeconds = 0;
+  for (const std::string &name : layers.names) {
+    const LayerTimes &times = fastest[name];
+    profiledSeconds +=
+        layers.microbatches * (times.forward + times.backward +
+                               times.accumulate) +
+        times.update;
+  }
+  // Devices never speed each other up: a factor below 1 is the fragments
+  // fusing across layers, which one device alone gains as well.
+  costs.concurrencySlowdown = std::max(
+      1.0, measurePipelineFactor(module, layers, profiledSeconds, seed)
+               .value_or(executor->concurrencySlowdown));
   if (std::isfinite(executor->transferBandwidth))
     costs.linkBandwidth = executor->transferBandwidth;
   for (auto [name, forward] : llvm::zip(layers.names, layers.forwards)) {

@@ -177,7 +177,7 @@ TEST(PlannerTest, MoreMicrobatchesShrinkTheBubbleUntilOverheadsDominate) {
   EXPECT_LT(candidates.front().microbatches, 64);
 }
 
-TEST(PlannerTest, GradientSumsJoinTheWeightGradientsAndUpdatesEndTheStep) {
+TEST(PlannerTest, GradientSumsAndUpdatesEndEachMesh) {
   // Two layers of F = B = W = 1 on two meshes, 1F1B, 2 microbatches (B
   // lasts B + W = 2). Mesh 1 runs F0 [1, 2], B0 [2, 4], F1 [4, 5], B1
   // [5, 7]; mesh 0 F0, F1 [0, 2], B0 [4, 6], B1 [7, 9].
@@ -187,10 +187,10 @@ TEST(PlannerTest, GradientSumsJoinTheWeightGradientsAndUpdatesEndTheStep) {
   ASSERT_TRUE(static_cast<bool>(plain)) << errorOf(plain.takeError());
   EXPECT_DOUBLE_EQ(plain->stepTime, 9);
   // Summing a layer's gradients (0.5 per microbatch, whatever its size)
-  // lengthens each of its backwards to 2.5; its update (3 on mesh 0, 1 on
-  // mesh 1, once) follows its mesh's last action. Mesh 1: B1 ends at 8,
-  // updates until 9; mesh 0: B0 [4.5, 7], B1 [8, 10.5], updates until
-  // 13.5.
+  // and its update (3 on mesh 0, 1 on mesh 1) follow its mesh's last
+  // action, as in the compiled program's last backward fragment: no
+  // backward gets longer. Mesh 1: B1 ends at 7, sums and update until
+  // 7 + 2 x 0.5 + 1 = 9; mesh 0: B1 ends at 9, then until 9 + 1 + 3 = 13.
   for (LayerCost &layer : request.costs.layers)
     layer.accumulate = 0.5;
   request.costs.layers[0].update = 3;
@@ -199,9 +199,27 @@ TEST(PlannerTest, GradientSumsJoinTheWeightGradientsAndUpdatesEndTheStep) {
       evaluatePlan(request, ScheduleKind::kOneFOneB, {2, 2, 1}, {0, 1});
   ASSERT_TRUE(static_cast<bool>(withOptimizer))
       << errorOf(withOptimizer.takeError());
-  EXPECT_DOUBLE_EQ(withOptimizer->stepTime, 13.5);
-  // Busy: per mesh 2 * (1 + 2.5) plus its update, over 2 meshes x 13.5.
-  EXPECT_DOUBLE_EQ(withOptimizer->bubbleFraction, 1 - (7 + 3 + 7 + 1) / 27.0);
+  EXPECT_DOUBLE_EQ(withOptimizer->stepTime, 13);
+  // Busy: per mesh 2 x (1 + 2) plus its sums and update, over 2 meshes x
+  // 13.
+  EXPECT_DOUBLE_EQ(withOptimizer->bubbleFraction, 1 - (6 + 4 + 6 + 2) / 26.0);
+  // Two devices computing at once stretch the sums and updates as well:
+  // the pipeline takes 2 x 9, mesh 0's sums and update 2 x 4 after it.
+  request.costs.concurrencySlowdown = 2;
+  llvm::Expected<PlanCandidate> slowed =
+      evaluatePlan(request, ScheduleKind::kOneFOneB, {2, 2, 1}, {0, 1});
+  ASSERT_TRUE(static_cast<bool>(slowed)) << errorOf(slowed.takeError());
+  EXPECT_DOUBLE_EQ(slowed->stepTime, 26);
+  request.costs.concurrencySlowdown = 1;
+  // With 4 microbatches of half the size (F 0.5, B 1) the pipeline takes
+  // (m + p - 1) x 1.5 = 7.5 and mesh 0's 4 sums of unchanged size 0.5
+  // each and its update follow: 7.5 + 2 + 3.
+  request.microbatches = {4};
+  llvm::Expected<PlanCandidate> moreMicrobatches =
+      evaluatePlan(request, ScheduleKind::kOneFOneB, {2, 4, 1}, {0, 1});
+  ASSERT_TRUE(static_cast<bool>(moreMicrobatches))
+      << errorOf(moreMicrobatches.takeError());
+  EXPECT_DOUBLE_EQ(moreMicrobatches->stepTime, 12.5);
 }
 
 TEST(PlannerTest, AnActionPaysItsOverheadOnce) {

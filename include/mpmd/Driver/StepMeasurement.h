@@ -27,6 +27,9 @@ struct MeasuredStep {
   /// Seconds: the replay of that run's own fragment and copy times
   /// (`runtime::replayMeasured`), the step without the executor's waits.
   double replaySeconds = 0;
+  /// Seconds: the fragments of that run, summed over all devices (what the
+  /// devices computed, without transfers and waits).
+  double fragmentSeconds = 0;
 };
 
 /// Lowers a copy of `model` with `config`, runs it once to warm the buffer

@@ -16,10 +16,11 @@
 // * A mesh of d devices splits each microbatch d ways: its stages' times and
 //   activation bytes are divided by d; every device holds its stages' full
 //   parameter bytes.
-// * Each layer's gradient sums (`LayerCost::accumulate`) join every weight
-//   gradient action of its stage, unscaled; its optimizer update
-//   (`LayerCost::update`) runs after its mesh's last action, so the step
-//   ends when the last mesh has finished its actions and updates.
+// * Each layer's gradient sums (`LayerCost::accumulate`, unscaled, m of
+//   them) and its optimizer update (`LayerCost::update`) run after its
+//   mesh's last action, as the compiler emits them (all in the mesh's last
+//   backward fragment), so the step ends when the last mesh has finished
+//   its actions, sums and updates.
 // * The boundary after a stage takes `linkLatency + bytes / linkBandwidth`
 //   per transfer (the simulator's latency), for the bytes its last layer
 //   sends.
@@ -63,8 +64,8 @@ struct LayerCost {
   /// Bytes held for the whole step (weights, gradient accumulators).
   double parameterBytes = 0;
   /// Seconds per microbatch of summing its weight gradients over the
-  /// microbatches (the same whatever the microbatch size): part of the
-  /// action that produces them, W when split off, else B.
+  /// microbatches (the same whatever the microbatch size): all m of them
+  /// at the end of its mesh's last action, with the update.
   double accumulate = 0;
   /// Seconds once per step of its optimizer update, at the end of its
   /// mesh's last action.
@@ -83,7 +84,8 @@ struct CostTable {
   /// Seconds every action (F, B or W of a stage) takes beyond its layers.
   double actionOverhead = 0;
   /// How much slower the layers compute when two devices or more compute
-  /// at once (`driver::calibrateExecutor`): >= 1.
+  /// at once, as a pipeline (`mpmd profile` measures the model's fragments
+  /// on its even two-mesh split against their profiled time): >= 1.
   double concurrencySlowdown = 1;
 };
 
