@@ -652,6 +652,11 @@ public:
         walkCallSites(f.getBody().front());
       } while (chained && growth != before);
     }
+    // Functions nothing calls still have their own call sites walked.
+    for (func::FuncOp f : program.functions)
+      if (!program.isEntry(f) && program.getCallSites(f).empty() &&
+          hasCallSites.contains(f))
+        walkCallSites(f.getBody().front());
     order();
     write();
   }
