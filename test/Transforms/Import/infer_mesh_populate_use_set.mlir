@@ -339,3 +339,32 @@ func.func private @f(%a: !t) -> !t attributes {topology = #topology} {
   %n = stablehlo.negate %a : !t
   return %n : !t
 }
+
+// -----
+
+// A function nothing calls still has its own call sites walked (here in a
+// loop, where a call outside the entry point may be): the call's operand
+// gets the callee argument's use.
+
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// CHECK-LABEL: func.func private @uncalled(%arg0: tensor<4xf32> {mpmd.use_set = #mpmd.meshes_with_origins<"m1">})
+// CHECK:         stablehlo.abs %arg1 {mpmd.use_set = #mpmd.meshes_with_origins<"m1">}
+func.func @main(%arg0: !t) -> !t attributes {topology = #topology} {
+  return %arg0 : !t
+}
+func.func private @uncalled(%arg0: !t) -> !t attributes {topology = #topology} {
+  %0 = mpmd.for (%arg0) {iterations = 2 : ui32, unroll_factor = 2 : ui32} (%x: !t, %i: tensor<ui32>) {
+    %y = stablehlo.abs %x : !t
+    %r = mpmd.call @f(%y) : (!t) -> !t
+    mpmd.return %r : !t
+  } : !t
+  return %0 : !t
+}
+func.func private @f(%a: !t) -> !t attributes {topology = #topology} {
+  %n = stablehlo.negate %a : !t
+  %b = mpmd.assign %n : (!t) -> !m1
+  return %n : !t
+}
