@@ -571,8 +571,27 @@ MeshSet getOwnMesh(AssignOp assign, const MeshIndex &index) {
 
 namespace {
 
-/// Push-style join over a monotone lattice: each value's set only grows and
-/// every growth is pushed to the values it flows from.
+/// The use_set analysis (G7). Inside a function body a value is used where
+/// its users are: a push-style join, each set only growing and every growth
+/// pushed to the values it flows from, to a fixpoint (a loop body feeds its
+/// next iteration). Across calls it is per call site, as one backward walk
+/// of each entry point decides: at a call site, the callee's results add
+/// what the site's results are used on, the callee body propagates that to
+/// its arguments, and the site's operands take the arguments' sets as they
+/// are then. A site therefore sees the uses of its own results and of those
+/// of the sites walked before it (after it in program order; entry points in
+/// module order), not those of the sites walked after it. Two things are
+/// walked again until nothing changes: an entry point with a call chain (a
+/// call's result passed straight to a call of the same callee), after which
+/// every call site in it has every contribution, and a loop body with calls
+/// (its next iteration uses what it computes). The callee bodies and
+/// signatures get the union over all call sites.
+///
+/// Cost: the callee bodies are propagated incrementally (a value's set grows
+/// at most O(M) times for M meshes), so a call site costs
+/// O((operands + results) * M) plus the growth it causes, and a walk
+/// O(call sites * that). An entry point with a chain is walked once more per
+/// round of growth (twice for the usual microbatched chain).
 class UseSetAnalysis {
 public:
   explicit UseSetAnalysis(Program &program) : program(program) {}
@@ -616,12 +635,28 @@ public:
         addUse(ret.getOperand(j), seed);
       }
     }
-    while (!worklist.empty()) {
-      Value v = worklist.front();
-      worklist.pop_front();
-      inWorklist.erase(v);
-      process(v);
+    drain();
+    // The ops (loops, callees) with call sites inside.
+    for (auto [call, callee] : program.callees)
+      for (Operation *parent = call->getParentOp(); parent;
+           parent = parent->getParentOp())
+        if (!hasCallSites.insert(parent).second || isa<func::FuncOp>(parent))
+          break;
+    for (func::FuncOp f : program.functions) {
+      if (!program.isEntry(f))
+        continue;
+      bool chained = hasCallChain(f);
+      uint64_t before;
+      do {
+        before = growth;
+        walkCallSites(f.getBody().front());
+      } while (chained && growth != before);
     }
+    // Functions nothing calls still have their own call sites walked.
+    for (func::FuncOp f : program.functions)
+      if (!program.isEntry(f) && program.getCallSites(f).empty() &&
+          hasCallSites.contains(f))
+        walkCallSites(f.getBody().front());
     order();
     write();
   }
@@ -630,39 +665,41 @@ private:
   void addUse(Value v, const MeshSet &set) {
     if (set.empty())
       return;
-    if (valueUse[v].unionWith(set) && inWorklist.insert(v).second)
+    if (!valueUse[v].unionWith(set))
+      return;
+    ++growth;
+    if (inWorklist.insert(v).second)
       worklist.push_back(v);
   }
 
+  void drain() {
+    while (!worklist.empty()) {
+      Value v = worklist.front();
+      worklist.pop_front();
+      inWorklist.erase(v);
+      process(v);
+    }
+  }
+
+  /// Pushes the set of `v` to the values it flows from, within a function
+  /// body. Call edges are crossed by the walk (visitCallSite) only.
   void process(Value v) {
     const MeshSet use = valueUse[v];
     if (auto arg = dyn_cast<BlockArgument>(v)) {
-      Operation *parent = arg.getOwner()->getParentOp();
-      if (auto f = dyn_cast<func::FuncOp>(parent)) {
-        if (!program.isEntry(f))
-          for (CallOp call : program.getCallSites(f))
-            addUse(call->getOperand(arg.getArgNumber()), use);
-      } else if (auto loop = dyn_cast<ForOp>(parent)) {
-        unsigned i = arg.getArgNumber();
-        if (i < loop->getNumOperands()) {
-          addUse(loop->getOperand(i), use);
-          addUse(arg.getOwner()->getTerminator()->getOperand(i), use);
-        }
+      // A function argument is a leaf: an entry point's is an input, a
+      // callee's reaches the call sites when they are walked.
+      auto loop = dyn_cast<ForOp>(arg.getOwner()->getParentOp());
+      unsigned i = arg.getArgNumber();
+      if (loop && i < loop->getNumOperands()) {
+        addUse(loop->getOperand(i), use);
+        addUse(arg.getOwner()->getTerminator()->getOperand(i), use);
       }
       return;
     }
     Operation *def = v.getDefiningOp();
     unsigned j = cast<OpResult>(v).getResultNumber();
-    if (auto call = dyn_cast<CallOp>(def)) {
-      opUse[def].unionWith(use);
-      func::FuncOp callee = program.getCallee(call);
-      if (!callee || callee.isExternal())
-        return;
-      if (calleeResultUse[{callee, j}].unionWith(use))
-        addUse(callee.getBody().front().getTerminator()->getOperand(j),
-               calleeResultUse[{callee, j}]);
-      return;
-    }
+    if (isa<CallOp>(def))
+      return; // Reaches the callee when the call site is walked.
     if (auto loop = dyn_cast<ForOp>(def)) {
       // A loop-carried value has one mesh: the result is the operand and the
       // block argument of the next iteration too, and the block argument's
@@ -687,17 +724,93 @@ private:
       addUse(input, opSet);
   }
 
+  //===--- Per-call-site walk ---------------------------------------------===//
+
+  /// A result of a call passed straight to a call of the same callee.
+  bool hasCallChain(func::FuncOp entry) {
+    WalkResult result = entry.walk([&](CallOp call) {
+      func::FuncOp callee = program.getCallee(call);
+      for (Value operand : call->getOperands()) {
+        auto producer = operand.getDefiningOp<CallOp>();
+        if (producer && callee && program.getCallee(producer) == callee)
+          return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    return result.wasInterrupted();
+  }
+
+  /// Visits the call sites of `block` (and of the loops in it) backward.
+  void walkCallSites(Block &block) {
+    for (Operation &op : llvm::reverse(block)) {
+      if (auto call = dyn_cast<CallOp>(&op)) {
+        visitCallSite(call);
+        continue;
+      }
+      auto loop = dyn_cast<ForOp>(&op);
+      if (!loop || !hasCallSites.contains(loop))
+        continue;
+      uint64_t before;
+      do {
+        before = growth;
+        walkCallSites(loop.getRegion().front());
+      } while (growth != before);
+    }
+  }
+
+  /// The results of `call` are used where they will be (their users come
+  /// after it, already walked): the callee's results add that, the callee
+  /// propagates it, and the operands take what the callee's arguments have
+  /// now.
+  void visitCallSite(CallOp call) {
+    func::FuncOp callee = program.getCallee(call);
+    if (!callee || callee.isExternal())
+      return;
+    Operation *ret = callee.getBody().front().getTerminator();
+    for (unsigned j = 0; j < call->getNumResults(); ++j) {
+      auto it = valueUse.find(call->getResult(j));
+      if (it == valueUse.end())
+        continue;
+      MeshSet &resultUse = calleeResultUse[{callee, j}];
+      if (resultUse.unionWith(it->second))
+        addUse(ret->getOperand(j), resultUse);
+    }
+    drain();
+    // A callee with call sites in its loops is walked at each of its own.
+    if (hasCallSites.contains(callee) && walking.insert(callee).second) {
+      walkCallSites(callee.getBody().front());
+      walking.erase(callee);
+    }
+    auto [site, firstVisit] = siteUse.try_emplace(call);
+    if (firstVisit) {
+      site->second.resize(call->getNumOperands());
+      sitesInWalkOrder[callee].push_back(call);
+    }
+    for (unsigned i = 0; i < call->getNumOperands(); ++i) {
+      auto it = valueUse.find(callee.getArgument(i));
+      if (it == valueUse.end())
+        continue;
+      MeshSet &operandUse = site->second[i];
+      if (operandUse.unionWith(it->second))
+        addUse(call->getOperand(i), operandUse);
+    }
+    drain();
+  }
+
   //===--- Insertion order ------------------------------------------------===//
   //
-  // The fixpoint decides which meshes and origins a set has; the order they
+  // The analysis decides which meshes and origins a set has; the order they
   // print in is that of a backward walk: each value's set is the union of
   // what its uses contribute, in use-list order (for parsed IR, the last
   // user first). Entry points are walked from their last op up, a callee
-  // at its last call site (after that call's results), a loop body at its
-  // loop. A contribution the walk has not reached yet (what the next
-  // iteration of a loop body uses, the users of an earlier call site's
-  // results that come after the last call site) keeps the order the
-  // fixpoint gave it. One pass: O(E * M) for E uses and M meshes.
+  // at the first call site the analysis walked (after that call's results;
+  // its results' sets take the sites in the order they were walked), a loop
+  // body at its loop. A call site's operands contribute what the callee's
+  // arguments had when the site was walked, in the order of the callee's
+  // arguments. A contribution the walk has not reached yet (what the next
+  // iteration of a loop body uses, the users of the results of call sites
+  // after the one the callee is ordered at) keeps the order the analysis
+  // gave it. One pass: O(E * M) for E uses and M meshes.
 
   /// Adds what the use `use` contributes to the use_set of the value it
   /// uses to `into`.
@@ -716,9 +829,8 @@ private:
       return;
     }
     if (auto call = dyn_cast<CallOp>(user)) {
-      func::FuncOp callee = program.getCallee(call);
-      if (callee && !callee.isExternal())
-        unionFrom(valueUse, callee.getArgument(i), into);
+      if (auto it = siteUse.find(call); it != siteUse.end())
+        into.unionWith(it->second[i]);
       return;
     }
     if (auto loop = dyn_cast<ForOp>(user))
@@ -743,7 +855,24 @@ private:
       into.unionWith(it->second);
   }
 
-  /// Rebuilds the set of `value` in use-list order; whatever the fixpoint
+  /// `set` in the order of `order` (meshes and origins of `set` that `order`
+  /// lacks follow).
+  static MeshSet inOrderOf(const MeshSet &order, const MeshSet &set) {
+    MeshSet result;
+    for (const MeshSet::Entry &entry : order.getEntries()) {
+      const MeshSet::Entry *own = set.find(entry.mesh);
+      if (!own)
+        continue;
+      result.insert(entry.mesh);
+      for (StringAttr origin : entry.origins)
+        if (llvm::is_contained(own->origins, origin))
+          result.insert(entry.mesh, origin);
+    }
+    result.unionWith(set);
+    return result;
+  }
+
+  /// Rebuilds the set of `value` in use-list order; whatever the analysis
   /// has beyond its uses (seeds) follows.
   void orderValue(Value value) {
     auto it = valueUse.find(value);
@@ -771,19 +900,7 @@ private:
       return;
     }
     if (auto call = dyn_cast<CallOp>(op)) {
-      func::FuncOp callee = program.getCallee(call);
-      if (!callee || callee.isExternal() ||
-          program.getCallSites(callee).back() != call)
-        return;
-      for (unsigned j = 0; j < callee.getNumResults(); ++j) {
-        MeshSet ordered;
-        for (CallOp site : program.getCallSites(callee))
-          unionFrom(valueUse, site->getResult(j), ordered);
-        MeshSet &set = calleeResultUse[{callee, j}];
-        ordered.unionWith(set);
-        set = std::move(ordered);
-      }
-      orderBlock(callee.getBody().front());
+      orderCallSite(call);
       return;
     }
     auto it = opUse.find(op);
@@ -794,6 +911,30 @@ private:
       unionFrom(valueUse, result, ordered);
     ordered.unionWith(it->second);
     it->second = std::move(ordered);
+  }
+
+  void orderCallSite(CallOp call) {
+    func::FuncOp callee = program.getCallee(call);
+    if (!callee || callee.isExternal())
+      return;
+    if (orderedCallees.insert(callee).second) {
+      SmallVector<CallOp> sites = sitesInWalkOrder.lookup(callee);
+      for (unsigned j = 0; j < callee.getNumResults(); ++j) {
+        MeshSet ordered;
+        for (CallOp site : sites)
+          unionFrom(valueUse, site->getResult(j), ordered);
+        MeshSet &set = calleeResultUse[{callee, j}];
+        ordered.unionWith(set);
+        set = std::move(ordered);
+      }
+      orderBlock(callee.getBody().front());
+    }
+    auto site = siteUse.find(call);
+    if (site == siteUse.end())
+      return;
+    for (auto [i, operandUse] : llvm::enumerate(site->second))
+      if (auto it = valueUse.find(callee.getArgument(i)); it != valueUse.end())
+        operandUse = inOrderOf(it->second, operandUse);
   }
 
   void order() {
@@ -866,6 +1007,18 @@ private:
   DenseMap<Operation *, SmallVector<Value>> inputCache;
   std::deque<Value> worklist;
   llvm::DenseSet<Value> inWorklist;
+  /// Counts the growths of value sets: a walk that leaves it unchanged
+  /// changed nothing.
+  uint64_t growth = 0;
+  /// Loops and callees with call sites inside.
+  DenseSet<Operation *> hasCallSites;
+  /// Callees being walked (a call graph with a cycle is walked once around).
+  DenseSet<Operation *> walking;
+  /// What each operand of a call site took from the callee's arguments.
+  DenseMap<Operation *, SmallVector<MeshSet>> siteUse;
+  /// Each callee's call sites in the order the walk first visited them.
+  DenseMap<Operation *, SmallVector<CallOp>> sitesInWalkOrder;
+  DenseSet<Operation *> orderedCallees;
 };
 
 //===----------------------------------------------------------------------===//

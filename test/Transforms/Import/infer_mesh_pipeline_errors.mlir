@@ -131,3 +131,36 @@ func.func @main(%arg0: !m1) -> !m2 attributes {topology = #topology} {
   %1 = mpmd.assign {origin = "g"} %0 : (!t) -> !m2
   return %1 : !m2
 }
+
+// -----
+
+// Use sets propagate per call site (G7): the second call's operand is
+// needed only where the second call's result is (m2), so the input on m2
+// is not offered to m1. The callee argument, needed on m1 and m2 (one
+// copy each, G3), then cannot be provided by its callers: an error at the
+// argument. The negate and the first result's assign, which can only be
+// where the argument is, follow.
+
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m2 = !mpmd.mesh_tensor<"m2", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+func.func @main(%arg0: !m1, %arg1: !m2) -> (!m1, !m2) attributes {topology = #topology} {
+  %u0 = mpmd.unassign %arg0 : (!m1) -> !t
+  %x1 = stablehlo.abs %u0 : !t
+  %u1 = mpmd.unassign %arg1 : (!m2) -> !t
+  %x2 = stablehlo.abs %u1 : !t
+  %r1 = mpmd.call @f(%x1) : (!t) -> !t
+  %r2 = mpmd.call @f(%x2) : (!t) -> !t
+  // expected-error @+1 {{Mesh assignment is not possible for op as it is used in {"m1"} but it can only be placed on {"m2"["inferred_in"]} without introducing a transfer}}
+  %a1 = mpmd.assign %r1 : (!t) -> !m1
+  %a2 = mpmd.assign %r2 : (!t) -> !m2
+  return %a1, %a2 : !m1, !m2
+}
+// expected-error @+1 {{Mesh assignment is not possible for arg 0 of mpmd.call "f" as it is used in {"m1", "m2"} but its caller operands can only be on {"m2"["inferred_in"]}}}
+func.func private @f(%a: !t) -> !t attributes {topology = #topology} {
+  // expected-error @+1 {{Mesh assignment is not possible for op as it is used in {"m1", "m2"} but it can only be placed on {"m2"["inferred_in"]} without introducing a transfer}}
+  %b = stablehlo.negate %a : !t
+  return %b : !t
+}

@@ -110,3 +110,42 @@ func.func @main(%arg0: !m1, %arg1: !m2) -> !m1 attributes {topology = #topology}
   %4 = mpmd.assign %3 : (!t) -> !m1
   return %4 : !m1
 }
+
+// -----
+
+// The per-call-site program of infer_mesh_pipeline_errors.mlir, with
+// transfers: the first call's operand is used on both meshes (on m2 from a
+// transfer of the m1 input); the second call's only on m2 (G7), and the
+// callee argument's m1 copy gets it from a transfer of the m2 input.
+
+!t = tensor<4xf32>
+!m1 = !mpmd.mesh_tensor<"m1", !t>
+!m2 = !mpmd.mesh_tensor<"m2", !t>
+#topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>
+
+// CHECK-LABEL: func.func @call_sites_differ(%arg0: !mpmd.mesh_tensor<"m1", tensor<4xf32>>, %arg1: !mpmd.mesh_tensor<"m2", tensor<4xf32>>)
+// CHECK-DAG:     %[[X1M1:.*]] = mpmd.fragment<mesh="m1", origin=[]> (%arg0)
+// CHECK-DAG:     %[[T0:.*]] = mpmd.transfer %arg0 : (!mpmd.mesh_tensor<"m1", tensor<4xf32>>) -> !mpmd.mesh_tensor<"m2", tensor<4xf32>>
+// CHECK-DAG:     %[[X1M2:.*]] = mpmd.fragment<mesh="m2", origin=[]> (%[[T0]])
+// CHECK-DAG:     %[[T1:.*]] = mpmd.transfer %arg1 : (!mpmd.mesh_tensor<"m2", tensor<4xf32>>) -> !mpmd.mesh_tensor<"m1", tensor<4xf32>>
+// CHECK-DAG:     %[[X2M1:.*]] = mpmd.fragment<mesh="m1", origin=[]> (%[[T1]])
+// CHECK-DAG:     %[[X2M2:.*]] = mpmd.fragment<mesh="m2", origin=[]> (%arg1)
+// CHECK:         %[[R1:.*]]:2 = mpmd.call @f(%[[X1M1]], %[[X1M2]])
+// CHECK-NEXT:    %[[R2:.*]]:2 = mpmd.call @f(%[[X2M1]], %[[X2M2]])
+// CHECK-NEXT:    return %[[R1]]#0, %[[R2]]#1
+// CHECK-LABEL: func.func private @f(%arg0: !mpmd.mesh_tensor<"m1", tensor<4xf32>> {mpmd.copies = [1]}, %arg1: !mpmd.mesh_tensor<"m2", tensor<4xf32>>)
+func.func @call_sites_differ(%arg0: !m1, %arg1: !m2) -> (!m1, !m2) attributes {topology = #topology} {
+  %u0 = mpmd.unassign %arg0 : (!m1) -> !t
+  %x1 = stablehlo.abs %u0 : !t
+  %u1 = mpmd.unassign %arg1 : (!m2) -> !t
+  %x2 = stablehlo.abs %u1 : !t
+  %r1 = mpmd.call @f(%x1) : (!t) -> !t
+  %r2 = mpmd.call @f(%x2) : (!t) -> !t
+  %a1 = mpmd.assign %r1 : (!t) -> !m1
+  %a2 = mpmd.assign %r2 : (!t) -> !m2
+  return %a1, %a2 : !m1, !m2
+}
+func.func private @f(%a: !t) -> !t attributes {topology = #topology} {
+  %b = stablehlo.negate %a : !t
+  return %b : !t
+}

@@ -380,29 +380,40 @@ def InferMeshPopulateUseSetPass
     its own mesh (with its origin), calls get none. `mpmd.broadcast` and
     `mpmd.reduce` are terminal: they do not propagate to their operands.
 
-    Sets keep insertion order (as upstream prints them): once the fixpoint
+    Sets keep insertion order (as upstream prints them): once the analysis
     has decided their contents, one backward walk rebuilds each value's set
     from what its uses contribute, in use-list order (for parsed input, the
     last user first), origins in the order they arrive. Entry points are
-    walked from their last op up, a callee at its last call site, a loop
-    body at its loop.
+    walked from their last op up, a callee at the first call site reached
+    (its results list the call sites' uses in walk order), a loop body at
+    its loop.
 
-    `mpmd.call`: every callee argument/result is a data-flow edge shared by
-    all call sites (callee arg i <- operand i of every call; call result j
-    <- callee result j). `mpmd.for`: operand i <- body argument i, body
-    argument i and result i <- return operand i (and from there to its
-    producer, a call included); the use_set of loop-carried value i (its
-    body argument's and result's) goes to entry i of the loop's
-    `arg_attrs`, not on the loop. Existing use_sets of callee
+    `mpmd.call`: per call site, as one backward walk of each entry point
+    (entry points in module order) decides. At a call site, callee result j
+    adds the uses of call result j, the callee body propagates that to its
+    arguments, and operand i gets callee argument i's set as it is then: a
+    site sees the uses of its own results and of those of the calls of the
+    same callee after it, not of those before it. Callee arguments, results
+    and bodies get the union over all call sites. An entry point with a
+    call chain (a call result passed straight to a call of the same callee)
+    is walked again until nothing changes, so that every call site in it
+    gets every contribution; a loop body with calls likewise (its next
+    iteration uses what it computes). `mpmd.for`: operand i <- body
+    argument i, body argument i and result i <- return operand i (and from
+    there to its producer, a call included); the use_set of loop-carried
+    value i (its body argument's and result's) goes to entry i of the
+    loop's `arg_attrs`, not on the loop. Existing use_sets of callee
     arguments/results whose origins are `inferred_unused_callee_in/out`
     (decided by leaf assignment) are kept as seeds; everything else is
     recomputed.
 
-    Complexity: a monotone worklist (sets only grow, each value re-enters
-    the worklist only when its set grows, at most M times); each growth is
-    pushed along the value's producers. O((N + E) * M) set operations,
-    independent of the number of call sites or the length of call chains.
-    The ordering walk visits every use once: O(E * M).
+    Complexity: inside function bodies a monotone worklist (sets only grow,
+    each value re-enters the worklist only when its set grows, at most M
+    times for M meshes); callee bodies are propagated incrementally as call
+    sites add to their results. A call site costs O((operands + results) *
+    M) plus the growth it causes; an entry point with a chain is walked
+    once more per round of growth (twice for a microbatched chain). The
+    ordering walk visits every use once: O(E * M).
   }];
   let dependentDialects = ["::mlir::mpmd::MpmdDialect"];
 }
