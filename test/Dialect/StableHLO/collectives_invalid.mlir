@@ -183,3 +183,19 @@ func.func @f(%t: !stablehlo.token) -> tensor<4xf32> {
   %0:2 = "stablehlo.recv"(%t) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, source_target_pairs = dense<[[0, 1, 2]]> : tensor<1x3xi64>}> : (!stablehlo.token) -> (tensor<4xf32>, !stablehlo.token)
   return %0#0 : tensor<4xf32>
 }
+
+// -----
+
+func.func @f(%x: tensor<4xf32>, %t: !stablehlo.token) -> !stablehlo.token {
+  // expected-error @+1 {{'stablehlo.send' op source_target_pairs repeats source 0}}
+  %0 = "stablehlo.send"(%x, %t) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, source_target_pairs = dense<[[0, 1], [0, 2]]> : tensor<2x2xi64>}> : (tensor<4xf32>, !stablehlo.token) -> !stablehlo.token
+  return %0 : !stablehlo.token
+}
+
+// -----
+
+func.func @f(%x: tensor<4xf32>, %t: !stablehlo.token) -> !stablehlo.token {
+  // expected-error @+1 {{'stablehlo.send' op source_target_pairs must have shape [N, 2], got [2]}}
+  %0 = "stablehlo.send"(%x, %t) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, source_target_pairs = dense<[0, 1]> : tensor<2xi64>}> : (tensor<4xf32>, !stablehlo.token) -> !stablehlo.token
+  return %0 : !stablehlo.token
+}

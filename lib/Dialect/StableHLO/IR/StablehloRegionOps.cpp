@@ -725,6 +725,12 @@ static LogicalResult verifySourceTargetPairs(Operation *op,
   return success();
 }
 
+LogicalResult SendOp::verify() {
+  if (auto pairs = getSourceTargetPairs())
+    return verifySourceTargetPairs(*this, *pairs);
+  return success();
+}
+
 LogicalResult RecvOp::verify() {
   if (auto pairs = getSourceTargetPairs();
       pairs && failed(verifySourceTargetPairs(*this, *pairs)))

@@ -201,6 +201,7 @@ def Stablehlo_SendOp : Stablehlo_Op<"send",
                        DefaultValuedOptionalAttr<BoolAttr, "false">:$is_host_transfer,
                        OptionalAttr<I64ElementsAttr>:$source_target_pairs);
   let results = (outs Stablehlo_Token);
+  let hasVerifier = 1;
 }
 
 def Stablehlo_RecvOp : Stablehlo_Op<"recv", [MemoryEffects<[MemRead, MemWrite]>]> {
