@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Speed-up of SPMD inside one mesh: the transformer step on one device
 against the same step on a mesh of two devices, tensor parallel (model=2,
---sharding tp) and data parallel (data=2, --sharding dp).
+--sharding tp), tensor and sequence parallel (model=2, --sharding tp+sp) and
+data parallel (data=2, --sharding dp).
 
 Each variant is `mpmd example transformer --meshes 1` with the given mesh
 shape, run by `mpmd run --config ... --repeat R --summary` (fresh process,
@@ -23,6 +24,7 @@ import tempfile
 VARIANTS = [
     ("1 device", "x=1", "none"),
     ("tp, model=2", "model=2", "tp"),
+    ("tp+sp, model=2", "model=2", "tp+sp"),
     ("dp, data=2", "data=2", "dp"),
 ]
 

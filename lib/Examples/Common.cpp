@@ -140,8 +140,14 @@ getShardingRules(const ExampleParallelism &parallelism,
     addBatchRule();
     break;
   case ExampleSharding::kTensor:
-    if (llvm::Error error = requireAxis("model", "tp"))
+  case ExampleSharding::kTensorAndSequence:
+    if (llvm::Error error = requireAxis(
+            "model", parallelism.sharding == ExampleSharding::kTensor
+                         ? "tp"
+                         : "tp+sp"))
       return std::move(error);
+    // tp+sp's activation shardings are the model's (sharding constraints
+    // in its layers); the rules are tp's.
     addTensorRules();
     break;
   case ExampleSharding::kFsdp:

@@ -213,6 +213,10 @@ llvm::Expected<ExampleModel> generateMlp(const MlpOptions &options) {
   if (llvm::Error error =
           verifySizes(options, {{"width", options.width}}))
     return std::move(error);
+  if (options.parallelism.sharding == ExampleSharding::kTensorAndSequence)
+    return makeExampleError("tp+sp shards activations along a sequence, "
+                            "which the MLP's [batch, width] activations do "
+                            "not have; use tp");
   llvm::Expected<Placement> placement = getPlacement(options);
   if (!placement)
     return placement.takeError();

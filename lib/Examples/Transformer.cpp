@@ -116,6 +116,33 @@ struct Dropout {
   double keepProbability() const { return 1.0 - rate; }
 };
 
+/// Megatron's sequence parallelism (--sharding tp+sp), as a JAX user writes
+/// it with `with_sharding_constraint`: outside the split matmuls, every
+/// activation of the residual stream (the norms, the residual adds and their
+/// gradients) is sharded along the sequence over "model", so each device
+/// computes them for its positions only. A column-parallel matmul reads its
+/// input gathered (replicated); a row-parallel product, a partial sum over
+/// "model", is constrained back to the sequence sharding, which the
+/// partitioner emits as a reduce-scatter instead of tp's all-reduce.
+struct SequenceParallel {
+  bool enabled;
+
+  /// The value to use for %INPUT: with sequence parallelism %NAME, a
+  /// sharding constraint of %INPUT (an activation) sharded along the
+  /// sequence or replicated; else %INPUT itself. Names without '%'.
+  std::string constrain(llvm::raw_ostream &os, const std::string &actType,
+                        llvm::StringRef input, llvm::StringRef name,
+                        bool alongSequence) const {
+    if (!enabled)
+      return input.str();
+    os << formatv("    %{0} = sdy.sharding_constraint %{1} <@mesh, [{{}, "
+                  "{2}, {{}]> : {3}\n",
+                  name, input, alongSequence ? "{\"model\"}" : "{}",
+                  actType);
+    return name.str();
+  }
+};
+
 /// A value the forward returns for the backward (after h', or the loss and
 /// h_L - y): its name in either body and its type.
 struct Residual {
@@ -136,10 +163,20 @@ constexpr std::array<Residual, 10> kBlockResiduals = {{
     {"a", "a", &Types::hidden},
 }};
 /// With dropout, its two keep masks follow: the backward drops the same
-/// elements the forward dropped.
-std::vector<Residual> getResiduals(const Dropout &dropout) {
+/// elements the forward dropped. With sequence parallelism the forward
+/// returns the norms gathered, as its matmuls read them (the backward's
+/// weight gradients read them so too).
+std::vector<Residual> getResiduals(const Dropout &dropout,
+                                   const SequenceParallel &sequence) {
   std::vector<Residual> residuals(kBlockResiduals.begin(),
                                   kBlockResiduals.end());
+  if (sequence.enabled)
+    for (Residual &residual : residuals) {
+      if (llvm::StringRef(residual.forwardName) == "n1")
+        residual.forwardName = "n1_full";
+      else if (llvm::StringRef(residual.forwardName) == "n2")
+        residual.forwardName = "n2_full";
+    }
   if (dropout.enabled())
     residuals.insert(residuals.end(), {{"mask_o", "mask_o", &Types::keep},
                                        {"mask_m", "mask_m", &Types::keep}});
@@ -225,15 +262,18 @@ void writeDropoutBackward(llvm::raw_ostream &os, const Types &t,
 /// The forward of one layer from %in and the weights (and, with dropout,
 /// %rng_key): %out, the residuals.
 void writeForwardBody(llvm::raw_ostream &os, const Types &t, int64_t dim,
-                      double scale, const Dropout &dropout) {
+                      double scale, const Dropout &dropout,
+                      const SequenceParallel &sequence) {
   writeConstants(os, t, dim, /*epsilon=*/true);
   if (dropout.enabled())
     writeDropoutBits(os, t);
-  writeLastAxisNorm(os, t.norm(), "in", "n1");
+  const std::string in = sequence.constrain(os, t.act, "in", "in_sp", true);
+  writeLastAxisNorm(os, t.norm(), in, "n1");
+  const std::string n1 = sequence.constrain(os, t.act, "n1", "n1_full", false);
   for (const char *name : {"q", "k", "v"})
-    os << formatv("    %{0} = stablehlo.dot_general %n1, %w{0}, "
+    os << formatv("    %{0} = stablehlo.dot_general %{3}, %w{0}, "
                   "contracting_dims = [2] x [0] : ({1}, {2}) -> {1}\n",
-                  name, t.act, t.weights[0]);
+                  name, t.act, t.weights[0], n1);
   os << formatv(
       "    %qk = stablehlo.dot_general %q, %k, batching_dims = [0] x [0], "
       "contracting_dims = [2] x [2] : ({0}, {0}) -> {1}\n"
@@ -264,38 +304,47 @@ void writeForwardBody(llvm::raw_ostream &os, const Types &t, int64_t dim,
       t.act, t.scores, formatFloat(scale), t.positions, t.mask,
       t.negativeInfinity, t.scalar, t.perQuery, t.weights[kWo]);
   // Dropout comes before each residual add.
+  const std::string o = sequence.constrain(os, t.act, "o", "o_sp", true);
   if (dropout.enabled())
-    writeDropoutForward(os, t, dropout, "o", "o");
-  os << formatv("    %g = stablehlo.add %in, {1} : {0}\n", t.act,
-                dropout.enabled() ? "%o_kept" : "%o");
+    writeDropoutForward(os, t, dropout, o, "o");
+  os << formatv("    %g = stablehlo.add %{1}, %{2} : {0}\n", t.act, in,
+                dropout.enabled() ? "o_kept" : o);
   writeLastAxisNorm(os, t.norm(), "g", "n2");
+  const std::string n2 = sequence.constrain(os, t.act, "n2", "n2_full", false);
   os << formatv(
-      "    %z = stablehlo.dot_general %n2, %w1, contracting_dims = [2] x [0] : "
-      "({0}, {1}) -> {2}\n"
+      "    %z = stablehlo.dot_general %{4}, %w1, contracting_dims = [2] x [0] "
+      ": ({0}, {1}) -> {2}\n"
       "    %a = stablehlo.tanh %z : {2}\n"
       "    %m = stablehlo.dot_general %a, %w2, contracting_dims = [2] x [0] : "
       "({2}, {3}) -> {0}\n",
-      t.act, t.weights[4], t.hidden, t.weights[5]);
+      t.act, t.weights[4], t.hidden, t.weights[5], n2);
+  const std::string m = sequence.constrain(os, t.act, "m", "m_sp", true);
   if (dropout.enabled())
-    writeDropoutForward(os, t, dropout, "m", "m");
-  os << formatv("    %out = stablehlo.add %g, {1} : {0}\n", t.act,
-                dropout.enabled() ? "%m_kept" : "%m");
+    writeDropoutForward(os, t, dropout, m, "m");
+  os << formatv("    %out = stablehlo.add %g, %{1} : {0}\n", t.act,
+                dropout.enabled() ? "m_kept" : m);
 }
 
 /// The backward of one layer from %dout, the residuals and the weights:
 /// %dwq .. %dw2 and, with `inputGradient`, %dh.
 void writeBackwardBody(llvm::raw_ostream &os, const Types &t, int64_t dim,
-                       double scale, bool inputGradient,
-                       const Dropout &dropout) {
+                       double scale, bool inputGradient, const Dropout &dropout,
+                       const SequenceParallel &sequence) {
   writeConstants(os, t, dim, /*epsilon=*/false);
+  // The forward's norms, which it returns gathered: pinned replicated here
+  // too, or propagation would shard the residual along the sequence from
+  // the norms' gradients and gather it again for each weight gradient.
+  const std::string n1 = sequence.constrain(os, t.act, "n1", "n1_full", false);
+  const std::string n2 = sequence.constrain(os, t.act, "n2", "n2_full", false);
   // The gradients of the MLP's and the attention's outputs before their
-  // dropouts.
-  llvm::StringRef dm = "%dout", dOut = "%dg";
+  // dropouts; with sequence parallelism gathered for the row-parallel
+  // matmuls' backward.
+  std::string dm = "dout";
   if (dropout.enabled()) {
     writeDropoutBackward(os, t, dropout, "dout", "mask_m", "dm");
-    dm = "%dm";
-    dOut = "%do";
+    dm = "dm";
   }
+  dm = "%" + sequence.constrain(os, t.act, dm, "dm_full", false);
   os << formatv(
       "    %dw2 = stablehlo.dot_general %a, {4}, contracting_dims = [0, 1] "
       "x [0, 1] : ({1}, {0}) -> {3}\n"
@@ -305,15 +354,21 @@ void writeBackwardBody(llvm::raw_ostream &os, const Types &t, int64_t dim,
       "    %a2 = stablehlo.multiply %a, %a : {1}\n"
       "    %slope = stablehlo.subtract %one, %a2 : {1}\n"
       "    %dz = stablehlo.multiply %da, %slope : {1}\n"
-      "    %dw1 = stablehlo.dot_general %n2, %dz, contracting_dims = [0, 1] x "
+      "    %dw1 = stablehlo.dot_general %{5}, %dz, contracting_dims = [0, 1] x "
       "[0, 1] : ({0}, {1}) -> {2}\n"
       "    %dn2 = stablehlo.dot_general %dz, %w1, contracting_dims = [2] x "
       "[1] : ({1}, {2}) -> {0}\n",
-      t.act, t.hidden, t.weights[4], t.weights[5], dm);
-  writeLastAxisNormBackward(os, t.norm(), "dn2", "n2", "r2", "dgn");
+      t.act, t.hidden, t.weights[4], t.weights[5], dm, n2);
+  writeLastAxisNormBackward(
+      os, t.norm(), sequence.constrain(os, t.act, "dn2", "dn2_sp", true), n2,
+      "r2", "dgn");
   os << formatv("    %dg = stablehlo.add %dout, %dgn : {0}\n", t.act);
-  if (dropout.enabled())
+  std::string dOut = "dg";
+  if (dropout.enabled()) {
     writeDropoutBackward(os, t, dropout, "dg", "mask_o", "do");
+    dOut = "do";
+  }
+  dOut = "%" + sequence.constrain(os, t.act, dOut, "do_full", false);
   os << formatv(
       "    %dwo = stablehlo.dot_general %c, {6}, contracting_dims = [0, 1] x "
       "[0, 1] : ({0}, {0}) -> {2}\n"
@@ -339,9 +394,9 @@ void writeBackwardBody(llvm::raw_ostream &os, const Types &t, int64_t dim,
       t.act, t.scores, t.weights[kWo], t.scalar, t.perQuery, formatFloat(scale),
       dOut);
   for (const char *name : {"q", "k", "v"})
-    os << formatv("    %dw{0} = stablehlo.dot_general %n1, %d{0}, "
+    os << formatv("    %dw{0} = stablehlo.dot_general %{3}, %d{0}, "
                   "contracting_dims = [0, 1] x [0, 1] : ({1}, {1}) -> {2}\n",
-                  name, t.act, t.weights[0]);
+                  name, t.act, t.weights[0], n1);
   if (!inputGradient)
     return;
   for (const char *name : {"q", "k", "v"})
@@ -351,7 +406,9 @@ void writeBackwardBody(llvm::raw_ostream &os, const Types &t, int64_t dim,
   os << formatv("    %dn1qk = stablehlo.add %dn1q, %dn1k : {0}\n"
                 "    %dn1 = stablehlo.add %dn1qk, %dn1v : {0}\n",
                 t.act);
-  writeLastAxisNormBackward(os, t.norm(), "dn1", "n1", "r1", "dhn");
+  writeLastAxisNormBackward(
+      os, t.norm(), sequence.constrain(os, t.act, "dn1", "dn1_sp", true), n1,
+      "r1", "dhn");
   os << formatv("    %dh = stablehlo.add %dg, %dhn : {0}\n", t.act);
 }
 
@@ -376,6 +433,8 @@ std::string writeModule(const TransformerOptions &options) {
   const double scale = 1.0 / std::sqrt(static_cast<double>(options.dim));
   const int64_t positions = options.batch * options.sequence;
   const Dropout dropout{options.dropout};
+  const SequenceParallel sequence{options.parallelism.sharding ==
+                                  ExampleSharding::kTensorAndSequence};
   // Mixed precision: each layer converts the f32 weights it receives
   // (%NAME_master) to its bf16 %NAME, and its f32 inputs.
   const bool mixed = options.elementType == ElementType::kBF16;
@@ -407,7 +466,7 @@ std::string writeModule(const TransformerOptions &options) {
       keyOperands += formatv(", %key_{0}", i);
       keyTypes += formatv(", {0}", kKeyType);
     }
-  const std::vector<Residual> residualList = getResiduals(dropout);
+  const std::vector<Residual> residualList = getResiduals(dropout, sequence);
   const int64_t residuals = residualList.size();
   auto residualTypes = [&](const Types &layer) {
     return join(residuals,
@@ -432,6 +491,16 @@ std::string writeModule(const TransformerOptions &options) {
   };
   std::string text;
   llvm::raw_string_ostream os(text);
+  // The mesh the sharding constraints name: every mesh of the config has
+  // these axes (a homogeneous topology uses one sdy mesh, @mesh).
+  if (sequence.enabled)
+    os << "sdy.mesh @mesh = <["
+       << join(options.parallelism.meshShape.size(),
+               [&](int64_t a) {
+                 const auto &[axis, size] = options.parallelism.meshShape[a];
+                 return formatv("\"{0}\"={1}", axis, size).str();
+               })
+       << "]>\n\n";
 
   // @microbatch: forward, loss, backward; returns the loss and every
   // gradient. %f<i> is layer i's forward: h' (or the loss and h_L - y),
@@ -477,7 +546,7 @@ std::string writeModule(const TransformerOptions &options) {
                   "({3}) {{\n",
                   i, (isLast ? 2 : 1) + residuals, operands, arguments);
     writeWeightConversions(os, lt, 0);
-    writeForwardBody(os, lt, options.dim, scale, dropout);
+    writeForwardBody(os, lt, options.dim, scale, dropout, sequence);
     // The loss in the master type: mixed precision widens the output.
     if (isLast && mixed)
       os << formatv("    %out_wide = stablehlo.convert %out : ({0}) -> {1}\n"
@@ -545,7 +614,8 @@ std::string writeModule(const TransformerOptions &options) {
     if (isLast && mixed)
       os << formatv("    %dout = stablehlo.convert %dout_wide : ({0}) -> {1}\n",
                     t.masterAct, t.act);
-    writeBackwardBody(os, lt, options.dim, scale, inputGradient, dropout);
+    writeBackwardBody(os, lt, options.dim, scale, inputGradient, dropout,
+                      sequence);
     // Each weight gradient leaves in the master type.
     if (mixed)
       for (int64_t w = 0; w < weightsPerLayer; ++w)
@@ -662,6 +732,15 @@ generateTransformer(const TransformerOptions &options) {
   llvm::Expected<Placement> placement = getPlacement(options);
   if (!placement)
     return placement.takeError();
+  // The sequence parallelism's constraints split the sequence evenly over
+  // "model" (mesh axes are checked positive with the rules below).
+  if (options.parallelism.sharding == ExampleSharding::kTensorAndSequence)
+    for (const auto &[axis, size] : options.parallelism.meshShape)
+      if (axis == "model" && size > 0 && options.sequence % size != 0)
+        return makeExampleError(
+            "tp+sp shards the sequence over \"model\": seq (" +
+            llvm::Twine(options.sequence) + ") must be divisible by its size (" +
+            llvm::Twine(size) + ")");
   // Megatron: Q/K/V and the first MLP weight column-parallel, the output
   // projection and the second MLP weight row-parallel.
   llvm::Expected<llvm::json::Array> rules =

@@ -141,7 +141,13 @@ void printTransformerHelp(llvm::raw_ostream &os) {
         "                       (DEFAULT) and the backward reuses them\n"
         "  --sharding S         as for mlp; tp shards wq, wk, wv and w1 "
         "column-parallel,\n"
-        "                       wo and w2 row-parallel\n"
+        "                       wo and w2 row-parallel; tp+sp: tp with "
+        "Megatron's\n"
+        "                       sequence parallelism (norms, residual adds "
+        "and their\n"
+        "                       gradients sharded along the sequence over "
+        "\"model\":\n"
+        "                       sharding constraints in the layers)\n"
         "  --dtype, --learning-rate, --schedule, --mesh-shape, -o, "
         "--config-out:\n"
         "                       as for mlp\n";
@@ -242,9 +248,11 @@ llvm::Error parseSharding(StringRef text, examples::ExampleSharding &sharding) {
           .Case("tp", ExampleSharding::kTensor)
           .Case("fsdp", ExampleSharding::kFsdp)
           .Case("tp+dp", ExampleSharding::kTensorAndData)
+          .Case("tp+sp", ExampleSharding::kTensorAndSequence)
           .Default(std::nullopt);
   if (!parsed)
-    return makeUsageError("--sharding expects none, dp, tp, fsdp or tp+dp "
+    return makeUsageError("--sharding expects none, dp, tp, fsdp, tp+dp or "
+                          "tp+sp "
                           "(got '" +
                           text + "')");
   sharding = *parsed;

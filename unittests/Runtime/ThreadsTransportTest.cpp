@@ -161,6 +161,27 @@ TEST_P(ThreadsCollectiveTest, ReduceScatterGivesEachMemberItsChunk) {
   }
 }
 
+TEST_P(ThreadsCollectiveTest, ReduceScatterFoldsRunsOfSeveralBlocks) {
+  const std::vector<int64_t> &group = GetParam();
+  ThreadsTransport transport(8);
+  int64_t members = group.size();
+  // Along the middle dimension each member's chunk is 3 runs (one per
+  // index of the first dimension) of 2 * 10,000 f32: a 64 KiB block
+  // (16,384 f32) and a partial one per run.
+  Shape shape = {3, 2 * members, 10000};
+  auto results = onEveryMember(group, [&](int64_t position) {
+    return transport.reduceScatter(group, group[position],
+                                   makeOperand(position, shape), 1,
+                                   ReduceKind::Add);
+  });
+  for (auto [position, result] : llvm::enumerate(results)) {
+    ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
+    EXPECT_EQ(result->shape(), (Shape{3, 2, 10000}));
+    EXPECT_THAT(valuesOf(*result), ElementsAreArray(referenceReduceScatterSum(
+                                       members, shape, 1, position)));
+  }
+}
+
 TEST_P(ThreadsCollectiveTest, AllToAllExchangesChunks) {
   const std::vector<int64_t> &group = GetParam();
   ThreadsTransport transport(8);

@@ -36,8 +36,18 @@ struct ExampleSchedule {
 /// column-parallel, its output dimension sharded, the second row-parallel,
 /// its input dimension sharded); fsdp, the batch and every weight over
 /// "data" (parameters, gradients and the update sharded; the weights are
-/// gathered where a layer needs them); tp+dp, both of tp and dp.
-enum class ExampleSharding { kNone, kData, kTensor, kFsdp, kTensorAndData };
+/// gathered where a layer needs them); tp+dp, both of tp and dp; tp+sp
+/// (transformer only), tp with Megatron's sequence parallelism: the
+/// activations outside the split matmuls sharded along the sequence over
+/// "model", written into the module as sharding constraints.
+enum class ExampleSharding {
+  kNone,
+  kData,
+  kTensor,
+  kFsdp,
+  kTensorAndData,
+  kTensorAndSequence
+};
 
 /// The parallelism inside each mesh: its axes (every mesh of the topology
 /// gets them; default one axis "x" of size 1) and the sharding rules.

@@ -6,8 +6,9 @@
 // copies the tensor into a buffer of its own, so neither the sending nor
 // the receiving device thread stops for a transfer. Collectives rendezvous
 // all members of the group in shared memory, and each member then does its
-// share of the work (an all-reduce reduces one chunk per member, then
-// copies the other members' chunks: no member gathers everything).
+// share of the work (an all-reduce reduces one chunk per member and writes
+// it into every member's result; a reduce-scatter reduces the member's own
+// chunk straight from the operands: no member gathers everything).
 //
 //===----------------------------------------------------------------------===//
 

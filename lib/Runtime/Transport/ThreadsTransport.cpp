@@ -229,9 +229,10 @@ llvm::Expected<Tensor> ThreadsTransport::collective(
   return result;
 }
 
-/// The bytes of an all-reduce chunk copied and folded at a time: well
-/// inside L2, large enough that the per-block calls cost nothing.
-constexpr int64_t kAllReduceBlockBytes = 64 * 1024;
+/// The bytes of an all-reduce or reduce-scatter chunk copied and folded at
+/// a time: well inside L2, large enough that the per-block calls cost
+/// nothing.
+constexpr int64_t kFoldBlockBytes = 64 * 1024;
 
 llvm::Expected<Tensor> ThreadsTransport::allReduce(
     llvm::ArrayRef<int64_t> group, int64_t device, const Tensor &operand,
@@ -260,7 +261,7 @@ llvm::Expected<Tensor> ThreadsTransport::allReduce(
         // other operands are folded into it and when it is copied to the
         // other members' results.
         int64_t blockElements = std::max<int64_t>(
-            1, kAllReduceBlockBytes / static_cast<int64_t>(elementSize));
+            1, kFoldBlockBytes / static_cast<int64_t>(elementSize));
         for (int64_t block = begin; block < begin + count;
              block += blockElements) {
           int64_t size = std::min(blockElements, begin + count - block);
@@ -309,21 +310,49 @@ llvm::Expected<Tensor> ThreadsTransport::reduceScatter(
   if (!position)
     return position.takeError();
   int64_t members = group.size(), self = *position;
+  size_t elementSize = dtypeSize(operand.dtype());
+  // Member i's chunk along `dimension` is `runs` contiguous runs of
+  // `runElements`, one per index of the dimensions before it, `stride`
+  // elements apart in every operand. Each member copies its runs of the
+  // first operand into its result and folds the others' runs into them
+  // block by block while the block is in cache: per member the bytes of a
+  // memcpy of its chunk are written, no chunk is cut out first. The sizes
+  // are the operand's, whose byte size fits.
+  const std::vector<int64_t> &shape = operand.shape();
+  int64_t runs = 1, inner = 1;
+  for (int64_t d = 0; d < dimension; ++d)
+    runs *= shape[d];
+  for (int64_t d = dimension + 1; d < operand.rank(); ++d)
+    inner *= shape[d];
+  int64_t chunk = shape[dimension] / members;
+  int64_t runElements = chunk * inner, stride = shape[dimension] * inner;
+  std::vector<int64_t> resultShape = shape;
+  resultShape[dimension] = chunk;
   return collective(
       group, self, operand, 1,
       [&](int64_t, Rendezvous &meeting, Tensor &result) -> llvm::Error {
         if (llvm::Error error =
                 checkSameOperands("reduce_scatter", meeting.operands))
           return error;
-        result = chunkAlong(*meeting.operands[0], dimension, members, self);
-        for (int64_t member = 1; member < members; ++member) {
-          Tensor chunk =
-              chunkAlong(*meeting.operands[member], dimension, members, self);
-          reduceInto(kind, result.dtype(), result.bytes(), chunk.bytes(),
-                     result.numElements());
+        int64_t blockElements = std::max<int64_t>(
+            1, kFoldBlockBytes / static_cast<int64_t>(elementSize));
+        for (int64_t run = 0; run < runs; ++run) {
+          int64_t source = run * stride + self * runElements;
+          for (int64_t block = 0; block < runElements; block += blockElements) {
+            int64_t size = std::min(blockElements, runElements - block);
+            std::byte *into =
+                result.bytes() + (run * runElements + block) * elementSize;
+            size_t offset = (source + block) * elementSize;
+            std::memcpy(into, meeting.operands[0]->bytes() + offset,
+                        size * elementSize);
+            for (int64_t member = 1; member < members; ++member)
+              reduceInto(kind, operand.dtype(), into,
+                         meeting.operands[member]->bytes() + offset, size);
+          }
         }
         return llvm::Error::success();
-      });
+      },
+      Tensor::empty(operand.dtype(), resultShape));
 }
 
 llvm::Expected<Tensor> ThreadsTransport::allToAll(
