@@ -57,11 +57,18 @@ std::string writeModule(const MlpOptions &options) {
   std::string text;
   llvm::raw_string_ostream os(text);
 
-  // @microbatch: forward, loss, backward; returns the loss and every dw_i.
+  // @microbatch: forward, loss, backward; takes the gradient sums of the
+  // earlier microbatches (%g_i, zeros for the first) and returns the loss
+  // and every g_i + dw_i. Summing inside the call, as a scan carrying the
+  // sums does in JAX, puts each add next to the dot_general computing dw_i,
+  // which then accumulates into the sum in place (runtime: gemm with
+  // beta = 1) instead of writing dw_i for a later pass to add.
   os << formatv("func.func private @microbatch(%x: {0}, %y: {1}", act,
                 masterAct);
   for (int64_t i = 0; i < layers; ++i)
     os << formatv(", %w{0}: {1}", i, masterWeight);
+  for (int64_t i = 0; i < layers; ++i)
+    os << formatv(", %g{0}: {1}", i, masterWeight);
   os << formatv(") -> ({0}{1}) {{\n", scalar, weightTypes);
   auto input = [](int64_t i) {
     return i ? formatv("%h{0}", i).str() : std::string("%x");
@@ -129,18 +136,20 @@ std::string writeModule(const MlpOptions &options) {
                      "    %dz = stablehlo.multiply %dout, %slope : {0}\n",
                      act);
     }
-    operands += ", " + input(i);
-    arguments += formatv(", %in: {0}", act).str();
-    operandTypes += ", " + act;
+    operands += formatv(", {0}, %g{1}", input(i), i).str();
+    arguments += formatv(", %in: {0}, %sum: {1}", act, masterWeight).str();
+    operandTypes += formatv(", {0}, {1}", act, masterWeight).str();
     body += formatv("    %dw = stablehlo.dot_general %in, %dz, contracting_dims "
                     "= [0] x [0] : ({0}, {0}) -> {1}\n",
                     act, weight);
-    // The weight gradient leaves in the master type.
+    // The weight gradient is summed in the master type.
     if (mixed)
       body += formatv("    %dw_wide = stablehlo.convert %dw : ({0}) -> {1}\n",
                       weight, masterWeight);
+    body += formatv("    %new_sum = stablehlo.add %sum, {0} : {1}\n",
+                    mixed ? "%dw_wide" : "%dw", masterWeight);
     std::string resultTypes = masterWeight;
-    std::string results = mixed ? "%dw_wide" : "%dw";
+    std::string results = "%new_sum";
     if (needsInputGradient) {
       operands += formatv(", %w{0}", i).str();
       arguments += ", " + weightArgument;
@@ -163,13 +172,15 @@ std::string writeModule(const MlpOptions &options) {
     os << formatv(", %grad{0}#0", i);
   os << formatv(" : {0}{1}\n}\n\n", scalar, weightTypes);
 
-  // @main: microbatches, gradient accumulation, SGD.
+  // @main: microbatches (each adding its gradients to the sums), SGD.
   // Arguments named with locations, as JAX names them, for the config's
   // sharding rules.
   os << formatv("func.func @main(%x: {0} loc(\"x\"), %y: {0} loc(\"y\")", full);
   for (int64_t i = 0; i < layers; ++i)
     os << formatv(", %w{0}: {1} loc(\"w_{0}\")", i, masterWeight);
   os << formatv(") -> ({0}{1}) {{\n", scalar, weightTypes);
+  os << formatv("  %zeros = stablehlo.constant dense<0.0> : {0}\n",
+                masterWeight);
   for (int64_t k = 0; k < microbatches; ++k) {
     for (const char *name : {"x", "y"})
       os << formatv("  %{0}{1} = stablehlo.slice %{0} [{2}:{3}, 0:{4}] : "
@@ -180,26 +191,27 @@ std::string writeModule(const MlpOptions &options) {
     if (mixed)
       os << formatv("  %x{0}_bf16 = stablehlo.convert %x{0} : ({1}) -> {2}\n",
                     k, masterAct, act);
-    os << formatv("  %r{0}:{1} = mpmd.call @microbatch(%x{0}{6}, %y{0}{2}) "
-                  "{{call_counter = {0} : ui32} : ({3}, {7}{4}) -> ({5}{4})\n",
+    // The gradient sums so far: result i + 1 of the previous call.
+    std::string sums;
+    for (int64_t i = 0; i < layers; ++i)
+      sums += k ? formatv(", %r{0}#{1}", k - 1, i + 1).str()
+                : std::string(", %zeros");
+    os << formatv("  %r{0}:{1} = mpmd.call @microbatch(%x{0}{6}, %y{0}{2}{8}) "
+                  "{{call_counter = {0} : ui32} : ({3}, {7}{4}{4}) -> "
+                  "({5}{4})\n",
                   k, layers + 1, weightArgs, act, weightTypes, scalar,
-                  mixed ? "_bf16" : "", masterAct);
+                  mixed ? "_bf16" : "", masterAct, sums);
   }
-  // Sums over microbatches: result `index` of every call.
-  auto accumulate = [&](llvm::StringRef name, int64_t index,
-                        llvm::StringRef type) {
-    return writeMicrobatchSum(os, name, index, type, microbatches);
-  };
-  std::string loss = accumulate("loss", 0, scalar);
+  // The loss summed over microbatches; the gradients' sums are the last
+  // call's results.
+  std::string loss = writeMicrobatchSum(os, "loss", 0, scalar, microbatches);
   os << formatv("  %lr = stablehlo.constant dense<{0}> : {1}\n",
                 formatFloat(options.learningRate), masterWeight);
   std::string updated;
   for (int64_t i = 0; i < layers; ++i) {
-    std::string gradient =
-        accumulate(formatv("g{0}", i).str(), i + 1, masterWeight);
-    os << formatv("  %step{0} = stablehlo.multiply {1}, %lr : {2}\n"
-                  "  %new{0} = stablehlo.subtract %w{0}, %step{0} : {2}\n",
-                  i, gradient, masterWeight);
+    os << formatv("  %step{0} = stablehlo.multiply %r{1}#{2}, %lr : {3}\n"
+                  "  %new{0} = stablehlo.subtract %w{0}, %step{0} : {3}\n",
+                  i, microbatches - 1, i + 1, masterWeight);
     updated += formatv(", %new{0}", i).str();
   }
   os << formatv("  return {0}{1} : {2}{3}\n}\n", loss, updated, scalar,

@@ -12,7 +12,12 @@
 // more device threads than cores), then parks: a fine-grained pipeline
 // waits tens to hundreds of microseconds between fragments, and waking a
 // parked thread on a virtual machine costs about as much when its core
-// went idle.
+// went idle. With every device in this process, a core for each and no
+// other work on the machine, each device thread is pinned to its own core
+// while it spins: the device threads are new every run, and the scheduler
+// often left two of them on one core for the whole step (the thread a
+// device wakes goes to the waker's core), so the pipeline's stages took
+// turns instead of overlapping.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +44,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <limits>
 #include <mutex>
 #include <set>
@@ -46,6 +52,11 @@
 
 #include <sys/resource.h>
 #include <time.h>
+
+#if defined(__linux__)
+#include <pthread.h>
+#include <sched.h>
+#endif
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -81,6 +92,69 @@ constexpr int kLockAttempts = 200;
 /// Below this share of a fragment's wall time on the CPU, the device
 /// threads stop spinning (Run::spins).
 constexpr double kBusyShareToSpin = 0.8;
+
+/// Device threads pinned to cores of their own: the process's allowed
+/// CPUs in order, one per device; none pinned for one device, more devices
+/// than allowed CPUs, or off Linux.
+class DeviceThreadPinning {
+public:
+  explicit DeviceThreadPinning(int64_t localDevices) {
+#if defined(__linux__)
+    CPU_ZERO(&allowed);
+    if (localDevices < 2 ||
+        sched_getaffinity(0, sizeof(allowed), &allowed) != 0)
+      return;
+    for (int cpu = 0; cpu < CPU_SETSIZE && int64_t(cpus.size()) < localDevices;
+         ++cpu)
+      if (CPU_ISSET(cpu, &allowed))
+        cpus.push_back(cpu);
+    if (int64_t(cpus.size()) < localDevices)
+      cpus.clear();
+#endif
+  }
+  bool pins() const { return !cpus.empty(); }
+  int getCpu(int64_t index) const { return cpus[index]; }
+  /// Pins the calling thread to the core of local device `index` (best
+  /// effort: a failure leaves it where the scheduler puts it).
+  void pin(int64_t index) const {
+#if defined(__linux__)
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(getCpu(index), &set);
+    pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+#endif
+  }
+  /// Lets the calling thread run on any allowed CPU again.
+  void unpin() const {
+#if defined(__linux__)
+    pthread_setaffinity_np(pthread_self(), sizeof(allowed), &allowed);
+#endif
+  }
+
+private:
+  std::vector<int> cpus;
+#if defined(__linux__)
+  cpu_set_t allowed;
+#endif
+};
+
+/// Whether no thread of the machine but the caller is runnable now (Linux:
+/// the runnable count of /proc/loadavg, "0.52 0.58 0.59 1/467 12345");
+/// false when that cannot be read.
+bool isMachineIdle() {
+#if defined(__linux__)
+  std::FILE *loadavg = std::fopen("/proc/loadavg", "r");
+  if (!loadavg)
+    return false;
+  long running = -1;
+  if (std::fscanf(loadavg, "%*f %*f %*f %ld/", &running) != 1)
+    running = -1;
+  std::fclose(loadavg);
+  return running == 1;
+#else
+  return false;
+#endif
+}
 
 /// CPU time of the calling thread, in microseconds.
 double getThreadCpuMicros() {
@@ -513,6 +587,13 @@ public:
     // One device never waits for another.
     spins = localDevices > 1 &&
             localDevices <= int64_t(std::thread::hardware_concurrency());
+    // Only when every device runs here (processes sharing a machine, MPI
+    // ranks, would each pin theirs to the same first cores), while
+    // spinning, and unless the options say otherwise, on an idle machine.
+    if (spins && localDevices == numDevices &&
+        (options.pinDeviceThreads ? *options.pinDeviceThreads
+                                  : isMachineIdle()))
+      pinning.emplace(localDevices);
     for (auto [index, step] : llvm::enumerate(program.steps)) {
       int64_t meshDevices = program.meshes[step.mesh].numDevices;
       if (step.kind == DeviceProgram::StepKind::kTransfer) {
@@ -694,6 +775,11 @@ private:
   /// the cores, and a spinning device would keep one from them (and from
   /// the device it waits for).
   std::atomic<bool> spins = false;
+  /// The device threads' cores, while they spin (set up when every device
+  /// is local and the run starts spinning): a thread lets go of its core
+  /// once the run stops spinning, since on a loaded machine a pinned
+  /// thread cannot move off a core that another process holds.
+  std::optional<DeviceThreadPinning> pinning;
   /// Per output: the buffer other processes' shards land in (empty when
   /// none do).
   std::vector<Tensor> gatheredOutputs;
@@ -964,11 +1050,18 @@ void Executable::Run::runSteps(int64_t mesh, int64_t device,
   interpreter->setProcess({ProcessGrid{1, program.meshes[mesh].numDevices},
                            ProcessId{0, device},
                            /*rendezvous=*/nullptr, &collectives});
+  bool pinned = pinning && pinning->pins();
+  if (pinned)
+    pinning->pin(deviceIndex(mesh, device));
   lock.lock();
   DeviceState &state = devices[deviceIndex(mesh, device)];
   for (int64_t index : program.meshOrder[mesh]) {
     if (aborted)
       return;
+    if (pinned && !spins.load(std::memory_order_relaxed)) {
+      pinning->unpin();
+      pinned = false;
+    }
     state.currentStep = index;
     const DeviceProgram::Step &step = program.steps[index];
     if (step.kind == DeviceProgram::StepKind::kTransfer) {
@@ -1240,7 +1333,10 @@ llvm::Expected<RunResult> Executable::Run::execute(std::vector<Tensor> inputs) {
         continue;
       DeviceState &state = devices[deviceIndex(mesh, device)];
       result.devices.push_back(
-          {int64_t(mesh), device, state.peakBytes, state.busyUs});
+          {int64_t(mesh), device, state.peakBytes, state.busyUs,
+           pinning && pinning->pins()
+               ? pinning->getCpu(deviceIndex(mesh, device))
+               : -1});
       for (const ExecutedStep &executed : state.executed) {
         result.stepUs = std::max(result.stepUs, executed.endUs);
         result.executed.push_back(executed);

@@ -13,9 +13,12 @@
 #include "gtest/gtest.h"
 
 #include <chrono>
+#include <mutex>
 #include <fstream>
 #include <random>
 #include <thread>
+
+#include <sched.h>
 
 using namespace mlir;
 using namespace mlir::mpmd::runtime;
@@ -240,6 +243,66 @@ TEST_F(ExecutorTest, AHandedOverBufferIsNotWrittenWhileItsSenderReadsIt) {
     for (const ExecutedStep &executed : result->executed)
       if (executed.step == 1)
         EXPECT_EQ(executed.startUs, executed.endUs);
+  }
+}
+
+/// The CPUs the calling thread may run on.
+std::vector<int> getThreadCpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  EXPECT_EQ(sched_getaffinity(0, sizeof(set), &set), 0);
+  std::vector<int> cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    if (CPU_ISSET(cpu, &set))
+      cpus.push_back(cpu);
+  return cpus;
+}
+
+TEST_F(ExecutorTest, PinnedDeviceThreadsRunOnCoresOfTheirOwn) {
+  std::unique_ptr<Executable> executable = create(twoMeshProgram(1));
+  ASSERT_TRUE(executable) << diagnostics;
+  const DeviceProgram &program = executable->getProgram();
+  const std::vector<int> allowed = getThreadCpus();
+  // Two devices spin (and so pin) only with a core each.
+  const bool canPin =
+      allowed.size() >= 2 && std::thread::hardware_concurrency() >= 2;
+  for (bool pin : {true, false}) {
+    SCOPED_TRACE(pin ? "pinned" : "not pinned");
+    std::mutex mutex;
+    std::vector<std::pair<int64_t, std::vector<int>>> stepCpus;
+    ExecutorOptions options;
+    options.pinDeviceThreads = pin;
+    options.beforeStepForTesting = [&](int64_t step) {
+      std::vector<int> cpus = getThreadCpus();
+      std::lock_guard<std::mutex> lock(mutex);
+      stepCpus.push_back({step, std::move(cpus)});
+    };
+    llvm::Expected<RunResult> result =
+        executable->run({vector({1, 2, 3, 4})}, options);
+    ASSERT_TRUE(static_cast<bool>(result))
+        << llvm::toString(result.takeError());
+    EXPECT_EQ(values(result->outputs[0]), (std::vector<float>{4, 16, 36, 64}));
+    ASSERT_EQ(result->devices.size(), 2u);
+    const int cpu0 = result->devices[0].pinnedCpu;
+    const int cpu1 = result->devices[1].pinnedCpu;
+    if (pin && canPin) {
+      EXPECT_TRUE(llvm::is_contained(allowed, cpu0));
+      EXPECT_TRUE(llvm::is_contained(allowed, cpu1));
+      EXPECT_NE(cpu0, cpu1);
+    } else {
+      EXPECT_EQ(cpu0, -1);
+      EXPECT_EQ(cpu1, -1);
+    }
+    // Each fragment ran on its device's core, or anywhere once the run
+    // stopped spinning (a loaded machine); never on the other's core.
+    ASSERT_EQ(stepCpus.size(), 3u);
+    for (const auto &[step, cpus] : stepCpus) {
+      int pinned = result->devices[program.steps[step].mesh].pinnedCpu;
+      if (pinned >= 0 && cpus.size() == 1)
+        EXPECT_EQ(cpus, std::vector<int>{pinned});
+      else
+        EXPECT_EQ(cpus, allowed);
+    }
   }
 }
 

@@ -72,6 +72,13 @@ int64_t getMaxVirtualDevices();
 struct ExecutorOptions {
   /// Per-device memory cap in bytes; none: unlimited.
   std::optional<int64_t> deviceMemoryBytes;
+  /// Whether each device thread is pinned to a core of its own (only when
+  /// every device runs in this process and the process may use a CPU for
+  /// each; a thread lets go of its core once the run stops spinning).
+  /// None: when, at the start of the run, no other thread of the machine
+  /// is runnable (a pinned thread cannot move off a core that another
+  /// process holds).
+  std::optional<bool> pinDeviceThreads;
   /// Tests only: called right before each fragment or copy of a step runs,
   /// on the device or copy-engine thread that runs it (so concurrently), to
   /// inject delays that reorder what the threads do.
@@ -114,6 +121,9 @@ struct DeviceUsage {
   int64_t peakBytes = 0;
   /// Time spent running fragments.
   double busyUs = 0;
+  /// The core the device's thread was pinned to at its start
+  /// (ExecutorOptions::pinDeviceThreads); -1: not pinned.
+  int pinnedCpu = -1;
 };
 
 /// With a transport whose devices are not all local: outputs of meshes
