@@ -213,15 +213,25 @@ Tensor selectAndScatter(CompareKind select, ReduceKind scatter,
     Combiner<T> combine{scatter};
     const T *in = operand.data<T>(), *from = source.data<T>();
     T *out = result.data<T>();
-    // The element each window of the current run has chosen so far.
+    // The element each window of the current run has chosen so far, and
+    // its value (compared without reading it back through the index).
     std::vector<int64_t> chosen;
+    std::vector<T> best;
     indexer.forEachRun([&](int64_t sourceIndex, int64_t position,
                            int64_t index, int64_t length) {
-      if (position == 0)
+      if (position == 0) {
         chosen.assign(length, -1);
-      for (int64_t i = 0; index >= 0 && i < length; ++i)
-        if (chosen[i] < 0 || !keeps(in[chosen[i]], in[index + i]))
-          chosen[i] = index + i;
+        best.resize(length);
+      }
+      // Without branches: which element a window keeps follows the data
+      // (half of relu'd activations' comparisons go either way), and a
+      // mispredicted branch per element cost more than the comparison.
+      for (int64_t i = 0; index >= 0 && i < length; ++i) {
+        T value = in[index + i];
+        bool take = (chosen[i] < 0) | !keeps(best[i], value);
+        chosen[i] = take ? index + i : chosen[i];
+        best[i] = take ? value : best[i];
+      }
       if (position != lastPosition)
         return;
       for (int64_t i = 0; i < length; ++i)
