@@ -359,10 +359,11 @@ struct ConvolutionDimensions {
 enum class ConvolutionPath { Auto, Gather, Scatter, GatherTransposed, Direct };
 
 /// `resultShape` is the verified one (C25). f32 and f64 (f16/bf16 through
-/// f32) run on BLAS gemm in tiles of at most 256 KiB: O(result x window x
-/// input features per group) multiply-adds (lhs positions instead of
-/// result positions for Scatter) plus O(operands + result + tiles)
-/// copies. Other dtypes use convolutionReference.
+/// f32) run on BLAS gemm in tiles of at most 256 KiB, or the direct kernel
+/// (few features, f32): O(result x window x input features per group)
+/// multiply-adds (lhs positions instead of result positions for Scatter)
+/// plus O(operands + result + tiles) copies. Other dtypes use
+/// convolutionReference.
 Tensor convolution(const Tensor &lhs, const Tensor &rhs,
                    const ConvolutionDimensions &dimensions,
                    const Shape &resultShape,

@@ -8,6 +8,12 @@
 //   offsets). Any dtype; O(result x window x input features per group).
 //   Integers and i1 run here, and the tests hold the fast path to it.
 //
+// * the direct kernel (f32, one group, an undilated lhs with at most 4
+//   features, or at most 4 batch elements in the filter gradient's stored
+//   form: a 3-channel stem's forward and filter gradient): no im2col, no
+//   BLAS; register-blocked loops (ConvolutionDirectLoops.h) over the lhs
+//   with its innermost dimension padded and the kernel as stored.
+//
 // * the GEMM path (f32, f64, and f16/bf16 computed in f32), one of
 //   - transposed gather (filter gradients: one group, operands stored as
 //     below, result positions x batch at most the reduction, window taps x
