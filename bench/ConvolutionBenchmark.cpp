@@ -57,7 +57,9 @@ constexpr int64_t kNumShapes = sizeof(kShapes) / sizeof(kShapes[0]);
 // gradient transposed first), to show what the transposed im2col saves.
 // On the 3-channel stems, where Auto runs the direct kernel, the forward
 // with im2col forced (ForwardGather) and the filter gradient with the
-// transposed im2col forced (FilterGradientTransposed): what it replaces.
+// transposed im2col forced (FilterGradientTransposed): what it replaces;
+// on the 64- and 256-channel shapes the direct kernel forced on the
+// forward (ForwardDirect), which Auto leaves to sgemm.
 enum class Pass {
   Forward,
   InputGradient,
@@ -65,7 +67,8 @@ enum class Pass {
   InputGradientGather,
   FilterGradientGather,
   ForwardGather,
-  FilterGradientTransposed
+  FilterGradientTransposed,
+  ForwardDirect
 };
 
 Tensor filled(Shape shape) {
@@ -107,11 +110,13 @@ void BM_Convolution(benchmark::State &state) {
           k = s.window, stride = s.stride, p = s.padding, oh = s.outSize();
   Shape x{n, h, h, c}, w{k, k, c, o}, y{n, oh, oh, o};
   int64_t dilatedOut = (oh - 1) * stride + 1;
-  if (pass == Pass::Forward || pass == Pass::ForwardGather) {
+  if (pass == Pass::Forward || pass == Pass::ForwardGather ||
+      pass == Pass::ForwardDirect) {
     Tensor lhs = filled(x), rhs = filled(w);
     ConvolutionDimensions d = nhwc(stride, p, p);
-    ConvolutionPath path = pass == Pass::Forward ? ConvolutionPath::Auto
-                                                 : ConvolutionPath::Gather;
+    ConvolutionPath path = pass == Pass::Forward         ? ConvolutionPath::Auto
+                           : pass == Pass::ForwardGather ? ConvolutionPath::Gather
+                                                         : ConvolutionPath::Direct;
     for (auto _ : state)
       benchmark::DoNotOptimize(convolution(lhs, rhs, d, y, path));
   } else if (pass == Pass::InputGradient ||
@@ -177,6 +182,8 @@ void convolutionArguments(benchmark::internal::Benchmark *b) {
   for (int64_t shape : {2, 3})
     for (Pass pass : {Pass::ForwardGather, Pass::FilterGradientTransposed})
       b->Args({shape, static_cast<int64_t>(pass)});
+  for (int64_t shape : {0, 1})
+    b->Args({shape, static_cast<int64_t>(Pass::ForwardDirect)});
 }
 
 } // namespace
