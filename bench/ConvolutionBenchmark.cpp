@@ -5,6 +5,8 @@
 //   3x3 64->64 on 56x56 (stride 1, padding 1)
 //   1x1 256->64 on 56x56
 //   7x7 3->64 on 224x224 (stride 2, padding 3: the stem)
+// and the example CNN's stem (3x3 3->32 on 32x32, batch 4: one microbatch
+// of `mpmd example cnn --image 32 --channels 32 --batch 32 --microbatches 8`)
 // forward, input gradient (JAX's form: the kernel reversed, then a
 // convolution of the output gradient dilated by the stride) and filter
 // gradient (JAX's form: batch and features swapped). Each is reported in
@@ -45,18 +47,28 @@ const Shape2d kShapes[] = {
     {"3x3_64_56", 8, 56, 64, 64, 3, 1, 1},
     {"1x1_256_56", 8, 56, 256, 64, 1, 1, 0},
     {"7x7_3_224_s2", 8, 224, 3, 64, 7, 2, 3},
+    {"3x3_3_32", 4, 32, 3, 32, 3, 1, 1},
 };
+constexpr int64_t kNumShapes = sizeof(kShapes) / sizeof(kShapes[0]);
 
 // The input gradient also with im2col forced (InputGradientGather), to
 // show what col2im saves on strided convolutions, and the filter gradient
 // with the canonical im2col forced (FilterGradientGather: x and the output
 // gradient transposed first), to show what the transposed im2col saves.
+// On the 3-channel stems, where Auto runs the direct kernel, the forward
+// with im2col forced (ForwardGather) and the filter gradient with the
+// transposed im2col forced (FilterGradientTransposed): what it replaces;
+// on the 64- and 256-channel shapes the direct kernel forced on the
+// forward (ForwardDirect), which Auto leaves to sgemm.
 enum class Pass {
   Forward,
   InputGradient,
   FilterGradient,
   InputGradientGather,
-  FilterGradientGather
+  FilterGradientGather,
+  ForwardGather,
+  FilterGradientTransposed,
+  ForwardDirect
 };
 
 Tensor filled(Shape shape) {
@@ -98,11 +110,15 @@ void BM_Convolution(benchmark::State &state) {
           k = s.window, stride = s.stride, p = s.padding, oh = s.outSize();
   Shape x{n, h, h, c}, w{k, k, c, o}, y{n, oh, oh, o};
   int64_t dilatedOut = (oh - 1) * stride + 1;
-  if (pass == Pass::Forward) {
+  if (pass == Pass::Forward || pass == Pass::ForwardGather ||
+      pass == Pass::ForwardDirect) {
     Tensor lhs = filled(x), rhs = filled(w);
     ConvolutionDimensions d = nhwc(stride, p, p);
+    ConvolutionPath path = pass == Pass::Forward         ? ConvolutionPath::Auto
+                           : pass == Pass::ForwardGather ? ConvolutionPath::Gather
+                                                         : ConvolutionPath::Direct;
     for (auto _ : state)
-      benchmark::DoNotOptimize(convolution(lhs, rhs, d, y));
+      benchmark::DoNotOptimize(convolution(lhs, rhs, d, y, path));
   } else if (pass == Pass::InputGradient ||
              pass == Pass::InputGradientGather) {
     // dx = conv(dy dilated by the stride, reverse(w) with i and o swapped).
@@ -132,7 +148,9 @@ void BM_Convolution(benchmark::State &state) {
     d.rhsDilation = {stride, stride};
     ConvolutionPath path = pass == Pass::FilterGradient
                                ? ConvolutionPath::Auto
-                               : ConvolutionPath::Gather;
+                           : pass == Pass::FilterGradientGather
+                               ? ConvolutionPath::Gather
+                               : ConvolutionPath::GatherTransposed;
     for (auto _ : state)
       benchmark::DoNotOptimize(convolution(lhs, dy, d, w, path));
   }
@@ -155,12 +173,17 @@ void BM_SgemmSameFlops(benchmark::State &state) {
 
 void convolutionArguments(benchmark::internal::Benchmark *b) {
   b->ArgNames({"shape", "pass"});
-  for (int64_t shape = 0; shape < 3; ++shape)
+  for (int64_t shape = 0; shape < kNumShapes; ++shape)
     for (int64_t pass = 0; pass < 3; ++pass)
       b->Args({shape, pass});
   b->Args({2, static_cast<int64_t>(Pass::InputGradientGather)});
   for (int64_t shape = 0; shape < 3; ++shape)
     b->Args({shape, static_cast<int64_t>(Pass::FilterGradientGather)});
+  for (int64_t shape : {2, 3})
+    for (Pass pass : {Pass::ForwardGather, Pass::FilterGradientTransposed})
+      b->Args({shape, static_cast<int64_t>(pass)});
+  for (int64_t shape : {0, 1})
+    b->Args({shape, static_cast<int64_t>(Pass::ForwardDirect)});
 }
 
 } // namespace
@@ -171,7 +194,7 @@ BENCHMARK(BM_Convolution)
     ->UseRealTime();
 BENCHMARK(BM_SgemmSameFlops)
     ->ArgName("shape")
-    ->DenseRange(0, 2)
+    ->DenseRange(0, kNumShapes - 1)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

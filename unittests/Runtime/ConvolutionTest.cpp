@@ -124,9 +124,11 @@ Problem randomProblem(std::mt19937 &generator, int64_t numSpatial,
   return p;
 }
 
+// Direct forced on a problem it does not take (groups, a dilated lhs, f64,
+// empty sizes) runs a GEMM path: the random problems cover both.
 constexpr ConvolutionPath kPaths[] = {
     ConvolutionPath::Auto, ConvolutionPath::Gather, ConvolutionPath::Scatter,
-    ConvolutionPath::GatherTransposed};
+    ConvolutionPath::GatherTransposed, ConvolutionPath::Direct};
 
 void expectSameElements(const Tensor &actual, const Tensor &expected,
                         const std::string &what) {
@@ -457,6 +459,50 @@ TEST(ConvolutionTest, JaxGradientFormsMatchFiniteDifferences) {
     expectNear(filterGradient(f, x, g), finiteDifferences(f, x, w, g, false),
                what + " filter gradient");
   }
+}
+
+// The direct kernel on stem-like problems past its block sizes: result rows
+// that do not fill the last register block, output features that do not
+// fill the last 16-feature chunk, padding on both sides (the lhs copied
+// with margins) and none (read in place), a filter gradient whose
+// reduction spans several kernel tiles. Auto takes the direct kernel on
+// all of these (at most 4 features), Direct forces it.
+TEST(ConvolutionTest, DirectPathMatchesReferenceOnStemShapes) {
+  std::mt19937 generator(5);
+  std::vector<Forward> cases = {
+      // 7x7 stride 2 padded 3 (ResNet's stem), odd sizes, 19 outputs.
+      {{2, 37, 41, 3}, {7, 7, 3, 19}, {2, 2}, {3, 3}, {3, 2}, {1, 1}, 1},
+      // 3x3 "same" (the example CNN's stem), 32 outputs.
+      {{3, 16, 13, 3}, {3, 3, 3, 32}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1},
+      // No padding (rows read in place), a dilated kernel, 1 feature.
+      {{2, 12, 15, 1}, {3, 2, 1, 5}, {1, 3}, {0, 0}, {0, 0}, {2, 1}, 1},
+      // Negative padding, 4 features.
+      {{1, 14, 14, 4}, {5, 5, 4, 8}, {2, 1}, {-1, 1}, {2, -1}, {1, 1}, 1},
+  };
+  for (const Forward &f : cases) {
+    Shape y = resultShapeOf(f.x, f.w, f.dims());
+    Tensor x = randomIntegers(DType::F32, f.x, generator);
+    Tensor w = randomIntegers(DType::F32, f.w, generator);
+    Call forward{x, w, f.dims(), y};
+    std::string what = "x " + shapeToString(f.x) + " w " + shapeToString(f.w);
+    Tensor expected = forward.reference();
+    expectSameElements(forward.run(ConvolutionPath::Direct), expected,
+                       what + " forward");
+    expectSameElements(forward.run(), expected, what + " forward, auto");
+  }
+  // A filter gradient whose dy rows (60 taps of the window) make the
+  // reduction 4 images x 60 rows long: several tiles of 34 units.
+  Forward stem{{4, 120, 120, 3}, {7, 7, 3, 20}, {2, 2}, {3, 3}, {3, 2},
+               {1, 1}, 1};
+  Shape y = resultShapeOf(stem.x, stem.w, stem.dims());
+  ASSERT_EQ(y, (Shape{4, 60, 60, 20}));
+  Tensor x = randomIntegers(DType::F32, stem.x, generator);
+  Tensor g = randomIntegers(DType::F32, y, generator);
+  Call call = filterGradientCall(stem, x, g);
+  Tensor expected = call.reference();
+  expectSameElements(call.run(ConvolutionPath::Direct), expected,
+                     "stem filter gradient");
+  expectSameElements(call.run(), expected, "stem filter gradient, auto");
 }
 
 // The three convolutions of a training step (forward, and both gradients

@@ -10,6 +10,8 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <random>
 
@@ -234,6 +236,54 @@ TEST(ReduceTest, MaximumPropagatesNan) {
   init.data<float>()[0] = -INFINITY;
   EXPECT_TRUE(std::isnan(reduce(ReduceKind::Maximum, operand, init, {0})
                              .elementAsDouble(0)));
+}
+
+// forEachRun walks the trailing dimensions a window leaves alone as runs:
+// expanded element by element, its visits must be forEach's (in another
+// order), on random windows whose trailing dimensions are sometimes left
+// alone (runs of several elements) and sometimes not (runs of one).
+TEST(WindowIndexerTest, RunsVisitWhatElementVisitsDo) {
+  std::mt19937 generator(41);
+  auto pick = [&](int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(generator);
+  };
+  int64_t longRuns = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    int64_t rank = pick(1, 4);
+    Shape operand(rank), result(rank);
+    WindowDimensions window;
+    int64_t plainFrom = pick(0, rank); // dimensions from here on: left alone
+    for (int64_t d = 0; d < rank; ++d) {
+      operand[d] = pick(1, 5);
+      bool plain = d >= plainFrom;
+      window.size.push_back(plain ? 1 : pick(1, 3));
+      window.strides.push_back(plain ? 1 : pick(1, 2));
+      window.baseDilations.push_back(plain ? 1 : pick(1, 2));
+      window.windowDilations.push_back(plain ? pick(1, 2) : pick(1, 2));
+      window.paddingLow.push_back(plain ? 0 : pick(0, 1));
+      window.paddingHigh.push_back(plain ? 0 : pick(0, 1));
+      int64_t padded = (operand[d] - 1) * window.baseDilations[d] + 1 +
+                       window.paddingLow[d] + window.paddingHigh[d];
+      int64_t dilated = (window.size[d] - 1) * window.windowDilations[d] + 1;
+      result[d] =
+          padded < dilated ? 0 : (padded - dilated) / window.strides[d] + 1;
+    }
+    WindowIndexer indexer(operand, result, window);
+    std::vector<std::array<int64_t, 3>> byElement, byRun;
+    indexer.forEach([&](int64_t out, int64_t position, int64_t source) {
+      byElement.push_back({out, position, source});
+    });
+    indexer.forEachRun(
+        [&](int64_t out, int64_t position, int64_t source, int64_t length) {
+          longRuns += length > 1;
+          for (int64_t i = 0; i < length; ++i)
+            byRun.push_back({out + i, position, source < 0 ? -1 : source + i});
+        });
+    std::sort(byElement.begin(), byElement.end());
+    std::sort(byRun.begin(), byRun.end());
+    ASSERT_EQ(byRun, byElement) << "trial " << trial;
+  }
+  EXPECT_GT(longRuns, 100);
 }
 
 TEST(LayoutTest, PadThenSliceRecoversTheOperand) {

@@ -245,6 +245,51 @@ public:
     }
   }
 
+  /// forEach with the trailing dimensions that the window leaves alone
+  /// (window 1, stride 1, no padding or base dilation, operand and result
+  /// of one size: NHWC pooling's channels) walked as one run: calls
+  /// `visit(resultIndex, windowPosition, operandIndex or -1, runLength)`
+  /// for result elements resultIndex .. resultIndex + runLength - 1 and
+  /// operand elements from operandIndex on. The same visits as forEach
+  /// (row-major within a run), O(results x window x rank / runLength)
+  /// index computations instead of O(results x window x rank).
+  template <typename Visit> void forEachRun(Visit visit) const {
+    int64_t rank = operandShape.size(), outerRank = rank, runLength = 1;
+    while (outerRank > 0) {
+      int64_t d = outerRank - 1;
+      if (window.size[d] != 1 || window.strides[d] != 1 ||
+          window.paddingLow[d] != 0 || window.baseDilations[d] != 1 ||
+          operandShape[d] != resultShape[d])
+        break;
+      runLength *= operandShape[d];
+      --outerRank;
+    }
+    Shape outerResult(resultShape.begin(), resultShape.begin() + outerRank);
+    Shape outerWindow(window.size.begin(), window.size.begin() + outerRank);
+    std::vector<int64_t> result(outerRank, 0), position(outerRank, 0);
+    for (int64_t out = 0, e = runLength ? numElementsOf(outerResult) : 0;
+         out < e; ++out) {
+      for (int64_t w = 0; w < windowSize; ++w) {
+        int64_t source = 0;
+        for (int64_t d = 0; d < outerRank && source >= 0; ++d) {
+          int64_t padded = result[d] * window.strides[d] +
+                           position[d] * window.windowDilations[d] -
+                           window.paddingLow[d];
+          int64_t dilation = window.baseDilations[d];
+          if (padded < 0 || padded % dilation != 0 ||
+              padded / dilation >= operandShape[d])
+            source = -1;
+          else
+            source = source * operandShape[d] + padded / dilation;
+        }
+        visit(out * runLength, w, source < 0 ? -1 : source * runLength,
+              runLength);
+        advanceRowMajor(position, outerWindow);
+      }
+      advanceRowMajor(result, outerResult);
+    }
+  }
+
 private:
   /// The next index of `shape` in row-major order, all zeros after the last.
   static void advanceRowMajor(std::vector<int64_t> &index, const Shape &shape) {
@@ -305,14 +350,20 @@ struct ConvolutionDimensions {
 /// gradients) with one group, an undilated lhs and at most as many result
 /// positions x batch as window taps x input features; else scatter when
 /// the lhs is dilated and has fewer positions than the result; else
-/// gather. Tests and benchmarks force one.
-enum class ConvolutionPath { Auto, Gather, Scatter, GatherTransposed };
+/// gather. `Direct` (f32, one group, an undilated lhs) computes without
+/// im2col or BLAS, register-blocked over 16 output features: Auto takes it
+/// first where the lhs has at most 4 features (at most 4 batch elements
+/// in the filter gradient's stored form), as an RGB stem's forward and
+/// filter gradient; forced where unsupported, the GEMM paths run. Tests
+/// and benchmarks force one.
+enum class ConvolutionPath { Auto, Gather, Scatter, GatherTransposed, Direct };
 
 /// `resultShape` is the verified one (C25). f32 and f64 (f16/bf16 through
-/// f32) run on BLAS gemm in tiles of at most 256 KiB: O(result x window x
-/// input features per group) multiply-adds (lhs positions instead of
-/// result positions for Scatter) plus O(operands + result + tiles)
-/// copies. Other dtypes use convolutionReference.
+/// f32) run on BLAS gemm in tiles of at most 256 KiB, or the direct kernel
+/// (few features, f32): O(result x window x input features per group)
+/// multiply-adds (lhs positions instead of result positions for Scatter)
+/// plus O(operands + result + tiles) copies. Other dtypes use
+/// convolutionReference.
 Tensor convolution(const Tensor &lhs, const Tensor &rhs,
                    const ConvolutionDimensions &dimensions,
                    const Shape &resultShape,

@@ -8,6 +8,12 @@
 //   offsets). Any dtype; O(result x window x input features per group).
 //   Integers and i1 run here, and the tests hold the fast path to it.
 //
+// * the direct kernel (f32, one group, an undilated lhs with at most 4
+//   features, or at most 4 batch elements in the filter gradient's stored
+//   form: a 3-channel stem's forward and filter gradient): no im2col, no
+//   BLAS; register-blocked loops (ConvolutionDirectLoops.h) over the lhs
+//   with its innermost dimension padded and the kernel as stored.
+//
 // * the GEMM path (f32, f64, and f16/bf16 computed in f32), one of
 //   - transposed gather (filter gradients: one group, operands stored as
 //     below, result positions x batch at most the reduction, window taps x
@@ -52,6 +58,7 @@
 
 #include "mpmd/Runtime/Kernels.h"
 
+#include "ConvolutionDirectLoops.h"
 #include "Dispatch.h"
 
 #include <cblas.h>
@@ -668,6 +675,161 @@ void scatterGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
   }
 }
 
+//===----------------------------------------------------------------------===//
+// Direct path (few features)
+//===----------------------------------------------------------------------===//
+
+/// The most lhs elements per position (features x batch of the direct
+/// form) for which Auto takes the direct kernel: with an RGB stem's 3,
+/// im2col's K (window x 3) is too short for sgemm, and each product needs
+/// a copy into the im2col tile or col2im's adds (docs/measurements.md).
+constexpr int64_t kDirectMaxFeatures = 4;
+
+#ifdef MPMD_CONVOLUTION_AVX2
+/// Whether this CPU runs the direct loops compiled for AVX2 with FMA.
+bool hasAvx2Fma() {
+  static const bool supported =
+      __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return supported;
+}
+#endif
+
+/// The direct kernel (ConvolutionDirectLoops.h) on lhs [N, I, X..., B, C]
+/// and kernel [I, K..., C, O] (contiguous, reversal applied), `c` giving
+/// the spatial sizes and window: returns [N, Y..., B, O]. Copies the lhs
+/// once when its innermost dimension needs padding (or loses some to
+/// negative padding), and a last chunk of fewer than 16 output features of
+/// the kernel.
+Tensor directConvolution(const Tensor &lhs, const Tensor &kernel,
+                         const Canonical &c, int64_t n, int64_t i, int64_t b,
+                         int64_t features, int64_t o) {
+  int64_t s = c.numSpatial;
+  detail::DirectConvolution p;
+  p.n = n;
+  p.i = i;
+  p.b = b;
+  p.c = features;
+  p.o = o;
+  p.input = c.input;
+  p.window = c.window;
+  p.output = c.output;
+  p.strides = c.strides;
+  p.dilations = c.rhsDilation;
+  p.low = c.low;
+
+  // The innermost row positions u = 0 .. span-1 read x = u - low.
+  int64_t width = b * features;
+  int64_t lastInput = c.input[s - 1], low = c.low[s - 1];
+  int64_t span = (c.output[s - 1] - 1) * c.strides[s - 1] +
+                 (c.window[s - 1] - 1) * c.rhsDilation[s - 1] + 1;
+  Tensor padded;
+  if (low <= 0 && span - low <= lastInput) {
+    p.lhs = lhs.data<float>() - low * width;
+    p.rowLength = lastInput * width;
+  } else {
+    // Rows (n, i, x_outer...); all zeros when the innermost input is empty.
+    int64_t rows = n * i;
+    for (int64_t d = 0; d + 1 < s; ++d)
+      rows *= c.input[d];
+    p.rowLength = span * width;
+    padded = Tensor::empty(DType::F32, {rows, p.rowLength});
+    int64_t begin = std::clamp<int64_t>(low, 0, span);
+    int64_t end = std::clamp<int64_t>(low + lastInput, begin, span);
+    for (int64_t r = 0; r < rows; ++r)
+      copyClippedRun(padded.data<float>() + r * p.rowLength,
+                     lhs.data<float>() + r * lastInput * width - low * width,
+                     begin, end, width, p.rowLength);
+    p.lhs = padded.data<float>();
+  }
+
+  // The last chunk of fewer than 16 output features, zero-padded.
+  int64_t chunk = detail::kDirectChunk;
+  int64_t tailFirst = o / chunk * chunk, tailLanes = o - tailFirst;
+  int64_t reductionRows = i * c.taps * features;
+  Tensor tail;
+  p.kernel = kernel.data<float>();
+  p.tailKernel = nullptr;
+  if (tailLanes > 0) {
+    tail = Tensor::empty(DType::F32, {reductionRows * chunk});
+    for (int64_t r = 0; r < reductionRows; ++r) {
+      float *to = tail.data<float>() + r * chunk;
+      std::copy_n(kernel.data<float>() + r * o + tailFirst, tailLanes, to);
+      std::fill(to + tailLanes, to + chunk, 0.0f);
+    }
+    p.tailKernel = tail.data<float>();
+  }
+
+  Shape resultShape{n};
+  resultShape.insert(resultShape.end(), c.output.begin(), c.output.end());
+  resultShape.push_back(b);
+  resultShape.push_back(o);
+  Tensor result = Tensor::empty(DType::F32, resultShape);
+  p.out = result.data<float>();
+#ifdef MPMD_CONVOLUTION_AVX2
+  if (hasAvx2Fma()) {
+    detail::directConvolutionAvx2(p);
+    return result;
+  }
+#endif
+  // Two-register vectors: 3 rows keep 12 accumulators in SSE's 16.
+  detail::directConvolutionLoops<3>(p);
+  return result;
+}
+
+/// The direct kernel on the convolution `dims` describes (one group, an
+/// undilated lhs), in the filter gradient's form (lhs [I, X..., B], kernel
+/// [I, K..., O]) when `transposedForm`, else the forward's (lhs [B, X...,
+/// C], kernel [K..., C, O]); the operands are arranged into that form (no
+/// copy when already stored so) and the result into the requested layout.
+Tensor runDirect(const Tensor &lhsIn, const Tensor &rhsIn,
+                 const ConvolutionDimensions &dims, const Canonical &c,
+                 bool transposedForm) {
+  int64_t s = c.numSpatial;
+  std::vector<int64_t> lhsOrder, kernelOrder;
+  std::vector<bool> kernelReversed;
+  if (transposedForm) {
+    lhsOrder.push_back(dims.inputFeature);
+    kernelOrder.push_back(dims.kernelInputFeature);
+    kernelReversed.push_back(false);
+  } else {
+    lhsOrder.push_back(dims.inputBatch);
+  }
+  lhsOrder.insert(lhsOrder.end(), dims.inputSpatial.begin(),
+                  dims.inputSpatial.end());
+  lhsOrder.push_back(transposedForm ? dims.inputBatch : dims.inputFeature);
+  kernelOrder.insert(kernelOrder.end(), dims.kernelSpatial.begin(),
+                     dims.kernelSpatial.end());
+  kernelReversed.insert(kernelReversed.end(), dims.reversal.begin(),
+                        dims.reversal.end());
+  if (!transposedForm) {
+    kernelOrder.push_back(dims.kernelInputFeature);
+    kernelReversed.push_back(false);
+  }
+  kernelOrder.push_back(dims.kernelOutputFeature);
+  kernelReversed.push_back(false);
+  Tensor lhs = arrange(lhsIn, lhsOrder, std::vector<bool>(s + 2, false));
+  Tensor kernel = arrange(rhsIn, kernelOrder, kernelReversed);
+  // [N, Y..., B, O]: N = 1 in the filter gradient's form, B = 1 in the
+  // forward's.
+  Tensor out =
+      transposedForm
+          ? directConvolution(lhs, kernel, c, 1, c.features, c.batch, 1,
+                              c.outFeatures)
+          : directConvolution(lhs, kernel, c, c.batch, 1, 1, c.features,
+                              c.outFeatures);
+  Shape shape(c.output.begin(), c.output.end());
+  shape.insert(shape.begin() + (transposedForm ? s : 0), c.batch);
+  shape.push_back(c.outFeatures);
+  // Result dimension i is dimension order[i] of `shape`.
+  std::vector<int64_t> order(s + 2);
+  int64_t batchAt = transposedForm ? s : 0, firstSpatial = transposedForm ? 0 : 1;
+  for (int64_t d = 0; d < s; ++d)
+    order[dims.outputSpatial[d]] = firstSpatial + d;
+  order[dims.outputBatch] = batchAt;
+  order[dims.outputFeature] = s + 1;
+  return arrange(out.reshaped(shape), order, std::vector<bool>(s + 2, false));
+}
+
 template <typename T>
 Tensor gemmConvolution(const Tensor &lhsIn, const Tensor &rhsIn,
                        const ConvolutionDimensions &dims,
@@ -712,6 +874,19 @@ Tensor gemmConvolution(const Tensor &lhsIn, const Tensor &rhsIn,
   for (int64_t d = 0; d < s; ++d)
     storedTransposed &= dims.inputSpatial[d] == d + 1 &&
                         dims.kernelSpatial[d] == d + 1 && !dims.reversal[d];
+  // The direct kernel (f32): in the filter gradient's stored form when
+  // its lhs batch (a stem's 3 channels there) is small, else in the
+  // canonical forward form when the lhs features are.
+  if constexpr (std::is_same_v<T, float>) {
+    bool supported = c.groups == 1 && !dilatedLhs && s > 0 && c.batch > 0 &&
+                     c.features > 0 && c.taps > 0 && c.outputPositions > 0 &&
+                     c.outFeatures > 0;
+    bool fewFeatures =
+        (storedTransposed ? c.batch : c.features) <= kDirectMaxFeatures;
+    if (supported && (path == ConvolutionPath::Direct ||
+                      (path == ConvolutionPath::Auto && fewFeatures)))
+      return runDirect(lhsIn, rhsIn, dims, c, storedTransposed);
+  }
   bool transposedGather =
       c.groups == 1 &&
       (path == ConvolutionPath::GatherTransposed ||

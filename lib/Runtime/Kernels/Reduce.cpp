@@ -15,6 +15,7 @@
 #include "ElementwiseLoops.h"
 
 #include <type_traits>
+#include <vector>
 
 namespace mlir::mpmd::runtime {
 
@@ -171,9 +172,17 @@ Tensor reduceWindow(ReduceKind kind, const Tensor &operandIn,
     const T *in = operand.data<T>();
     T *out = result.data<T>();
     T padding = init.data<T>()[0];
-    indexer.forEach([&](int64_t resultIndex, int64_t, int64_t source) {
-      out[resultIndex] =
-          combine(out[resultIndex], source < 0 ? padding : in[source]);
+    indexer.forEachRun([&](int64_t resultIndex, int64_t, int64_t source,
+                           int64_t length) {
+      T *to = out + resultIndex;
+      if (source < 0) {
+        for (int64_t i = 0; i < length; ++i)
+          to[i] = combine(to[i], padding);
+        return;
+      }
+      const T *from = in + source;
+      for (int64_t i = 0; i < length; ++i)
+        to[i] = combine(to[i], from[i]);
     });
   });
   return roundsAfterEachOp(operandIn.dtype()) ? detail::roundToDType(result, operandIn.dtype())
@@ -204,14 +213,30 @@ Tensor selectAndScatter(CompareKind select, ReduceKind scatter,
     Combiner<T> combine{scatter};
     const T *in = operand.data<T>(), *from = source.data<T>();
     T *out = result.data<T>();
-    int64_t chosen = -1;
-    indexer.forEach([&](int64_t sourceIndex, int64_t position, int64_t index) {
-      if (position == 0)
-        chosen = -1;
-      if (index >= 0 && (chosen < 0 || !keeps(in[chosen], in[index])))
-        chosen = index;
-      if (position == lastPosition && chosen >= 0)
-        out[chosen] = combine(out[chosen], from[sourceIndex]);
+    // The element each window of the current run has chosen so far, and
+    // its value (compared without reading it back through the index).
+    std::vector<int64_t> chosen;
+    std::vector<T> best;
+    indexer.forEachRun([&](int64_t sourceIndex, int64_t position,
+                           int64_t index, int64_t length) {
+      if (position == 0) {
+        chosen.assign(length, -1);
+        best.resize(length);
+      }
+      // Without branches: which element a window keeps follows the data
+      // (half of relu'd activations' comparisons go either way), and a
+      // mispredicted branch per element cost more than the comparison.
+      for (int64_t i = 0; index >= 0 && i < length; ++i) {
+        T value = in[index + i];
+        bool take = (chosen[i] < 0) | !keeps(best[i], value);
+        chosen[i] = take ? index + i : chosen[i];
+        best[i] = take ? value : best[i];
+      }
+      if (position != lastPosition)
+        return;
+      for (int64_t i = 0; i < length; ++i)
+        if (chosen[i] >= 0)
+          out[chosen[i]] = combine(out[chosen[i]], from[sourceIndex + i]);
     });
   });
   return roundsAfterEachOp(operandIn.dtype()) ? detail::roundToDType(result, operandIn.dtype())
