@@ -217,6 +217,27 @@ public:
                 const WindowDimensions &window);
 
   int64_t getWindowSize() const { return windowSize; }
+  /// The row-major index, over the leading `rank` dimensions of the operand,
+  /// of the element that the result element at `result` reads at window
+  /// position `position`; -1 where it reads padding or a base-dilation hole.
+  /// O(rank).
+  int64_t getSourceIndex(const std::vector<int64_t> &result,
+                         const std::vector<int64_t> &position,
+                         int64_t rank) const {
+    int64_t source = 0;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t padded = result[d] * window.strides[d] +
+                       position[d] * window.windowDilations[d] -
+                       window.paddingLow[d];
+      int64_t dilation = window.baseDilations[d];
+      if (padded < 0 || padded % dilation != 0 ||
+          padded / dilation >= operandShape[d])
+        return -1;
+      source = source * operandShape[d] + padded / dilation;
+    }
+    return source;
+  }
+
   /// Calls `visit(resultIndex, windowPosition, operandIndex or -1)` for every
   /// result element (row-major), then every window position (row-major).
   /// O(results x window x rank).
@@ -226,19 +247,7 @@ public:
     std::vector<int64_t> result(rank, 0), position(rank, 0);
     for (int64_t out = 0, e = numElementsOf(resultShape); out < e; ++out) {
       for (int64_t w = 0; w < windowSize; ++w) {
-        int64_t source = 0;
-        for (int64_t d = 0; d < rank && source >= 0; ++d) {
-          int64_t padded = result[d] * window.strides[d] +
-                           position[d] * window.windowDilations[d] -
-                           window.paddingLow[d];
-          int64_t dilation = window.baseDilations[d];
-          if (padded < 0 || padded % dilation != 0 ||
-              padded / dilation >= operandShape[d])
-            source = -1;
-          else
-            source = source * operandShape[d] + padded / dilation;
-        }
-        visit(out, w, source);
+        visit(out, w, getSourceIndex(result, position, rank));
         advanceRowMajor(position, window.size);
       }
       advanceRowMajor(result, resultShape);
@@ -270,18 +279,7 @@ public:
     for (int64_t out = 0, e = runLength ? numElementsOf(outerResult) : 0;
          out < e; ++out) {
       for (int64_t w = 0; w < windowSize; ++w) {
-        int64_t source = 0;
-        for (int64_t d = 0; d < outerRank && source >= 0; ++d) {
-          int64_t padded = result[d] * window.strides[d] +
-                           position[d] * window.windowDilations[d] -
-                           window.paddingLow[d];
-          int64_t dilation = window.baseDilations[d];
-          if (padded < 0 || padded % dilation != 0 ||
-              padded / dilation >= operandShape[d])
-            source = -1;
-          else
-            source = source * operandShape[d] + padded / dilation;
-        }
+        int64_t source = getSourceIndex(result, position, outerRank);
         visit(out * runLength, w, source < 0 ? -1 : source * runLength,
               runLength);
         advanceRowMajor(position, outerWindow);
