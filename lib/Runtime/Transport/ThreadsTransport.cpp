@@ -229,10 +229,30 @@ llvm::Expected<Tensor> ThreadsTransport::collective(
   return result;
 }
 
+namespace {
+
 /// The bytes of an all-reduce or reduce-scatter chunk copied and folded at
 /// a time: well inside L2, large enough that the per-block calls cost
 /// nothing.
 constexpr int64_t kFoldBlockBytes = 64 * 1024;
+
+/// The elements of `dtype` in one fold block.
+int64_t getFoldBlockElements(DType dtype) {
+  return std::max<int64_t>(
+      1, kFoldBlockBytes / static_cast<int64_t>(dtypeSize(dtype)));
+}
+
+/// Writes into `into` the reduction of the `size` elements at byte `offset`
+/// of every operand: the first one's copied, the others' folded in.
+void foldBlock(ReduceKind kind, DType dtype, std::byte *into,
+               llvm::ArrayRef<const Tensor *> operands, size_t offset,
+               int64_t size) {
+  std::memcpy(into, operands[0]->bytes() + offset, size * dtypeSize(dtype));
+  for (const Tensor *other : operands.drop_front())
+    reduceInto(kind, dtype, into, other->bytes() + offset, size);
+}
+
+} // namespace
 
 llvm::Expected<Tensor> ThreadsTransport::allReduce(
     llvm::ArrayRef<int64_t> group, int64_t device, const Tensor &operand,
@@ -260,17 +280,14 @@ llvm::Expected<Tensor> ThreadsTransport::allReduce(
         // Block by block, so that the block is still in cache when the
         // other operands are folded into it and when it is copied to the
         // other members' results.
-        int64_t blockElements = std::max<int64_t>(
-            1, kFoldBlockBytes / static_cast<int64_t>(elementSize));
+        int64_t blockElements = getFoldBlockElements(operand.dtype());
         for (int64_t block = begin; block < begin + count;
              block += blockElements) {
           int64_t size = std::min(blockElements, begin + count - block);
           size_t offset = block * elementSize, bytes = size * elementSize;
           std::byte *into = result.bytes() + offset;
-          std::memcpy(into, meeting.operands[0]->bytes() + offset, bytes);
-          for (int64_t member = 1; member < members; ++member)
-            reduceInto(kind, operand.dtype(), into,
-                       meeting.operands[member]->bytes() + offset, size);
+          foldBlock(kind, operand.dtype(), into, meeting.operands, offset,
+                    size);
           for (int64_t member = 0; member < members; ++member)
             if (member != self)
               std::memcpy(meeting.results[member]->bytes() + offset, into,
@@ -334,20 +351,15 @@ llvm::Expected<Tensor> ThreadsTransport::reduceScatter(
         if (llvm::Error error =
                 checkSameOperands("reduce_scatter", meeting.operands))
           return error;
-        int64_t blockElements = std::max<int64_t>(
-            1, kFoldBlockBytes / static_cast<int64_t>(elementSize));
+        int64_t blockElements = getFoldBlockElements(operand.dtype());
         for (int64_t run = 0; run < runs; ++run) {
           int64_t source = run * stride + self * runElements;
           for (int64_t block = 0; block < runElements; block += blockElements) {
             int64_t size = std::min(blockElements, runElements - block);
             std::byte *into =
                 result.bytes() + (run * runElements + block) * elementSize;
-            size_t offset = (source + block) * elementSize;
-            std::memcpy(into, meeting.operands[0]->bytes() + offset,
-                        size * elementSize);
-            for (int64_t member = 1; member < members; ++member)
-              reduceInto(kind, operand.dtype(), into,
-                         meeting.operands[member]->bytes() + offset, size);
+            foldBlock(kind, operand.dtype(), into, meeting.operands,
+                      (source + block) * elementSize, size);
           }
         }
         return llvm::Error::success();
