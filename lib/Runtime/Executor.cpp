@@ -37,6 +37,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -45,6 +46,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <mutex>
 #include <set>
@@ -138,9 +140,12 @@ private:
 #endif
 };
 
-/// Whether no thread of the machine but the caller is runnable now (Linux:
-/// the runnable count of /proc/loadavg, "0.52 0.58 0.59 1/467 12345");
-/// false when that cannot be read.
+/// Whether no thread of another process is runnable now (Linux: the
+/// machine's runnable count of /proc/loadavg, "0.52 0.58 0.59 3/467 12345",
+/// less this process's own runnable threads, /proc/self/task/*/stat: the
+/// caller, and the threads of the previous run still winding down, which
+/// made a bare "runnable == 1" fail on an idle machine); false when that
+/// cannot be read.
 bool isMachineIdle() {
 #if defined(__linux__)
   std::FILE *loadavg = std::fopen("/proc/loadavg", "r");
@@ -150,7 +155,25 @@ bool isMachineIdle() {
   if (std::fscanf(loadavg, "%*f %*f %*f %ld/", &running) != 1)
     running = -1;
   std::fclose(loadavg);
-  return running == 1;
+  if (running < 1)
+    return false;
+  long ownRunning = 0;
+  std::error_code error;
+  for (llvm::sys::fs::directory_iterator task("/proc/self/task", error), end;
+       !error && task != end; task.increment(error)) {
+    std::FILE *stat = std::fopen((task->path() + "/stat").c_str(), "r");
+    if (!stat)
+      continue;
+    // "tid (comm) S ...": the state follows the last ')' (comm may hold
+    // spaces and parentheses).
+    char line[512];
+    size_t length = std::fread(line, 1, sizeof(line) - 1, stat);
+    std::fclose(stat);
+    line[length] = 0;
+    const char *close = std::strrchr(line, ')');
+    ownRunning += close && close[1] == ' ' && close[2] == 'R';
+  }
+  return running <= std::max<long>(ownRunning, 1);
 #else
   return false;
 #endif
@@ -560,8 +583,11 @@ Executable::layOutValues(std::vector<ShardLayout> typedLayouts,
 /// transfers in flight.
 class Executable::Run {
 public:
+  /// `pinsWhenSpinning`: whether device threads that spin are pinned to
+  /// cores (ExecutorOptions::pinDeviceThreads, else whether the machine was
+  /// idle before the run).
   Run(const Executable &executable, const ExecutorOptions &options,
-      Transport &transport)
+      Transport &transport, bool pinsWhenSpinning)
       : executable(executable), program(executable.program), options(options),
         transport(transport) {
     for (const DeviceProgram::Mesh &mesh : program.meshes) {
@@ -587,12 +613,11 @@ public:
     // One device never waits for another.
     spins = localDevices > 1 &&
             localDevices <= int64_t(std::thread::hardware_concurrency());
+    startedSpinning = spins;
     // Only when every device runs here (processes sharing a machine, MPI
     // ranks, would each pin theirs to the same first cores), while
     // spinning, and unless the options say otherwise, on an idle machine.
-    if (spins && localDevices == numDevices &&
-        (options.pinDeviceThreads ? *options.pinDeviceThreads
-                                  : isMachineIdle()))
+    if (spins && localDevices == numDevices && pinsWhenSpinning)
       pinning.emplace(localDevices);
     for (auto [index, step] : llvm::enumerate(program.steps)) {
       int64_t meshDevices = program.meshes[step.mesh].numDevices;
@@ -775,6 +800,20 @@ private:
   /// the cores, and a spinning device would keep one from them (and from
   /// the device it waits for).
   std::atomic<bool> spins = false;
+  /// Whether the run started spinning, and why and when it stopped (set
+  /// once, by the thread that cleared `spins`; read after the threads end).
+  bool startedSpinning = false;
+  double spinStoppedUs = 0;
+  std::string spinStopReason;
+  /// Clears `spins` for the rest of the run; the first caller records why.
+  void stopSpinning(std::string reason) {
+    bool expected = true;
+    if (!spins.compare_exchange_strong(expected, false,
+                                       std::memory_order_relaxed))
+      return;
+    spinStoppedUs = now();
+    spinStopReason = std::move(reason);
+  }
   /// The device threads' cores, while they spin (set up when every device
   /// is local and the run starts spinning): a thread lets go of its core
   /// once the run stops spinning, since on a loaded machine a pinned
@@ -915,7 +954,12 @@ void Executable::Run::waitForOperands(DeviceState &state,
         if (round % 16 == 15) {
           auto now = std::chrono::steady_clock::now();
           if (now - last > kDescheduled)
-            spins.store(false, std::memory_order_relaxed);
+            stopSpinning(
+                "a waiting device thread lost its core for " +
+                std::to_string(std::chrono::duration_cast<
+                                   std::chrono::microseconds>(now - last)
+                                   .count()) +
+                " us");
           last = now;
           late = now >= deadline || !spins.load(std::memory_order_relaxed);
           if (late)
@@ -1119,9 +1163,12 @@ void Executable::Run::runSteps(int64_t mesh, int64_t device,
                  : interpreter->runRegion(*executable.stepBodies[index],
                                           std::move(arguments));
     double end = now();
-    if (spinning &&
-        getThreadCpuMicros() - cpuStart < kBusyShareToSpin * (end - start))
-      spins.store(false, std::memory_order_relaxed);
+    if (double cpu = spinning ? getThreadCpuMicros() - cpuStart : 0;
+        spinning && cpu < kBusyShareToSpin * (end - start))
+      stopSpinning("fragment '" + step.name + "' on " +
+                   program.describeDevice(mesh, device) + " got " +
+                   std::to_string(int(100 * cpu / (end - start))) +
+                   "% of its wall time on a CPU");
     lockDevice(lock);
 
     if (failed(results)) {
@@ -1343,6 +1390,9 @@ llvm::Expected<RunResult> Executable::Run::execute(std::vector<Tensor> inputs) {
       }
     }
   result.transferredBytes = transferredBytes;
+  result.spun = startedSpinning;
+  result.spinStoppedUs = spinStoppedUs;
+  result.spinStopReason = spinStopReason;
   return result;
 }
 
@@ -1384,13 +1434,17 @@ Executable::run(std::vector<Tensor> inputs,
         !peak)
       return peak.takeError();
 
+  // Before this run starts threads of its own (the transport's copy
+  // engines are runnable while they start).
+  bool machineIdle = options.pinDeviceThreads ? *options.pinDeviceThreads
+                                              : isMachineIdle();
   // One core per device: BLAS must not spread each GEMM over every core.
   BlasThreadLimit oneThread(1);
   std::optional<ThreadsTransport> ownTransport;
   Transport *transport = options.transport;
   if (!transport)
     transport = &ownTransport.emplace(program.getNumDevices());
-  Run run(*this, options, *transport);
+  Run run(*this, options, *transport, machineIdle);
   return run.execute(std::move(inputs));
 }
 

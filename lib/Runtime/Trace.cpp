@@ -196,6 +196,22 @@ void printRunSummary(const DeviceProgram &program, const RunResult &result,
         formatBytes(usage.peakBytes).c_str(),
         formatBytes(received[{usage.mesh, usage.device}]).c_str());
   }
+  // How the device threads waited: spinning and pinning decide whether the
+  // stages of a fine-grained pipeline overlap (docs/runtime.md, "Waiting").
+  if (result.spun) {
+    os << "waiting: spin, then park";
+    std::string cpus;
+    for (const DeviceUsage &usage : result.devices)
+      if (usage.pinnedCpu >= 0)
+        cpus += (cpus.empty() ? "" : ", ") + std::to_string(usage.pinnedCpu);
+    if (!cpus.empty())
+      os << "; device threads pinned to CPUs " << cpus;
+    if (!result.spinStopReason.empty())
+      os << "; stopped spinning (and pinning) at "
+         << formatMicros(result.spinStoppedUs) << ": "
+         << result.spinStopReason;
+    os << "\n";
+  }
   if (!replay || width < 1)
     return;
   double scale = std::max(result.stepUs, replay->makespan);

@@ -285,6 +285,12 @@ TEST_F(ExecutorTest, PinnedDeviceThreadsRunOnCoresOfTheirOwn) {
     ASSERT_EQ(result->devices.size(), 2u);
     const int cpu0 = result->devices[0].pinnedCpu;
     const int cpu1 = result->devices[1].pinnedCpu;
+    // The run says how it waited: two devices with a core each spin.
+    EXPECT_EQ(result->spun, canPin);
+    if (!result->spinStopReason.empty()) {
+      EXPECT_GE(result->spinStoppedUs, 0);
+      EXPECT_LE(result->spinStoppedUs, result->stepUs);
+    }
     if (pin && canPin) {
       EXPECT_TRUE(llvm::is_contained(allowed, cpu0));
       EXPECT_TRUE(llvm::is_contained(allowed, cpu1));
@@ -467,6 +473,35 @@ TEST_F(ExecutorTest, WritesAChromeTraceAndASummary) {
   EXPECT_THAT(m0Replayed, ::testing::Not(HasSubstr("B")));
 }
 
+TEST_F(ExecutorTest, TheSummarySaysHowTheDevicesWaited) {
+  std::unique_ptr<Executable> executable = create(twoMeshProgram(1));
+  ASSERT_TRUE(executable) << diagnostics;
+  RunResult result;
+  result.stepUs = 4000;
+  result.devices = {{0, 0, 0, 1000, /*pinnedCpu=*/0},
+                    {1, 0, 0, 1000, /*pinnedCpu=*/1}};
+  auto summarize = [&] {
+    std::string summary;
+    llvm::raw_string_ostream os(summary);
+    printRunSummary(executable->getProgram(), result, nullptr, os);
+    return summary;
+  };
+  // A run that never spun (one device, or more devices than cores) says
+  // nothing about waiting.
+  EXPECT_THAT(summarize(), ::testing::Not(HasSubstr("waiting:")));
+  result.spun = true;
+  EXPECT_THAT(summarize(),
+              HasSubstr("waiting: spin, then park; device threads pinned to "
+                        "CPUs 0, 1\n"));
+  result.spinStoppedUs = 1500;
+  result.spinStopReason = "a waiting device thread lost its core for 900 us";
+  EXPECT_THAT(summarize(),
+              HasSubstr("pinned to CPUs 0, 1; stopped spinning (and pinning) "
+                        "at 1.500 ms: a waiting device thread lost its core "
+                        "for 900 us\n"));
+  result.devices[0].pinnedCpu = result.devices[1].pinnedCpu = -1;
+  EXPECT_THAT(summarize(), HasSubstr("waiting: spin, then park; stopped"));
+}
 
 /// A GPipe step over `meshes` single-device meshes in a chain and
 /// `microbatches` microbatches: forward fragments mesh by mesh with a

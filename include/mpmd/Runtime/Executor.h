@@ -142,6 +142,12 @@ struct RunResult {
   /// When the run started, in microseconds since the Unix epoch: what lines
   /// up the traces of several processes.
   int64_t startUnixMicros = 0;
+  /// How waiting device threads waited: whether they spun before parking
+  /// (ExecutorOptions, docs/runtime.md "Waiting") and, when the run stopped
+  /// spinning part-way, when and why (empty: spun to the end or never).
+  bool spun = false;
+  double spinStoppedUs = 0;
+  std::string spinStopReason;
 };
 
 /// An MPMD module ready to run: its @main turned into a DeviceProgram, the
