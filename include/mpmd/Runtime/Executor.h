@@ -75,9 +75,9 @@ struct ExecutorOptions {
   /// Whether each device thread is pinned to a core of its own (only when
   /// every device runs in this process and the process may use a CPU for
   /// each; a thread lets go of its core once the run stops spinning).
-  /// None: when, at the start of the run, no other thread of the machine
-  /// is runnable (a pinned thread cannot move off a core that another
-  /// process holds).
+  /// None: when, at the start of the run, no thread of another process is
+  /// runnable (a pinned thread cannot move off a core that another process
+  /// holds).
   std::optional<bool> pinDeviceThreads;
   /// Tests only: called right before each fragment or copy of a step runs,
   /// on the device or copy-engine thread that runs it (so concurrently), to
