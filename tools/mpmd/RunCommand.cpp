@@ -55,7 +55,7 @@ void printRunHelp(llvm::raw_ostream &os) {
         "                [--config CONFIG.json [--validate [--tolerance T]]]\n"
         "                [--trace TRACE.json] [--summary] [--device-memory "
         "BYTES] [--repeat N]\n"
-        "                [--quiet] [--timeout SECONDS]\n"
+        "                [--quiet] [--timeout SECONDS] [--pin-threads auto|on|off]\n"
         "       mpirun -n R mpmd run ... --backend mpi [--devices-per-rank K]\n\n"
         "Runs a program and prints one line per output: its type, min, max, "
         "mean and\nfirst values. A plain module runs FUNCTION on the "
@@ -109,6 +109,13 @@ void printRunHelp(llvm::raw_ostream &os) {
         "  --timeout S          fail when one run of the program takes longer "
         "than S seconds,\n"
         "                       naming where each device waits\n"
+        "  --pin-threads P      pin each device thread to a core of its own "
+        "while devices\n"
+        "                       spin-wait: auto (default: when no other "
+        "process is runnable\n"
+        "                       as the run starts), on, off; 'waiting:' in "
+        "--summary says\n"
+        "                       what a run did\n"
         "  --backend B          threads (default: one process) or mpi (under "
         "mpirun: each rank\n"
         "                       runs its devices; rank 0 reports; --outputs "
@@ -288,7 +295,7 @@ llvm::Error parseRunOptions(llvm::ArrayRef<llvm::StringRef> args,
                             std::optional<std::string> &configPath,
                             bool &help) {
   std::optional<std::string> randomSeed, tolerance, deviceMemory, repeat,
-      backend, devicesPerRank, timeout;
+      backend, devicesPerRank, timeout, pinThreads;
   if (llvm::Error error = parseArguments(args,
                                          {{"--function", &functionName},
                                           {"--inputs", &options.inputs},
@@ -302,7 +309,8 @@ llvm::Error parseRunOptions(llvm::ArrayRef<llvm::StringRef> args,
                                           {"--backend", &backend},
                                           {"--devices-per-rank",
                                            &devicesPerRank},
-                                          {"--timeout", &timeout}},
+                                          {"--timeout", &timeout},
+                                          {"--pin-threads", &pinThreads}},
                                          {{"--print", &options.print},
                                           {"--summary", &options.summary},
                                           {"--validate", &options.validate},
@@ -347,6 +355,13 @@ llvm::Error parseRunOptions(llvm::ArrayRef<llvm::StringRef> args,
       return makeUsageError(
           "--device-memory expects bytes, e.g. 1048576 or 64M (got '" +
           *deviceMemory + "')");
+  }
+  if (pinThreads) {
+    if (*pinThreads == "on" || *pinThreads == "off")
+      options.executor.pinDeviceThreads = *pinThreads == "on";
+    else if (*pinThreads != "auto")
+      return makeUsageError("--pin-threads expects 'auto', 'on' or 'off' (got '" +
+                            *pinThreads + "')");
   }
   if (repeat && (llvm::StringRef(*repeat).getAsInteger(10, options.repeat) ||
                  options.repeat < 1))
@@ -523,10 +538,11 @@ int runRunCommand(llvm::ArrayRef<llvm::StringRef> args) {
   if (!mpmdProgram &&
       (options.trace || options.summary || options.executor.deviceMemoryBytes ||
        options.repeat != 1 || options.executor.timeoutSeconds ||
-       options.backend != "threads"))
+       options.executor.pinDeviceThreads || options.backend != "threads"))
     return fail(makeUsageError(
-        "--trace, --summary, --device-memory, --repeat, --timeout and "
-        "--backend apply to MPMD programs (an exported module, or a model "
+        "--trace, --summary, --device-memory, --repeat, --timeout, "
+        "--pin-threads and --backend apply to MPMD programs (an exported "
+        "module, or a model "
         "with --config)"));
   if (options.backend == "threads")
     if (llvm::Error error = installInjectedFault(options, 0))
