@@ -40,26 +40,6 @@ DimAxes getDimAxes(TensorShardingAttr sharding, int64_t rank) {
   return axes;
 }
 
-/// `sharding` without the axes of `manualAxes`: how values inside a manual
-/// computation are sharded over the remaining (free) axes.
-TensorShardingAttr stripManualAxes(TensorShardingAttr sharding,
-                                   ManualAxesAttr manualAxes) {
-  auto isManual = [&](AxisRefAttr axis) {
-    return llvm::any_of(manualAxes.getValue(), [&](StringAttr name) {
-      return name.getValue() == axis.getName();
-    });
-  };
-  SmallVector<DimensionShardingAttr> dims;
-  for (DimensionShardingAttr dim : sharding.getDimShardings()) {
-    SmallVector<AxisRefAttr> free;
-    llvm::copy_if(dim.getAxes(), std::back_inserter(free),
-                  [&](AxisRefAttr axis) { return !isManual(axis); });
-    dims.push_back(DimensionShardingAttr::get(
-        sharding.getContext(), free, dim.getIsClosed(), dim.getPriority()));
-  }
-  return withDimShardings(sharding, dims);
-}
-
 RankedTensorType getI64ScalarType(MLIRContext *ctx) {
   return RankedTensorType::get({}, IntegerType::get(ctx, 64));
 }

@@ -12,30 +12,6 @@
 
 namespace mlir::sdy {
 
-TensorShardingAttr stripManualAxes(TensorShardingAttr sharding,
-                                   ManualComputationOp manual) {
-  if (!sharding)
-    return sharding;
-  ArrayRef<StringAttr> manualAxes = manual.getManualAxes().getValue();
-  auto isFree = [&](AxisRefAttr axis) {
-    return llvm::none_of(manualAxes, [&](StringAttr name) {
-      return name.getValue() == axis.getName();
-    });
-  };
-  auto freeAxes = [&](ArrayRef<AxisRefAttr> axes) {
-    return llvm::to_vector(llvm::make_filter_range(axes, isFree));
-  };
-  SmallVector<DimensionShardingAttr> dims;
-  for (DimensionShardingAttr dim : sharding.getDimShardings())
-    dims.push_back(DimensionShardingAttr::get(
-        sharding.getContext(), freeAxes(dim.getAxes()), dim.getIsClosed(),
-        dim.getPriority()));
-  return TensorShardingAttr::get(sharding.getContext(), sharding.getMeshOrRef(),
-                                 dims, freeAxes(sharding.getReplicatedAxes()),
-                                 freeAxes(sharding.getUnreducedAxes()),
-                                 sharding.getUnreducedKind());
-}
-
 TensorShardingAttr getPartitionSharding(Value value) {
   if (TensorShardingAttr sharding = getSharding(value))
     return sharding;
@@ -45,7 +21,8 @@ TensorShardingAttr getPartitionSharding(Value value) {
   Operation *parent = arg.getOwner()->getParentOp();
   if (auto manual = dyn_cast_or_null<ManualComputationOp>(parent))
     return stripManualAxes(
-        manual.getInShardings().getShardings()[arg.getArgNumber()], manual);
+        manual.getInShardings().getShardings()[arg.getArgNumber()],
+        manual.getManualAxes());
   if (Value owner = getEdgeOwnerFromTarget(arg))
     return getEdgeOwnerSharding(owner);
   return nullptr;

@@ -25,11 +25,6 @@ namespace mlir::sdy {
 /// without the manual axes. Null when unsharded.
 TensorShardingAttr getPartitionSharding(Value value);
 
-/// `sharding` without the manual axes of `manual` (the view from inside
-/// the manual computation's body).
-TensorShardingAttr stripManualAxes(TensorShardingAttr sharding,
-                                   ManualComputationOp manual);
-
 /// Whether `a` and `b` place the same data on the same devices: same mesh
 /// (device order included), same axes on every dimension, same unreduced
 /// axes; open/closed, priorities and replicated axes do not matter. A null

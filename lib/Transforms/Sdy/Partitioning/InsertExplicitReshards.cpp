@@ -1041,7 +1041,7 @@ class InsertExplicitReshardsPass
       for (auto [index, sharding] :
            llvm::enumerate(manual.getOutShardings().getShardings()))
         sources.push_back({&terminator->getOpOperand(index),
-                           stripManualAxes(sharding, manual)});
+                           stripManualAxes(sharding, manual.getManualAxes())});
       for (auto [index, sharding] :
            llvm::enumerate(manual.getInShardings().getShardings()))
         sources.push_back({&op->getOpOperand(index), sharding});

@@ -2,6 +2,7 @@
 
 #include "DataFlowEdges.h"
 
+#include "ShardingUtils.h"
 #include "mpmd/Dialect/StableHLO/IR/StablehloOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -25,7 +26,12 @@ bool isStablehloDataFlowOp(Operation *op) {
   // `stablehlo.if` is left out, as upstream leaves it out (frameworks emit
   // `case`); its results stay opaque to propagation.
   return isa<hlo::WhileOp, hlo::CaseOp, hlo::OptimizationBarrierOp,
-             NamedComputationOp>(op);
+             NamedComputationOp, ManualComputationOp>(op);
+}
+
+/// Whether the block arguments of `op` own edges (their operands flow in).
+bool hasArgumentEdges(Operation *op) {
+  return isa_and_nonnull<NamedComputationOp, ManualComputationOp>(op);
 }
 
 /// The op a block argument or result belongs to.
@@ -51,8 +57,8 @@ SmallVector<Value> getEdgeOwners(Operation *op) {
   }
   if (!isStablehloDataFlowOp(op))
     return owners;
-  if (auto named = dyn_cast<NamedComputationOp>(op))
-    for (BlockArgument arg : named.getBody().getArguments())
+  if (hasArgumentEdges(op))
+    for (BlockArgument arg : op->getRegion(0).getArguments())
       if (isStaticTensor(arg.getType()))
         owners.push_back(arg);
   for (OpResult result : op->getResults())
@@ -65,12 +71,12 @@ SmallVector<Value> getEdgeSources(Value owner) {
   Operation *op = getOwningOp(owner);
   if (auto dataFlow = dyn_cast<ShardableDataFlowOpInterface>(op))
     return dataFlow.getEdgeSources(owner);
-  // A named computation's block argument receives its operand.
+  // A named or manual computation's block argument receives its operand.
   if (auto arg = dyn_cast<BlockArgument>(owner))
     return {op->getOperand(arg.getArgNumber())};
   unsigned index = cast<OpResult>(owner).getResultNumber();
   SmallVector<Value> sources;
-  if (isa<NamedComputationOp>(op)) {
+  if (isa<NamedComputationOp, ManualComputationOp>(op)) {
     sources.push_back(getReturned(op->getRegion(0), index));
   } else if (auto loop = dyn_cast<hlo::WhileOp>(op)) {
     sources.push_back(loop->getOperand(index));
@@ -103,7 +109,7 @@ Value getEdgeOwnerFromTarget(Value target) {
   if (auto arg = dyn_cast<BlockArgument>(target)) {
     if (auto loop = dyn_cast_or_null<hlo::WhileOp>(op))
       owner = loop->getResult(arg.getArgNumber());
-    else if (isa_and_nonnull<NamedComputationOp>(op))
+    else if (hasArgumentEdges(op))
       owner = arg;
   } else if (op && isStablehloDataFlowOp(op)) {
     owner = target;
@@ -124,10 +130,11 @@ Value getEdgeOwnerFromSource(OpOperand &use) {
   Value owner;
   if (isa<hlo::WhileOp, hlo::OptimizationBarrierOp>(user)) {
     owner = user->getResult(index);
-  } else if (auto named = dyn_cast<NamedComputationOp>(user)) {
-    owner = named.getBody().getArgument(index);
+  } else if (hasArgumentEdges(user)) {
+    owner = user->getRegion(0).getArgument(index);
   } else if (isa<ReturnOp>(user) &&
-             isa<NamedComputationOp>(user->getParentOp())) {
+             isa<NamedComputationOp, ManualComputationOp>(
+                 user->getParentOp())) {
     owner = user->getParentOp()->getResult(index);
   } else if (isa<hlo::ReturnOp>(user)) {
     Operation *parent = user->getParentOp();
@@ -140,6 +147,10 @@ Value getEdgeOwnerFromSource(OpOperand &use) {
   if (!owner || !isStaticTensor(owner.getType()))
     return {};
   return owner;
+}
+
+ManualComputationOp getManualComputationOfOwner(Value owner) {
+  return dyn_cast_or_null<ManualComputationOp>(getOwningOp(owner));
 }
 
 DataFlowEdgeOp getDataFlowEdge(Value owner) {
@@ -177,8 +188,13 @@ TensorShardingAttr getEdgeOwnerSharding(Value owner) {
   Operation *op = getOwningOp(owner);
   if (auto dataFlow = dyn_cast<ShardableDataFlowOpInterface>(op))
     return dataFlow.getEdgeOwnerSharding(owner);
-  // A named computation's block argument: its in_shardings entry.
+  // A named computation's block argument: its in_shardings entry; a
+  // manual computation's: its in_shardings entry as the body sees it.
   if (auto arg = dyn_cast<BlockArgument>(owner)) {
+    if (auto manual = dyn_cast<ManualComputationOp>(op))
+      return stripManualAxes(
+          manual.getInShardings().getShardings()[arg.getArgNumber()],
+          manual.getManualAxes());
     auto named = dyn_cast<NamedComputationOp>(op);
     if (TensorShardingPerValueAttr in =
             named ? named.getInShardingsAttr() : nullptr)
@@ -201,6 +217,28 @@ void setEdgeOwnerShardings(Operation *op,
     if (llvm::any_of(shardings.drop_front(numArgs),
                      [](TensorShardingAttr s) { return s; }))
       dataFlow.setOpResultEdgeOwnerShardings(shardings.drop_front(numArgs));
+    return;
+  }
+  if (auto manual = dyn_cast<ManualComputationOp>(op)) {
+    // Block-argument edges hold the body's view: the manual axes of the
+    // in_shardings go back on; result edges hold the global view.
+    MLIRContext *context = op->getContext();
+    SmallVector<TensorShardingAttr> in(manual.getInShardings().getShardings());
+    SmallVector<TensorShardingAttr> out(
+        manual.getOutShardings().getShardings());
+    for (auto [owner, sharding] : llvm::zip(owners, shardings)) {
+      if (!sharding)
+        continue;
+      if (auto arg = dyn_cast<BlockArgument>(owner)) {
+        TensorShardingAttr &global = in[arg.getArgNumber()];
+        global = addManualAxes(sharding, global, manual.getManualAxes(),
+                               global.getMesh(op));
+      } else {
+        out[cast<OpResult>(owner).getResultNumber()] = sharding;
+      }
+    }
+    manual.setInShardingsAttr(TensorShardingPerValueAttr::get(context, in));
+    manual.setOutShardingsAttr(TensorShardingPerValueAttr::get(context, out));
     return;
   }
   // A StableHLO op keeps one `sdy.sharding` entry per result; results

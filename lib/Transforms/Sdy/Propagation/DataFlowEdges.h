@@ -1,16 +1,19 @@
 //===- DataFlowEdges.h - Data-flow edges of region ops ---------*- C++ -*-===//
 //
 // Shardings cross `stablehlo.while`, `stablehlo.case`,
-// `stablehlo.optimization_barrier`, `sdy.named_computation` and ops
-// implementing `ShardableDataFlowOpInterface` (MPMD fragments and loops)
-// only through data-flow edges (sdy-notes 2.2, 3.2, 3.8): an *owner* (a
-// result, or a block argument of a named computation or interface op) has
+// `stablehlo.optimization_barrier`, `sdy.named_computation`,
+// `sdy.manual_computation` and ops implementing
+// `ShardableDataFlowOpInterface` (MPMD fragments and loops) only through
+// data-flow edges (sdy-notes 2.2, 3.2, 3.8): an *owner* (a result, or a
+// block argument of a named or manual computation or interface op) has
 // an edge whose *sources* are the values flowing into it (operand i, the
 // i-th operand of the returns of the body or branches) and whose *targets*
 // are the owner and the values that receive the same data (while
 // `cond`/`body` argument i). `-sdy-add-data-flow-edges` puts an
 // `sdy.data_flow_edge` on each owner; during propagation that op holds the
-// sharding of all targets.
+// sharding of all targets. A manual computation's edges hold the sharding
+// in their owner's view: a block argument's without the manual axes (the
+// body's view), a result's with them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +45,10 @@ Value getEdgeOwnerFromTarget(Value target);
 
 /// The owner of the edge `use` is a source of, or null.
 Value getEdgeOwnerFromSource(OpOperand &use);
+
+/// The manual computation whose block argument or result `owner` is, or
+/// null.
+ManualComputationOp getManualComputationOfOwner(Value owner);
 
 /// The `sdy.data_flow_edge` placed on `owner`, or null.
 DataFlowEdgeOp getDataFlowEdge(Value owner);

@@ -266,6 +266,8 @@ private:
   void notifyChanged(Value value, Operation *current);
   void visitOp(Operation *op);
   void visitEdge(DataFlowEdgeOp edge);
+  void visitManualEdge(DataFlowEdgeOp edge, Value owner,
+                       ManualComputationOp manual);
   void visitFuncEdge(FuncDataFlowEdgeOp edge);
   void visitBarrier(PropagationBarrierOp barrier);
 
@@ -413,6 +415,8 @@ void PropagationRun::visitEdge(DataFlowEdgeOp edge) {
   Value owner = getEdgeOwnerFromTarget(edge.getInput());
   if (!owner)
     return;
+  if (ManualComputationOp manual = getManualComputationOfOwner(owner))
+    return visitManualEdge(edge, owner, manual);
   RankedTensorType type = getStaticTensorType(edge.getType());
   // A source that is a target of this edge (a loop-invariant block
   // argument returned as is) already is the edge itself.
@@ -438,6 +442,49 @@ void PropagationRun::visitEdge(DataFlowEdgeOp edge) {
       [&](int64_t tensor, TensorShardingAttr sharding) {
         assign(tensor < numOperands ? sources[tensor] : edge.getResult(),
                sharding, edge);
+      });
+}
+
+/// Identity step across an edge of a manual computation (sdy-notes 3.8),
+/// in the view of its source: a block argument's edge (the body's view)
+/// meets the operand with the in_sharding's manual axes put back, a
+/// result's edge (the global view) meets the returned value without them.
+/// So only free axes change; the manual ones stay where the op has them.
+void PropagationRun::visitManualEdge(DataFlowEdgeOp edge, Value owner,
+                                     ManualComputationOp manual) {
+  SmallVector<Value> sources = getEdgeSources(owner);
+  if (sources.size() != 1)
+    return;
+  Value source = getShardableValue(sources.front());
+  RankedTensorType type = getStaticTensorType(source.getType());
+  TensorShardingAttr edgeSharding = edge.getShardingAttr();
+  if (!type || !edgeSharding)
+    return;
+  ManualAxesAttr manualAxes = manual.getManualAxes();
+  auto arg = dyn_cast<BlockArgument>(owner);
+  TensorShardingAttr reference =
+      arg ? manual.getInShardings().getShardings()[arg.getArgNumber()]
+          : edgeSharding;
+  MeshAttr mesh = reference.getMesh(manual);
+  auto toSourceView = [&](TensorShardingAttr sharding) {
+    return arg ? addManualAxes(sharding, reference, manualAxes, mesh)
+               : stripManualAxes(sharding, manualAxes);
+  };
+  auto toEdgeView = [&](TensorShardingAttr sharding) {
+    return arg ? stripManualAxes(sharding, manualAxes)
+               : addManualAxes(sharding, reference, manualAxes, mesh);
+  };
+  propagateStep(
+      edge, {read(source)}, {toSourceView(edgeSharding)},
+      getIdentityRule(type), options,
+      [&](int64_t factor) {
+        return direction ? direction(edge, factor) : PropagationDirection::BOTH;
+      },
+      [&](int64_t tensor, TensorShardingAttr sharding) {
+        if (tensor == 0)
+          assign(source, sharding, edge);
+        else
+          assign(edge.getResult(), toEdgeView(sharding), edge);
       });
 }
 

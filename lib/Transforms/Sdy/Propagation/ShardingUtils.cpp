@@ -152,6 +152,71 @@ SmallVector<AxisRefAttr> sortAndMergeAxes(ArrayRef<AxisRefAttr> axes,
   return mergeNeighbours(sorted, mesh);
 }
 
+namespace {
+bool isManualAxis(AxisRefAttr axis, ManualAxesAttr manualAxes) {
+  return llvm::any_of(manualAxes.getValue(), [&](StringAttr name) {
+    return name.getValue() == axis.getName();
+  });
+}
+} // namespace
+
+TensorShardingAttr stripManualAxes(TensorShardingAttr sharding,
+                                   ManualAxesAttr manualAxes) {
+  if (!sharding)
+    return sharding;
+  auto freeAxes = [&](ArrayRef<AxisRefAttr> axes) {
+    SmallVector<AxisRefAttr> free;
+    llvm::copy_if(axes, std::back_inserter(free), [&](AxisRefAttr axis) {
+      return !isManualAxis(axis, manualAxes);
+    });
+    return free;
+  };
+  SmallVector<DimensionShardingAttr> dims;
+  for (DimensionShardingAttr dim : sharding.getDimShardings())
+    dims.push_back(DimensionShardingAttr::get(
+        sharding.getContext(), freeAxes(dim.getAxes()), dim.getIsClosed(),
+        dim.getPriority()));
+  return TensorShardingAttr::get(sharding.getContext(), sharding.getMeshOrRef(),
+                                 dims, freeAxes(sharding.getReplicatedAxes()),
+                                 freeAxes(sharding.getUnreducedAxes()),
+                                 sharding.getUnreducedKind());
+}
+
+TensorShardingAttr addManualAxes(TensorShardingAttr local,
+                                 TensorShardingAttr reference,
+                                 ManualAxesAttr manualAxes, MeshAttr mesh) {
+  if (!local || !reference)
+    return local;
+  auto manualOf = [&](ArrayRef<AxisRefAttr> axes) {
+    SmallVector<AxisRefAttr> manual;
+    llvm::copy_if(axes, std::back_inserter(manual), [&](AxisRefAttr axis) {
+      return isManualAxis(axis, manualAxes);
+    });
+    return manual;
+  };
+  ArrayRef<DimensionShardingAttr> referenceDims = reference.getDimShardings();
+  SmallVector<DimensionShardingAttr> dims;
+  for (auto [index, dim] : llvm::enumerate(local.getDimShardings())) {
+    SmallVector<AxisRefAttr> axes;
+    if (index < referenceDims.size())
+      axes = manualOf(referenceDims[index].getAxes());
+    llvm::append_range(axes, dim.getAxes());
+    dims.push_back(DimensionShardingAttr::get(
+        local.getContext(), axes, dim.getIsClosed(), dim.getPriority()));
+  }
+  auto merged = [&](ArrayRef<AxisRefAttr> localAxes,
+                    ArrayRef<AxisRefAttr> referenceAxes) {
+    SmallVector<AxisRefAttr> axes(localAxes);
+    llvm::append_range(axes, manualOf(referenceAxes));
+    return mesh ? sortAndMergeAxes(axes, mesh) : axes;
+  };
+  return TensorShardingAttr::get(
+      local.getContext(), local.getMeshOrRef(), dims,
+      merged(local.getReplicatedAxes(), reference.getReplicatedAxes()),
+      merged(local.getUnreducedAxes(), reference.getUnreducedAxes()),
+      local.getUnreducedKind());
+}
+
 TensorShardingAttr withDimShardings(TensorShardingAttr sharding,
                                     ArrayRef<DimensionShardingAttr> dims) {
   return TensorShardingAttr::get(sharding.getContext(), sharding.getMeshOrRef(),

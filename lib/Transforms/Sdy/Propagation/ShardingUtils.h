@@ -49,6 +49,21 @@ void setArgumentShardings(
 SmallVector<AxisRefAttr> sortAndMergeAxes(ArrayRef<AxisRefAttr> axes,
                                           MeshAttr mesh);
 
+/// `sharding` without the axes of `manualAxes` (dimensions, replicated and
+/// unreduced): the view from inside a manual computation's body, whose
+/// values are sharded over the remaining (free) axes. O(axes).
+TensorShardingAttr stripManualAxes(TensorShardingAttr sharding,
+                                   ManualAxesAttr manualAxes);
+
+/// The global view of `local`, a sharding seen from inside a manual
+/// computation: the manual axes `reference` (the manual computation's
+/// in/out sharding of the same value) has on each dimension go first, as a
+/// manual sharding requires, and its manual replicated and unreduced axes
+/// are added. The inverse of stripManualAxes on the free axes. O(axes).
+TensorShardingAttr addManualAxes(TensorShardingAttr local,
+                                 TensorShardingAttr reference,
+                                 ManualAxesAttr manualAxes, MeshAttr mesh);
+
 /// `sharding` with its dimensions replaced by `dims` (same mesh, replicated
 /// and unreduced axes).
 TensorShardingAttr withDimShardings(TensorShardingAttr sharding,
