@@ -8,6 +8,9 @@
 
 #include "llvm/Support/Format.h"
 
+#include <cmath>
+#include <limits>
+
 namespace mlir::mpmd::driver {
 
 using runtime::DType;
@@ -50,6 +53,46 @@ double getComputeTypeTolerance(ModuleOp module) {
   return getDefaultTolerance(DType::BF16);
 }
 
+/// max|a - b| / max|b| (0 when equal, infinity when b is all zeros).
+double getNormwiseRelative(const runtime::TensorDifference &difference) {
+  return difference.maxAbsolute == 0 ? 0
+         : difference.maxExpectedMagnitude == 0
+             ? std::numeric_limits<double>::infinity()
+             : difference.maxAbsolute / difference.maxExpectedMagnitude;
+}
+
+/// Moves every finite non-zero element of `tensor` by one ulp, up and down
+/// alternately (so that sums of inputs do not all drift one way).
+template <typename T> void moveByOneUlp(Tensor &tensor) {
+  T *values = tensor.data<T>();
+  for (int64_t i = 0, n = tensor.numElements(); i < n; ++i)
+    if (std::isfinite(values[i]) && values[i] != 0)
+      values[i] = std::nextafter(
+          values[i], i % 2 ? std::numeric_limits<T>::infinity()
+                           : -std::numeric_limits<T>::infinity());
+}
+
+/// `inputs` with every f32/f64 element moved by one ulp; empty when none
+/// of them is f32 or f64.
+std::vector<Tensor> getPerturbedInputs(const std::vector<Tensor> &inputs) {
+  std::vector<Tensor> perturbed;
+  bool moved = false;
+  for (const Tensor &input : inputs) {
+    if (input.dtype() == DType::F32 || input.dtype() == DType::F64) {
+      Tensor copy = input.clone();
+      input.dtype() == DType::F32 ? moveByOneUlp<float>(copy)
+                                  : moveByOneUlp<double>(copy);
+      perturbed.push_back(std::move(copy));
+      moved = true;
+    } else {
+      perturbed.push_back(input);
+    }
+  }
+  if (!moved)
+    perturbed.clear();
+  return perturbed;
+}
+
 } // namespace
 
 bool ValidationReport::passed() const {
@@ -70,6 +113,35 @@ void ValidationReport::print(llvm::raw_ostream &os) const {
   }
   os << "validation: " << (passed() ? "PASS" : "FAIL") << " ("
      << outputs.size() << " outputs against the unpartitioned program)\n";
+  // The mismatches the reference's own sensitivity explains, in one note.
+  std::vector<size_t> illConditioned;
+  double largest = 0;
+  for (auto [index, check] : llvm::enumerate(outputs))
+    if (check.referenceSensitivity &&
+        *check.referenceSensitivity > check.tolerance) {
+      illConditioned.push_back(index);
+      largest = std::max(largest, *check.referenceSensitivity);
+    }
+  if (illConditioned.empty())
+    return;
+  constexpr size_t kListed = 8;
+  os << "note: the unpartitioned program itself is that sensitive: when its "
+        "floating-point inputs move by one ulp, output"
+     << (illConditioned.size() > 1 ? "s " : " ");
+  for (auto [i, index] : llvm::enumerate(illConditioned)) {
+    if (i == kListed) {
+      os << " and " << illConditioned.size() - kListed << " more";
+      break;
+    }
+    os << (i ? ", " : "") << index;
+  }
+  os << (illConditioned.size() > 1 ? " move" : " moves")
+     << llvm::format(" by up to %.3g (normwise), beyond the tolerance: "
+                     "these inputs make it too ill-conditioned for any other "
+                     "summation order to match, partitioned or not; validate "
+                     "with smaller or better-scaled inputs, or a --tolerance "
+                     "above that\n",
+                     largest);
 }
 
 double getDefaultTolerance(DType dtype) {
@@ -122,17 +194,28 @@ validateAgainstReference(ModuleOp original, const std::vector<Tensor> &inputs,
     OutputCheck check;
     check.difference = runtime::compareTensors(actual, reference);
     const runtime::TensorDifference &difference = check.difference;
-    check.normwiseRelative =
-        difference.maxAbsolute == 0 ? 0
-        : difference.maxExpectedMagnitude == 0
-            ? std::numeric_limits<double>::infinity()
-            : difference.maxAbsolute / difference.maxExpectedMagnitude;
+    check.normwiseRelative = getNormwiseRelative(difference);
     check.tolerance = tolerance.value_or(std::max(
         getDefaultTolerance(reference.dtype()), computeTolerance));
     check.passed = !difference.nanMismatch &&
                    check.normwiseRelative <= check.tolerance;
     report.outputs.push_back(check);
   }
+  if (report.passed())
+    return report;
+  // A miss: is it partitioning, or would any other order of the same sums
+  // miss too? The reference's own sensitivity to its inputs' last bits says.
+  std::vector<Tensor> perturbed = getPerturbedInputs(inputs);
+  if (perturbed.empty())
+    return report;
+  FailureOr<std::vector<Tensor>> moved = interpreter.run(main, perturbed);
+  if (failed(moved) || moved->size() != expected->size())
+    return report;
+  for (auto [check, movedOutput, reference] :
+       llvm::zip(report.outputs, *moved, *expected))
+    if (!check.passed)
+      check.referenceSensitivity =
+          getNormwiseRelative(runtime::compareTensors(movedOutput, reference));
   return report;
 }
 

@@ -4,7 +4,9 @@
 #include "mpmd/Driver/Validate.h"
 #include "mpmd/InitAllDialects.h"
 #include "mpmd/Runtime/Executor.h"
+#include "mpmd/Runtime/Interpreter.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 
@@ -96,6 +98,11 @@ TEST_F(ValidateTest, ACompiledRunMatchesTheUnpartitionedProgram) {
   EXPECT_FALSE(report->outputs[0].passed);
   EXPECT_TRUE(report->outputs[1].passed);
   EXPECT_NEAR(report->outputs[0].difference.maxAbsolute, 0.01, 1e-6);
+  // The miss is not the program's conditioning: one ulp on the inputs
+  // moves the reference far less than the tolerance.
+  ASSERT_TRUE(report->outputs[0].referenceSensitivity.has_value());
+  EXPECT_LT(*report->outputs[0].referenceSensitivity, 1e-5);
+  EXPECT_FALSE(report->outputs[1].referenceSensitivity.has_value());
   // ... unless the tolerance allows it.
   report = validateAgainstReference(*module, inputs, tampered, 0.1);
   ASSERT_TRUE(static_cast<bool>(report)) << llvm::toString(report.takeError());
@@ -112,6 +119,43 @@ TEST_F(ValidateTest, ACompiledRunMatchesTheUnpartitionedProgram) {
   ASSERT_FALSE(static_cast<bool>(mismatch));
   EXPECT_EQ(llvm::toString(mismatch.takeError()),
             "the partitioned program has 1 outputs, the unpartitioned one 2");
+}
+
+TEST_F(ValidateTest, AMissOnIllConditionedInputsSaysSo) {
+  // sin(x * 1e8): one ulp of x near 1 moves the sine's argument by ~12.
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
+func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %scale = stablehlo.constant dense<1.0e8> : tensor<8xf32>
+  %big = stablehlo.multiply %x, %scale : tensor<8xf32>
+  %s = stablehlo.sine %big : tensor<8xf32>
+  return %s : tensor<8xf32>
+}
+)mlir",
+                                                              &context);
+  ASSERT_TRUE(module);
+  Tensor x = filled({8}, 0.5);
+  runtime::Interpreter interpreter(*module);
+  FailureOr<std::vector<Tensor>> outputs =
+      interpreter.run(cast<func::FuncOp>(module->lookupSymbol("main")), {x});
+  ASSERT_TRUE(succeeded(outputs));
+  (*outputs)[0] = (*outputs)[0].clone();
+  (*outputs)[0].data<float>()[3] += 0.01f;
+  llvm::Expected<ValidationReport> report =
+      validateAgainstReference(*module, {x}, *outputs, std::nullopt);
+  ASSERT_TRUE(static_cast<bool>(report)) << llvm::toString(report.takeError());
+  ASSERT_FALSE(report->passed());
+  ASSERT_TRUE(report->outputs[0].referenceSensitivity.has_value());
+  EXPECT_GT(*report->outputs[0].referenceSensitivity, 0.1);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  report->print(os);
+  EXPECT_NE(text.find("validation: FAIL (1 outputs"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("note: the unpartitioned program itself is that "
+                      "sensitive: when its floating-point inputs move by one "
+                      "ulp, output 0 moves by up to "),
+            std::string::npos)
+      << text;
 }
 
 TEST(ToleranceTest, DefaultsFollowTheDtype) {

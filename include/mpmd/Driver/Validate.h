@@ -29,6 +29,13 @@ struct OutputCheck {
   double normwiseRelative = 0;
   double tolerance = 0;
   bool passed = false;
+  /// For an output that missed its tolerance: how far the unpartitioned
+  /// program's own output moves (normwise, as above) when each
+  /// floating-point input moves by one unit in the last place; none when
+  /// not measured (the output passed, or no input is f32/f64). Above the
+  /// tolerance, the inputs make the program too ill-conditioned for any
+  /// other summation order to match it, partitioned or not.
+  std::optional<double> referenceSensitivity;
 };
 
 struct ValidationReport {
@@ -47,7 +54,9 @@ double getDefaultTolerance(runtime::DType dtype);
 /// results with `outputs` (a partitioned run's), with `tolerance` or by
 /// default the larger of the output dtype's tolerance and that of the least
 /// precise floating-point type the program computes with (an f32 output of
-/// a program with bf16 layers gets bf16's). Fails when the reference cannot run (after its
+/// a program with bf16 layers gets bf16's). When an output misses, the
+/// reference runs once more on inputs moved by one ulp to measure its
+/// sensitivity (OutputCheck::referenceSensitivity). Fails when the reference cannot run (after its
 /// diagnostic) or the outputs do not match it in number, dtype or shape.
 llvm::Expected<ValidationReport>
 validateAgainstReference(ModuleOp original,
