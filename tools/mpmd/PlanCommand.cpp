@@ -13,10 +13,10 @@
 #include "Arguments.h"
 #include "CommandError.h"
 #include "Commands.h"
-#include "ModelLayers.h"
 #include "OutputFile.h"
 
 #include "mpmd/Driver/Config.h"
+#include "mpmd/Driver/ModelLayers.h"
 #include "mpmd/Driver/ModuleFile.h"
 #include "mpmd/Driver/StepMeasurement.h"
 #include "mpmd/Examples/ConfigText.h"
@@ -119,7 +119,7 @@ parseSchedulesOption(StringRef text) {
 
 /// The request's options; the costs and layers are filled in later.
 llvm::Error fillRequestOptions(const PlanOptions &options,
-                               const ModelLayers &layers,
+                               const driver::ModelLayers &layers,
                                plan::PlanRequest &request,
                                std::vector<driver::TopologyMesh> &topology) {
   llvm::Expected<std::vector<driver::TopologyMesh>> meshes =
@@ -256,7 +256,7 @@ std::string formatCut(const plan::PlanCandidate &candidate) {
 /// note saying its step; fails when none runs.
 llvm::Expected<std::pair<plan::PlanCandidate, std::string>>
 measureShortList(const plan::PlanRequest &request, int64_t count,
-                 ModuleOp model, const ModelLayers &layers,
+                 ModuleOp model, const driver::ModelLayers &layers,
                  const std::vector<driver::TopologyMesh> &topology,
                  llvm::raw_ostream &os) {
   constexpr int64_t kRuns = 5;
@@ -355,7 +355,7 @@ llvm::Error runPlan(llvm::ArrayRef<StringRef> args) {
     return makeInputError(openError.empty()
                               ? "cannot parse '" + *options.model + "'"
                               : openError);
-  const ModelLayers layers = getModelLayers(file->getModule());
+  const driver::ModelLayers layers = driver::getModelLayers(file->getModule());
   if (layers.names.empty())
     return makeInputError("'" + *options.model +
                           "' has no named computation to plan");
