@@ -192,24 +192,25 @@ struct LayerTimes {
             std::min(a.accumulate, b.accumulate), std::min(a.update, b.update),
             a.hasBackward};
   }
+
+  /// The work the fragments of a pipelined step run, as profiled: all
+  /// `microbatches`' forwards, backwards and gradient sums, and the update.
+  double getStepSeconds(int64_t microbatches) const {
+    return microbatches * (forward + backward + accumulate) + update;
+  }
 };
 
-/// The factor of the computed times on two devices: the model's layers cut
-/// evenly over two meshes of one device, 1F1B, compiled and run (a warm-up,
-/// then `kProfiledRuns`); the fragments of the fastest run on both devices
-/// against the profiled time of the same work, `profiledSeconds` (all
-/// microbatches' forwards and backwards, gradient sums and updates). None
-/// for a model of one layer or one whose even split does not lower or run
-/// (the error is dropped: the calibration's factor stands in). O(lowering +
-/// runs).
-std::optional<double> measurePipelineFactor(ModuleOp module,
-                                            const ModelLayers &layers,
-                                            double profiledSeconds,
-                                            uint64_t seed) {
+/// The model's layers cut evenly over two meshes of one device with 1F1B,
+/// lowered and loaded: the pipeline whose fragments measure the factor of
+/// the computed times on two devices. None for a model of one layer or one
+/// whose even split does not lower or load (the error is dropped: the
+/// calibration's factor stands in). O(lowering).
+std::unique_ptr<StepRunner>
+loadEvenSplit(ModuleOp module, const ModelLayers &layers, uint64_t seed) {
   constexpr int64_t kMeshes = 2;
   const int64_t layerCount = layers.names.size();
-  if (layerCount < kMeshes || !(profiledSeconds > 0))
-    return std::nullopt;
+  if (layerCount < kMeshes)
+    return nullptr;
   std::vector<examples::ConfigMesh> meshes;
   for (int64_t mesh = 0; mesh < kMeshes; ++mesh)
     meshes.push_back({"m" + std::to_string(mesh), {{"x", 1}}});
@@ -225,15 +226,15 @@ std::optional<double> measurePipelineFactor(ModuleOp module,
       parseConfig(examples::writeCompileConfig(meshes, assignment, "1F1B"));
   if (!config) {
     llvm::consumeError(config.takeError());
-    return std::nullopt;
+    return nullptr;
   }
-  llvm::Expected<MeasuredStep> step =
-      measureStep(module, *config, kProfiledRuns, seed);
-  if (!step) {
-    llvm::consumeError(step.takeError());
-    return std::nullopt;
+  llvm::Expected<std::unique_ptr<StepRunner>> runner =
+      StepRunner::create(module, *config, seed);
+  if (!runner) {
+    llvm::consumeError(runner.takeError());
+    return nullptr;
   }
-  return step->fragmentSeconds / profiledSeconds;
+  return std::move(*runner);
 }
 
 } // namespace
@@ -259,6 +260,15 @@ llvm::Expected<plan::CostFile> profileModel(ModuleOp module, uint64_t seed) {
   runtime::Interpreter interpreter(module);
   if (failed(interpreter.run(main, arguments)))
     return makeProfileError("@main failed on the interpreter");
+  // Its first step warms the executor's buffer pool and caches.
+  std::unique_ptr<StepRunner> evenSplit = loadEvenSplit(module, layers, seed);
+  if (evenSplit) {
+    llvm::Expected<MeasuredStep> warmUp = evenSplit->run();
+    if (!warmUp) {
+      llvm::consumeError(warmUp.takeError());
+      evenSplit.reset();
+    }
+  }
   // Keyed by name, then transpose count; of the run being measured.
   llvm::StringMap<std::array<MeasuredTime, 2>> measured;
   // The work outside the named computations, by layer: per microbatch (all
@@ -296,6 +306,13 @@ llvm::Expected<plan::CostFile> profileModel(ModuleOp module, uint64_t seed) {
   // Per layer, the smallest of each time over the measured runs: other work
   // on a shared machine slows some runs down, never speeds one up.
   llvm::StringMap<LayerTimes> fastest;
+  // The even split's fragments in its fastest step, summed over both
+  // devices. Its steps run in turns with the unpartitioned runs, so that
+  // the fastest of each comes from the same stretch of time: a change of
+  // the machine's state (another process starting, the caches it takes)
+  // between a profile and a pipeline measured one after the other would
+  // otherwise become part of the factor.
+  std::optional<double> pipelineSeconds;
   for (int64_t run = 0; run < kProfiledRuns; ++run) {
     measured.clear();
     outside.clear();
@@ -312,6 +329,17 @@ llvm::Expected<plan::CostFile> profileModel(ModuleOp module, uint64_t seed) {
       if (!first)
         it->second = LayerTimes::min(it->second, now);
     }
+    if (!evenSplit)
+      continue;
+    llvm::Expected<MeasuredStep> step = evenSplit->run();
+    if (!step) {
+      llvm::consumeError(step.takeError());
+      evenSplit.reset();
+      pipelineSeconds.reset();
+      continue;
+    }
+    pipelineSeconds = std::min(pipelineSeconds.value_or(step->fragmentSeconds),
+                               step->fragmentSeconds);
   }
 
   // The first backward of each layer, for the activations it takes.
@@ -328,20 +356,18 @@ llvm::Expected<plan::CostFile> profileModel(ModuleOp module, uint64_t seed) {
     return executor.takeError();
   costs.actionOverhead = executor->fragmentSeconds;
   costs.linkLatency = executor->transferSeconds;
-  // The fragments run all microbatches' forwards and backwards, and the
-  // gradient sums and updates once.
+  // The factor: the even split's fastest fragments against the profiled
+  // time of the same work (all microbatches' forwards and backwards, the
+  // gradient sums and updates), as the costs written below say.
   double profiledSeconds = 0;
-  for (const std::string &name : layers.names) {
-    const LayerTimes &times = fastest[name];
-    profiledSeconds += layers.microbatches *
-                           (times.forward + times.backward + times.accumulate) +
-                       times.update;
-  }
+  for (const std::string &name : layers.names)
+    profiledSeconds += fastest[name].getStepSeconds(layers.microbatches);
   // Devices never speed each other up: a factor below 1 is the fragments
   // fusing across layers, which one device alone gains as well.
   costs.concurrencySlowdown =
-      std::max(1.0, measurePipelineFactor(module, layers, profiledSeconds, seed)
-                        .value_or(executor->concurrencySlowdown));
+      std::max(1.0, pipelineSeconds && profiledSeconds > 0
+                        ? *pipelineSeconds / profiledSeconds
+                        : executor->concurrencySlowdown);
   if (std::isfinite(executor->transferBandwidth))
     costs.linkBandwidth = executor->transferBandwidth;
   for (auto [name, forward] : llvm::zip(layers.names, layers.forwards)) {

@@ -274,11 +274,24 @@ measureShortList(const plan::PlanRequest &request, int64_t count,
     return shortList.takeError();
   if (static_cast<int64_t>(shortList->size()) > count)
     shortList->resize(count);
+  // What every candidate's devices compute, as profiled: all microbatches'
+  // layers, gradient sums and updates. A candidate's fragments over it are
+  // the factor of the computed times its own run saw, the cost file's
+  // concurrency slowdown where the model and the run agree.
+  double profiledWork = 0;
+  for (const plan::LayerCost &layer : request.costs.layers)
+    profiledWork +=
+        request.costs.microbatches *
+            (layer.forward + layer.backward + layer.weightGradient) +
+        layers.microbatches * layer.accumulate + layer.update;
   os << "measured on this machine (fastest of " << kRuns
-     << " runs after a warm-up, random inputs " << kInputSeed << "):\n"
-     << llvm::formatv("{0,-4}{1,-67}{2,-16}{3,-16}{4,-14}{5}\n", "#",
+     << " runs after a warm-up, random inputs " << kInputSeed
+     << "; compute: its fragments over the profile of the same work, "
+        "against the costs' "
+     << llvm::formatv("{0:F3}", request.costs.concurrencySlowdown) << "):\n"
+     << llvm::formatv("{0,-4}{1,-67}{2,-16}{3,-16}{4,-14}{5,-13}{6}\n", "#",
                       "candidate", "layers", "predicted (ms)", "measured (ms)",
-                      "replay (ms)");
+                      "replay (ms)", "compute");
   std::optional<size_t> fastest;
   std::vector<driver::MeasuredStep> steps(shortList->size());
   for (auto [rank, candidate] : llvm::enumerate(*shortList)) {
@@ -297,13 +310,17 @@ measureShortList(const plan::PlanRequest &request, int64_t count,
     }
     steps[rank] = *step;
     os << llvm::formatv(
-        "{0,-4}{1,-67}{2,-16}{3,-16}{4,-14}{5}\n", rank + 1,
+        "{0,-4}{1,-67}{2,-16}{3,-16}{4,-14}{5,-13}{6}\n", rank + 1,
         plan::describeCandidate(candidate), formatCut(candidate),
         llvm::formatv("{0:F3}", candidate.stepTime * 1e3).str(),
-        llvm::formatv("{0:F3}", step->fastestStepSeconds * 1e3).str(),
-        llvm::formatv("{0:F3}", step->replaySeconds * 1e3).str());
+        llvm::formatv("{0:F3}", step->stepSeconds * 1e3).str(),
+        llvm::formatv("{0:F3}", step->replaySeconds * 1e3).str(),
+        profiledWork > 0
+            ? llvm::formatv("{0:F3}", step->fragmentSeconds / profiledWork)
+                  .str()
+            : "-");
     if (!fastest ||
-        step->fastestStepSeconds < steps[*fastest].fastestStepSeconds)
+        step->stepSeconds < steps[*fastest].stepSeconds)
       fastest = rank;
   }
   if (!fastest)
@@ -315,7 +332,7 @@ measureShortList(const plan::PlanRequest &request, int64_t count,
      << formatCut(chosen) << "\n";
   return std::pair{chosen,
                    llvm::formatv("; measured {0:F3} ms when planned",
-                                 steps[*fastest].fastestStepSeconds * 1e3)
+                                 steps[*fastest].stepSeconds * 1e3)
                        .str()};
 }
 

@@ -23,8 +23,9 @@
 // bandwidth. The concurrency slowdown (the factor of every computed time
 // of a candidate on two devices or more) is measured on the model itself:
 // its even split over two meshes of one device with 1F1B, compiled and run
-// (the fragments of its fastest run against the profile of the same
-// work); a model of one layer, or one that does not lower so, keeps the
+// in turns with the unpartitioned model, the median over the runs of its
+// fragments against the profile of the same work in the run just before;
+// a model of one layer, or one that does not lower so, keeps the
 // calibration's synthetic chains.
 //
 //===----------------------------------------------------------------------===//
@@ -41,10 +42,9 @@
 
 namespace mlir::mpmd::driver {
 
-/// The runs of the unpartitioned model measured after its warm-up, and of
-/// the model's even split over two meshes whose step measures the
-/// concurrency slowdown.
-constexpr int64_t kProfiledRuns = 5;
+/// The runs of the unpartitioned model measured after its warm-up, each
+/// followed by a step of the model's even split over two meshes.
+constexpr int64_t kProfiledRuns = 7;
 
 /// The cost table of `module` (see the file comment), its @main run on the
 /// random inputs of `seed`. Fails when the module has no named computation
