@@ -202,9 +202,9 @@ struct LayerTimes {
 
 /// The model's layers cut evenly over two meshes of one device with 1F1B,
 /// lowered and loaded: the pipeline whose fragments measure the factor of
-/// the computed times on two devices. None for a model of one layer or one
-/// whose even split does not lower or load (the error is dropped: the
-/// calibration's factor stands in). O(lowering).
+/// the computed times. None for a model of one layer or one whose even
+/// split does not lower or load (the error is dropped: the factor is 1).
+/// O(lowering).
 std::unique_ptr<StepRunner>
 loadEvenSplit(ModuleOp module, const ModelLayers &layers, uint64_t seed) {
   constexpr int64_t kMeshes = 2;
@@ -362,12 +362,14 @@ llvm::Expected<plan::CostFile> profileModel(ModuleOp module, uint64_t seed) {
   double profiledSeconds = 0;
   for (const std::string &name : layers.names)
     profiledSeconds += fastest[name].getStepSeconds(layers.microbatches);
-  // Devices never speed each other up: a factor below 1 is the fragments
-  // fusing across layers, which one device alone gains as well.
-  costs.concurrencySlowdown =
-      std::max(1.0, pipelineSeconds && profiledSeconds > 0
-                        ? *pipelineSeconds / profiledSeconds
-                        : executor->concurrencySlowdown);
+  // One device computes at the two-mesh split's factor too, within a few
+  // percent: the factor is mostly the partitioned program's fragments
+  // against the profile (their grouping and results, the executor's
+  // threads, the caches), not devices slowing each other (docs/plan.md),
+  // and it may be below 1. Without the split, the profile stands as is.
+  costs.computeFactor = pipelineSeconds && profiledSeconds > 0
+                            ? *pipelineSeconds / profiledSeconds
+                            : 1;
   if (std::isfinite(executor->transferBandwidth))
     costs.linkBandwidth = executor->transferBandwidth;
   for (auto [name, forward] : llvm::zip(layers.names, layers.forwards)) {

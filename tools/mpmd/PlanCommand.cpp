@@ -277,7 +277,7 @@ measureShortList(const plan::PlanRequest &request, int64_t count,
   // What every candidate's devices compute, as profiled: all microbatches'
   // layers, gradient sums and updates. A candidate's fragments over it are
   // the factor of the computed times its own run saw, the cost file's
-  // concurrency slowdown where the model and the run agree.
+  // compute factor where the model and the run agree.
   double profiledWork = 0;
   for (const plan::LayerCost &layer : request.costs.layers)
     profiledWork +=
@@ -288,7 +288,7 @@ measureShortList(const plan::PlanRequest &request, int64_t count,
      << " runs after a warm-up, random inputs " << kInputSeed
      << "; compute: its fragments over the profile of the same work, "
         "against the costs' "
-     << llvm::formatv("{0:F3}", request.costs.concurrencySlowdown) << "):\n"
+     << llvm::formatv("{0:F3}", request.costs.computeFactor) << "):\n"
      << llvm::formatv("{0,-4}{1,-67}{2,-16}{3,-16}{4,-14}{5,-13}{6}\n", "#",
                       "candidate", "layers", "predicted (ms)", "measured (ms)",
                       "replay (ms)", "compute");
@@ -319,8 +319,7 @@ measureShortList(const plan::PlanRequest &request, int64_t count,
             ? llvm::formatv("{0:F3}", step->fragmentSeconds / profiledWork)
                   .str()
             : "-");
-    if (!fastest ||
-        step->stepSeconds < steps[*fastest].stepSeconds)
+    if (!fastest || step->stepSeconds < steps[*fastest].stepSeconds)
       fastest = rank;
   }
   if (!fastest)
@@ -330,10 +329,9 @@ measureShortList(const plan::PlanRequest &request, int64_t count,
   const plan::PlanCandidate &chosen = (*shortList)[*fastest];
   os << "fastest measured: " << plan::describeCandidate(chosen) << ", layers "
      << formatCut(chosen) << "\n";
-  return std::pair{chosen,
-                   llvm::formatv("; measured {0:F3} ms when planned",
-                                 steps[*fastest].stepSeconds * 1e3)
-                       .str()};
+  return std::pair{chosen, llvm::formatv("; measured {0:F3} ms when planned",
+                                         steps[*fastest].stepSeconds * 1e3)
+                               .str()};
 }
 
 llvm::Error runPlan(llvm::ArrayRef<StringRef> args) {

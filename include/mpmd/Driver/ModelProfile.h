@@ -20,13 +20,12 @@
 // slices) as its `update_seconds`.
 // The executor's fixed costs come from its calibration on this machine
 // (ExecutorCalibration.h): the action overhead, link latency and link
-// bandwidth. The concurrency slowdown (the factor of every computed time
-// of a candidate on two devices or more) is measured on the model itself:
-// its even split over two meshes of one device with 1F1B, compiled and run
-// in turns with the unpartitioned model, the median over the runs of its
-// fragments against the profile of the same work in the run just before;
-// a model of one layer, or one that does not lower so, keeps the
-// calibration's synthetic chains.
+// bandwidth. The compute factor (of every computed time of every
+// candidate) is measured on the model itself: its even split over two
+// meshes of one device with 1F1B, compiled and run in turns with the
+// unpartitioned model, its fastest fragments against the profiled time of
+// the same work; a model of one layer, or one that does not lower so,
+// gets 1.
 //
 //===----------------------------------------------------------------------===//
 
