@@ -24,8 +24,8 @@ and the best even split, where the prediction goes wrong: one more run with
 a trace, and per fragment (a stage's forward or backward, by mesh) its
 measured time per microbatch against the profiled time of its layers (the
 named computations of the unpartitioned model; backward: backward, weight
-gradient and gradient sums), before and after the calibrated concurrency
-slowdown. Run it on an otherwise idle machine; a loaded one inflates the
+gradient and gradient sums), before and after the measured compute
+factor. Run it on an otherwise idle machine; a loaded one inflates the
 measured steps, not the predictions.
 
 usage: bench/plan_quality.py BUILD_DIR [--rounds N] [--repeat R] [--measure K]
@@ -135,7 +135,7 @@ def fragment_breakdown(mpmd, work, model, label, config, cost_table,
     together; the last fragment of a mesh as its typical call) against its
     profiled time; then per mesh the terms of the
     step: its forwards and backwards against the profile times the
-    concurrency slowdown, the first call of each fragment function (which
+    compute factor, the first call of each fragment function (which
     builds its fusion plan and constants in every run), the last
     fragment's gradient sums and update, the executor's per-action
     overhead, and the time the mesh waits."""
@@ -152,14 +152,14 @@ def fragment_breakdown(mpmd, work, model, label, config, cost_table,
     start = min(e["ts"] for e in timed)
     step_ms = (max(e["ts"] + e["dur"] for e in timed) - start) * 1e-3
     microbatches = cost_table["microbatches"]
-    slowdown = cost_table.get("concurrency_slowdown", 1)
+    factor = cost_table.get("compute_factor", 1)
     overhead_ms = cost_table.get("action_overhead_seconds", 0) * 1e3
     print(f"{label}: step {step_ms:.3f} ms in the traced run"
           + (f", predicted {predicted_ms:.3f} ms" if predicted_ms else "")
-          + f"; concurrency slowdown {slowdown:.3f}, action overhead "
+          + f"; compute factor {factor:.3f}, action overhead "
           f"{overhead_ms * 1e3:.2f} us")
     print("| mesh | fragment | kind | median per microbatch (ms) | profiled "
-          "| measured / profiled | / (profiled x slowdown) |")
+          "| measured / profiled | / (profiled x factor) |")
     print("|---|---|---|---|---|---|---|")
     # (mesh, fragment, kind) -> microbatch -> ms (B and W of one
     # microbatch add up; each mesh's last fragment as its typical call).
@@ -228,11 +228,11 @@ def fragment_breakdown(mpmd, work, model, label, config, cost_table,
         measured = statistics.median(times.values())
         profiled = profiled_ms(cost_table, name, kind)
         ratio = f"{measured / profiled:.2f}" if profiled else "-"
-        scaled = (f"{measured / (profiled * slowdown):.2f}" if profiled
+        scaled = (f"{measured / (profiled * factor):.2f}" if profiled
                   else "-")
         print(f"| {mesh} | {name} | {kind} | {measured:.3f} | "
               f"{profiled:.3f} | {ratio} | {scaled} |")
-    print("per mesh, ms (measured / modelled: profile x slowdown; the "
+    print("per mesh, ms (measured / modelled: profile x factor; the "
           "model has no first-call term):")
     print("| mesh | forwards | backwards | first calls | last fragment's "
           "sums + update | overhead | waiting | ends at |")
@@ -241,10 +241,10 @@ def fragment_breakdown(mpmd, work, model, label, config, cost_table,
          ) in mesh_terms:
         def pair(kind):
             measured, profiled = totals.get(kind, (0.0, 0.0))
-            return (f"{measured:.2f} / {profiled * slowdown:.2f}"
+            return (f"{measured:.2f} / {profiled * factor:.2f}"
                     if profiled else "-")
         print(f"| {mesh} | {pair('F')} | {pair('B')} | {first_extra:.2f} | "
-              f"{last_extra:.2f} / {tail * slowdown:.2f} | "
+              f"{last_extra:.2f} / {tail * factor:.2f} | "
               f"{actions * overhead_ms:.3f} | {end - busy:.2f} | {end:.2f} |")
 
 

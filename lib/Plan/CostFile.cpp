@@ -108,7 +108,7 @@ llvm::Expected<CostFile> parseCostFile(llvm::StringRef jsonText) {
           verifyKeys(*root,
                      {"microbatches", "link_bandwidth_bytes_per_second",
                       "link_latency_seconds", "action_overhead_seconds",
-                      "concurrency_slowdown", "computations"},
+                      "compute_factor", "computations"},
                      "costs"))
     return std::move(error);
   CostFile file;
@@ -136,15 +136,13 @@ llvm::Expected<CostFile> parseCostFile(llvm::StringRef jsonText) {
       return number.takeError();
     *target = number->value_or(0);
   }
-  llvm::Expected<std::optional<double>> slowdown =
-      getNumber(*root, "concurrency_slowdown", "costs");
-  if (!slowdown)
-    return slowdown.takeError();
-  if (*slowdown && **slowdown < 1)
-    return makeCostError("costs.concurrency_slowdown",
-                         "must be at least 1 (devices computing at once do "
-                         "not speed each other up)");
-  file.concurrencySlowdown = slowdown->value_or(1);
+  llvm::Expected<std::optional<double>> computeFactor =
+      getNumber(*root, "compute_factor", "costs");
+  if (!computeFactor)
+    return computeFactor.takeError();
+  if (*computeFactor && !(**computeFactor > 0))
+    return makeCostError("costs.compute_factor", "must be positive");
+  file.computeFactor = computeFactor->value_or(1);
   const llvm::json::Array *computations = root->getArray("computations");
   if (!computations)
     return makeCostError("costs.computations",
@@ -169,7 +167,7 @@ std::string writeCostFile(const CostFile &file) {
        << number(*file.linkBandwidth) << ",\n";
   os << "  \"link_latency_seconds\": " << number(file.linkLatency) << ",\n"
      << "  \"action_overhead_seconds\": " << number(file.actionOverhead)
-     << ",\n  \"concurrency_slowdown\": " << number(file.concurrencySlowdown)
+     << ",\n  \"compute_factor\": " << number(file.computeFactor)
      << ",\n  \"computations\": [";
   for (auto [index, cost] : llvm::enumerate(file.computations)) {
     os << (index ? ",\n" : "\n") << "    {\"name\": " << Value(cost.name)
@@ -203,7 +201,7 @@ makeCostTable(const CostFile &file, llvm::ArrayRef<std::string> layerNames) {
     table.linkBandwidth = *file.linkBandwidth;
   table.linkLatency = file.linkLatency;
   table.actionOverhead = file.actionOverhead;
-  table.concurrencySlowdown = file.concurrencySlowdown;
+  table.computeFactor = file.computeFactor;
   for (const std::string &name : layerNames)
     table.layers.push_back({name});
   std::vector<bool> hasForward(layerNames.size(), false);

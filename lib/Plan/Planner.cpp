@@ -49,10 +49,8 @@ llvm::Error verifyRequest(const PlanRequest &request) {
     return makePlanError(
         "the link latency and the action overhead must be finite and "
         "non-negative");
-  if (!std::isfinite(costs.concurrencySlowdown) ||
-      costs.concurrencySlowdown < 1)
-    return makePlanError(
-        "the concurrency slowdown must be a finite number of at least 1");
+  if (!std::isfinite(costs.computeFactor) || !(costs.computeFactor > 0))
+    return makePlanError("the compute factor must be a finite positive number");
   if (request.meshDevices.empty())
     return makePlanError("no mesh to plan for");
   if (llvm::any_of(request.meshDevices, [](int64_t d) { return d < 1; }))
@@ -107,15 +105,6 @@ public:
   std::vector<double> forward, backward, weightGradient, activation, parameters,
       accumulate, update;
 };
-
-/// The factor of the computed times of a candidate on the first `meshes`
-/// meshes: the concurrency slowdown once two devices or more compute.
-double getComputeFactor(const PlanRequest &request, int64_t meshes) {
-  int64_t devices = 0;
-  for (int64_t mesh = 0; mesh < meshes; ++mesh)
-    devices += request.meshDevices[mesh];
-  return devices > 1 ? request.costs.concurrencySlowdown : 1;
-}
 
 /// The latency of one transfer over the boundary after `lastLayer`, with
 /// per-microbatch bytes scaled by `scale`.
@@ -175,8 +164,7 @@ std::vector<int64_t> cutForLayout(const PlanRequest &request,
                                   const std::vector<int64_t> &stageMesh) {
   const int64_t layers = request.costs.layers.size();
   const int64_t stages = stageMesh.size();
-  const double computeFactor = getComputeFactor(
-      request, *std::max_element(stageMesh.begin(), stageMesh.end()) + 1);
+  const double computeFactor = request.costs.computeFactor;
   auto parameterBytes = [&](int64_t, int64_t first, int64_t end) {
     return LayerSums::sum(sums.parameters, first, end);
   };
@@ -216,7 +204,7 @@ llvm::Expected<PlanCandidate> scoreSchedule(
   const int64_t stages = built.getNumStages();
   const double scale =
       static_cast<double>(costs.microbatches) / params.microbatches;
-  const double computeFactor = getComputeFactor(request, params.meshes);
+  const double computeFactor = request.costs.computeFactor;
   PlanCandidate candidate;
   candidate.schedule = kind;
   candidate.meshes = params.meshes;
@@ -286,7 +274,7 @@ double getBusiestMeshWork(const PlanRequest &request, const LayerSums &sums,
   const int64_t layers = request.costs.layers.size();
   const double scale =
       static_cast<double>(request.costs.microbatches) / params.microbatches;
-  const double computeFactor = getComputeFactor(request, params.meshes);
+  const double computeFactor = request.costs.computeFactor;
   std::vector<double> work(params.meshes, 0);
   for (int64_t stage = 0; stage < built.getNumStages(); ++stage) {
     const int64_t mesh = built.stageMesh[stage];

@@ -13,10 +13,10 @@
 #include "Arguments.h"
 #include "CommandError.h"
 #include "Commands.h"
-#include "ModelLayers.h"
 #include "OutputFile.h"
 
 #include "mpmd/Driver/Config.h"
+#include "mpmd/Driver/ModelLayers.h"
 #include "mpmd/Driver/ModuleFile.h"
 #include "mpmd/Driver/StepMeasurement.h"
 #include "mpmd/Examples/ConfigText.h"
@@ -119,7 +119,7 @@ parseSchedulesOption(StringRef text) {
 
 /// The request's options; the costs and layers are filled in later.
 llvm::Error fillRequestOptions(const PlanOptions &options,
-                               const ModelLayers &layers,
+                               const driver::ModelLayers &layers,
                                plan::PlanRequest &request,
                                std::vector<driver::TopologyMesh> &topology) {
   llvm::Expected<std::vector<driver::TopologyMesh>> meshes =
@@ -256,7 +256,7 @@ std::string formatCut(const plan::PlanCandidate &candidate) {
 /// note saying its step; fails when none runs.
 llvm::Expected<std::pair<plan::PlanCandidate, std::string>>
 measureShortList(const plan::PlanRequest &request, int64_t count,
-                 ModuleOp model, const ModelLayers &layers,
+                 ModuleOp model, const driver::ModelLayers &layers,
                  const std::vector<driver::TopologyMesh> &topology,
                  llvm::raw_ostream &os) {
   constexpr int64_t kRuns = 5;
@@ -274,11 +274,24 @@ measureShortList(const plan::PlanRequest &request, int64_t count,
     return shortList.takeError();
   if (static_cast<int64_t>(shortList->size()) > count)
     shortList->resize(count);
+  // What every candidate's devices compute, as profiled: all microbatches'
+  // layers, gradient sums and updates. A candidate's fragments over it are
+  // the factor of the computed times its own run saw, the cost file's
+  // compute factor where the model and the run agree.
+  double profiledWork = 0;
+  for (const plan::LayerCost &layer : request.costs.layers)
+    profiledWork +=
+        request.costs.microbatches *
+            (layer.forward + layer.backward + layer.weightGradient) +
+        layers.microbatches * layer.accumulate + layer.update;
   os << "measured on this machine (fastest of " << kRuns
-     << " runs after a warm-up, random inputs " << kInputSeed << "):\n"
-     << llvm::formatv("{0,-4}{1,-67}{2,-16}{3,-16}{4,-14}{5}\n", "#",
+     << " runs after a warm-up, random inputs " << kInputSeed
+     << "; compute: its fragments over the profile of the same work, "
+        "against the costs' "
+     << llvm::formatv("{0:F3}", request.costs.computeFactor) << "):\n"
+     << llvm::formatv("{0,-4}{1,-67}{2,-16}{3,-16}{4,-14}{5,-13}{6}\n", "#",
                       "candidate", "layers", "predicted (ms)", "measured (ms)",
-                      "replay (ms)");
+                      "replay (ms)", "compute");
   std::optional<size_t> fastest;
   std::vector<driver::MeasuredStep> steps(shortList->size());
   for (auto [rank, candidate] : llvm::enumerate(*shortList)) {
@@ -297,13 +310,16 @@ measureShortList(const plan::PlanRequest &request, int64_t count,
     }
     steps[rank] = *step;
     os << llvm::formatv(
-        "{0,-4}{1,-67}{2,-16}{3,-16}{4,-14}{5}\n", rank + 1,
+        "{0,-4}{1,-67}{2,-16}{3,-16}{4,-14}{5,-13}{6}\n", rank + 1,
         plan::describeCandidate(candidate), formatCut(candidate),
         llvm::formatv("{0:F3}", candidate.stepTime * 1e3).str(),
-        llvm::formatv("{0:F3}", step->fastestStepSeconds * 1e3).str(),
-        llvm::formatv("{0:F3}", step->replaySeconds * 1e3).str());
-    if (!fastest ||
-        step->fastestStepSeconds < steps[*fastest].fastestStepSeconds)
+        llvm::formatv("{0:F3}", step->stepSeconds * 1e3).str(),
+        llvm::formatv("{0:F3}", step->replaySeconds * 1e3).str(),
+        profiledWork > 0
+            ? llvm::formatv("{0:F3}", step->fragmentSeconds / profiledWork)
+                  .str()
+            : "-");
+    if (!fastest || step->stepSeconds < steps[*fastest].stepSeconds)
       fastest = rank;
   }
   if (!fastest)
@@ -313,10 +329,9 @@ measureShortList(const plan::PlanRequest &request, int64_t count,
   const plan::PlanCandidate &chosen = (*shortList)[*fastest];
   os << "fastest measured: " << plan::describeCandidate(chosen) << ", layers "
      << formatCut(chosen) << "\n";
-  return std::pair{chosen,
-                   llvm::formatv("; measured {0:F3} ms when planned",
-                                 steps[*fastest].fastestStepSeconds * 1e3)
-                       .str()};
+  return std::pair{chosen, llvm::formatv("; measured {0:F3} ms when planned",
+                                         steps[*fastest].stepSeconds * 1e3)
+                               .str()};
 }
 
 llvm::Error runPlan(llvm::ArrayRef<StringRef> args) {
@@ -355,7 +370,7 @@ llvm::Error runPlan(llvm::ArrayRef<StringRef> args) {
     return makeInputError(openError.empty()
                               ? "cannot parse '" + *options.model + "'"
                               : openError);
-  const ModelLayers layers = getModelLayers(file->getModule());
+  const driver::ModelLayers layers = driver::getModelLayers(file->getModule());
   if (layers.names.empty())
     return makeInputError("'" + *options.model +
                           "' has no named computation to plan");

@@ -1,32 +1,7 @@
 //===- ProfileCommand.cpp - mpmd profile ----------------------------------===//
 //
-// Runs an unpartitioned model on the interpreter, once to warm up (buffer
-// pool, constants) and five times timed, and writes the cost file `mpmd
-// plan` reads (mpmd/Plan/CostFile.h). Times are the mean thread CPU time of
-// each named computation and transpose count per call (one call per
-// microbatch), the smallest of the timed runs; bytes come from the types
-// of the forward computation's values:
-// * parameters: the operands that every microbatch receives unchanged
-//   (the same value at that argument of each mpmd.call of the enclosing
-//   function), counted twice (the weights and their gradient sums);
-// * activations: the forward's other operands and results that the
-//   backward of the same name takes;
-// * boundary: the forward's results that another layer's forward takes.
-// The ops outside the named computations are timed too and charged to a
-// layer (LayerOfOps): those that run per microbatch (in a function that
-// mpmd.call calls, or reading a call's results: the gradient sums) as its
-// `accumulate_seconds`, the others (the optimizer update, the input
-// slices) as its `update_seconds`.
-// The executor's fixed costs come from its calibration on this machine
-// (ExecutorCalibration.h): the cost file's action overhead, link latency
-// and link bandwidth. The concurrency slowdown (the factor of every computed
-// time of a candidate on two devices or more) is measured on the model
-// itself: its even split over two meshes of one device with 1F1B, compiled
-// and run, whose fragments' time against the profiled time of the same
-// work is what the partitioned program on two devices costs and the
-// profile does not see (both devices computing at once, the fragments'
-// own work, the model's working set in the caches); a model of one layer,
-// or one that does not lower so, keeps the calibration's synthetic chains.
+// Argument parsing and the output file only: the profile is the driver's
+// (mpmd/Driver/ModelProfile.h).
 // Exit codes (CommandError.h): 2 for bad options, 1 for a model that
 // cannot be read or run.
 //
@@ -35,28 +10,14 @@
 #include "Arguments.h"
 #include "CommandError.h"
 #include "Commands.h"
-#include "ModelLayers.h"
 #include "OutputFile.h"
 
-#include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
-#include "mpmd/Dialect/Mpmd/IR/TensorSizes.h"
-#include "mpmd/Driver/Config.h"
-#include "mpmd/Driver/ExecutorCalibration.h"
+#include "mpmd/Driver/ModelProfile.h"
 #include "mpmd/Driver/ModuleFile.h"
-#include "mpmd/Driver/StepMeasurement.h"
-#include "mpmd/Examples/ConfigText.h"
 #include "mpmd/Plan/CostFile.h"
-#include "mpmd/Plan/Planner.h"
-#include "mpmd/Runtime/Interpreter.h"
-#include "mpmd/Runtime/Kernels.h"
-#include "mpmd/Runtime/ProgramIO.h"
 
-#include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <algorithm>
-#include <cmath>
 #include <optional>
 #include <string>
 
@@ -70,224 +31,18 @@ void printProfileHelp(llvm::raw_ostream &os) {
   os << "usage: mpmd profile MODEL.mlir [--random-inputs SEED] -o "
         "COSTS.json\n\n"
         "Runs the unpartitioned model's @main on the interpreter (once to "
-        "warm up, once\ntimed) and writes, per named computation and "
+        "warm up, seven\ntimes timed) and writes, per named computation and "
         "transpose count, its mean time\nper microbatch and, for forwards, "
         "the bytes of its parameters, of the\nactivations its backward "
         "takes and of what it sends to the next layer, with the\nwork "
         "around the layers (gradient sums, optimizer update) charged to "
         "them,\nthe executor's per-fragment and per-transfer costs "
-        "measured on this machine and\nhow much slower the model computes "
-        "as a pipeline on two devices (its even\nsplit over two meshes "
-        "with 1F1B, compiled and run): the cost file of\n'mpmd plan "
-        "--costs'.\n\n"
+        "measured on this machine and\nhow much slower (or faster) the "
+        "executor's fragments compute the model than\nthe profile (its "
+        "even split over two meshes with 1F1B, compiled and run in\nturns "
+        "with the timed runs): the cost file of 'mpmd plan --costs'.\n\n"
         "  --random-inputs SEED  seeded random arguments (default 0)\n"
         "  -o FILE               the cost file\n";
-}
-
-double getBytes(Value value) {
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  std::optional<int64_t> bits = type ? getSizeInBits(type) : std::nullopt;
-  return bits ? static_cast<double>(*bits) / 8 : 0;
-}
-
-/// Whether every microbatch receives `value` unchanged: an argument of a
-/// function that at least two mpmd.call ops call with the same value there.
-bool isParameter(Value value, ModuleOp module) {
-  auto argument = dyn_cast<BlockArgument>(value);
-  if (!argument)
-    return false;
-  auto function = dyn_cast<func::FuncOp>(argument.getOwner()->getParentOp());
-  if (!function)
-    return false;
-  std::optional<std::optional<SymbolTable::UseRange>> uses =
-      SymbolTable::getSymbolUses(function, module);
-  Value passed;
-  int64_t calls = 0;
-  for (const SymbolTable::SymbolUse &use : **uses) {
-    auto call = dyn_cast<CallOp>(use.getUser());
-    if (!call)
-      return false;
-    Value operand = call.getOperand(argument.getArgNumber());
-    if (passed && operand != passed)
-      return false;
-    passed = operand;
-    ++calls;
-  }
-  return calls >= 2;
-}
-
-/// The bytes of `forward` (see the file comment); `backward` may be null.
-void addForwardBytes(NamedComputationOp forward, NamedComputationOp backward,
-                     ModuleOp module, plan::ComputationCost &cost) {
-  auto isBackwardInput = [&](Value value) {
-    return backward && llvm::is_contained(backward.getTensors(), value);
-  };
-  for (Value operand : forward.getTensors()) {
-    if (isParameter(operand, module))
-      cost.parameterBytes += 2 * getBytes(operand);
-    else if (isBackwardInput(operand))
-      cost.activationBytes += getBytes(operand);
-  }
-  for (Value result : forward.getResults()) {
-    if (isBackwardInput(result))
-      cost.activationBytes += getBytes(result);
-    bool feedsNextLayer = llvm::any_of(result.getUsers(), [&](Operation *user) {
-      auto next = dyn_cast<NamedComputationOp>(user);
-      return next && next.getOrigin().getTransposeCount() == 0 &&
-             next.getOrigin().getUserName() !=
-                 forward.getOrigin().getUserName();
-    });
-    if (feedsNextLayer)
-      cost.boundaryBytes += getBytes(result);
-  }
-}
-
-/// The layer the work of an op outside the named computations belongs to:
-/// the layer whose named computation produced one of its operands (through
-/// mpmd.call results and other ops), else the first layer that takes one
-/// of them (an input of @main, through calls and other ops). Memoized: O(ops
-/// + uses) over all queries.
-class LayerOfOps {
-public:
-  explicit LayerOfOps(ModuleOp module) : symbols(module) {}
-
-  StringRef getLayer(Operation &op) {
-    for (Value operand : op.getOperands())
-      if (StringRef layer = getProducer(operand); !layer.empty())
-        return layer;
-    for (Value operand : op.getOperands())
-      if (StringRef layer = getConsumer(operand); !layer.empty())
-        return layer;
-    for (Value result : op.getResults())
-      if (StringRef layer = getConsumer(result); !layer.empty())
-        return layer;
-    return {};
-  }
-
-private:
-  func::FuncOp getCallee(CallOp call) {
-    return symbols.lookup<func::FuncOp>(call.getCallee());
-  }
-
-  StringRef getProducer(Value value) {
-    auto [it, inserted] = producers.try_emplace(value);
-    if (!inserted)
-      return it->second;
-    StringRef layer;
-    Operation *op = value.getDefiningOp();
-    if (auto named = dyn_cast_or_null<NamedComputationOp>(op)) {
-      layer = named.getOrigin().getUserName();
-    } else if (auto call = dyn_cast_or_null<CallOp>(op)) {
-      if (func::FuncOp callee = getCallee(call))
-        layer = getProducer(callee.front().getTerminator()->getOperand(
-            cast<OpResult>(value).getResultNumber()));
-    } else if (op) {
-      for (Value operand : op->getOperands())
-        if (layer = getProducer(operand); !layer.empty())
-          break;
-    }
-    return producers[value] = layer;
-  }
-
-  StringRef getConsumer(Value value) {
-    auto [it, inserted] = consumers.try_emplace(value);
-    if (!inserted)
-      return it->second;
-    StringRef layer;
-    for (OpOperand &use : value.getUses()) {
-      Operation *user = use.getOwner();
-      if (auto named = dyn_cast<NamedComputationOp>(user)) {
-        layer = named.getOrigin().getUserName();
-      } else if (auto call = dyn_cast<CallOp>(user)) {
-        if (func::FuncOp callee = getCallee(call))
-          layer = getConsumer(callee.getArgument(use.getOperandNumber()));
-      } else {
-        for (Value result : user->getResults())
-          if (layer = getConsumer(result); !layer.empty())
-            break;
-      }
-      if (!layer.empty())
-        break;
-    }
-    return consumers[value] = layer;
-  }
-
-  SymbolTable symbols;
-  llvm::DenseMap<Value, StringRef> producers, consumers;
-};
-
-/// Whether `op` (outside the named computations) runs once per microbatch:
-/// it sits in a function that mpmd.call calls, or reads a call's results.
-bool runsPerMicrobatch(Operation &op,
-                       const llvm::DenseSet<Operation *> &calledFunctions) {
-  if (calledFunctions.contains(op.getParentOfType<func::FuncOp>()))
-    return true;
-  return llvm::any_of(op.getOperands(), [](Value operand) {
-    return isa_and_nonnull<CallOp>(operand.getDefiningOp());
-  });
-}
-
-struct MeasuredTime {
-  double seconds = 0;
-  int64_t calls = 0;
-};
-
-/// A layer's times in one measured run: per call of its forward and
-/// backward, its gradient sums per microbatch and its update.
-struct LayerTimes {
-  double forward, backward, accumulate, update;
-  bool hasBackward;
-
-  static LayerTimes min(const LayerTimes &a, const LayerTimes &b) {
-    return {std::min(a.forward, b.forward), std::min(a.backward, b.backward),
-            std::min(a.accumulate, b.accumulate), std::min(a.update, b.update),
-            a.hasBackward};
-  }
-};
-
-/// Runs measured after the warm-up.
-constexpr int64_t kMeasuredRuns = 5;
-
-/// The factor of the computed times on two devices: the model's layers cut
-/// evenly over two meshes of one device, 1F1B, compiled and run (a warm-up,
-/// then `kMeasuredRuns`); the fragments of the fastest run on both devices
-/// against the profiled time of the same work, `profiledSeconds` (all
-/// microbatches' forwards and backwards, gradient sums and updates). None
-/// for a model of one layer or one whose even split does not lower or run
-/// (the error is dropped: the calibration's factor stands in). O(lowering +
-/// runs).
-std::optional<double> measurePipelineFactor(ModuleOp module,
-                                            const ModelLayers &layers,
-                                            double profiledSeconds,
-                                            uint64_t seed) {
-  constexpr int64_t kMeshes = 2;
-  const int64_t layerCount = layers.names.size();
-  if (layerCount < kMeshes || !(profiledSeconds > 0))
-    return std::nullopt;
-  std::vector<examples::ConfigMesh> meshes;
-  for (int64_t mesh = 0; mesh < kMeshes; ++mesh)
-    meshes.push_back({"m" + std::to_string(mesh), {{"x", 1}}});
-  const std::vector<int64_t> firstLayers =
-      plan::getEvenCut(layerCount, kMeshes);
-  std::vector<examples::ConfigPlacement> assignment;
-  for (int64_t layer = 0, stage = 0; layer < layerCount; ++layer) {
-    if (stage + 1 < kMeshes && layer == firstLayers[stage + 1])
-      ++stage;
-    assignment.push_back({layers.names[layer], stage, stage});
-  }
-  llvm::Expected<driver::Config> config = driver::parseConfig(
-      examples::writeCompileConfig(meshes, assignment, "1F1B"));
-  if (!config) {
-    llvm::consumeError(config.takeError());
-    return std::nullopt;
-  }
-  llvm::Expected<driver::MeasuredStep> step =
-      driver::measureStep(module, *config, kMeasuredRuns, seed);
-  if (!step) {
-    llvm::consumeError(step.takeError());
-    return std::nullopt;
-  }
-  return step->fragmentSeconds / profiledSeconds;
 }
 
 llvm::Error runProfile(llvm::ArrayRef<StringRef> args) {
@@ -319,131 +74,12 @@ llvm::Error runProfile(llvm::ArrayRef<StringRef> args) {
   if (!file)
     return makeInputError(openError.empty() ? "cannot parse '" + *model + "'"
                                             : openError);
-  ModuleOp module = file->getModule();
-  const ModelLayers layers = getModelLayers(module);
-  if (layers.names.empty())
+  llvm::Expected<plan::CostFile> costs =
+      driver::profileModel(file->getModule(), seed);
+  if (!costs)
     return makeInputError("'" + *model +
-                          "' has no named computation to "
-                          "profile");
-  func::FuncOp main = getMainFunction(module);
-  if (!main)
-    return makeInputError("'" + *model + "' has no @main to run");
-  FailureOr<std::vector<runtime::TensorSpec>> specs =
-      runtime::getArgumentSpecs(main);
-  if (failed(specs))
-    return makeInputError("@main has an argument the interpreter cannot "
-                          "hold");
-  const std::vector<runtime::Tensor> arguments =
-      runtime::randomInputs(seed, *specs);
-
-  // One BLAS thread, as each device of the executor runs: the thread's CPU
-  // time then counts all the work.
-  runtime::BlasThreadLimit oneThread(1);
-  runtime::Interpreter interpreter(module);
-  if (failed(interpreter.run(main, arguments)))
-    return makeInputError("@main failed on the interpreter");
-  // Keyed by name, then transpose count; of the run being measured.
-  llvm::StringMap<std::array<MeasuredTime, 2>> measured;
-  // The work outside the named computations, by layer: per microbatch (all
-  // microbatches together) and per step.
-  llvm::StringMap<std::pair<double, double>> outside;
-  LayerOfOps layerOfOps(module);
-  llvm::DenseSet<Operation *> calledFunctions;
-  module.walk([&](CallOp call) {
-    if (auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee()))
-      calledFunctions.insert(callee);
-  });
-  // A fused chain's time is shared equally by its ops (elementwise, on
-  // tensors of one shape).
-  interpreter.setOpObserver([&](llvm::ArrayRef<Operation *> ops,
-                                double seconds) {
-    for (Operation *op : ops) {
-      StringRef layer = layerOfOps.getLayer(*op);
-      if (layer.empty())
-        continue;
-      std::pair<double, double> &time = outside[layer];
-      (runsPerMicrobatch(*op, calledFunctions) ? time.first : time.second) +=
-          seconds / double(ops.size());
-    }
-  });
-  interpreter.setNamedComputationObserver(
-      [&](NamedComputationOp computation, double seconds) {
-        int64_t transposeCount = computation.getOrigin().getTransposeCount();
-        if (transposeCount > 1)
-          return;
-        MeasuredTime &time =
-            measured[computation.getOrigin().getUserName()][transposeCount];
-        time.seconds += seconds;
-        ++time.calls;
-      });
-  // Per layer, the smallest of each time over the measured runs: other work
-  // on a shared machine slows some runs down, never speeds one up.
-  llvm::StringMap<LayerTimes> fastest;
-  for (int64_t run = 0; run < kMeasuredRuns; ++run) {
-    measured.clear();
-    outside.clear();
-    if (failed(interpreter.run(main, arguments)))
-      return makeInputError("@main failed on the interpreter");
-    for (const std::string &name : layers.names) {
-      const std::array<MeasuredTime, 2> &times = measured[name];
-      auto [perMicrobatch, perStep] = outside.lookup(name);
-      LayerTimes now{times[0].seconds / std::max<int64_t>(times[0].calls, 1),
-                     times[1].calls ? times[1].seconds / times[1].calls : 0,
-                     perMicrobatch / layers.microbatches, perStep,
-                     times[1].calls > 0};
-      auto [it, first] = fastest.try_emplace(name, now);
-      if (!first)
-        it->second = LayerTimes::min(it->second, now);
-    }
-  }
-
-  // The first backward of each layer, for the activations it takes.
-  llvm::StringMap<NamedComputationOp> backwardOf;
-  module.walk([&](NamedComputationOp computation) {
-    if (computation.getOrigin().getTransposeCount() == 1)
-      backwardOf.try_emplace(computation.getOrigin().getUserName(),
-                             computation);
-  });
-  plan::CostFile costs;
-  costs.microbatches = layers.microbatches;
-  llvm::Expected<driver::ExecutorCosts> executor = driver::calibrateExecutor();
-  if (!executor)
-    return makeInputError(llvm::toString(executor.takeError()));
-  costs.actionOverhead = executor->fragmentSeconds;
-  costs.linkLatency = executor->transferSeconds;
-  // The fragments run all microbatches' forwards and backwards, and the
-  // gradient sums and updates once.
-  double profiledSeconds = 0;
-  for (const std::string &name : layers.names) {
-    const LayerTimes &times = fastest[name];
-    profiledSeconds +=
-        layers.microbatches * (times.forward + times.backward +
-                               times.accumulate) +
-        times.update;
-  }
-  // Devices never speed each other up: a factor below 1 is the fragments
-  // fusing across layers, which one device alone gains as well.
-  costs.concurrencySlowdown = std::max(
-      1.0, measurePipelineFactor(module, layers, profiledSeconds, seed)
-               .value_or(executor->concurrencySlowdown));
-  if (std::isfinite(executor->transferBandwidth))
-    costs.linkBandwidth = executor->transferBandwidth;
-  for (auto [name, forward] : llvm::zip(layers.names, layers.forwards)) {
-    const LayerTimes &times = fastest[name];
-    plan::ComputationCost &cost = costs.computations.emplace_back();
-    cost.name = name;
-    cost.seconds = times.forward;
-    addForwardBytes(forward, backwardOf.lookup(name), module, cost);
-    cost.accumulateSeconds = times.accumulate;
-    cost.updateSeconds = times.update;
-    if (!times.hasBackward)
-      continue;
-    plan::ComputationCost &backward = costs.computations.emplace_back();
-    backward.name = name;
-    backward.transposeCount = 1;
-    backward.seconds = times.backward;
-  }
-  return writeOutputFile(*output, plan::writeCostFile(costs));
+                          "': " + llvm::toString(costs.takeError()));
+  return writeOutputFile(*output, plan::writeCostFile(*costs));
 }
 
 } // namespace

@@ -1,4 +1,4 @@
-//===- StepMeasurementTest.cpp - Tests of measureStep ---------------------===//
+//===- StepMeasurementTest.cpp - Tests of measureStep and StepRunner ------===//
 
 #include "mpmd/Driver/StepMeasurement.h"
 
@@ -55,12 +55,48 @@ TEST_F(StepMeasurementTest, FragmentTimeIsWhatTheDevicesComputedInTheStep) {
   ASSERT_TRUE(static_cast<bool>(config)) << llvm::toString(config.takeError());
   llvm::Expected<MeasuredStep> step = measureStep(*module, *config, 2, 1);
   ASSERT_TRUE(static_cast<bool>(step)) << llvm::toString(step.takeError());
-  EXPECT_GT(step->fastestStepSeconds, 0);
+  EXPECT_GT(step->stepSeconds, 0);
   EXPECT_GT(step->fragmentSeconds, 0);
   // The two fragments run one after the other (g takes f's result), each
   // on its own device: together at most the step, which also holds the
   // transfer between them.
-  EXPECT_LE(step->fragmentSeconds, step->fastestStepSeconds);
+  EXPECT_LE(step->fragmentSeconds, step->stepSeconds);
+}
+
+TEST_F(StepMeasurementTest, RunnerRunsOneStepPerCallOnTheLoweredProgram) {
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(kProgram, &context);
+  ASSERT_TRUE(module);
+  llvm::Expected<Config> config = parseConfig(kConfig);
+  ASSERT_TRUE(static_cast<bool>(config)) << llvm::toString(config.takeError());
+  llvm::Expected<std::unique_ptr<StepRunner>> runner =
+      StepRunner::create(*module, *config, 1);
+  ASSERT_TRUE(static_cast<bool>(runner)) << llvm::toString(runner.takeError());
+  for (int run = 0; run < 3; ++run) {
+    llvm::Expected<MeasuredStep> step = (*runner)->run();
+    ASSERT_TRUE(static_cast<bool>(step)) << llvm::toString(step.takeError());
+    EXPECT_GT(step->fragmentSeconds, 0);
+    EXPECT_LE(step->fragmentSeconds, step->stepSeconds);
+    EXPECT_GT(step->replaySeconds, 0);
+  }
+}
+
+TEST_F(StepMeasurementTest, RunnerSaysWhyAConfigurationDoesNotLower) {
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(kProgram, &context);
+  ASSERT_TRUE(module);
+  // "g" has no mesh.
+  llvm::Expected<Config> config = parseConfig(R"({
+    "topology": [["m0", [["x", 1]]], ["m1", [["x", 1]]]],
+    "assignment": {"f": "m0"}
+  })");
+  ASSERT_TRUE(static_cast<bool>(config)) << llvm::toString(config.takeError());
+  llvm::Expected<std::unique_ptr<StepRunner>> runner =
+      StepRunner::create(*module, *config, 1);
+  ASSERT_FALSE(static_cast<bool>(runner));
+  EXPECT_NE(llvm::toString(runner.takeError())
+                .find("the configuration does not lower: "),
+            std::string::npos);
 }
 
 TEST_F(StepMeasurementTest, NoRunsIsAnError) {

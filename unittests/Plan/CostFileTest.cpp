@@ -19,7 +19,7 @@ TEST(CostFileTest, WrittenFilesReadBackAsTheSameTable) {
   file.microbatches = 4;
   file.linkBandwidth = 2e9;
   file.linkLatency = 1e-5;
-  file.concurrencySlowdown = 1.25;
+  file.computeFactor = 0.85;
   file.computations = {{"embed", 0, 1e-3, std::nullopt, 64, 32, 16, 5e-5, 7e-4},
                        {"embed", 1, 3e-3, 1e-3, 0, 0, 0},
                        {"head", 0, 2e-3, std::nullopt, 8, 4, 2}};
@@ -30,7 +30,7 @@ TEST(CostFileTest, WrittenFilesReadBackAsTheSameTable) {
   EXPECT_EQ(table->microbatches, 4);
   EXPECT_DOUBLE_EQ(table->linkBandwidth, 2e9);
   EXPECT_DOUBLE_EQ(table->linkLatency, 1e-5);
-  EXPECT_DOUBLE_EQ(table->concurrencySlowdown, 1.25);
+  EXPECT_DOUBLE_EQ(table->computeFactor, 0.85);
   ASSERT_EQ(table->layers.size(), 2u);
   const LayerCost &embed = table->layers[0];
   EXPECT_DOUBLE_EQ(embed.forward, 1e-3);
@@ -57,7 +57,7 @@ TEST(CostFileTest, BackwardWithoutSplitIsHalfWeightGradient) {
   EXPECT_DOUBLE_EQ(table->layers[0].backward, 2);
   EXPECT_DOUBLE_EQ(table->layers[0].weightGradient, 2);
   // Without a calibrated slowdown, devices do not slow each other down.
-  EXPECT_DOUBLE_EQ(table->concurrencySlowdown, 1);
+  EXPECT_DOUBLE_EQ(table->computeFactor, 1);
 }
 
 TEST(CostFileTest, ErrorsNameTheField) {
@@ -78,11 +78,10 @@ TEST(CostFileTest, ErrorsNameTheField) {
             "costs.computations[0].weight_gradient_seconds: exceeds the "
             "backward's seconds");
   EXPECT_EQ(errorOf(parseCostFile(R"({"microbatches": 1,
-                                      "concurrency_slowdown": 0.5,
+                                      "compute_factor": 0,
                                       "computations": []})")
                         .takeError()),
-            "costs.concurrency_slowdown: must be at least 1 (devices "
-            "computing at once do not speed each other up)");
+            "costs.compute_factor: must be positive");
   llvm::Expected<CostFile> read = parseCostFile(
       R"({"microbatches": 1, "computations": [
             {"name": "a", "transpose_count": 0, "seconds": 1}]})");

@@ -203,14 +203,14 @@ TEST(PlannerTest, GradientSumsAndUpdatesEndEachMesh) {
   // Busy: per mesh 2 x (1 + 2) plus its sums and update, over 2 meshes x
   // 13.
   EXPECT_DOUBLE_EQ(withOptimizer->bubbleFraction, 1 - (6 + 4 + 6 + 2) / 26.0);
-  // Two devices computing at once stretch the sums and updates as well:
-  // the pipeline takes 2 x 9, mesh 0's sums and update 2 x 4 after it.
-  request.costs.concurrencySlowdown = 2;
+  // The compute factor stretches the sums and updates as well: the
+  // pipeline takes 2 x 9, mesh 0's sums and update 2 x 4 after it.
+  request.costs.computeFactor = 2;
   llvm::Expected<PlanCandidate> slowed =
       evaluatePlan(request, ScheduleKind::kOneFOneB, {2, 2, 1}, {0, 1});
   ASSERT_TRUE(static_cast<bool>(slowed)) << errorOf(slowed.takeError());
   EXPECT_DOUBLE_EQ(slowed->stepTime, 26);
-  request.costs.concurrencySlowdown = 1;
+  request.costs.computeFactor = 1;
   // With 4 microbatches of half the size (F 0.5, B 1) the pipeline takes
   // (m + p - 1) x 1.5 = 7.5 and mesh 0's 4 sums of unchanged size 0.5
   // each and its update follow: 7.5 + 2 + 3.
@@ -238,16 +238,16 @@ TEST(PlannerTest, AnActionPaysItsOverheadOnce) {
   EXPECT_DOUBLE_EQ(split->stepTime, 9);
 }
 
-TEST(PlannerTest, ConcurrencySlowdownStretchesComputeOnTwoDevicesOrMore) {
+TEST(PlannerTest, ComputeFactorStretchesTheComputeOfEveryCandidate) {
   // 1F1B, 2 meshes, 2 microbatches, F = 1 and B = 2 (W kept) per stage:
-  // (m + p - 1) x (F + B) = 9 without the slowdown; 1.5 stretches every
+  // (m + p - 1) x (F + B) = 9 without the factor; 1.5 stretches every
   // action, so the step, by 1.5; the overhead and latency stay.
   PlanRequest request = makeUniformRequest(2, 3, 2, 2);
   llvm::Expected<PlanCandidate> plain =
       evaluatePlan(request, ScheduleKind::kOneFOneB, {2, 2, 1}, {0, 1});
   ASSERT_TRUE(static_cast<bool>(plain)) << errorOf(plain.takeError());
   EXPECT_DOUBLE_EQ(plain->stepTime, 9);
-  request.costs.concurrencySlowdown = 1.5;
+  request.costs.computeFactor = 1.5;
   llvm::Expected<PlanCandidate> slowed =
       evaluatePlan(request, ScheduleKind::kOneFOneB, {2, 2, 1}, {0, 1});
   ASSERT_TRUE(static_cast<bool>(slowed)) << errorOf(slowed.takeError());
@@ -258,13 +258,14 @@ TEST(PlannerTest, ConcurrencySlowdownStretchesComputeOnTwoDevicesOrMore) {
   ASSERT_TRUE(static_cast<bool>(withOverhead))
       << errorOf(withOverhead.takeError());
   EXPECT_DOUBLE_EQ(withOverhead->stepTime, 3 * (1.5 + 0.5 + 3 + 0.5));
-  // One mesh of one device computes alone: m x (F + B) of both layers.
+  // One mesh of one device computes the fragments the factor measured as
+  // well: m x (F + B) of both layers, times 1.5.
   request.costs.actionOverhead = 0;
   llvm::Expected<PlanCandidate> alone =
       evaluatePlan(request, ScheduleKind::kOneFOneB, {1, 2, 1}, {0});
   ASSERT_TRUE(static_cast<bool>(alone)) << errorOf(alone.takeError());
-  EXPECT_DOUBLE_EQ(alone->stepTime, 12);
-  // One mesh of two devices: they compute at once, each half a microbatch.
+  EXPECT_DOUBLE_EQ(alone->stepTime, 12 * 1.5);
+  // One mesh of two devices: each half a microbatch.
   request.meshDevices = {2};
   llvm::Expected<PlanCandidate> spmd =
       evaluatePlan(request, ScheduleKind::kOneFOneB, {1, 2, 1}, {0});
@@ -272,18 +273,22 @@ TEST(PlannerTest, ConcurrencySlowdownStretchesComputeOnTwoDevicesOrMore) {
   EXPECT_DOUBLE_EQ(spmd->stepTime, 12 / 2 * 1.5);
 }
 
-TEST(PlannerTest, ConcurrencySlowdownDecidesBetweenOneMeshAndTwo) {
-  // Two meshes take 9 x slowdown, one takes 12: two win below 4/3.
+TEST(PlannerTest, ComputeFactorLeavesTheChoiceBetweenOneMeshAndTwo) {
+  // Two meshes take 9 x factor, one takes 12 x factor: two win whatever
+  // the factor, below 1 as well (fragments faster than the profile).
   PlanRequest request = makeUniformRequest(2, 3, 2, 2);
-  request.costs.concurrencySlowdown = 1.2;
-  EXPECT_EQ(search(request).front().meshes, 2);
-  EXPECT_DOUBLE_EQ(search(request).front().stepTime, 9 * 1.2);
-  request.costs.concurrencySlowdown = 1.5;
-  EXPECT_EQ(search(request).front().meshes, 1);
-  EXPECT_DOUBLE_EQ(search(request).front().stepTime, 12);
-  request.costs.concurrencySlowdown = 0.9;
-  EXPECT_EQ(errorOf(searchPlans(request).takeError()),
-            "the concurrency slowdown must be a finite number of at least 1");
+  for (double factor : {0.8, 1.5, 3.0}) {
+    request.costs.computeFactor = factor;
+    std::vector<PlanCandidate> candidates = search(request);
+    ASSERT_FALSE(candidates.empty());
+    EXPECT_EQ(candidates.front().meshes, 2);
+    EXPECT_DOUBLE_EQ(candidates.front().stepTime, 9 * factor);
+  }
+  for (double factor : {0.0, -1.0}) {
+    request.costs.computeFactor = factor;
+    EXPECT_EQ(errorOf(searchPlans(request).takeError()),
+              "the compute factor must be a finite positive number");
+  }
 }
 
 TEST(PlannerTest, EvenCutGivesTheFirstStagesTheRemainder) {

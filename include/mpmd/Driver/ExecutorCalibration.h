@@ -7,16 +7,11 @@
 // * per transfer: a chain of such fragments alternating between the two
 //   meshes, less the fragments' own cost (the handoff to the receiving
 //   device's copy engine and back to its worker);
-// * the bandwidth of a transfer: the same chain on a larger tensor;
-// * how much two devices computing at once slow each other down: chains
-//   of matrix-product fragments on both meshes at once against one mesh
-//   alone (on a machine with fewer cores than device threads, or that
-//   shares caches and memory bandwidth between them, each device computes
-//   slower than a profile of the model alone measures).
+// * the bandwidth of a transfer: the same chain on a larger tensor.
 // Each is the fastest of several runs, so that other work on a shared
 // machine inflates it less. What `mpmd profile` writes as the cost file's
 // `action_overhead_seconds`, `link_latency_seconds` and
-// `link_bandwidth_bytes_per_second` and `concurrency_slowdown`.
+// `link_bandwidth_bytes_per_second`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,9 +29,6 @@ struct ExecutorCosts {
   double transferSeconds = 0;
   /// Bytes per second a transfer moves.
   double transferBandwidth = 0;
-  /// The step of two devices computing at once over that of one alone, on
-  /// the same work each: >= 1.
-  double concurrencySlowdown = 1;
 };
 
 /// Runs the calibration programs (about 0.1 s on an idle machine). Fails

@@ -8,7 +8,7 @@
 //     "link_bandwidth_bytes_per_second": 1e10,   (optional: unlimited)
 //     "link_latency_seconds": 1e-5,              (optional: 0)
 //     "action_overhead_seconds": 0,              (optional: 0)
-//     "concurrency_slowdown": 1.1,               (optional: 1)
+//     "compute_factor": 1.1,                     (optional: 1)
 //     "computations": [
 //       {"name": "layer_0", "transpose_count": 0, "seconds": 1.2e-4,
 //        "activation_bytes": 4096, "boundary_bytes": 512,
@@ -68,7 +68,7 @@ struct CostFile {
   std::optional<double> linkBandwidth;
   double linkLatency = 0;
   double actionOverhead = 0;
-  double concurrencySlowdown = 1;
+  double computeFactor = 1;
   std::vector<ComputationCost> computations;
 };
 

@@ -9,10 +9,12 @@
 //   `CostTable::microbatches` microbatches; with m they scale by
 //   `CostTable::microbatches / m` (the microbatch is that much larger or
 //   smaller), plus `CostTable::actionOverhead` per action.
-// * When a candidate uses two devices or more, they compute at the same time
-//   on one machine and slow each other down: every computed time (forward,
-//   backward, weight gradient, gradient sums, update) is multiplied by
-//   `CostTable::concurrencySlowdown`.
+// * The executor's fragments compute the layers at another speed than the
+//   profile of the unpartitioned model measured them (their own grouping and
+//   results, the executor's threads, the caches, and devices computing at
+//   once): every computed time (forward, backward, weight gradient, gradient
+//   sums, update) of every candidate is multiplied by
+//   `CostTable::computeFactor`.
 // * A mesh of d devices splits each microbatch d ways: its stages' times and
 //   activation bytes are divided by d; every device holds its stages' full
 //   parameter bytes.
@@ -83,10 +85,11 @@ struct CostTable {
   double linkLatency = 0;
   /// Seconds every action (F, B or W of a stage) takes beyond its layers.
   double actionOverhead = 0;
-  /// How much slower the layers compute when two devices or more compute
-  /// at once, as a pipeline (`mpmd profile` measures the model's fragments
-  /// on its even two-mesh split against their profiled time): >= 1.
-  double concurrencySlowdown = 1;
+  /// How much slower (> 1) or faster (< 1) the executor's fragments compute
+  /// the layers than the profile says (`mpmd profile` measures the model's
+  /// fragments on its even two-mesh split against their profiled time):
+  /// positive.
+  double computeFactor = 1;
 };
 
 struct PlanRequest {

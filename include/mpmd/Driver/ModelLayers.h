@@ -1,14 +1,14 @@
 //===- ModelLayers.h - The layers of an unpartitioned model -----*- C++ -*-===//
 //
-// What `mpmd profile` and `mpmd plan` read from a model before it is
-// partitioned: its layers are its forward named computations (transpose
+// What `mpmd profile` (ModelProfile.h) and `mpmd plan` read from a model before
+// it is partitioned: its layers are its forward named computations (transpose
 // count 0) in program order, and its microbatch count is the number of its
 // mpmd.call ops.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MPMD_TOOLS_MPMD_MODELLAYERS_H
-#define MPMD_TOOLS_MPMD_MODELLAYERS_H
+#ifndef MPMD_DRIVER_MODELLAYERS_H
+#define MPMD_DRIVER_MODELLAYERS_H
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdOps.h"
 
@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-namespace mlir::mpmd::tools {
+namespace mlir::mpmd::driver {
 
 struct ModelLayers {
   std::vector<std::string> names;
@@ -31,6 +31,6 @@ struct ModelLayers {
 /// O(ops).
 ModelLayers getModelLayers(ModuleOp module);
 
-} // namespace mlir::mpmd::tools
+} // namespace mlir::mpmd::driver
 
-#endif // MPMD_TOOLS_MPMD_MODELLAYERS_H
+#endif // MPMD_DRIVER_MODELLAYERS_H

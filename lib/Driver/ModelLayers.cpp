@@ -1,10 +1,10 @@
 //===- ModelLayers.cpp - The layers of an unpartitioned model -------------===//
 
-#include "ModelLayers.h"
+#include "mpmd/Driver/ModelLayers.h"
 
 #include "llvm/ADT/StringSet.h"
 
-namespace mlir::mpmd::tools {
+namespace mlir::mpmd::driver {
 
 ModelLayers getModelLayers(ModuleOp module) {
   ModelLayers layers;
@@ -26,4 +26,4 @@ ModelLayers getModelLayers(ModuleOp module) {
   return layers;
 }
 
-} // namespace mlir::mpmd::tools
+} // namespace mlir::mpmd::driver
