@@ -104,6 +104,12 @@ llvm::Expected<CostFile> parseCostFile(llvm::StringRef jsonText) {
   const Object *root = json->getAsObject();
   if (!root)
     return makeCostError("costs", "expected an object");
+  // The field of cost files written before compute_factor replaced it.
+  if (root->get("concurrency_slowdown"))
+    return makeCostError("costs.concurrency_slowdown",
+                         "this cost file comes from an older 'mpmd profile' "
+                         "(its factor is now compute_factor, measured "
+                         "differently); run 'mpmd profile' again");
   if (llvm::Error error =
           verifyKeys(*root,
                      {"microbatches", "link_bandwidth_bytes_per_second",

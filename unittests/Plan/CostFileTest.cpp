@@ -82,6 +82,13 @@ TEST(CostFileTest, ErrorsNameTheField) {
                                       "computations": []})")
                         .takeError()),
             "costs.compute_factor: must be positive");
+  EXPECT_EQ(errorOf(parseCostFile(R"({"microbatches": 1,
+                                      "concurrency_slowdown": 1.2,
+                                      "computations": []})")
+                        .takeError()),
+            "costs.concurrency_slowdown: this cost file comes from an older "
+            "'mpmd profile' (its factor is now compute_factor, measured "
+            "differently); run 'mpmd profile' again");
   llvm::Expected<CostFile> read = parseCostFile(
       R"({"microbatches": 1, "computations": [
             {"name": "a", "transpose_count": 0, "seconds": 1}]})");
