@@ -33,6 +33,29 @@
 // result accumulates in `out` from tile to tile.
 // Cost: O(N x Y x B x ceil(O/16)*16 x I x K x C) multiply-adds, no copies.
 //
+// A second form covers convolutions whose *result* has few features (at
+// most 4: the input gradient of a 3-channel stem, whose lhs is the output
+// gradient with 32 or 64 features, dilated by the forward's stride):
+//
+//   out[b, y..., o] = sum over k..., i of lhs[b, x..., i] * kernel[k..., o, i],
+//   x_d = (y_d * stride_d + k_d * rhs_dilation_d - low_d) / lhs_dilation_d
+//         (only where that divides exactly and falls inside the lhs)
+//
+// with the features i padded to a multiple of 8 (zeros, in both operands).
+// Products are formed only for taps that land on lhs elements, never for
+// the dilation's holes: along the innermost dimension, result positions y
+// of one residue class modulo q = lhs_dilation / gcd(stride,
+// lhs_dilation) share the set of landing taps (for a stride-2 gradient:
+// the even and the odd columns, 4 and 3 of 7 taps), and consecutive
+// positions of a class read lhs positions xStep = q * stride /
+// lhs_dilation apart. The interior positions of a class, where every
+// landing tap falls inside the lhs, go kPixels at a time through one
+// register block: kPixels x O accumulators of 8 features each, and per
+// reduction step O kernel vectors shared by kPixels lhs vectors
+// (kPixels x O multiply-adds), horizontal sums at the end. Positions at
+// the borders go one at a time with the taps that fall inside. Cost:
+// O(B x Y x O x (landing taps) x ceil(I/8)*8) multiply-adds, no copies.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef MPMD_LIB_RUNTIME_KERNELS_CONVOLUTIONDIRECTLOOPS_H
@@ -41,6 +64,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <numeric>
 #include <vector>
 
 namespace mlir::mpmd::runtime::detail {
@@ -68,11 +92,51 @@ struct DirectConvolution {
   float *out;
 };
 
+/// Features per vector of the few-result-features form: its operands'
+/// features come padded to a multiple of this.
+constexpr int64_t kFewResultLanes = 8;
+/// The most result features that form computes.
+constexpr int64_t kFewResultMaxFeatures = 4;
+
+/// The prepared few-result-features problem (see the file comment).
+/// Spatial vectors have one entry per spatial dimension, all sizes > 0.
+struct FewResultFeaturesConvolution {
+  int64_t batch;
+  /// I, a multiple of kFewResultLanes (zero-padded in both operands).
+  int64_t features;
+  /// O, 1..kFewResultMaxFeatures.
+  int64_t outFeatures;
+  std::vector<int64_t> input, window, output, strides, lhsDilation, rhsDilation,
+      low;
+  /// [B, X..., I].
+  const float *lhs;
+  /// [K..., O, I].
+  const float *kernel;
+  /// [B, Y..., O].
+  float *out;
+};
+
 /// The loops compiled for AVX2 with FMA (ConvolutionAvx2.cpp, in x86-64
 /// builds where MPMD_CONVOLUTION_AVX2 is defined); callers check the CPU.
 void directConvolutionAvx2(const DirectConvolution &problem);
+void fewResultFeaturesConvolutionAvx2(
+    const FewResultFeaturesConvolution &problem);
 
 namespace {
+
+/// The lhs position that `padded` (a coordinate in the padded, dilated
+/// lhs) reads, or -1 for padding and dilation holes. No division for the
+/// undilated lhs: im2col calls this once per run of a few elements.
+inline int64_t lhsPosition(int64_t padded, int64_t dilation, int64_t size) {
+  if (padded < 0)
+    return -1;
+  if (dilation != 1) {
+    if (padded % dilation != 0)
+      return -1;
+    padded /= dilation;
+  }
+  return padded < size ? padded : -1;
+}
 
 using DirectVector = float __attribute__((vector_size(32)));
 
@@ -223,6 +287,212 @@ void directConvolutionLoops(const DirectConvolution &p) {
         }
       }
     }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Few result features
+//===----------------------------------------------------------------------===//
+
+/// One product of a result position's reduction: a tap that lands on the
+/// lhs, as the offsets of its lhs features and of its kernel rows [O, I].
+struct FewResultUnit {
+  int64_t lhs, kernel;
+};
+
+/// The sum of a vector's 8 lanes.
+inline float sumLanes(DirectVector v) {
+  float lanes[8];
+  storeVector(lanes, v);
+  return ((lanes[0] + lanes[4]) + (lanes[1] + lanes[5])) +
+         ((lanes[2] + lanes[6]) + (lanes[3] + lanes[7]));
+}
+
+/// Pixels result positions, the p-th reading the lhs at lhs + p *
+/// pixelStep (plus each unit's offset) and written at out + p * outStep:
+/// every unit's products accumulated in registers, then summed over lanes.
+template <int Pixels, int Outputs>
+void fewResultBlock(const float *lhs, int64_t pixelStep,
+                    const FewResultUnit *units, int64_t numUnits,
+                    const float *kernel, int64_t features, float *out,
+                    int64_t outStep) {
+  DirectVector acc[Pixels][Outputs] = {};
+  for (int64_t u = 0; u < numUnits; ++u) {
+    const float *x = lhs + units[u].lhs;
+    const float *w = kernel + units[u].kernel;
+    for (int64_t f = 0; f < features; f += kFewResultLanes) {
+      DirectVector weights[Outputs];
+      for (int o = 0; o < Outputs; ++o)
+        weights[o] = loadVector(w + o * features + f);
+      for (int q = 0; q < Pixels; ++q) {
+        DirectVector value = loadVector(x + q * pixelStep + f);
+        for (int o = 0; o < Outputs; ++o)
+          acc[q][o] += value * weights[o];
+      }
+    }
+  }
+  for (int q = 0; q < Pixels; ++q)
+    for (int o = 0; o < Outputs; ++o)
+      out[q * outStep + o] = sumLanes(acc[q][o]);
+}
+
+/// fewResultBlock for `pixels` (1..MaxPixels) positions: the last block of
+/// a class's interior.
+template <int MaxPixels, int Outputs>
+void fewResultBlockOf(int64_t pixels, const float *lhs, int64_t pixelStep,
+                      const FewResultUnit *units, int64_t numUnits,
+                      const float *kernel, int64_t features, float *out,
+                      int64_t outStep) {
+  if constexpr (MaxPixels >= 1) {
+    if (pixels == MaxPixels)
+      return fewResultBlock<MaxPixels, Outputs>(lhs, pixelStep, units, numUnits,
+                                                kernel, features, out, outStep);
+    fewResultBlockOf<MaxPixels - 1, Outputs>(pixels, lhs, pixelStep, units,
+                                             numUnits, kernel, features, out,
+                                             outStep);
+  }
+}
+
+/// The whole few-result-features problem with Outputs result features, in
+/// blocks of about kAccumulators / Outputs result positions.
+template <int kAccumulators, int Outputs>
+void fewResultFeaturesLoopsOf(const FewResultFeaturesConvolution &p) {
+  constexpr int kPixels = std::max(1, kAccumulators / Outputs);
+  int64_t s = static_cast<int64_t>(p.window.size()), d = s - 1;
+  int64_t features = p.features;
+  int64_t tapStride = Outputs * features; // kernel elements per tap
+  // Element strides of x... in one image [X..., I]; the outer dimensions'
+  // result positions and taps.
+  std::vector<int64_t> inputStrides(s);
+  for (int64_t e = s - 1; e >= 0; --e)
+    inputStrides[e] =
+        e == s - 1 ? features : inputStrides[e + 1] * p.input[e + 1];
+  int64_t imageStride = inputStrides[0] * p.input[0];
+  int64_t outerOutputs = 1, outerTaps = 1;
+  for (int64_t e = 0; e < d; ++e) {
+    outerOutputs *= p.output[e];
+    outerTaps *= p.window[e];
+  }
+
+  // The innermost dimension: result positions y = r + j * q of class r
+  // read, through tap k, x = x0 + j * xStep (x0 that of j = 0) when
+  // (r * stride + k * rhs_dilation - low) divides by the lhs dilation.
+  int64_t lastInput = p.input[d], lastOutput = p.output[d],
+          lastWindow = p.window[d];
+  int64_t stride = p.strides[d], lhsDilation = p.lhsDilation[d];
+  int64_t q = lhsDilation / std::gcd(stride, lhsDilation);
+  int64_t xStep = q * stride / lhsDilation;
+  struct InnerTap {
+    int64_t k, x0;
+  };
+  struct Class {
+    std::vector<InnerTap> taps;
+    int64_t positions;  // result positions in the class
+    int64_t begin, end; // its interior [begin, end) of j
+  };
+  std::vector<Class> classes(std::min(q, lastOutput));
+  for (int64_t r = 0; r < static_cast<int64_t>(classes.size()); ++r) {
+    Class &cls = classes[r];
+    cls.positions = (lastOutput - r + q - 1) / q;
+    cls.begin = 0;
+    cls.end = cls.positions;
+    for (int64_t k = 0; k < lastWindow; ++k) {
+      int64_t padded = r * stride + k * p.rhsDilation[d] - p.low[d];
+      if (((padded % lhsDilation) + lhsDilation) % lhsDilation != 0)
+        continue;
+      int64_t x0 = padded / lhsDilation; // exact, negative too
+      cls.taps.push_back({k, x0});
+      // 0 <= x0 + j * xStep < lastInput.
+      if (x0 < 0)
+        cls.begin = std::max(cls.begin, (-x0 + xStep - 1) / xStep);
+      cls.end = std::min(cls.end, lastInput - 1 - x0 < 0
+                                      ? int64_t(0)
+                                      : (lastInput - 1 - x0) / xStep + 1);
+    }
+    cls.begin = std::min(cls.begin, cls.positions);
+    cls.end = std::clamp(cls.end, cls.begin, cls.positions);
+  }
+
+  std::vector<FewResultUnit> outerUnits, units;
+  std::vector<int64_t> y(d), k(d);
+  for (int64_t b = 0; b < p.batch; ++b) {
+    const float *image = p.lhs + b * imageStride;
+    std::fill(y.begin(), y.end(), 0);
+    for (int64_t yo = 0; yo < outerOutputs; ++yo) {
+      // The outer taps that land on the lhs for this row of results.
+      outerUnits.clear();
+      std::fill(k.begin(), k.end(), 0);
+      for (int64_t t = 0; t < outerTaps; ++t) {
+        int64_t offset = 0;
+        for (int64_t e = 0; e < d && offset >= 0; ++e) {
+          int64_t x = lhsPosition(y[e] * p.strides[e] +
+                                      k[e] * p.rhsDilation[e] - p.low[e],
+                                  p.lhsDilation[e], p.input[e]);
+          offset = x < 0 ? -1 : offset + x * inputStrides[e];
+        }
+        if (offset >= 0)
+          outerUnits.push_back({offset, t * lastWindow * tapStride});
+        for (int64_t e = d - 1; e >= 0; --e) { // next outer tap
+          if (++k[e] < p.window[e])
+            break;
+          k[e] = 0;
+        }
+      }
+      float *outRow = p.out + (b * outerOutputs + yo) * lastOutput * Outputs;
+      for (int64_t r = 0; r < static_cast<int64_t>(classes.size()); ++r) {
+        const Class &cls = classes[r];
+        // A border position alone, with the taps that fall inside.
+        auto border = [&](int64_t j) {
+          units.clear();
+          for (const FewResultUnit &outer : outerUnits)
+            for (const InnerTap &tap : cls.taps) {
+              int64_t x = tap.x0 + j * xStep;
+              if (x >= 0 && x < lastInput)
+                units.push_back({outer.lhs + x * features,
+                                 outer.kernel + tap.k * tapStride});
+            }
+          fewResultBlock<1, Outputs>(image, 0, units.data(), units.size(),
+                                     p.kernel, features,
+                                     outRow + (r + j * q) * Outputs, 0);
+        };
+        for (int64_t j = 0; j < cls.begin; ++j)
+          border(j);
+        units.clear();
+        for (const FewResultUnit &outer : outerUnits)
+          for (const InnerTap &tap : cls.taps)
+            units.push_back({outer.lhs + tap.x0 * features,
+                             outer.kernel + tap.k * tapStride});
+        for (int64_t j = cls.begin; j < cls.end; j += kPixels)
+          fewResultBlockOf<kPixels, Outputs>(
+              std::min<int64_t>(kPixels, cls.end - j),
+              image + j * xStep * features, xStep * features, units.data(),
+              units.size(), p.kernel, features, outRow + (r + j * q) * Outputs,
+              q * Outputs);
+        for (int64_t j = cls.end; j < cls.positions; ++j)
+          border(j);
+      }
+      for (int64_t e = d - 1; e >= 0; --e) { // next outer result position
+        if (++y[e] < p.output[e])
+          break;
+        y[e] = 0;
+      }
+    }
+  }
+}
+
+/// The few-result-features problem, kAccumulators vector accumulators per
+/// register block.
+template <int kAccumulators>
+void fewResultFeaturesLoops(const FewResultFeaturesConvolution &p) {
+  switch (p.outFeatures) {
+  case 1:
+    return fewResultFeaturesLoopsOf<kAccumulators, 1>(p);
+  case 2:
+    return fewResultFeaturesLoopsOf<kAccumulators, 2>(p);
+  case 3:
+    return fewResultFeaturesLoopsOf<kAccumulators, 3>(p);
+  default:
+    return fewResultFeaturesLoopsOf<kAccumulators, 4>(p);
   }
 }
 
