@@ -48,13 +48,17 @@
 // lhs_dilation) share the set of landing taps (for a stride-2 gradient:
 // the even and the odd columns, 4 and 3 of 7 taps), and consecutive
 // positions of a class read lhs positions xStep = q * stride /
-// lhs_dilation apart. The interior positions of a class, where every
+// lhs_dilation apart. The kernel is packed per class with only its
+// landing taps, so that landing taps reading consecutive lhs positions
+// (every run of them when the rhs is undilated) are one run of features
+// in both operands. The interior positions of a class, where every
 // landing tap falls inside the lhs, go kPixels at a time through one
 // register block: kPixels x O accumulators of 8 features each, and per
 // reduction step O kernel vectors shared by kPixels lhs vectors
-// (kPixels x O multiply-adds), horizontal sums at the end. Positions at
-// the borders go one at a time with the taps that fall inside. Cost:
-// O(B x Y x O x (landing taps) x ceil(I/8)*8) multiply-adds, no copies.
+// (kPixels x O multiply-adds), the lane sums at the end in a shuffle tree
+// over 8 accumulators at a time. Positions at the borders go one at a
+// time with the taps that fall inside. Cost: O(B x Y x O x (landing taps)
+// x ceil(I/8)*8) multiply-adds; copies only of the kernel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -294,36 +298,52 @@ void directConvolutionLoops(const DirectConvolution &p) {
 // Few result features
 //===----------------------------------------------------------------------===//
 
-/// One product of a result position's reduction: a tap that lands on the
-/// lhs, as the offsets of its lhs features and of its kernel rows [O, I].
+/// A run of a result position's reduction: `length` lhs elements from
+/// `lhs` on (one or more landing taps whose lhs positions are
+/// consecutive), against as many kernel elements from `kernel` on in each
+/// of the O rows of the packed kernel.
 struct FewResultUnit {
-  int64_t lhs, kernel;
+  int64_t lhs, kernel, length;
 };
 
-/// The sum of a vector's 8 lanes.
-inline float sumLanes(DirectVector v) {
-  float lanes[8];
-  storeVector(lanes, v);
-  return ((lanes[0] + lanes[4]) + (lanes[1] + lanes[5])) +
-         ((lanes[2] + lanes[6]) + (lanes[3] + lanes[7]));
+/// Lane sums of 8 vectors, the i-th of v[i] in lane i: the halves of
+/// pairs added, then the quarters, then neighbouring lanes (21 operations
+/// instead of 6 per vector summed alone); the pairs are chosen so that the
+/// sums come out in order.
+inline DirectVector sumLanesOf8(const DirectVector *v) {
+  auto halves = [](DirectVector a, DirectVector b) {
+    return __builtin_shufflevector(a, b, 0, 1, 2, 3, 8, 9, 10, 11) +
+           __builtin_shufflevector(a, b, 4, 5, 6, 7, 12, 13, 14, 15);
+  };
+  auto quarters = [](DirectVector a, DirectVector b) {
+    return __builtin_shufflevector(a, b, 0, 1, 8, 9, 4, 5, 12, 13) +
+           __builtin_shufflevector(a, b, 2, 3, 10, 11, 6, 7, 14, 15);
+  };
+  auto neighbours = [](DirectVector a, DirectVector b) {
+    return __builtin_shufflevector(a, b, 0, 8, 2, 10, 4, 12, 6, 14) +
+           __builtin_shufflevector(a, b, 1, 9, 3, 11, 5, 13, 7, 15);
+  };
+  return neighbours(quarters(halves(v[0], v[4]), halves(v[2], v[6])),
+                    quarters(halves(v[1], v[5]), halves(v[3], v[7])));
 }
 
 /// Pixels result positions, the p-th reading the lhs at lhs + p *
 /// pixelStep (plus each unit's offset) and written at out + p * outStep:
 /// every unit's products accumulated in registers, then summed over lanes.
+/// The kernel's O rows are `kernelRowStride` elements apart.
 template <int Pixels, int Outputs>
 void fewResultBlock(const float *lhs, int64_t pixelStep,
                     const FewResultUnit *units, int64_t numUnits,
-                    const float *kernel, int64_t features, float *out,
+                    const float *kernel, int64_t kernelRowStride, float *out,
                     int64_t outStep) {
   DirectVector acc[Pixels][Outputs] = {};
   for (int64_t u = 0; u < numUnits; ++u) {
     const float *x = lhs + units[u].lhs;
     const float *w = kernel + units[u].kernel;
-    for (int64_t f = 0; f < features; f += kFewResultLanes) {
+    for (int64_t f = 0; f < units[u].length; f += kFewResultLanes) {
       DirectVector weights[Outputs];
       for (int o = 0; o < Outputs; ++o)
-        weights[o] = loadVector(w + o * features + f);
+        weights[o] = loadVector(w + o * kernelRowStride + f);
       for (int q = 0; q < Pixels; ++q) {
         DirectVector value = loadVector(x + q * pixelStep + f);
         for (int o = 0; o < Outputs; ++o)
@@ -331,9 +351,18 @@ void fewResultBlock(const float *lhs, int64_t pixelStep,
       }
     }
   }
+  // The accumulators in groups of 8 (the last padded with zeros).
+  constexpr int kCount = Pixels * Outputs, kGroups = (kCount + 7) / 8;
+  DirectVector all[kGroups * 8] = {};
   for (int q = 0; q < Pixels; ++q)
     for (int o = 0; o < Outputs; ++o)
-      out[q * outStep + o] = sumLanes(acc[q][o]);
+      all[q * Outputs + o] = acc[q][o];
+  float sums[kGroups * 8];
+  for (int g = 0; g < kGroups; ++g)
+    storeVector(sums + 8 * g, sumLanesOf8(all + 8 * g));
+  for (int q = 0; q < Pixels; ++q)
+    for (int o = 0; o < Outputs; ++o)
+      out[q * outStep + o] = sums[q * Outputs + o];
 }
 
 /// fewResultBlock for `pixels` (1..MaxPixels) positions: the last block of
@@ -341,15 +370,16 @@ void fewResultBlock(const float *lhs, int64_t pixelStep,
 template <int MaxPixels, int Outputs>
 void fewResultBlockOf(int64_t pixels, const float *lhs, int64_t pixelStep,
                       const FewResultUnit *units, int64_t numUnits,
-                      const float *kernel, int64_t features, float *out,
+                      const float *kernel, int64_t kernelRowStride, float *out,
                       int64_t outStep) {
   if constexpr (MaxPixels >= 1) {
     if (pixels == MaxPixels)
       return fewResultBlock<MaxPixels, Outputs>(lhs, pixelStep, units, numUnits,
-                                                kernel, features, out, outStep);
+                                                kernel, kernelRowStride, out,
+                                                outStep);
     fewResultBlockOf<MaxPixels - 1, Outputs>(pixels, lhs, pixelStep, units,
-                                             numUnits, kernel, features, out,
-                                             outStep);
+                                             numUnits, kernel, kernelRowStride,
+                                             out, outStep);
   }
 }
 
@@ -360,7 +390,6 @@ void fewResultFeaturesLoopsOf(const FewResultFeaturesConvolution &p) {
   constexpr int kPixels = std::max(1, kAccumulators / Outputs);
   int64_t s = static_cast<int64_t>(p.window.size()), d = s - 1;
   int64_t features = p.features;
-  int64_t tapStride = Outputs * features; // kernel elements per tap
   // Element strides of x... in one image [X..., I]; the outer dimensions'
   // result positions and taps.
   std::vector<int64_t> inputStrides(s);
@@ -377,31 +406,36 @@ void fewResultFeaturesLoopsOf(const FewResultFeaturesConvolution &p) {
   // The innermost dimension: result positions y = r + j * q of class r
   // read, through tap k, x = x0 + j * xStep (x0 that of j = 0) when
   // (r * stride + k * rhs_dilation - low) divides by the lhs dilation.
+  // Each tap lands for one class at most, so the classes' kernels, packed
+  // as [K_outer..., O, landing taps, I] each (a landing tap's features
+  // next to the next one's: taps reading consecutive lhs positions, as
+  // with rhs dilation 1, make one run), hold the kernel once at most.
   int64_t lastInput = p.input[d], lastOutput = p.output[d],
           lastWindow = p.window[d];
   int64_t stride = p.strides[d], lhsDilation = p.lhsDilation[d];
   int64_t q = lhsDilation / std::gcd(stride, lhsDilation);
   int64_t xStep = q * stride / lhsDilation;
-  struct InnerTap {
-    int64_t k, x0;
-  };
   struct Class {
-    std::vector<InnerTap> taps;
-    int64_t positions;  // result positions in the class
-    int64_t begin, end; // its interior [begin, end) of j
+    std::vector<int64_t> x0; // of each landing tap, in tap order
+    int64_t kernel;          // where its packed kernel starts
+    int64_t positions;       // result positions in the class
+    int64_t begin, end;      // its interior [begin, end) of j
   };
   std::vector<Class> classes(std::min(q, lastOutput));
+  std::vector<float> packed;
   for (int64_t r = 0; r < static_cast<int64_t>(classes.size()); ++r) {
     Class &cls = classes[r];
     cls.positions = (lastOutput - r + q - 1) / q;
     cls.begin = 0;
     cls.end = cls.positions;
+    std::vector<int64_t> taps;
     for (int64_t k = 0; k < lastWindow; ++k) {
       int64_t padded = r * stride + k * p.rhsDilation[d] - p.low[d];
       if (((padded % lhsDilation) + lhsDilation) % lhsDilation != 0)
         continue;
       int64_t x0 = padded / lhsDilation; // exact, negative too
-      cls.taps.push_back({k, x0});
+      taps.push_back(k);
+      cls.x0.push_back(x0);
       // 0 <= x0 + j * xStep < lastInput.
       if (x0 < 0)
         cls.begin = std::max(cls.begin, (-x0 + xStep - 1) / xStep);
@@ -411,16 +445,49 @@ void fewResultFeaturesLoopsOf(const FewResultFeaturesConvolution &p) {
     }
     cls.begin = std::min(cls.begin, cls.positions);
     cls.end = std::clamp(cls.end, cls.begin, cls.positions);
+    cls.kernel = static_cast<int64_t>(packed.size());
+    for (int64_t t = 0; t < outerTaps; ++t)
+      for (int64_t o = 0; o < Outputs; ++o)
+        for (int64_t k : taps) {
+          const float *from =
+              p.kernel + ((t * lastWindow + k) * Outputs + o) * features;
+          packed.insert(packed.end(), from, from + features);
+        }
   }
 
-  std::vector<FewResultUnit> outerUnits, units;
+  // Outer taps that land on the lhs: lhs offset, and tap index t.
+  std::vector<std::pair<int64_t, int64_t>> outerTapsIn;
+  std::vector<FewResultUnit> units;
+  // The units of class `cls` for the result position j (offsets from the
+  // image) or, when `interior`, for j = 0 (offsets from the block's first
+  // position, every tap inside).
+  auto collectUnits = [&](const Class &cls, int64_t j, bool interior) {
+    units.clear();
+    int64_t landing = static_cast<int64_t>(cls.x0.size());
+    for (auto [offset, t] : outerTapsIn) {
+      int64_t lastX = -2, lastTap = -2;
+      for (int64_t i = 0; i < landing; ++i) {
+        int64_t x = cls.x0[i] + (interior ? 0 : j * xStep);
+        if (!interior && (x < 0 || x >= lastInput))
+          continue;
+        if (x == lastX + 1 && i == lastTap + 1)
+          units.back().length += features;
+        else
+          units.push_back({offset + x * features,
+                           cls.kernel + (t * Outputs * landing + i) * features,
+                           features});
+        lastX = x;
+        lastTap = i;
+      }
+    }
+  };
   std::vector<int64_t> y(d), k(d);
   for (int64_t b = 0; b < p.batch; ++b) {
     const float *image = p.lhs + b * imageStride;
     std::fill(y.begin(), y.end(), 0);
     for (int64_t yo = 0; yo < outerOutputs; ++yo) {
       // The outer taps that land on the lhs for this row of results.
-      outerUnits.clear();
+      outerTapsIn.clear();
       std::fill(k.begin(), k.end(), 0);
       for (int64_t t = 0; t < outerTaps; ++t) {
         int64_t offset = 0;
@@ -431,7 +498,7 @@ void fewResultFeaturesLoopsOf(const FewResultFeaturesConvolution &p) {
           offset = x < 0 ? -1 : offset + x * inputStrides[e];
         }
         if (offset >= 0)
-          outerUnits.push_back({offset, t * lastWindow * tapStride});
+          outerTapsIn.push_back({offset, t});
         for (int64_t e = d - 1; e >= 0; --e) { // next outer tap
           if (++k[e] < p.window[e])
             break;
@@ -441,33 +508,25 @@ void fewResultFeaturesLoopsOf(const FewResultFeaturesConvolution &p) {
       float *outRow = p.out + (b * outerOutputs + yo) * lastOutput * Outputs;
       for (int64_t r = 0; r < static_cast<int64_t>(classes.size()); ++r) {
         const Class &cls = classes[r];
+        const float *kernel = packed.data();
+        int64_t kernelRowStride =
+            static_cast<int64_t>(cls.x0.size()) * features;
         // A border position alone, with the taps that fall inside.
         auto border = [&](int64_t j) {
-          units.clear();
-          for (const FewResultUnit &outer : outerUnits)
-            for (const InnerTap &tap : cls.taps) {
-              int64_t x = tap.x0 + j * xStep;
-              if (x >= 0 && x < lastInput)
-                units.push_back({outer.lhs + x * features,
-                                 outer.kernel + tap.k * tapStride});
-            }
+          collectUnits(cls, j, false);
           fewResultBlock<1, Outputs>(image, 0, units.data(), units.size(),
-                                     p.kernel, features,
+                                     kernel, kernelRowStride,
                                      outRow + (r + j * q) * Outputs, 0);
         };
         for (int64_t j = 0; j < cls.begin; ++j)
           border(j);
-        units.clear();
-        for (const FewResultUnit &outer : outerUnits)
-          for (const InnerTap &tap : cls.taps)
-            units.push_back({outer.lhs + tap.x0 * features,
-                             outer.kernel + tap.k * tapStride});
+        collectUnits(cls, 0, true);
         for (int64_t j = cls.begin; j < cls.end; j += kPixels)
           fewResultBlockOf<kPixels, Outputs>(
               std::min<int64_t>(kPixels, cls.end - j),
               image + j * xStep * features, xStep * features, units.data(),
-              units.size(), p.kernel, features, outRow + (r + j * q) * Outputs,
-              q * Outputs);
+              units.size(), kernel, kernelRowStride,
+              outRow + (r + j * q) * Outputs, q * Outputs);
         for (int64_t j = cls.end; j < cls.positions; ++j)
           border(j);
       }
