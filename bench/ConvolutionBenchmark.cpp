@@ -52,12 +52,12 @@ const Shape2d kShapes[] = {
 constexpr int64_t kNumShapes = sizeof(kShapes) / sizeof(kShapes[0]);
 
 // The input gradient also with im2col forced (InputGradientGather), to
-// show what col2im saves on strided convolutions, and on the stems, where
-// Auto runs the few-result-features kernel, with col2im forced
-// (InputGradientScatter) on the 7x7 and im2col on the 3x3 (the GEMM paths
-// it replaces); the filter gradient
-// with the canonical im2col forced (FilterGradientGather: x and the output
-// gradient transposed first), to show what the transposed im2col saves.
+// show what col2im saves on strided convolutions; on the stems, where Auto
+// runs the few-result-features kernel, with the GEMM paths it replaces
+// forced (InputGradientScatter, col2im, on the 7x7; im2col on the 3x3).
+// The filter gradient with the canonical im2col forced
+// (FilterGradientGather: x and the output gradient transposed first), to
+// show what the transposed im2col saves.
 // On the 3-channel stems, where Auto runs the direct kernel, the forward
 // with im2col forced (ForwardGather) and the filter gradient with the
 // transposed im2col forced (FilterGradientTransposed): what it replaces;
