@@ -52,9 +52,12 @@ const Shape2d kShapes[] = {
 constexpr int64_t kNumShapes = sizeof(kShapes) / sizeof(kShapes[0]);
 
 // The input gradient also with im2col forced (InputGradientGather), to
-// show what col2im saves on strided convolutions, and the filter gradient
-// with the canonical im2col forced (FilterGradientGather: x and the output
-// gradient transposed first), to show what the transposed im2col saves.
+// show what col2im saves on strided convolutions; on the stems, where Auto
+// runs the few-result-features kernel, with the GEMM paths it replaces
+// forced (InputGradientScatter, col2im, on the 7x7; im2col on the 3x3).
+// The filter gradient with the canonical im2col forced
+// (FilterGradientGather: x and the output gradient transposed first), to
+// show what the transposed im2col saves.
 // On the 3-channel stems, where Auto runs the direct kernel, the forward
 // with im2col forced (ForwardGather) and the filter gradient with the
 // transposed im2col forced (FilterGradientTransposed): what it replaces;
@@ -68,7 +71,8 @@ enum class Pass {
   FilterGradientGather,
   ForwardGather,
   FilterGradientTransposed,
-  ForwardDirect
+  ForwardDirect,
+  InputGradientScatter
 };
 
 Tensor filled(Shape shape) {
@@ -119,17 +123,18 @@ void BM_Convolution(benchmark::State &state) {
                                                          : ConvolutionPath::Direct;
     for (auto _ : state)
       benchmark::DoNotOptimize(convolution(lhs, rhs, d, y, path));
-  } else if (pass == Pass::InputGradient ||
-             pass == Pass::InputGradientGather) {
+  } else if (pass == Pass::InputGradient || pass == Pass::InputGradientGather ||
+             pass == Pass::InputGradientScatter) {
     // dx = conv(dy dilated by the stride, reverse(w) with i and o swapped).
     Tensor dy = filled(y), rhs = filled(w);
     int64_t low = k - 1 - p, high = h + k - 1 - dilatedOut - low;
     ConvolutionDimensions d = nhwc(1, low, high);
     d.lhsDilation = {stride, stride};
     std::swap(d.kernelInputFeature, d.kernelOutputFeature);
-    ConvolutionPath path = pass == Pass::InputGradient
-                               ? ConvolutionPath::Auto
-                               : ConvolutionPath::Gather;
+    ConvolutionPath path = pass == Pass::InputGradient ? ConvolutionPath::Auto
+                           : pass == Pass::InputGradientGather
+                               ? ConvolutionPath::Gather
+                               : ConvolutionPath::Scatter;
     for (auto _ : state)
       benchmark::DoNotOptimize(
           convolution(dy, reverse(rhs, {0, 1}), d, x, path));
@@ -176,7 +181,9 @@ void convolutionArguments(benchmark::internal::Benchmark *b) {
   for (int64_t shape = 0; shape < kNumShapes; ++shape)
     for (int64_t pass = 0; pass < 3; ++pass)
       b->Args({shape, pass});
-  b->Args({2, static_cast<int64_t>(Pass::InputGradientGather)});
+  for (int64_t shape : {2, 3})
+    b->Args({shape, static_cast<int64_t>(Pass::InputGradientGather)});
+  b->Args({2, static_cast<int64_t>(Pass::InputGradientScatter)});
   for (int64_t shape = 0; shape < 3; ++shape)
     b->Args({shape, static_cast<int64_t>(Pass::FilterGradientGather)});
   for (int64_t shape : {2, 3})

@@ -124,11 +124,13 @@ Problem randomProblem(std::mt19937 &generator, int64_t numSpatial,
   return p;
 }
 
-// Direct forced on a problem it does not take (groups, a dilated lhs, f64,
-// empty sizes) runs a GEMM path: the random problems cover both.
+// A direct path forced on a problem it does not take (groups, a dilated
+// lhs, f64, empty sizes, more than 4 result features) runs a GEMM path: the
+// random problems cover both.
 constexpr ConvolutionPath kPaths[] = {
-    ConvolutionPath::Auto, ConvolutionPath::Gather, ConvolutionPath::Scatter,
-    ConvolutionPath::GatherTransposed, ConvolutionPath::Direct};
+    ConvolutionPath::Auto,    ConvolutionPath::Gather,
+    ConvolutionPath::Scatter, ConvolutionPath::GatherTransposed,
+    ConvolutionPath::Direct,  ConvolutionPath::DirectFewResultFeatures};
 
 void expectSameElements(const Tensor &actual, const Tensor &expected,
                         const std::string &what) {
@@ -503,6 +505,64 @@ TEST(ConvolutionTest, DirectPathMatchesReferenceOnStemShapes) {
   expectSameElements(call.run(ConvolutionPath::Direct), expected,
                      "stem filter gradient");
   expectSameElements(call.run(), expected, "stem filter gradient, auto");
+}
+
+// The few-result-features kernel on the input gradients of stem-like
+// convolutions (JAX's form: the output gradient dilated by the stride, the
+// result the image's 1-4 features) and on forwards with 1-4 output
+// features: strides 1-3, padding (negative too), odd sizes, batch > 1,
+// input features a multiple of 8 (read in place) or not (zero-padded
+// copies), interiors of several register blocks and a remainder, and
+// positions that are all at a border. Auto takes it on all of these
+// (more than 4 input features: not the other direct kernel's), Direct
+// forces it.
+TEST(ConvolutionTest, FewResultFeaturesPathMatchesReference) {
+  std::mt19937 generator(13);
+  std::vector<Forward> gradients = {
+      // ResNet's stem, smaller: 7x7 stride 2 padded 3, 64 output features.
+      {{2, 37, 41, 3}, {7, 7, 3, 64}, {2, 2}, {3, 3}, {3, 2}, {1, 1}, 1},
+      // The CNN's stem: 3x3 "same", stride 1, 32 output features.
+      {{3, 16, 13, 3}, {3, 3, 3, 32}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1},
+      // Stride 3, 1 image feature, 13 output features (padded to 16).
+      {{2, 17, 20, 1}, {4, 5, 1, 13}, {3, 3}, {2, 1}, {0, 2}, {1, 1}, 1},
+      // Strides (2, 3), a dilated kernel, 2 image features, 9 outputs.
+      {{1, 19, 23, 2}, {3, 3, 2, 9}, {2, 3}, {1, 2}, {2, 1}, {2, 1}, 1},
+      // 4 image features, stride 2, negative padding, 24 outputs.
+      {{3, 15, 14, 4}, {5, 5, 4, 24}, {2, 2}, {-1, 2}, {1, -1}, {1, 1}, 1},
+      // Windows wider than the image: every position a border one.
+      {{2, 4, 5, 3}, {7, 7, 3, 8}, {1, 2}, {3, 3}, {3, 3}, {1, 1}, 1},
+  };
+  for (const Forward &f : gradients) {
+    Shape y = resultShapeOf(f.x, f.w, f.dims());
+    Tensor w = randomIntegers(DType::F32, f.w, generator);
+    Tensor g = randomIntegers(DType::F32, y, generator);
+    Call call = inputGradientCall(f, g, w);
+    std::string what = "input gradient of x " + shapeToString(f.x) + " w " +
+                       shapeToString(f.w);
+    Tensor expected = call.reference();
+    expectSameElements(call.run(ConvolutionPath::DirectFewResultFeatures),
+                       expected, what);
+    expectSameElements(call.run(), expected, what + ", auto");
+  }
+  std::vector<Forward> forwards = {
+      // A 3x3 "same" convolution back to 3 features.
+      {{2, 13, 17, 32}, {3, 3, 32, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1},
+      // Stride 2, a 1x1 window, 1 output feature, 12 input features.
+      {{3, 9, 11, 12}, {1, 1, 12, 1}, {2, 2}, {0, 0}, {0, 1}, {1, 1}, 1},
+      // Strides (3, 2), a dilated kernel, 4 output features.
+      {{1, 20, 18, 16}, {3, 4, 16, 4}, {3, 2}, {2, 0}, {1, 2}, {1, 2}, 1},
+  };
+  for (const Forward &f : forwards) {
+    Call call{randomIntegers(DType::F32, f.x, generator),
+              randomIntegers(DType::F32, f.w, generator), f.dims(),
+              resultShapeOf(f.x, f.w, f.dims())};
+    std::string what =
+        "forward of x " + shapeToString(f.x) + " w " + shapeToString(f.w);
+    Tensor expected = call.reference();
+    expectSameElements(call.run(ConvolutionPath::DirectFewResultFeatures),
+                       expected, what);
+    expectSameElements(call.run(), expected, what + ", auto");
+  }
 }
 
 // The three convolutions of a training step (forward, and both gradients

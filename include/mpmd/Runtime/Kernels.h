@@ -352,9 +352,20 @@ struct ConvolutionDimensions {
 /// im2col or BLAS, register-blocked over 16 output features: Auto takes it
 /// first where the lhs has at most 4 features (at most 4 batch elements
 /// in the filter gradient's stored form), as an RGB stem's forward and
-/// filter gradient; forced where unsupported, the GEMM paths run. Tests
-/// and benchmarks force one.
-enum class ConvolutionPath { Auto, Gather, Scatter, GatherTransposed, Direct };
+/// filter gradient; forced where unsupported, the GEMM paths run.
+/// `DirectFewResultFeatures` (f32, one group, any lhs dilation) computes
+/// without BLAS a result of at most 4 features, vectorized along the input
+/// features and forming no products with dilation holes: Auto takes it
+/// next (the stems' input gradients); forced where unsupported, the GEMM
+/// paths run. Tests and benchmarks force one.
+enum class ConvolutionPath {
+  Auto,
+  Gather,
+  Scatter,
+  GatherTransposed,
+  Direct,
+  DirectFewResultFeatures
+};
 
 /// `resultShape` is the verified one (C25). f32 and f64 (f16/bf16 through
 /// f32) run on BLAS gemm in tiles of at most 256 KiB, or the direct kernel

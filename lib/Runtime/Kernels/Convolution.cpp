@@ -14,6 +14,14 @@
 //   BLAS; register-blocked loops (ConvolutionDirectLoops.h) over the lhs
 //   with its innermost dimension padded and the kernel as stored.
 //
+// * the few-result-features kernel (f32, one group, at most 4 result
+//   features, any lhs dilation: a stem's input gradient, the image's 3
+//   channels from the output gradient's 64): no BLAS; per result position
+//   a dot product over the taps that land on lhs elements (none on the
+//   dilation's holes) and the input features, vectorized along those
+//   (ConvolutionDirectLoops.h), on lhs [B, X..., I] and kernel [K..., O,
+//   I] as NHWC gradients store them.
+//
 // * the GEMM path (f32, f64, and f16/bf16 computed in f32), one of
 //   - transposed gather (filter gradients: one group, operands stored as
 //     below, result positions x batch at most the reduction, window taps x
@@ -71,6 +79,8 @@ namespace mlir::mpmd::runtime {
 
 namespace {
 
+using detail::lhsPosition;
+
 //===----------------------------------------------------------------------===//
 // Reference
 //===----------------------------------------------------------------------===//
@@ -83,20 +93,6 @@ void advance(std::vector<int64_t> &index, const Shape &shape) {
       return;
     index[d] = 0;
   }
-}
-
-/// The lhs position that `padded` (a coordinate in the padded, dilated
-/// lhs) reads, or -1 for padding and dilation holes. No division for the
-/// undilated lhs: im2col calls this once per run of a few elements.
-inline int64_t lhsPosition(int64_t padded, int64_t dilation, int64_t size) {
-  if (padded < 0)
-    return -1;
-  if (dilation != 1) {
-    if (padded % dilation != 0)
-      return -1;
-    padded /= dilation;
-  }
-  return padded < size ? padded : -1;
 }
 
 template <typename T>
@@ -675,6 +671,19 @@ void scatterGroup(const Canonical &c, const T *lhs, const T *kernel, T *out,
   }
 }
 
+/// A result computed as [B, Y..., O], in the layout `dims` asks for.
+Tensor arrangeCanonicalResult(const Tensor &out,
+                              const ConvolutionDimensions &dims) {
+  int64_t s = static_cast<int64_t>(dims.outputSpatial.size());
+  // Result dimension i is canonical dimension order[i].
+  std::vector<int64_t> order(s + 2);
+  order[dims.outputBatch] = 0;
+  for (int64_t d = 0; d < s; ++d)
+    order[dims.outputSpatial[d]] = d + 1;
+  order[dims.outputFeature] = s + 1;
+  return arrange(out, order, std::vector<bool>(s + 2, false));
+}
+
 //===----------------------------------------------------------------------===//
 // Direct path (few features)
 //===----------------------------------------------------------------------===//
@@ -830,6 +839,76 @@ Tensor runDirect(const Tensor &lhsIn, const Tensor &rhsIn,
   return arrange(out.reshaped(shape), order, std::vector<bool>(s + 2, false));
 }
 
+/// `operand` (f32, innermost dimension > 0) with its innermost dimension
+/// zero-padded to `width` elements; the operand itself when it has that
+/// many.
+Tensor padInnermost(const Tensor &operand, int64_t width) {
+  Shape shape = operand.shape();
+  int64_t length = shape.back();
+  if (length == width)
+    return operand;
+  shape.back() = width;
+  Tensor result = Tensor::empty(DType::F32, shape);
+  for (int64_t r = 0, rows = operand.numElements() / length; r < rows; ++r)
+    copyClippedRun(result.data<float>() + r * width,
+                   operand.data<float>() + r * length, 0, 1, length, width);
+  return result;
+}
+
+/// The few-result-features kernel (ConvolutionDirectLoops.h) on the
+/// convolution `dims` describes (f32, one group, every size > 0, at most
+/// kFewResultMaxFeatures result features): lhs [B, X..., I] and kernel
+/// [K..., O, I] (reversal applied; copies only where the operands are
+/// stored otherwise), both with I zero-padded to a multiple of 8 (a copy
+/// only when it is not one).
+Tensor runFewResultFeatures(const Tensor &lhsIn, const Tensor &rhsIn,
+                            const ConvolutionDimensions &dims,
+                            const Canonical &c) {
+  int64_t s = c.numSpatial;
+  std::vector<int64_t> lhsOrder{dims.inputBatch};
+  lhsOrder.insert(lhsOrder.end(), dims.inputSpatial.begin(),
+                  dims.inputSpatial.end());
+  lhsOrder.push_back(dims.inputFeature);
+  std::vector<int64_t> kernelOrder = dims.kernelSpatial;
+  kernelOrder.push_back(dims.kernelOutputFeature);
+  kernelOrder.push_back(dims.kernelInputFeature);
+  std::vector<bool> kernelReversed(dims.reversal.begin(), dims.reversal.end());
+  kernelReversed.resize(s + 2, false);
+  int64_t lanes = detail::kFewResultLanes;
+  int64_t features = (c.features + lanes - 1) / lanes * lanes;
+  Tensor lhs = padInnermost(
+      arrange(lhsIn, lhsOrder, std::vector<bool>(s + 2, false)), features);
+  Tensor kernel =
+      padInnermost(arrange(rhsIn, kernelOrder, kernelReversed), features);
+
+  detail::FewResultFeaturesConvolution p;
+  p.batch = c.batch;
+  p.features = features;
+  p.outFeatures = c.outFeatures;
+  p.input = c.input;
+  p.window = c.window;
+  p.output = c.output;
+  p.strides = c.strides;
+  p.lhsDilation = c.lhsDilation;
+  p.rhsDilation = c.rhsDilation;
+  p.low = c.low;
+  p.lhs = lhs.data<float>();
+  p.kernel = kernel.data<float>();
+  Shape canonicalShape{c.batch};
+  canonicalShape.insert(canonicalShape.end(), c.output.begin(), c.output.end());
+  canonicalShape.push_back(c.outFeatures);
+  Tensor out = Tensor::empty(DType::F32, canonicalShape);
+  p.out = out.data<float>();
+#ifdef MPMD_CONVOLUTION_AVX2
+  if (hasAvx2Fma())
+    detail::fewResultFeaturesConvolutionAvx2(p);
+  else
+#endif
+    // Two-register vectors: 6 accumulators in SSE's 16 registers.
+    detail::fewResultFeaturesLoops<6>(p);
+  return arrangeCanonicalResult(out, dims);
+}
+
 template <typename T>
 Tensor gemmConvolution(const Tensor &lhsIn, const Tensor &rhsIn,
                        const ConvolutionDimensions &dims,
@@ -886,6 +965,15 @@ Tensor gemmConvolution(const Tensor &lhsIn, const Tensor &rhsIn,
     if (supported && (path == ConvolutionPath::Direct ||
                       (path == ConvolutionPath::Auto && fewFeatures)))
       return runDirect(lhsIn, rhsIn, dims, c, storedTransposed);
+    // Few result features (the stems' input gradients): sgemm's N would
+    // be the 3 channels, col2im's adds as many as its products.
+    bool fewResultFeatures =
+        c.groups == 1 && s > 0 && c.batch > 0 && c.features > 0 && c.taps > 0 &&
+        c.inputPositions > 0 && c.outputPositions > 0 && c.outFeatures > 0 &&
+        c.outFeatures <= detail::kFewResultMaxFeatures;
+    if (fewResultFeatures && (path == ConvolutionPath::Auto ||
+                              path == ConvolutionPath::DirectFewResultFeatures))
+      return runFewResultFeatures(lhsIn, rhsIn, dims, c);
   }
   bool transposedGather =
       c.groups == 1 &&
@@ -961,13 +1049,7 @@ Tensor gemmConvolution(const Tensor &lhsIn, const Tensor &rhsIn,
                        batchGroups);
     }
 
-  // Result dimension i is canonical dimension order[i].
-  std::vector<int64_t> order(s + 2);
-  order[dims.outputBatch] = 0;
-  for (int64_t d = 0; d < s; ++d)
-    order[dims.outputSpatial[d]] = d + 1;
-  order[dims.outputFeature] = s + 1;
-  return arrange(out, order, std::vector<bool>(s + 2, false));
+  return arrangeCanonicalResult(out, dims);
 }
 
 } // namespace
