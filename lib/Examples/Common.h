@@ -140,6 +140,7 @@ public:
     std::string type;
   };
 
+  /// The weights in `@microbatch`'s argument order; they must outlive this.
   explicit MicrobatchGradientSums(llvm::ArrayRef<Weight> weights)
       : weights(weights) {}
 
