@@ -150,15 +150,25 @@ std::string writeModule(const CnnOptions &options) {
     return weightName(w) + ": " + weightType(w);
   });
   const std::string weightOperands = join(weights, weightName);
+  // The running sum of each weight's gradients: %g_conv_0, ..., %g_head.
+  auto sumName = [&](int64_t w) {
+    return "%g_" + llvm::StringRef(weightName(w)).drop_front().str();
+  };
+  const std::string sumArguments = join(weights, [&](int64_t w) {
+    return sumName(w) + ": " + weightType(w);
+  });
   std::string text;
   llvm::raw_string_ostream os(text);
 
-  // @microbatch: forward, loss, backward; returns the loss and every
-  // gradient. %f<i> is layer i's forward: h_{i+1} (the last layer: the
-  // loss, o - y and g), then n, r (and a in the stem).
-  os << formatv("func.func private @microbatch(%x: {0}, %y: {1}, {2}) -> "
+  // @microbatch: forward, loss, backward; takes the gradient sums of the
+  // earlier microbatches and returns the loss and every sum with this
+  // microbatch's gradient added (MicrobatchGradientSums). %f<i> is layer
+  // i's forward: h_{i+1} (the last layer: the loss, o - y and g), then n,
+  // r (and a in the stem).
+  os << formatv("func.func private @microbatch(%x: {0}, %y: {1}, {2}, {5}) -> "
                 "({3}, {4}) {{\n",
-                t.images, t.targets, weightArguments, t.scalar, weightTypes);
+                t.images, t.targets, weightArguments, t.scalar, weightTypes,
+                sumArguments);
   auto input = [](int64_t i) {
     return i ? formatv("%f{0}#0", i - 1).str() : std::string("%x");
   };
@@ -230,8 +240,8 @@ std::string writeModule(const CnnOptions &options) {
                   resultTypes, operandTypes);
   }
 
-  // Backward, in reverse: %b<i> holds dconv_i (and, last, dhead), then
-  // dloss/dh_i for i > 0.
+  // Backward, in reverse: %b<i> holds the sum of dconv_i (and, last, of
+  // dhead), then dloss/dh_i for i > 0.
   for (int64_t i = last; i >= 0; --i) {
     const bool isLast = i == last, inputGradient = i > 0;
     const NormTypes norm = t.normOf(i);
@@ -256,17 +266,23 @@ std::string writeModule(const CnnOptions &options) {
       arguments += formatv(", %a: {0}", t.stem).str();
       operandTypes += ", " + t.stem;
     }
-    operands += ", " + input(i);
-    arguments += formatv(", %in: {0}", inputType(i)).str();
-    operandTypes += ", " + inputType(i);
+    operands += ", " + input(i) + ", " + sumName(i);
+    arguments += formatv(", %in: {0}, %sum: {1}", inputType(i), t.kernelOf(i))
+                     .str();
+    operandTypes += ", " + inputType(i) + ", " + t.kernelOf(i);
+    if (isLast) {
+      operands += ", " + sumName(layers);
+      arguments += formatv(", %sum_head: {0}", t.head).str();
+      operandTypes += ", " + t.head;
+    }
     if (inputGradient) {
       operands += ", " + weightName(i);
       arguments += formatv(", %w: {0}", t.kernel).str();
       operandTypes += ", " + t.kernel;
     }
-    std::string results = "%dw", resultTypes = t.kernelOf(i);
+    std::string results = "%new_sum", resultTypes = t.kernelOf(i);
     if (isLast) {
-      results += ", %dhead";
+      results += ", %new_sum_head";
       resultTypes += ", " + t.head;
     }
     if (inputGradient) {
@@ -296,6 +312,8 @@ std::string writeModule(const CnnOptions &options) {
           "    %dout = stablehlo.broadcast_in_dim %dg_mean, dims = [0, 3] : "
           "({2}) -> {5}\n",
           options.batch, t.targets, t.pooled, t.head, pooledPositions, t.act);
+    if (isLast)
+      writeGradientSum(os, "_head", "dhead", t.head, t.head);
     // The stem: the pool's gradient goes to each window's first maximum.
     if (i == 0)
       os << formatv(
@@ -308,12 +326,13 @@ std::string writeModule(const CnnOptions &options) {
           "      stablehlo.return %ge : tensor<i1>\n"
           "    }, {{\n"
           "    ^bb0(%lhs: {0}, %rhs: {0}):\n"
-          "      %sum = stablehlo.add %lhs, %rhs : {0}\n"
-          "      stablehlo.return %sum : {0}\n"
+          "      %window_sum = stablehlo.add %lhs, %rhs : {0}\n"
+          "      stablehlo.return %window_sum : {0}\n"
           "    }) : ({1}, {2}, {0}) -> {1}\n",
           t.scalar, t.stem, t.act);
     writeReluNormBackward(os, norm, t.maskOf(i), i == 0 ? "da" : "dout");
     writeFilterGradient(os, inputType(i), norm.tensor, t.kernelOf(i));
+    writeGradientSum(os, "", "dw", t.kernelOf(i), t.kernelOf(i));
     if (inputGradient)
       os << formatv(
           "    %w_reversed = stablehlo.reverse %w, dims = [0, 1] : {0}\n"
@@ -329,7 +348,7 @@ std::string writeModule(const CnnOptions &options) {
     os << formatv(", %b{0}#0", i);
   os << formatv(", %b{0}#1 : {1}, {2}\n}\n\n", last, t.scalar, weightTypes);
 
-  // @main: microbatches, gradient accumulation, SGD.
+  // @main: microbatches (each adding its gradients to the sums), SGD.
   std::string namedWeightArguments = join(weights, [&](int64_t w) {
     return formatv("{0}: {1} loc(\"{2}\")", weightName(w), weightType(w),
                    llvm::StringRef(weightName(w)).drop_front())
@@ -339,6 +358,10 @@ std::string writeModule(const CnnOptions &options) {
                 "-> ({3}, {4}) {{\n",
                 t.fullImages, t.fullTargets, namedWeightArguments, t.scalar,
                 weightTypes);
+  std::vector<MicrobatchGradientSums::Weight> summedWeights;
+  for (int64_t w = 0; w < weights; ++w)
+    summedWeights.push_back({weightName(w), weightType(w)});
+  const MicrobatchGradientSums sums(summedWeights);
   for (int64_t k = 0; k < microbatches; ++k) {
     os << formatv("  %x{0} = stablehlo.slice %x [{1}:{2}, 0:{3}, 0:{3}, 0:{4}] "
                   ": ({5}) -> {6}\n"
@@ -347,11 +370,13 @@ std::string writeModule(const CnnOptions &options) {
                   k, k * rows, (k + 1) * rows, options.image,
                   kCnnInputChannels, t.fullImages, t.images, options.classes,
                   t.fullTargets, t.targets);
-    os << formatv("  %r{0}:{1} = mpmd.call @microbatch(%x{0}, %y{0}, {2}) "
-                  "{{call_counter = {0} : ui32} : ({3}, {4}, {5}) -> ({6}, "
-                  "{5})\n",
+    if (k == 0)
+      sums.writeZeros(os);
+    os << formatv("  %r{0}:{1} = mpmd.call @microbatch(%x{0}, %y{0}, {2}{7}) "
+                  "{{call_counter = {0} : ui32} : ({3}, {4}, {5}, {5}) -> "
+                  "({6}, {5})\n",
                   k, 1 + weights, weightOperands, t.images, t.targets,
-                  weightTypes, t.scalar);
+                  weightTypes, t.scalar, sums.getCallOperands(k));
   }
   std::string loss = writeMicrobatchSum(os, "loss", 0, t.scalar, microbatches);
   // One learning-rate constant per weight type.
@@ -367,8 +392,7 @@ std::string writeModule(const CnnOptions &options) {
   for (int64_t w = 0; w < weights; ++w) {
     std::string name = llvm::StringRef(weightName(w)).drop_front().str();
     const char *rate = w == 0 ? "%lr_stem" : w == layers ? "%lr_head" : "%lr_conv";
-    std::string gradient = writeMicrobatchSum(os, "g_" + name, 1 + w,
-                                              weightType(w), microbatches);
+    std::string gradient = MicrobatchGradientSums::getTotal(microbatches, w);
     os << formatv("  %step_{0} = stablehlo.multiply {1}, {2} : {3}\n"
                   "  %new_{0} = stablehlo.subtract %{0}, %step_{0} : {3}\n",
                   name, gradient, rate, weightType(w));

@@ -10,6 +10,7 @@
 #include "mpmd/Examples/ConfigText.h"
 #include "mpmd/Schedule/Generators.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -278,6 +279,54 @@ std::string writeMicrobatchSum(llvm::raw_ostream &os, llvm::StringRef name,
     sum = formatv("%{0}_{1}", name, k);
   }
   return sum;
+}
+
+std::string writeGradientSum(llvm::raw_ostream &os, llvm::StringRef suffix,
+                             llvm::StringRef gradient, llvm::StringRef type,
+                             llvm::StringRef sumType) {
+  std::string addend = ("%" + gradient).str();
+  if (type != sumType) {
+    os << formatv("    {0}_wide = stablehlo.convert {0} : ({1}) -> {2}\n",
+                  addend, type, sumType);
+    addend += "_wide";
+  }
+  os << formatv("    %new_sum{0} = stablehlo.add %sum{0}, {1} : {2}\n", suffix,
+                addend, sumType);
+  return ("%new_sum" + suffix).str();
+}
+
+std::string
+MicrobatchGradientSums::getZeros(const MicrobatchGradientSums::Weight &weight) {
+  return ("%zeros_" + llvm::StringRef(weight.name).drop_front()).str();
+}
+
+void MicrobatchGradientSums::writeZeros(llvm::raw_ostream &os) const {
+  llvm::StringMap<std::string> zeroByType;
+  for (const Weight &weight : weights) {
+    auto [found, added] = zeroByType.try_emplace(weight.type);
+    if (added) {
+      found->second = zeroByType.size() == 1
+                          ? std::string("%zero")
+                          : formatv("%zero_{0}", zeroByType.size() - 1).str();
+      os << formatv("  {0} = stablehlo.constant dense<0.0> : {1}\n",
+                    found->second, weight.type);
+    }
+    os << formatv("  {0} = stablehlo.multiply {1}, {2} : {3}\n",
+                  getZeros(weight), weight.name, found->second, weight.type);
+  }
+}
+
+std::string MicrobatchGradientSums::getCallOperands(int64_t call) const {
+  std::string operands;
+  for (auto [index, weight] : llvm::enumerate(weights))
+    operands += call ? formatv(", %r{0}#{1}", call - 1, index + 1).str()
+                     : ", " + getZeros(weight);
+  return operands;
+}
+
+std::string MicrobatchGradientSums::getTotal(int64_t microbatches,
+                                             int64_t index) {
+  return formatv("%r{0}#{1}", microbatches - 1, index + 1);
 }
 
 } // namespace mlir::mpmd::examples::detail

@@ -116,6 +116,59 @@ std::string writeMicrobatchSum(llvm::raw_ostream &os, llvm::StringRef name,
                                int64_t index, llvm::StringRef type,
                                int64_t microbatches);
 
+/// In a backward computation, adds the weight gradient %GRADIENT (of type
+/// `type`) to the running sum argument %sumSUFFIX (of `sumType`): first
+/// %GRADIENT_wide = convert %GRADIENT when the types differ (mixed
+/// precision sums in f32), then %new_sumSUFFIX = add %sumSUFFIX, the
+/// gradient. Returns "%new_sumSUFFIX". Adding here, next to the op that
+/// computes the gradient, lets the runtime compute an f32/f64 dot_general
+/// gradient straight into the sum (a gemm with beta = 1).
+std::string writeGradientSum(llvm::raw_ostream &os, llvm::StringRef suffix,
+                             llvm::StringRef gradient, llvm::StringRef type,
+                             llvm::StringRef sumType);
+
+/// The weight-gradient sums `@main` threads through the microbatch calls,
+/// as a JAX scan carrying them would: `@microbatch` takes the sums of the
+/// earlier microbatches' gradients after its other arguments and returns
+/// them with its own gradients added as results 1.. (after the loss); the
+/// first call takes zeros, each later call the previous call's results.
+class MicrobatchGradientSums {
+public:
+  /// A weight of `@main` (its SSA name, "%w0") and its type.
+  struct Weight {
+    std::string name;
+    std::string type;
+  };
+
+  /// The weights in `@microbatch`'s argument order; they must outlive this.
+  explicit MicrobatchGradientSums(llvm::ArrayRef<Weight> weights)
+      : weights(weights) {}
+
+  /// Writes the zeros the first call takes (before it, after its inputs'
+  /// slices, so that the first fragment keeps x as its first argument),
+  /// one per weight, as %zeros_NAME = NAME * 0 (a splat %zero, %zero_1,
+  /// ... per distinct type). Not one shared zero constant: the compiler
+  /// would pass a single value to every sum of that type, and sharding
+  /// propagation gives a value one sharding, so the sum of a row-parallel
+  /// weight would take a column-parallel one's (tensor parallelism then
+  /// shards the activations wrongly). Each product takes its weight's
+  /// sharding.
+  void writeZeros(llvm::raw_ostream &os) const;
+
+  /// ", S_0, S_1, ..." the sums call `call` takes.
+  std::string getCallOperands(int64_t call) const;
+
+  /// The sum of gradient `index` over all `microbatches`: the last call's
+  /// result.
+  static std::string getTotal(int64_t microbatches, int64_t index);
+
+private:
+  /// The zeros the sum of `weight` starts from.
+  static std::string getZeros(const Weight &weight);
+
+  llvm::ArrayRef<Weight> weights;
+};
+
 } // namespace mlir::mpmd::examples::detail
 
 #endif // MPMD_LIB_EXAMPLES_COMMON_H

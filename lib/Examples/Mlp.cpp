@@ -143,13 +143,10 @@ std::string writeModule(const MlpOptions &options) {
                     "= [0] x [0] : ({0}, {0}) -> {1}\n",
                     act, weight);
     // The weight gradient is summed in the master type.
-    if (mixed)
-      body += formatv("    %dw_wide = stablehlo.convert %dw : ({0}) -> {1}\n",
-                      weight, masterWeight);
-    body += formatv("    %new_sum = stablehlo.add %sum, {0} : {1}\n",
-                    mixed ? "%dw_wide" : "%dw", masterWeight);
+    llvm::raw_string_ostream bodyStream(body);
+    std::string results = writeGradientSum(bodyStream, "", "dw", weight,
+                                           masterWeight);
     std::string resultTypes = masterWeight;
-    std::string results = "%new_sum";
     if (needsInputGradient) {
       operands += formatv(", %w{0}", i).str();
       arguments += ", " + weightArgument;
@@ -179,8 +176,10 @@ std::string writeModule(const MlpOptions &options) {
   for (int64_t i = 0; i < layers; ++i)
     os << formatv(", %w{0}: {1} loc(\"w_{0}\")", i, masterWeight);
   os << formatv(") -> ({0}{1}) {{\n", scalar, weightTypes);
-  os << formatv("  %zeros = stablehlo.constant dense<0.0> : {0}\n",
-                masterWeight);
+  std::vector<MicrobatchGradientSums::Weight> summedWeights;
+  for (int64_t i = 0; i < layers; ++i)
+    summedWeights.push_back({formatv("%w{0}", i).str(), masterWeight});
+  const MicrobatchGradientSums sums(summedWeights);
   for (int64_t k = 0; k < microbatches; ++k) {
     for (const char *name : {"x", "y"})
       os << formatv("  %{0}{1} = stablehlo.slice %{0} [{2}:{3}, 0:{4}] : "
@@ -191,16 +190,14 @@ std::string writeModule(const MlpOptions &options) {
     if (mixed)
       os << formatv("  %x{0}_bf16 = stablehlo.convert %x{0} : ({1}) -> {2}\n",
                     k, masterAct, act);
-    // The gradient sums so far: result i + 1 of the previous call.
-    std::string sums;
-    for (int64_t i = 0; i < layers; ++i)
-      sums += k ? formatv(", %r{0}#{1}", k - 1, i + 1).str()
-                : std::string(", %zeros");
+    if (k == 0)
+      sums.writeZeros(os);
     os << formatv("  %r{0}:{1} = mpmd.call @microbatch(%x{0}{6}, %y{0}{2}{8}) "
                   "{{call_counter = {0} : ui32} : ({3}, {7}{4}{4}) -> "
                   "({5}{4})\n",
                   k, layers + 1, weightArgs, act, weightTypes, scalar,
-                  mixed ? "_bf16" : "", masterAct, sums);
+                  mixed ? "_bf16" : "", masterAct,
+                  sums.getCallOperands(k));
   }
   // The loss summed over microbatches; the gradients' sums are the last
   // call's results.
@@ -209,9 +206,10 @@ std::string writeModule(const MlpOptions &options) {
                 formatFloat(options.learningRate), masterWeight);
   std::string updated;
   for (int64_t i = 0; i < layers; ++i) {
-    os << formatv("  %step{0} = stablehlo.multiply %r{1}#{2}, %lr : {3}\n"
-                  "  %new{0} = stablehlo.subtract %w{0}, %step{0} : {3}\n",
-                  i, microbatches - 1, i + 1, masterWeight);
+    os << formatv("  %step{0} = stablehlo.multiply {1}, %lr : {2}\n"
+                  "  %new{0} = stablehlo.subtract %w{0}, %step{0} : {2}\n",
+                  i, MicrobatchGradientSums::getTotal(microbatches, i),
+                  masterWeight);
     updated += formatv(", %new{0}", i).str();
   }
   os << formatv("  return {0}{1} : {2}{3}\n}\n", loss, updated, scalar,

@@ -32,7 +32,7 @@ using llvm::formatv;
 /// inside a layer.
 constexpr std::array<const char *, kTransformerWeightsPerLayer> kWeightNames = {
     "wq", "wk", "wv", "wo", "w1", "w2"};
-constexpr int64_t kWo = 3;
+constexpr int64_t kWo = 3, kW1 = 4, kW2 = 5;
 /// Added to the variance in the norms.
 constexpr double kNormEpsilon = 1e-5;
 /// The hidden width of the MLP of `layer`.
@@ -317,7 +317,7 @@ void writeForwardBody(llvm::raw_ostream &os, const Types &t, int64_t dim,
       "    %a = stablehlo.tanh %z : {2}\n"
       "    %m = stablehlo.dot_general %a, %w2, contracting_dims = [2] x [0] : "
       "({2}, {3}) -> {0}\n",
-      t.act, t.weights[4], t.hidden, t.weights[5], n2);
+      t.act, t.weights[kW1], t.hidden, t.weights[kW2], n2);
   const std::string m = sequence.constrain(os, t.act, "m", "m_sp", true);
   if (dropout.enabled())
     writeDropoutForward(os, t, dropout, m, "m");
@@ -325,11 +325,18 @@ void writeForwardBody(llvm::raw_ostream &os, const Types &t, int64_t dim,
                 dropout.enabled() ? "m_kept" : m);
 }
 
-/// The backward of one layer from %dout, the residuals and the weights:
-/// %dwq .. %dw2 and, with `inputGradient`, %dh.
+/// The backward of one layer from %dout, the residuals, the weights and the
+/// running sums %sum_wq .. %sum_w2 of the earlier microbatches' weight
+/// gradients: %new_sum_wq .. %new_sum_w2 (each sum plus this microbatch's
+/// %dwq .. %dw2) and, with `inputGradient`, %dh.
 void writeBackwardBody(llvm::raw_ostream &os, const Types &t, int64_t dim,
                        double scale, bool inputGradient, const Dropout &dropout,
                        const SequenceParallel &sequence) {
+  auto addToSum = [&](int64_t w) {
+    const std::string name = kWeightNames[w];
+    writeGradientSum(os, "_" + name, "d" + name, t.weights[w],
+                     t.masterWeights[w]);
+  };
   writeConstants(os, t, dim, /*epsilon=*/false);
   // The forward's norms, which it returns gathered: pinned replicated here
   // too, or propagation would shard the residual along the sequence from
@@ -358,7 +365,9 @@ void writeBackwardBody(llvm::raw_ostream &os, const Types &t, int64_t dim,
       "[0, 1] : ({0}, {1}) -> {2}\n"
       "    %dn2 = stablehlo.dot_general %dz, %w1, contracting_dims = [2] x "
       "[1] : ({1}, {2}) -> {0}\n",
-      t.act, t.hidden, t.weights[4], t.weights[5], dm, n2);
+      t.act, t.hidden, t.weights[kW1], t.weights[kW2], dm, n2);
+  addToSum(kW2);
+  addToSum(kW1);
   writeLastAxisNormBackward(
       os, t.norm(), sequence.constrain(os, t.act, "dn2", "dn2_sp", true), n2,
       "r2", "dgn");
@@ -393,10 +402,13 @@ void writeBackwardBody(llvm::raw_ostream &os, const Types &t, int64_t dim,
       "contracting_dims = [1] x [1] : ({1}, {0}) -> {0}\n",
       t.act, t.scores, t.weights[kWo], t.scalar, t.perQuery, formatFloat(scale),
       dOut);
+  addToSum(kWo);
   for (const char *name : {"q", "k", "v"})
     os << formatv("    %dw{0} = stablehlo.dot_general %{3}, %d{0}, "
                   "contracting_dims = [0, 1] x [0, 1] : ({1}, {1}) -> {2}\n",
                   name, t.act, t.weights[0], n1);
+  for (int64_t w = 0; w < kWo; ++w)
+    addToSum(w);
   if (!inputGradient)
     return;
   for (const char *name : {"q", "k", "v"})
@@ -444,7 +456,11 @@ std::string writeModule(const TransformerOptions &options) {
   // Every weight, in argument order: "%wq_0: T, ..." and their types. @main
   // names its arguments with locations, as JAX does, for the config's
   // sharding rules: "%wq_0: T loc("wq_0"), ...".
-  std::string weightArguments, namedWeightArguments, weightTypes;
+  // @microbatch also takes the running sum of each weight's gradients,
+  // %g_NAME ("%g_wq_0: T, ...").
+  std::string weightArguments, namedWeightArguments, weightTypes,
+      sumArguments;
+  std::vector<MicrobatchGradientSums::Weight> summedWeights;
   for (int64_t i = 0; i < layers; ++i)
     for (int64_t w = 0; w < weightsPerLayer; ++w) {
       std::string name = weightName(i, w);
@@ -452,7 +468,10 @@ std::string writeModule(const TransformerOptions &options) {
       weightArguments += formatv(", {0}: {1}", name, type);
       namedWeightArguments += formatv(", {0}: {1} loc(\"{2}\")", name, type,
                                       llvm::StringRef(name).drop_front());
+      sumArguments += formatv(", %g_{0}: {1}",
+                              llvm::StringRef(name).drop_front(), type);
       weightTypes += ", " + type;
+      summedWeights.push_back({name, type});
     }
   // With dropout, one rbg key per layer: @main takes key_i[M,4] (a key per
   // microbatch), @microbatch and the layer's forward the microbatch's.
@@ -502,13 +521,14 @@ std::string writeModule(const TransformerOptions &options) {
                })
        << "]>\n\n";
 
-  // @microbatch: forward, loss, backward; returns the loss and every
-  // gradient. %f<i> is layer i's forward: h' (or the loss and h_L - y),
-  // then the residuals.
-  os << formatv("func.func private @microbatch(%x: {0}, %y: {5}{1}{4}) -> "
+  // @microbatch: forward, loss, backward; takes the gradient sums of the
+  // earlier microbatches and returns the loss and every sum with this
+  // microbatch's gradient added (MicrobatchGradientSums). %f<i> is layer
+  // i's forward: h' (or the loss and h_L - y), then the residuals.
+  os << formatv("func.func private @microbatch(%x: {0}, %y: {5}{1}{4}{6}) -> "
                 "({2}{3}) {{\n",
                 t.act, weightArguments, t.masterScalar, weightTypes,
-                keyArguments, t.masterAct);
+                keyArguments, t.masterAct, sumArguments);
   auto input = [](int64_t i) {
     return i ? formatv("%f{0}#0", i - 1).str() : std::string("%x");
   };
@@ -568,8 +588,8 @@ std::string writeModule(const TransformerOptions &options) {
                   resultTypes, operandTypes);
   }
 
-  // Backward, in reverse: %b<i> holds the weight gradients in argument
-  // order, then dloss/dh_i.
+  // Backward, in reverse: %b<i> holds the weight gradients' sums in
+  // argument order, then dloss/dh_i.
   for (int64_t i = last; i >= 0; --i) {
     const bool isLast = i == last, inputGradient = i > 0;
     const Types &lt = layerTypes[i];
@@ -587,6 +607,13 @@ std::string writeModule(const TransformerOptions &options) {
                            lt.*residualList[r].type)
                        .str();
     }
+    for (int64_t w = 0; w < weightsPerLayer; ++w) {
+      operands += ", %g_" + llvm::StringRef(weightName(i, w)).drop_front().str();
+      arguments += formatv(", %sum_{0}: {1}", kWeightNames[w],
+                           lt.masterWeights[w])
+                       .str();
+      operandTypes += ", " + lt.masterWeights[w];
+    }
     // wq, wk and wv only feed dh.
     const int64_t firstWeight = inputGradient ? 0 : kWo;
     for (int64_t w = firstWeight; w < weightsPerLayer; ++w) {
@@ -594,9 +621,9 @@ std::string writeModule(const TransformerOptions &options) {
       operandTypes += ", " + lt.masterWeights[w];
     }
     arguments += layerWeightArguments(lt, firstWeight);
-    std::string results = mixed ? "%dwq_wide, %dwk_wide, %dwv_wide, "
-                                  "%dwo_wide, %dw1_wide, %dw2_wide"
-                                : "%dwq, %dwk, %dwv, %dwo, %dw1, %dw2";
+    std::string results = join(weightsPerLayer, [&](int64_t w) {
+      return formatv("%new_sum_{0}", kWeightNames[w]).str();
+    });
     std::string resultTypes = layerWeightTypes(lt);
     if (inputGradient) {
       results += ", %dh";
@@ -616,12 +643,6 @@ std::string writeModule(const TransformerOptions &options) {
                     t.masterAct, t.act);
     writeBackwardBody(os, lt, options.dim, scale, inputGradient, dropout,
                       sequence);
-    // Each weight gradient leaves in the master type.
-    if (mixed)
-      for (int64_t w = 0; w < weightsPerLayer; ++w)
-        os << formatv("    %d{0}_wide = stablehlo.convert %d{0} : ({1}) -> "
-                      "{2}\n",
-                      kWeightNames[w], lt.weights[w], lt.masterWeights[w]);
     os << formatv("    mpmd.return {0} : {1}\n  } : ({2}) -> ({1})\n", results,
                   resultTypes, operandTypes);
   }
@@ -631,11 +652,12 @@ std::string writeModule(const TransformerOptions &options) {
       os << formatv(", %b{0}#{1}", i, w);
   os << formatv(" : {0}{1}\n}\n\n", t.masterScalar, weightTypes);
 
-  // @main: microbatches, gradient accumulation, SGD.
+  // @main: microbatches (each adding its gradients to the sums), SGD.
   os << formatv("func.func @main(%x: {0} loc(\"x\"), %y: {0} loc(\"y\"){1}{4}) "
                 "-> ({2}{3}) {{\n",
                 t.full, namedWeightArguments, t.masterScalar, weightTypes,
                 namedKeyArguments);
+  const MicrobatchGradientSums sums(summedWeights);
   std::string weightOperands;
   for (int64_t i = 0; i < layers; ++i)
     for (int64_t w = 0; w < weightsPerLayer; ++w)
@@ -665,11 +687,14 @@ std::string writeModule(const TransformerOptions &options) {
                       i, k, k + 1, microbatches, kKeyType);
         keys += formatv(", %key_{0}_{1}", i, k);
       }
-    os << formatv("  %r{0}:{1} = mpmd.call @microbatch({6}, %y{0}{2}{7}) "
-                  "{{call_counter = {0} : ui32} : ({3}, {8}{4}{9}) -> "
+    if (k == 0)
+      sums.writeZeros(os);
+    os << formatv("  %r{0}:{1} = mpmd.call @microbatch({6}, %y{0}{2}{7}{10}) "
+                  "{{call_counter = {0} : ui32} : ({3}, {8}{4}{9}{4}) -> "
                   "({5}{4})\n",
                   k, 1 + layers * weightsPerLayer, weightOperands, t.act,
-                  weightTypes, t.masterScalar, x, keys, t.masterAct, keyTypes);
+                  weightTypes, t.masterScalar, x, keys, t.masterAct, keyTypes,
+                  sums.getCallOperands(k));
   }
   std::string loss =
       writeMicrobatchSum(os, "loss", 0, t.masterScalar, microbatches);
@@ -691,9 +716,8 @@ std::string writeModule(const TransformerOptions &options) {
     for (int64_t w = 0; w < weightsPerLayer; ++w) {
       std::string name = formatv("{0}_{1}", kWeightNames[w], i);
       const std::string &type = layerTypes[i].masterWeights[w];
-      std::string gradient =
-          writeMicrobatchSum(os, "g_" + name, 1 + i * weightsPerLayer + w,
-                             type, microbatches);
+      std::string gradient = MicrobatchGradientSums::getTotal(
+          microbatches, i * weightsPerLayer + w);
       os << formatv("  %step_{0} = stablehlo.multiply {1}, {2} : {3}\n"
                     "  %new_{0} = stablehlo.subtract %{0}, %step_{0} : {3}\n",
                     name, gradient, learningRateByType.lookup(type), type);

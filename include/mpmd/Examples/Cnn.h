@@ -20,8 +20,11 @@
 //                    [B,C], o = g head, loss = 0.5 * sum((o - y)^2) / B
 // `@main(x, y, conv_0, ..., conv_{L-1}, head)` slices x and y into M
 // microbatches along dim 0, calls `@microbatch` once per microbatch
-// (`mpmd.call`, call_counter k), sums losses and gradients and returns
-// (loss, w - lr * dloss/dw for every weight in argument order).
+// (`mpmd.call`, call_counter k), sums the losses and returns (loss,
+// w - lr * dloss/dw for every weight in argument order). The gradients are
+// summed inside the calls, as in the MLP (Mlp.h): call k takes the sums of
+// the earlier microbatches' gradients (zeros for the first) and each
+// "layer_i"(1) returns them plus its dconv_i (and dhead).
 // `@microbatch` runs layer i forward as `mpmd.named_computation<"layer_i">`
 // (returning h_{i+1} and the residuals n, r, and a for the stem; the last
 // layer first the loss, o - y and g) and backward, in reverse, as

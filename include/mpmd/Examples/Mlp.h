@@ -10,7 +10,11 @@
 //   loss = 0.5 * sum((h_L - y)^2) / B
 // `@main` slices x and y into M microbatches along dim 0 and calls
 // `@microbatch` once per microbatch (`mpmd.call`, call_counter k), sums
-// losses and gradients, and returns (loss, w_i - lr * dloss/dw_i ...).
+// the losses and returns (loss, w_i - lr * dloss/dw_i ...). The gradients
+// are summed inside the calls: call k takes the sums g_i of the earlier
+// microbatches' dw_i (zeros for the first call, then the previous call's
+// results) and "layer_i"(1) returns g_i + dw_i, so the runtime computes
+// dw_i into the sum (a gemm with beta = 1).
 // `@microbatch` runs layer i forward as `mpmd.named_computation<"layer_i">`
 // (the last one also computes the loss) and backward, in reverse, as
 // `"layer_i"(1)`: dz = dh * (1 - h_{i+1}^2) (dz = (h_L - y) / B for the
@@ -18,7 +22,7 @@
 // With ElementType::kBF16 (Example.h) x, y, the weights, the loss and the
 // update stay f32: @main converts each microbatch of x to bf16, each layer
 // its weight (%w_master -> %w), the last layer widens h_L for the loss and
-// narrows dz, and each dw_i leaves its layer converted to f32.
+// narrows dz, and each dw_i is converted to f32 before it is summed.
 //
 //===----------------------------------------------------------------------===//
 

@@ -18,8 +18,11 @@
 //   loss = 0.5 * sum((h_L - y)^2) / (B * S)
 // `@main(x, y, wq_0, wk_0, wv_0, wo_0, w1_0, w2_0, wq_1, ...)` slices x and
 // y into M microbatches along dim 0, calls `@microbatch` once per
-// microbatch (`mpmd.call`, call_counter k), sums losses and gradients and
-// returns (loss, w - lr * dloss/dw for every weight in argument order).
+// microbatch (`mpmd.call`, call_counter k), sums the losses and returns
+// (loss, w - lr * dloss/dw for every weight in argument order). The
+// gradients are summed inside the calls, as in the MLP (Mlp.h): call k
+// takes the sums g_w of the earlier microbatches' gradients (zeros for the
+// first) and each "layer_i"(1) returns g_w + dw for its six weights.
 // `@microbatch` runs layer i forward as `mpmd.named_computation<"layer_i">`,
 // which returns h' and the residuals n1, r1, q, k, v, p, c, n2, r2, a (the
 // last layer first the loss and h_L - y instead of h'), and backward, in
@@ -44,7 +47,8 @@
 // they reach dw2 and da, dwo and dc (the residual paths take them whole).
 // With ElementType::kBF16 (Example.h) the weights, x, y, the loss and the
 // update are f32 and the layers bf16, as the MLP's (Mlp.h): each layer
-// converts its weights at its top and its weight gradients back to f32.
+// converts its weights at its top and its weight gradients back to f32
+// before it sums them.
 //
 //===----------------------------------------------------------------------===//
 
