@@ -805,6 +805,20 @@ private:
   bool startedSpinning = false;
   double spinStoppedUs = 0;
   std::string spinStopReason;
+  /// A device thread lost its core while spinning or computing. Another
+  /// process wants the core, or (unpinned) the two devices share one: the
+  /// run stops spinning. But a pinned run on a machine where no other
+  /// process is runnable lost it to the hypervisor (steal time on a virtual
+  /// machine): spinning and the cores stay, since unpinning would let the
+  /// scheduler put two devices on one core for the rest of the step.
+  void onCoreLost(std::string reason) {
+    if (pinning && pinning->pins() && isMachineIdle()) {
+      hostPreemptions.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
+    stopSpinning(std::move(reason));
+  }
+  std::atomic<int64_t> hostPreemptions = 0;
   /// Clears `spins` for the rest of the run; the first caller records why.
   void stopSpinning(std::string reason) {
     bool expected = true;
@@ -954,7 +968,7 @@ void Executable::Run::waitForOperands(DeviceState &state,
         if (round % 16 == 15) {
           auto now = std::chrono::steady_clock::now();
           if (now - last > kDescheduled)
-            stopSpinning(
+            onCoreLost(
                 "a waiting device thread lost its core for " +
                 std::to_string(std::chrono::duration_cast<
                                    std::chrono::microseconds>(now - last)
@@ -1165,7 +1179,7 @@ void Executable::Run::runSteps(int64_t mesh, int64_t device,
     double end = now();
     if (double cpu = spinning ? getThreadCpuMicros() - cpuStart : 0;
         spinning && cpu < kBusyShareToSpin * (end - start))
-      stopSpinning("fragment '" + step.name + "' on " +
+      onCoreLost("fragment '" + step.name + "' on " +
                    program.describeDevice(mesh, device) + " got " +
                    std::to_string(int(100 * cpu / (end - start))) +
                    "% of its wall time on a CPU");
@@ -1393,6 +1407,7 @@ llvm::Expected<RunResult> Executable::Run::execute(std::vector<Tensor> inputs) {
   result.spun = startedSpinning;
   result.spinStoppedUs = spinStoppedUs;
   result.spinStopReason = spinStopReason;
+  result.hostPreemptions = hostPreemptions.load(std::memory_order_relaxed);
   return result;
 }
 

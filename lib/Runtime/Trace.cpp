@@ -206,6 +206,10 @@ void printRunSummary(const DeviceProgram &program, const RunResult &result,
         cpus += (cpus.empty() ? "" : ", ") + std::to_string(usage.pinnedCpu);
     if (!cpus.empty())
       os << "; device threads pinned to CPUs " << cpus;
+    if (result.hostPreemptions > 0)
+      os << "; kept through " << result.hostPreemptions
+         << " preemption" << (result.hostPreemptions > 1 ? "s" : "")
+         << " with no other process runnable";
     if (!result.spinStopReason.empty())
       os << "; stopped spinning (and pinning) at "
          << formatMicros(result.spinStoppedUs) << ": "

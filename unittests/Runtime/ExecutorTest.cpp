@@ -493,6 +493,11 @@ TEST_F(ExecutorTest, TheSummarySaysHowTheDevicesWaited) {
   EXPECT_THAT(summarize(),
               HasSubstr("waiting: spin, then park; device threads pinned to "
                         "CPUs 0, 1\n"));
+  result.hostPreemptions = 2;
+  EXPECT_THAT(summarize(),
+              HasSubstr("pinned to CPUs 0, 1; kept through 2 preemptions with "
+                        "no other process runnable\n"));
+  result.hostPreemptions = 0;
   result.spinStoppedUs = 1500;
   result.spinStopReason = "a waiting device thread lost its core for 900 us";
   EXPECT_THAT(summarize(),

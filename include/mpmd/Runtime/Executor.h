@@ -148,6 +148,10 @@ struct RunResult {
   bool spun = false;
   double spinStoppedUs = 0;
   std::string spinStopReason;
+  /// Times a pinned device thread lost its core while no other process was
+  /// runnable (the hypervisor's, on a virtual machine): the run kept
+  /// spinning and pinning through them.
+  int64_t hostPreemptions = 0;
 };
 
 /// An MPMD module ready to run: its @main turned into a DeviceProgram, the
