@@ -855,6 +855,34 @@ Tensor padInnermost(const Tensor &operand, int64_t width) {
   return result;
 }
 
+/// The lhs dimensions in the order [B, X..., C].
+std::vector<int64_t> getCanonicalLhsOrder(const ConvolutionDimensions &dims) {
+  std::vector<int64_t> order{dims.inputBatch};
+  order.insert(order.end(), dims.inputSpatial.begin(), dims.inputSpatial.end());
+  order.push_back(dims.inputFeature);
+  return order;
+}
+
+/// The kernel dimensions in the order [K..., I, O] (`inputFirst`) or
+/// [K..., O, I].
+std::vector<int64_t> getKernelOrder(const ConvolutionDimensions &dims,
+                                    bool inputFirst) {
+  std::vector<int64_t> order = dims.kernelSpatial;
+  order.push_back(inputFirst ? dims.kernelInputFeature
+                             : dims.kernelOutputFeature);
+  order.push_back(inputFirst ? dims.kernelOutputFeature
+                             : dims.kernelInputFeature);
+  return order;
+}
+
+/// Per dimension of a kernel arranged by getKernelOrder: whether it is
+/// reversed (window dimensions only).
+std::vector<bool> getKernelReversal(const ConvolutionDimensions &dims) {
+  std::vector<bool> reversed(dims.reversal.begin(), dims.reversal.end());
+  reversed.resize(dims.kernelSpatial.size() + 2, false);
+  return reversed;
+}
+
 /// The few-result-features kernel (ConvolutionDirectLoops.h) on the
 /// convolution `dims` describes (f32, one group, every size > 0, at most
 /// kFewResultMaxFeatures result features): lhs [B, X..., I] and kernel
@@ -865,15 +893,9 @@ Tensor runFewResultFeatures(const Tensor &lhsIn, const Tensor &rhsIn,
                             const ConvolutionDimensions &dims,
                             const Canonical &c) {
   int64_t s = c.numSpatial;
-  std::vector<int64_t> lhsOrder{dims.inputBatch};
-  lhsOrder.insert(lhsOrder.end(), dims.inputSpatial.begin(),
-                  dims.inputSpatial.end());
-  lhsOrder.push_back(dims.inputFeature);
-  std::vector<int64_t> kernelOrder = dims.kernelSpatial;
-  kernelOrder.push_back(dims.kernelOutputFeature);
-  kernelOrder.push_back(dims.kernelInputFeature);
-  std::vector<bool> kernelReversed(dims.reversal.begin(), dims.reversal.end());
-  kernelReversed.resize(s + 2, false);
+  std::vector<int64_t> lhsOrder = getCanonicalLhsOrder(dims);
+  std::vector<int64_t> kernelOrder = getKernelOrder(dims, /*inputFirst=*/false);
+  std::vector<bool> kernelReversed = getKernelReversal(dims);
   int64_t lanes = detail::kFewResultLanes;
   int64_t features = (c.features + lanes - 1) / lanes * lanes;
   Tensor lhs = padInnermost(
@@ -1015,15 +1037,9 @@ Tensor gemmConvolution(const Tensor &lhsIn, const Tensor &rhsIn,
   // Canonical operands: lhs [B, X..., C], kernel [K..., I, O] with the
   // reversed window dimensions flipped (the same dot products as the
   // spec's reversed lhs windows).
-  std::vector<int64_t> lhsOrder{dims.inputBatch};
-  lhsOrder.insert(lhsOrder.end(), dims.inputSpatial.begin(),
-                  dims.inputSpatial.end());
-  lhsOrder.push_back(dims.inputFeature);
-  std::vector<int64_t> kernelOrder = dims.kernelSpatial;
-  kernelOrder.push_back(dims.kernelInputFeature);
-  kernelOrder.push_back(dims.kernelOutputFeature);
-  std::vector<bool> kernelReversed(dims.reversal.begin(), dims.reversal.end());
-  kernelReversed.resize(s + 2, false);
+  std::vector<int64_t> lhsOrder = getCanonicalLhsOrder(dims);
+  std::vector<int64_t> kernelOrder = getKernelOrder(dims, /*inputFirst=*/true);
+  std::vector<bool> kernelReversed = getKernelReversal(dims);
   Tensor lhs = arrange(lhsIn, lhsOrder, std::vector<bool>(s + 2, false));
   Tensor kernel = arrange(rhsIn, kernelOrder, kernelReversed);
 
