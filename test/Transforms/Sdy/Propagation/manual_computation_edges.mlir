@@ -74,3 +74,26 @@ func.func @manual_axis_elsewhere(%x: tensor<8x8xf32> {sdy.sharding = #sdy.shardi
   } : (tensor<8x8xf32>) -> tensor<8x8xf32>
   return %0 : tensor<8x8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2, "c"=2]>
+// Nested manual computations: each level strips its own manual axis, so
+// "b" (free outside, manual inside) reaches the outer body and the free
+// "c" the innermost one.
+// PIPELINE-LABEL: func.func @nested(
+// PIPELINE: in_shardings=[<@mesh, [{"a", "b"}, {"c"}]>] out_shardings=[<@mesh, [{"a", "b"}, {"c"}]>] manual_axes={"a"}
+// PIPELINE-NEXT: in_shardings=[<@mesh, [{"b"}, {"c"}]>] out_shardings=[<@mesh, [{"b"}, {"c"}]>] manual_axes={"b"}
+// PIPELINE-NEXT: stablehlo.abs %arg2 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"c"}]>]>}
+// PIPELINE: stablehlo.negate %1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"b"}, {"c"}]>]>}
+func.func @nested(%x: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", "b"}, {"c"}]>}) -> tensor<8x8xf32> {
+  %0 = sdy.manual_computation(%x) in_shardings=[<@mesh, [{"a", ?}, {?}]>] out_shardings=[<@mesh, [{"a", ?}, {?}]>] manual_axes={"a"} (%l: tensor<4x8xf32>) {
+    %1 = sdy.manual_computation(%l) in_shardings=[<@mesh, [{"b", ?}, {?}]>] out_shardings=[<@mesh, [{"b", ?}, {?}]>] manual_axes={"b"} (%m: tensor<2x8xf32>) {
+      %2 = stablehlo.abs %m : tensor<2x8xf32>
+      sdy.return %2 : tensor<2x8xf32>
+    } : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    %3 = stablehlo.negate %1 : tensor<4x8xf32>
+    sdy.return %3 : tensor<4x8xf32>
+  } : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
