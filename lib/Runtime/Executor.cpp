@@ -1180,9 +1180,9 @@ void Executable::Run::runSteps(int64_t mesh, int64_t device,
     if (double cpu = spinning ? getThreadCpuMicros() - cpuStart : 0;
         spinning && cpu < kBusyShareToSpin * (end - start))
       onCoreLost("fragment '" + step.name + "' on " +
-                   program.describeDevice(mesh, device) + " got " +
-                   std::to_string(int(100 * cpu / (end - start))) +
-                   "% of its wall time on a CPU");
+                 program.describeDevice(mesh, device) + " got " +
+                 std::to_string(int(100 * cpu / (end - start))) +
+                 "% of its wall time on a CPU");
     lockDevice(lock);
 
     if (failed(results)) {
@@ -1449,17 +1449,20 @@ Executable::run(std::vector<Tensor> inputs,
         !peak)
       return peak.takeError();
 
-  // Before this run starts threads of its own (the transport's copy
-  // engines are runnable while they start).
-  bool machineIdle = options.pinDeviceThreads ? *options.pinDeviceThreads
-                                              : isMachineIdle();
+  // Decided before this run starts threads of its own (the transport's
+  // copy engines are runnable while they start); one device never pins, so
+  // its runs skip reading /proc.
+  bool pinsWhenSpinning =
+      options.pinDeviceThreads
+          ? *options.pinDeviceThreads
+          : program.getNumDevices() > 1 && isMachineIdle();
   // One core per device: BLAS must not spread each GEMM over every core.
   BlasThreadLimit oneThread(1);
   std::optional<ThreadsTransport> ownTransport;
   Transport *transport = options.transport;
   if (!transport)
     transport = &ownTransport.emplace(program.getNumDevices());
-  Run run(*this, options, *transport, machineIdle);
+  Run run(*this, options, *transport, pinsWhenSpinning);
   return run.execute(std::move(inputs));
 }
 
