@@ -8,7 +8,9 @@ standard deviation 1/sqrt(fan-in), seeded), checks that mpmd (1 and 2
 meshes) and PyTorch (torch_step.py) compute the same loss and the same
 weight updates from them, then times ROUNDS interleaved rounds: in each
 round every configuration (mpmd on 1 mesh, PyTorch with 1 thread, mpmd on 2
-meshes with 1F1B, PyTorch with 2 threads) runs once, in a shuffled order,
+meshes with 1F1B, PyTorch with 2 threads; for the MLPs also the step's
+matrix products alone, the OpenBLAS floor both sides share) runs once, in
+a shuffled order,
 mpmd as a fresh process (`mpmd run --repeat REPEAT`), PyTorch as a request
 to a process started once per configuration (`torch_step.py --serve`):
 both run the step REPEAT times and report the last. Prints the medians and the
@@ -85,6 +87,10 @@ MODELS = [
 CONFIGS = [("mpmd, 1 mesh", "mpmd", 1), ("PyTorch, 1 thread", "torch", 1),
            ("mpmd, 2 meshes (1F1B)", "mpmd", 2),
            ("PyTorch, 2 threads", "torch", 2)]
+
+# The MLP step's matrix products alone (torch_step.py --products-only): the
+# OpenBLAS work both sides pay for, so the floor of each one's step.
+PRODUCTS = ("OpenBLAS products alone, 1 thread", "products", 1)
 
 STEP_TIME = re.compile(r"step time: ([0-9.]+) ms")
 # `mpmd run --summary`: the measured step against the replay of its own
@@ -169,11 +175,14 @@ class Workspace:
                        "--summary", "--quiet"]
             env = None
         else:
+            # PyTorch's step, or (side "products") only its matrix products.
             command = [PYTHON, os.path.join(HERE, "torch_step.py"),
                        self.model.kind, "--inputs", self.inputs,
                        "--microbatches", str(self.model.sizes["microbatches"]),
                        "--learning-rate", str(LEARNING_RATE),
                        "--threads", str(count), "--repeat", str(repeat)]
+            if side == "products":
+                command.append("--products-only")
             env = dict(os.environ, OMP_NUM_THREADS=str(count),
                        OPENBLAS_NUM_THREADS=str(count))
         if outputs:
@@ -185,17 +194,17 @@ class Workspace:
         if side == "mpmd":
             output = run(*self.command(side, count, repeat))
         else:
-            output = self.torch_worker(count, repeat).measure()
+            output = self.torch_worker(side, count, repeat).measure()
         match = STEP_TIME.search(output)
         if not match:
             raise RunFailed(f"no step time in the output of {side}:\n{output}")
         replay = REPLAY_RATIO.search(output) if side == "mpmd" else None
         return float(match.group(1)), float(replay.group(1)) if replay else None
 
-    def torch_worker(self, threads, repeat):
-        key = (threads, repeat)
+    def torch_worker(self, side, threads, repeat):
+        key = (side, threads, repeat)
         if key not in self.workers:
-            command, env = self.command("torch", threads, repeat)
+            command, env = self.command(side, threads, repeat)
             self.workers[key] = TorchWorker(command + ["--serve"], env)
         return self.workers[key]
 
@@ -303,10 +312,14 @@ def main():
             return 0
 
         print(f"load before: {os.getloadavg()[0]:.2f}", flush=True)
+        def configs(workspace):
+            return CONFIGS + ([PRODUCTS] if workspace.model.kind == "mlp"
+                              else [])
+
         samples = {(w.model.name, c[0]): [] for w in workspaces
-                   for c in CONFIGS}
+                   for c in configs(w)}
         replays = {key: [] for key in samples}
-        jobs = [(w, c) for w in workspaces for c in CONFIGS]
+        jobs = [(w, c) for w in workspaces for c in configs(w)]
         shuffle = random.Random(SEED)
         started = time.time()
         for round_index in range(args.rounds):
@@ -343,6 +356,31 @@ def main():
             print(f"| {workspace.model.title} | " + " | ".join(cells) +
                   f" | **{one:.2f}×** | **{two:.2f}×** | {pipeline:.2f}× | "
                   f"{replay_cell} |")
+
+        floors = [w for w in workspaces if (w.model.name, PRODUCTS[0])
+                  in samples]
+        if floors:
+            print("\nthe floor: the step's matrix products alone (OpenBLAS "
+                  "through PyTorch, 1 thread, torch_step.py "
+                  "--products-only); each side over it, medians of the "
+                  "per-round ratios\n")
+            print("| model | products alone | mpmd, 1 mesh / products | "
+                  "PyTorch, 1 thread / products | ≥ 1.15× needs mpmd / "
+                  "products ≤ |")
+            print("|---" * 5 + "|")
+        for workspace in floors:
+            name = workspace.model.name
+            floor = samples[(name, PRODUCTS[0])]
+
+            def over_floor(label):
+                return statistics.median(
+                    step / products for step, products
+                    in zip(samples[(name, label)], floor))
+            ours = over_floor("mpmd, 1 mesh")
+            theirs = over_floor("PyTorch, 1 thread")
+            print(f"| {workspace.model.title} | "
+                  f"{format_ms(statistics.median(floor))} | {ours:.3f} | "
+                  f"{theirs:.3f} | {theirs / 1.15:.3f} |")
         return 0
     except RunFailed as error:
         print(f"error: {error}", file=sys.stderr)

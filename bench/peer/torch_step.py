@@ -19,12 +19,14 @@ same numbers.
 
   torch_step.py MODEL --inputs DIR --microbatches M --learning-rate LR
                 [--threads N] [--repeat R] [--outputs DIR] [--serve]
+                [--products-only]
 
 prints `step time: T ms` for the last of R steps (the earlier ones warm the
 allocator and the caches, as `mpmd run --repeat` does), and with --outputs
 writes the loss and the updated weights of the first step as
 DIR/output_<i>.npy, in `@main`'s result order. With --serve it measures
-again for every line it reads from stdin.
+again for every line it reads from stdin. With --products-only (MLP) it
+times only the step's matrix products (`MlpProducts`).
 """
 
 import argparse
@@ -78,6 +80,40 @@ def transformer_loss(x, y, weights, batch):
 LOSSES = {"mlp": mlp_loss, "transformer": transformer_loss}
 
 
+class MlpProducts:
+    """Only the matrix products of the MLP's step, into buffers allocated
+    once: per microbatch the forward h_i w_i, and backwards the weight
+    gradients summed in place (h_i^T d, a gemm with beta = 1) and the input
+    gradients d w_i^T, transposes passed to sgemm as flags. No tanh, loss,
+    autograd or allocation: what OpenBLAS alone costs for this step, the
+    floor of any framework that calls it (PyTorch and mpmd both do)."""
+
+    def __init__(self, x, weights, microbatches):
+        self.weights = [w.detach() for w in weights]
+        rows = x.shape[0] // microbatches
+        self.inputs = [x[k * rows:(k + 1) * rows] for k in range(microbatches)]
+        width = x.shape[1]
+        self.activations = [torch.empty(rows, w.shape[1])
+                            for w in self.weights]
+        self.sums = [torch.zeros_like(w) for w in self.weights]
+        self.input_gradients = [torch.empty(rows, width) for _ in range(2)]
+
+    def step(self):
+        last = len(self.weights) - 1
+        for h in self.inputs:
+            layer_inputs = [h] + self.activations[:-1]
+            for w, h_in, out in zip(self.weights, layer_inputs,
+                                    self.activations):
+                torch.mm(h_in, w, out=out)
+            d = self.activations[last]  # stands in for the loss gradient
+            for i in range(last, -1, -1):
+                self.sums[i].addmm_(layer_inputs[i].t(), d)
+                if i:
+                    out = self.input_gradients[i % 2]
+                    torch.mm(d, self.weights[i].t(), out=out)
+                    d = out
+
+
 def training_step(loss_of, x, y, weights, microbatches, learning_rate):
     """Returns the summed loss; updates `weights` in place."""
     batch = x.shape[0]
@@ -108,7 +144,11 @@ def main():
     parser.add_argument("--outputs")
     parser.add_argument("--serve", action="store_true",
                         help="measure once per line read from stdin")
+    parser.add_argument("--products-only", action="store_true",
+                        help="time only the step's matrix products (MLP)")
     args = parser.parse_args()
+    if args.products_only and args.model != "mlp":
+        parser.error("--products-only is written for the MLP")
 
     torch.set_num_threads(args.threads)
     count = len([name for name in os.listdir(args.inputs)
@@ -121,6 +161,14 @@ def main():
 
     def measure(outputs):
         """Runs the step --repeat times; the time of the last run."""
+        if args.products_only:
+            products = MlpProducts(x, initial, args.microbatches)
+            for run in range(args.repeat):
+                start = time.perf_counter()
+                products.step()
+                seconds = time.perf_counter() - start
+            print(f"step time: {seconds * 1e3:.3f} ms", flush=True)
+            return
         for run in range(args.repeat):
             # Every step starts from the same weights, as `mpmd run --repeat`.
             weights = [w.clone().requires_grad_() for w in initial]

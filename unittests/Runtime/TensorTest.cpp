@@ -4,9 +4,11 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 using namespace mlir::mpmd::runtime;
 
@@ -19,6 +21,40 @@ TEST(TensorTest, BuffersAreAlignedAndRowMajor) {
   EXPECT_EQ(tensor.byteSize(), 96u);
   EXPECT_EQ(tensor.strides(), (std::vector<int64_t>{12, 4, 1}));
   EXPECT_EQ(tensor.elementAsDouble(23), 0.0);
+}
+
+// Pooled buffers are carved one after another from shared regions, and
+// large ones get regions of their own: live buffers of every size class,
+// several generations of them (freed ones reused from the pool), must
+// never overlap and stay aligned.
+TEST(TensorTest, LiveBuffersNeverOverlap) {
+  const std::vector<int64_t> floats = {
+      4 << 10,        // 16 KiB: the smallest pooled size
+      (1 << 18) + 16, // 1 MiB and a bit: not a multiple of a page
+      3 << 20,        // 12 MiB: a region holds two
+      5 << 20,        // 20 MiB: more than half a region, a region of its own
+      1000};          // below the pool: malloc
+  // Each tensor filled with its own mark; half of each generation stays
+  // alive into the next, so new buffers come from the pool's free lists
+  // and from regions that still hold live ones.
+  std::vector<std::pair<Tensor, float>> live;
+  float nextMark = 0;
+  for (int generation = 0; generation < 3; ++generation) {
+    for (int copy = 0; copy < 4; ++copy)
+      for (int64_t count : floats) {
+        Tensor tensor = Tensor::empty(DType::F32, {count});
+        ASSERT_EQ(reinterpret_cast<uintptr_t>(tensor.bytes()) % 64, 0u);
+        std::fill(tensor.data<float>(), tensor.data<float>() + count,
+                  nextMark);
+        live.emplace_back(std::move(tensor), nextMark++);
+      }
+    for (const auto &[tensor, mark] : live) {
+      const float *data = tensor.data<float>();
+      int64_t count = tensor.numElements();
+      ASSERT_EQ(std::count(data, data + count, mark), count);
+    }
+    live.erase(live.begin() + live.size() / 2, live.end());
+  }
 }
 
 TEST(TensorTest, ReshapeSharesAndCloneCopies) {

@@ -228,7 +228,9 @@ Tensor selectAndScatter(CompareKind select, ReduceKind scatter,
       // mispredicted branch per element cost more than the comparison.
       for (int64_t i = 0; index >= 0 && i < length; ++i) {
         T value = in[index + i];
-        bool take = (chosen[i] < 0) | !keeps(best[i], value);
+        // Both sides evaluated: `|` of ints, not a `||` that branches.
+        bool take = static_cast<int>(chosen[i] < 0) |
+                    static_cast<int>(!keeps(best[i], value));
         chosen[i] = take ? index + i : chosen[i];
         best[i] = take ? value : best[i];
       }
