@@ -50,4 +50,9 @@ if [ ! -f "$build_dir/build.ninja" ]; then
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
     "${options[@]}" "${launcher[@]}"
 fi
+# ccache hits across clones (CI builds a fresh one): paths under the
+# repository are hashed relative to it, and the build directory is left out
+# of the hash (only debug info records it: none in Release, line tables in
+# the sanitizer builds, whose reports then name the first clone's paths).
+export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
 ninja -C "$build_dir" -j "$jobs" "${targets[@]}"
