@@ -11,6 +11,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
 
 namespace mlir::mpmd::runtime {
@@ -138,22 +139,38 @@ llvm::Error printRunReport(const Executable &executable,
   return llvm::Error::success();
 }
 
+double getMedian(llvm::ArrayRef<double> values) {
+  if (values.empty())
+    return 0;
+  std::vector<double> sorted(values.begin(), values.end());
+  llvm::sort(sorted);
+  size_t middle = sorted.size() / 2;
+  return sorted.size() % 2 ? sorted[middle]
+                           : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
 void printPlannedStep(double predictedSeconds, llvm::StringRef description,
-                      double measuredStepUs, double fastestStepUs, int64_t runs,
+                      llvm::ArrayRef<double> runStepsUs,
                       llvm::raw_ostream &os) {
+  assert(!runStepsUs.empty() && "a planned step compares with a run");
   constexpr double kMicrosPerSecond = 1e6, kMicrosPerMilli = 1e3;
   const double predictedUs = predictedSeconds * kMicrosPerSecond;
   os << llvm::format("mpmd plan: predicted step %.3f ms",
                      predictedUs / kMicrosPerMilli);
   if (!description.empty())
     os << " (" << description << ")";
+  const double measuredUs = runStepsUs.back();
   os << llvm::format("; measured %.3f ms, measured/predicted %.2f",
-                     measuredStepUs / kMicrosPerMilli,
-                     measuredStepUs / predictedUs);
-  if (runs > 1)
-    os << llvm::format(
-        " (fastest of %lld runs %.3f ms, %.2f)", static_cast<long long>(runs),
-        fastestStepUs / kMicrosPerMilli, fastestStepUs / predictedUs);
+                     measuredUs / kMicrosPerMilli, measuredUs / predictedUs);
+  if (runStepsUs.size() > 1) {
+    const double fastestUs = *llvm::min_element(runStepsUs);
+    const double medianUs = getMedian(runStepsUs);
+    os << llvm::format(" (fastest of %zu runs %.3f ms, %.2f; median %.3f ms, "
+                       "%.2f)",
+                       runStepsUs.size(), fastestUs / kMicrosPerMilli,
+                       fastestUs / predictedUs, medianUs / kMicrosPerMilli,
+                       medianUs / predictedUs);
+  }
   os << "\n";
 }
 

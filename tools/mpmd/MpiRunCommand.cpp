@@ -340,8 +340,8 @@ int runOnMpi(const runtime::Executable &executable, ModuleOp reference,
                      << llvm::toString(prediction.takeError()) << ")\n";
       if (options.plannedStepSeconds)
         runtime::printPlannedStep(*options.plannedStepSeconds,
-                                  options.plannedDescription, result->stepUs,
-                                  result->stepUs, 1, llvm::outs());
+                                  options.plannedDescription, {result->stepUs},
+                                  llvm::outs());
     }
     if (reference) {
       llvm::Expected<driver::ValidationReport> report =

@@ -22,6 +22,7 @@
 #include "mpmd/Examples/ConfigText.h"
 #include "mpmd/Plan/CostFile.h"
 #include "mpmd/Plan/Planner.h"
+#include "mpmd/Runtime/Prediction.h"
 #include "mpmd/Transforms/Optimize/PipelineSchedule.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -330,7 +331,7 @@ runFinals(const std::vector<plan::PlanCandidate> &shortList,
     if (finalist.rounds.size() != static_cast<size_t>(kFinalRounds))
       continue;
     llvm::sort(finalist.rounds);
-    double median = finalist.rounds[finalist.rounds.size() / 2];
+    double median = runtime::getMedian(finalist.rounds);
     const plan::PlanCandidate &candidate = shortList[finalist.rank];
     os << llvm::formatv(
         "{0,-4}{1,-67}{2,-16}{3,-16}{4}\n", finalist.rank + 1,

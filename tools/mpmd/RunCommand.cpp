@@ -94,10 +94,10 @@ void printRunHelp(llvm::raw_ostream &os) {
         "peak memory per\n"
         "                       device, and the replay of the measured step "
         "times; with\n"
-        "                       --repeat, the fastest step; with a config "
-        "from 'mpmd plan',\n"
-        "                       its predicted step next to the measured "
-        "ones\n"
+        "                       --repeat, the fastest and median step; with "
+        "a config from\n"
+        "                       'mpmd plan', its predicted step next to "
+        "the measured ones\n"
         "  --device-memory N    per-device memory cap in bytes (suffixes K, "
         "M, G: powers of\n"
         "                       1024); a program that exceeds it is refused, "
@@ -189,9 +189,9 @@ int runOnExecutor(const runtime::Executable &executable, ModuleOp reference,
   // Wall time of each call of `run` (what an embedder's call costs: the
   // Python overhead benchmark compares with it).
   double totalWallUs = 0, minWallUs = std::numeric_limits<double>::infinity();
-  // The executor's step of the fastest run (what a planned step compares
-  // with on a machine shared with other work).
-  double fastestStepUs = std::numeric_limits<double>::infinity();
+  // The executor's step of each run: their fastest and median are what a
+  // planned step compares with on a machine whose speed moves.
+  std::vector<double> runStepsUs;
   for (int64_t run = 1; run <= options.repeat; ++run) {
     auto start = std::chrono::steady_clock::now();
     llvm::Expected<runtime::RunResult> ran =
@@ -203,7 +203,7 @@ int runOnExecutor(const runtime::Executable &executable, ModuleOp reference,
       return fail(ran.takeError());
     totalWallUs += wallUs;
     minWallUs = std::min(minWallUs, wallUs);
-    fastestStepUs = std::min(fastestStepUs, ran->stepUs);
+    runStepsUs.push_back(ran->stepUs);
     result = std::move(*ran);
     progress.finished("run " + llvm::Twine(run) + "/" +
                       llvm::Twine(options.repeat));
@@ -220,13 +220,15 @@ int runOnExecutor(const runtime::Executable &executable, ModuleOp reference,
             runtime::printRunReport(executable, *result, llvm::outs()))
       return fail(std::move(error));
     if (options.repeat > 1)
-      llvm::outs() << llvm::format("fastest step of %lld runs: %.3f ms\n",
-                                   static_cast<long long>(options.repeat),
-                                   fastestStepUs / 1e3);
+      llvm::outs() << llvm::format(
+          "fastest step of %lld runs: %.3f ms, median %.3f ms\n",
+          static_cast<long long>(options.repeat),
+          *llvm::min_element(runStepsUs) / 1e3,
+          runtime::getMedian(runStepsUs) / 1e3);
     if (options.plannedStepSeconds)
       runtime::printPlannedStep(*options.plannedStepSeconds,
-                                options.plannedDescription, result->stepUs,
-                                fastestStepUs, options.repeat, llvm::outs());
+                                options.plannedDescription, runStepsUs,
+                                llvm::outs());
   }
   if (reference) {
     llvm::Expected<driver::ValidationReport> report =

@@ -17,6 +17,7 @@
 #include "mpmd/Runtime/Executor.h"
 #include "mpmd/Schedule/Simulator.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -49,14 +50,18 @@ void printPrediction(const PipelinePrediction &prediction,
 llvm::Error printRunReport(const Executable &executable,
                            const RunResult &result, llvm::raw_ostream &os);
 
+/// The median of `values` (the mean of the middle two for an even count);
+/// 0 for none. O(n log n).
+double getMedian(llvm::ArrayRef<double> values);
+
 /// What `mpmd run --summary` prints for a configuration that `mpmd plan`
 /// wrote (its "plan" section): the predicted step (`description`, the
 /// planned candidate in words, may be empty) next to the measured step of
-/// the reported run and the fastest of `runs` runs (`--repeat`), with their
-/// ratios to the prediction.
+/// the reported run (the last of `runStepsUs`, one per run of `--repeat`)
+/// and, for several runs, their fastest and median, with the ratios to the
+/// prediction.
 void printPlannedStep(double predictedSeconds, llvm::StringRef description,
-                      double measuredStepUs, double fastestStepUs, int64_t runs,
-                      llvm::raw_ostream &os);
+                      llvm::ArrayRef<double> runStepsUs, llvm::raw_ostream &os);
 
 } // namespace mlir::mpmd::runtime
 
