@@ -54,6 +54,12 @@ class InsertFuncCallReshardsPass
         TensorShardingAttr target =
             callee.getResultAttrOfType<TensorShardingAttr>(
                 result.getResultNumber(), SdyDialect::kShardingAttrName);
+        // A token has no layout to reshard; its sharding stays as given.
+        if (!isa<RankedTensorType>(result.getType())) {
+          targets.push_back(target ? target : current);
+          anyTarget |= static_cast<bool>(target);
+          continue;
+        }
         // The callee's result is replicated: say so on the call's mesh.
         if (!target && current)
           target = getFullyClosedSharding(

@@ -41,3 +41,22 @@ func.func @main(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
   %0:2 = func.call @callee(%x) : (tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>)
   return %0#0, %0#1 : tensor<8xf32>, tensor<8xf32>
 }
+
+// -----
+
+// A token result has no layout: it is never resharded and keeps the
+// sharding the call gave it; the tensor beside it is resharded as usual.
+sdy.mesh @mesh = <["a"=2]>
+
+func.func private @callee(%x: tensor<8xf32>, %t: !stablehlo.token) -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}]>}, !stablehlo.token) {
+  return %x, %t : tensor<8xf32>, !stablehlo.token
+}
+
+// CHECK-LABEL: func.func @main(
+// CHECK-NEXT: %[[C:.*]]:2 = call @callee(%arg0, %arg1) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}]>, <@mesh, []>]>}
+// CHECK-NEXT: %[[R:.*]] = sdy.reshard %[[C]]#0 <@mesh, [{}]> : tensor<8xf32>
+// CHECK-NEXT: return %[[R]], %[[C]]#1
+func.func @main(%x: tensor<8xf32>, %t: !stablehlo.token) -> (tensor<8xf32>, !stablehlo.token) {
+  %0:2 = func.call @callee(%x, %t) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}]>, <@mesh, []>]>} : (tensor<8xf32>, !stablehlo.token) -> (tensor<8xf32>, !stablehlo.token)
+  return %0#0, %0#1 : tensor<8xf32>, !stablehlo.token
+}
