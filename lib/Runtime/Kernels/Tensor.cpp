@@ -200,6 +200,11 @@ constexpr size_t kAlignment = 64;
 #define MPMD_TENSORS_ON_MALLOC 1
 #endif
 #endif
+#ifdef MPMD_TENSORS_ON_MALLOC
+constexpr bool kTensorsOnMalloc = true;
+#else
+constexpr bool kTensorsOnMalloc = false;
+#endif
 
 /// Memory for the pooled buffers, carved from 2 MiB-aligned regions that
 /// the kernel is asked to back with transparent huge pages. Hardly any
@@ -217,10 +222,8 @@ public:
   /// A buffer of `bytes` (a multiple of kAlignment), or null when no memory
   /// can be mapped (the caller falls back to malloc).
   std::byte *allocate(size_t bytes) {
-#ifdef MPMD_TENSORS_ON_MALLOC
-    (void)bytes;
-    return nullptr;
-#else
+    if (kTensorsOnMalloc)
+      return nullptr;
     if (bytes > kRegionBytes / 2) {
       // A region of its own, returned when the buffer is.
       if (bytes > std::numeric_limits<size_t>::max() - kHugePageBytes)
@@ -241,7 +244,6 @@ public:
     current->used += bytes;
     ++current->live;
     return buffer;
-#endif
   }
 
   /// Releases a buffer of a region: false when `buffer` is not one of
