@@ -1405,7 +1405,10 @@ llvm::Expected<RunResult> Executable::Run::execute(std::vector<Tensor> inputs) {
     }
   result.transferredBytes = transferredBytes;
   result.spun = startedSpinning;
-  result.spinStoppedUs = spinStoppedUs;
+  // A thread checks whether it lost its core after its fragment ends, so a
+  // stop can come after the step's last fragment: it stopped nothing of the
+  // step, and is reported at the step's end.
+  result.spinStoppedUs = std::min(spinStoppedUs, result.stepUs);
   result.spinStopReason = spinStopReason;
   result.hostPreemptions = hostPreemptions.load(std::memory_order_relaxed);
   return result;
