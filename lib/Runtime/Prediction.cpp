@@ -3,6 +3,7 @@
 #include "mpmd/Runtime/Prediction.h"
 
 #include "mpmd/Runtime/Trace.h"
+#include "mpmd/Support/Statistics.h"
 
 #include "mpmd/Dialect/Mpmd/IR/MpmdDialect.h"
 #include "mpmd/Dialect/Mpmd/IR/MpmdUtils.h"
@@ -139,16 +140,6 @@ llvm::Error printRunReport(const Executable &executable,
   return llvm::Error::success();
 }
 
-double getMedian(llvm::ArrayRef<double> values) {
-  if (values.empty())
-    return 0;
-  std::vector<double> sorted(values.begin(), values.end());
-  llvm::sort(sorted);
-  size_t middle = sorted.size() / 2;
-  return sorted.size() % 2 ? sorted[middle]
-                           : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
 void printPlannedStep(double predictedSeconds, llvm::StringRef description,
                       llvm::ArrayRef<double> runStepsUs,
                       llvm::raw_ostream &os) {
@@ -164,7 +155,7 @@ void printPlannedStep(double predictedSeconds, llvm::StringRef description,
                      measuredUs / kMicrosPerMilli, measuredUs / predictedUs);
   if (runStepsUs.size() > 1) {
     const double fastestUs = *llvm::min_element(runStepsUs);
-    const double medianUs = getMedian(runStepsUs);
+    const double medianUs = getMedian(runStepsUs.vec());
     os << llvm::format(" (fastest of %zu runs %.3f ms, %.2f; median %.3f ms, "
                        "%.2f)",
                        runStepsUs.size(), fastestUs / kMicrosPerMilli,

@@ -22,7 +22,7 @@
 #include "mpmd/Examples/ConfigText.h"
 #include "mpmd/Plan/CostFile.h"
 #include "mpmd/Plan/Planner.h"
-#include "mpmd/Runtime/Prediction.h"
+#include "mpmd/Support/Statistics.h"
 #include "mpmd/Transforms/Optimize/PipelineSchedule.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -330,15 +330,15 @@ runFinals(const std::vector<plan::PlanCandidate> &shortList,
   for (Finalist &finalist : finalists) {
     if (finalist.rounds.size() != static_cast<size_t>(kFinalRounds))
       continue;
-    llvm::sort(finalist.rounds);
-    double median = runtime::getMedian(finalist.rounds);
+    double median = getMedian(finalist.rounds);
     const plan::PlanCandidate &candidate = shortList[finalist.rank];
     os << llvm::formatv(
         "{0,-4}{1,-67}{2,-16}{3,-16}{4}\n", finalist.rank + 1,
         plan::describeCandidate(candidate), formatCut(candidate),
         llvm::formatv("{0:F3}", median * 1e3).str(),
-        llvm::formatv("{0:F3}-{1:F3}", finalist.rounds.front() * 1e3,
-                      finalist.rounds.back() * 1e3)
+        llvm::formatv("{0:F3}-{1:F3}",
+                      *llvm::min_element(finalist.rounds) * 1e3,
+                      *llvm::max_element(finalist.rounds) * 1e3)
             .str());
     if (!result || median < result->medianSeconds)
       result = FinalsResult{finalist.rank, median};

@@ -25,6 +25,7 @@
 #include "mpmd/Runtime/Prediction.h"
 #include "mpmd/Runtime/ProgramIO.h"
 #include "mpmd/Runtime/Trace.h"
+#include "mpmd/Support/Statistics.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -224,7 +225,7 @@ int runOnExecutor(const runtime::Executable &executable, ModuleOp reference,
           "fastest step of %lld runs: %.3f ms, median %.3f ms\n",
           static_cast<long long>(options.repeat),
           *llvm::min_element(runStepsUs) / 1e3,
-          runtime::getMedian(runStepsUs) / 1e3);
+          getMedian(runStepsUs) / 1e3);
     if (options.plannedStepSeconds)
       runtime::printPlannedStep(*options.plannedStepSeconds,
                                 options.plannedDescription, runStepsUs,

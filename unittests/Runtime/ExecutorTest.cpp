@@ -2,7 +2,7 @@
 
 #include "mpmd/InitAllDialects.h"
 #include "mpmd/Runtime/Executor.h"
-#include "mpmd/Runtime/Prediction.h"
+#include "mpmd/Support/Statistics.h"
 #include "mpmd/Runtime/Trace.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -937,11 +937,11 @@ TEST_F(ExecutorTest, RandomDelaysChangeNeitherResultsNorMemory) {
 // The median that `mpmd run --summary` and `mpmd plan --measure` report:
 // of unsorted runs, the middle one, or the mean of the middle two.
 TEST(RunStatisticsTest, MedianOfRuns) {
-  EXPECT_EQ(getMedian({}), 0.0);
-  EXPECT_EQ(getMedian({7.0}), 7.0);
-  EXPECT_EQ(getMedian({30.0, 10.0, 20.0}), 20.0);
-  EXPECT_EQ(getMedian({4.0, 1.0, 3.0, 2.0}), 2.5);
-  EXPECT_EQ(getMedian({5.0, 5.0, 100.0, 5.0, 1.0}), 5.0);
+  EXPECT_EQ(mlir::mpmd::getMedian({}), 0.0);
+  EXPECT_EQ(mlir::mpmd::getMedian({7.0}), 7.0);
+  EXPECT_EQ(mlir::mpmd::getMedian({30.0, 10.0, 20.0}), 20.0);
+  EXPECT_EQ(mlir::mpmd::getMedian({4.0, 1.0, 3.0, 2.0}), 2.5);
+  EXPECT_EQ(mlir::mpmd::getMedian({5.0, 5.0, 100.0, 5.0, 1.0}), 5.0);
 }
 
 } // namespace

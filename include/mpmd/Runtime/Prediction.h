@@ -50,10 +50,6 @@ void printPrediction(const PipelinePrediction &prediction,
 llvm::Error printRunReport(const Executable &executable,
                            const RunResult &result, llvm::raw_ostream &os);
 
-/// The median of `values` (the mean of the middle two for an even count);
-/// 0 for none. O(n log n).
-double getMedian(llvm::ArrayRef<double> values);
-
 /// What `mpmd run --summary` prints for a configuration that `mpmd plan`
 /// wrote (its "plan" section): the predicted step (`description`, the
 /// planned candidate in words, may be empty) next to the measured step of
